@@ -1,0 +1,32 @@
+//! The rules of Splut! (RULES.md): board geometry, bitboards, Zobrist keys,
+//! steps and their notation, step generation per piece, applying steps,
+//! turns and elimination, SPN positions and perft.
+//!
+//! This module depends on nothing else in the crate and on no external crate,
+//! so it can be read, tested and reused on its own.
+
+mod bitboard;
+mod board;
+mod dwarf;
+mod movegen;
+mod perft;
+mod piece;
+mod position;
+mod sorcerer;
+mod spn;
+mod step;
+mod troll;
+mod turn;
+mod zobrist;
+
+#[cfg(test)]
+mod testkit;
+
+pub use bitboard::Bitboard;
+pub use board::{Direction, NUM_SQUARES, Square};
+pub use movegen::{MAX_STEPS, StepList};
+pub use perft::{divide, perft, perft_with};
+pub use piece::{Kind, Piece, Seat};
+pub use position::{Levitation, Position, steps_in_turn};
+pub use spn::SpnError;
+pub use step::{Extra, Step, StepError, StepKind, StepText};

@@ -1,0 +1,204 @@
+//! Legal step generation into a fixed array, and bulk counting.
+//!
+//! Each piece's rules live in its own module (`sorcerer`, `dwarf`, `troll`);
+//! this module runs them for the side to move and adds `pass` when nothing
+//! else is legal. Every generated step is legal: Splut! has no check.
+
+use super::board::Square;
+use super::piece::Kind;
+use super::position::Position;
+use super::step::{Step, StepText};
+use std::ops::Deref;
+
+/// More than the most steps any position has (a sorcerer 20, a troll 16, a
+/// dwarf 4).
+pub const MAX_STEPS: usize = 64;
+
+/// A list of steps in a fixed array: no allocation in the search.
+#[derive(Clone)]
+pub struct StepList {
+    len: usize,
+    steps: [Step; MAX_STEPS],
+}
+
+impl StepList {
+    /// An empty list.
+    #[inline]
+    pub fn new() -> StepList {
+        StepList {
+            len: 0,
+            steps: [Step::PASS; MAX_STEPS],
+        }
+    }
+
+    /// Appends a step.
+    #[inline]
+    pub fn push(&mut self, s: Step) {
+        debug_assert!(self.len < MAX_STEPS);
+        if let Some(slot) = self.steps.get_mut(self.len) {
+            *slot = s;
+            self.len += 1;
+        }
+    }
+
+    /// Empties the list.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// The steps as a mutable slice (for ordering).
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [Step] {
+        &mut self.steps[..self.len]
+    }
+}
+
+impl Default for StepList {
+    fn default() -> Self {
+        StepList::new()
+    }
+}
+
+impl Deref for StepList {
+    type Target = [Step];
+    #[inline]
+    fn deref(&self) -> &[Step] {
+        &self.steps[..self.len]
+    }
+}
+
+impl std::fmt::Debug for StepList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl Position {
+    /// Fills `list` with every legal step (cleared first). Empty only when the
+    /// game is over; `pass` only when nothing else is legal.
+    pub fn legal_steps(&self, list: &mut StepList) {
+        list.clear();
+        if self.is_game_over() {
+            return;
+        }
+        let empty = self.empty();
+        let mine = self.seats[self.side.index()];
+        if let Some(x) = (mine & self.kinds[Kind::Sorcerer.index()]).lowest() {
+            self.sorcerer_steps(x, empty, list);
+        }
+        if let Some(x) = (mine & self.kinds[Kind::Dwarf.index()]).lowest() {
+            self.dwarf_steps(x, empty, list);
+        }
+        if let Some(x) = (mine & self.kinds[Kind::Troll.index()]).lowest() {
+            self.troll_steps(x, empty, list);
+        }
+        if list.is_empty() {
+            list.push(Step::PASS);
+        }
+    }
+
+    /// Number of legal steps, counted without generating them (perft's bulk
+    /// counting). Always equals `legal_steps(..).len()`.
+    #[inline]
+    pub fn legal_step_count(&self) -> u32 {
+        if self.is_game_over() {
+            return 0;
+        }
+        let empty = self.empty();
+        let mine = self.seats[self.side.index()];
+        let mut n = 0;
+        if let Some(x) = (mine & self.kinds[Kind::Sorcerer.index()]).lowest() {
+            n += self.sorcerer_step_count(x, empty);
+        }
+        if let Some(x) = (mine & self.kinds[Kind::Dwarf.index()]).lowest() {
+            n += self.dwarf_step_count(x, empty);
+        }
+        if let Some(x) = (mine & self.kinds[Kind::Troll.index()]).lowest() {
+            n += self.troll_step_count(x, empty);
+        }
+        n.max(1)
+    }
+
+    /// Whether `step` is legal here.
+    pub fn is_legal(&self, step: Step) -> bool {
+        let mut list = StepList::new();
+        self.legal_steps(&mut list);
+        list.contains(&step)
+    }
+
+    /// The legal step whose text is `text`, or an error saying what is
+    /// malformed or why it is not legal here.
+    pub fn parse_step(&self, text: &str) -> Result<Step, super::step::StepError> {
+        let parsed = StepText::parse(text)?;
+        let mut list = StepList::new();
+        self.legal_steps(&mut list);
+        if let Some(&s) = list.iter().find(|s| s.text() == parsed) {
+            return Ok(s);
+        }
+        Err(super::step::StepError {
+            text: text.to_string(),
+            column: None,
+            reason: self.why_illegal(parsed, &list),
+        })
+    }
+
+    fn why_illegal(&self, parsed: StepText, legal: &StepList) -> String {
+        let side = self.side;
+        if let Some(w) = self.winner() {
+            return format!("the game is over: {} won", w.name());
+        }
+        let StepText::Move { from, .. } = parsed else {
+            return format!(
+                "pass is only legal when no other step is; {} has {} legal steps",
+                side.name(),
+                legal.len()
+            );
+        };
+        match self.piece_at(from) {
+            None => format!("{from} is empty"),
+            Some(super::piece::Piece::Rock) => {
+                format!("{from} holds a rock, which never moves by itself")
+            }
+            Some(super::piece::Piece::Team(s, k)) if s != side => {
+                format!(
+                    "{from} holds {}'s {}, but {} is to move",
+                    s.name(),
+                    k.name(),
+                    side.name()
+                )
+            }
+            Some(super::piece::Piece::Team(_, k)) => {
+                let from_here: Vec<String> = legal
+                    .iter()
+                    .filter(|s| !s.is_pass() && s.from() == from)
+                    .map(|s| s.to_string())
+                    .collect();
+                if from_here.is_empty() {
+                    format!("the {} on {from} has no legal step", k.name())
+                } else {
+                    format!(
+                        "not a legal step of the {} on {from}; its legal steps: {}",
+                        k.name(),
+                        from_here.join(" ")
+                    )
+                }
+            }
+        }
+    }
+
+    /// Legal steps as a `Vec` (convenient outside hot paths).
+    pub fn legal_step_vec(&self) -> Vec<Step> {
+        let mut list = StepList::new();
+        self.legal_steps(&mut list);
+        list.to_vec()
+    }
+
+    /// The legal steps of the piece on `from`.
+    pub fn legal_steps_from(&self, from: Square) -> Vec<Step> {
+        self.legal_step_vec()
+            .into_iter()
+            .filter(|s| !s.is_pass() && s.from() == from)
+            .collect()
+    }
+}

@@ -1,0 +1,417 @@
+//! The game state and applying a step to it.
+//!
+//! The state is small (about 100 bytes), so it is copied rather than undone:
+//! `let child = pos.after(step)` is copy-make. Every field is updated
+//! incrementally, the Zobrist hash included.
+
+use super::bitboard::Bitboard;
+use super::board::Square;
+use super::piece::{Kind, Piece, Seat};
+use super::step::{Step, StepKind};
+use super::zobrist::KEYS;
+
+/// Levitation encoding in [`Position::lev`]: 0..41 = the square of the rock
+/// being levitated.
+pub(super) const LEV_NOT_STARTED: u8 = 41;
+pub(super) const LEV_OVER: u8 = 42;
+
+/// The levitation state of the current turn.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Levitation {
+    /// No rock levitated yet this turn: any non-cooling rock may be.
+    NotStarted,
+    /// The last step levitated the rock now on this square; only it may
+    /// follow the sorcerer again.
+    Rock(Square),
+    /// A levitation run was broken: no more levitation this turn.
+    Over,
+}
+
+impl Levitation {
+    pub(super) fn from_code(c: u8) -> Levitation {
+        match c {
+            LEV_NOT_STARTED => Levitation::NotStarted,
+            LEV_OVER => Levitation::Over,
+            s => Levitation::Rock(Square::from_index_unchecked(s)),
+        }
+    }
+}
+
+/// A Splut! position: everything that decides the legal steps and the future
+/// of the game.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Position {
+    pub(super) rocks: Bitboard,
+    /// Pieces of each kind, all seats together.
+    pub(super) kinds: [Bitboard; 3],
+    /// Pieces of each seat, all kinds together.
+    pub(super) seats: [Bitboard; 4],
+    /// Rocks moved during the previous turn (they may not be levitated).
+    pub(super) cooling: Bitboard,
+    /// Rocks moved so far this turn (the next turn's cooling rocks).
+    pub(super) moved: Bitboard,
+    pub(super) hash: u64,
+    pub(super) turn: u32,
+    pub(super) side: Seat,
+    pub(super) steps_left: u8,
+    pub(super) lev: u8,
+    /// Bit `s` set when seat `s` is still in the game.
+    pub(super) in_game: u8,
+}
+
+/// Steps in the turn with this 1-based number: 1, then 2, then 3 for ever.
+#[inline]
+pub const fn steps_in_turn(turn: u32) -> u8 {
+    if turn <= 2 { turn as u8 } else { 3 }
+}
+
+/// The next seat clockwise after `seat` among the seats in `mask` (which may
+/// be `seat` itself when it is the only one left).
+#[inline]
+pub(super) fn next_seat(seat: Seat, mask: u8) -> Seat {
+    let s = seat as u8;
+    // Rotate the mask so the seat after `seat` is bit 0.
+    let m = (mask as u32 | (mask as u32) << 4) >> (s + 1);
+    Seat::from_index(s + 1 + m.trailing_zeros() as u8)
+}
+
+impl Position {
+    /// The standard start position for 2, 3 or 4 players (RULES.md §7).
+    pub fn start(players: usize) -> Option<Position> {
+        let spn = match players {
+            2 => "R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 1 1 - - -",
+            3 => "R/gTgDgS/5/yS6/RyD6R/yT6/5/rSrDrT/R r 1 1 - - -",
+            4 => "R/gTgDgS/5/yS5bT/RyD5bDR/yT5bS/5/rSrDrT/R r 1 1 - - -",
+            _ => return None,
+        };
+        Position::from_spn(spn).ok()
+    }
+
+    /// An empty board with nothing set; callers fill it and rehash.
+    pub(super) fn blank() -> Position {
+        Position {
+            rocks: Bitboard::EMPTY,
+            kinds: [Bitboard::EMPTY; 3],
+            seats: [Bitboard::EMPTY; 4],
+            cooling: Bitboard::EMPTY,
+            moved: Bitboard::EMPTY,
+            hash: 0,
+            turn: 1,
+            side: Seat::Red,
+            steps_left: 1,
+            lev: LEV_NOT_STARTED,
+            in_game: 0,
+        }
+    }
+
+    // ----- reading the state -----
+
+    /// The rocks.
+    #[inline]
+    pub fn rocks(&self) -> Bitboard {
+        self.rocks
+    }
+
+    /// All pieces of one kind, every seat.
+    #[inline]
+    pub fn kind_bb(&self, kind: Kind) -> Bitboard {
+        self.kinds[kind.index()]
+    }
+
+    /// All pieces of one seat.
+    #[inline]
+    pub fn seat_bb(&self, seat: Seat) -> Bitboard {
+        self.seats[seat.index()]
+    }
+
+    /// The piece of this seat and kind, if it is on the board.
+    #[inline]
+    pub fn piece_square(&self, seat: Seat, kind: Kind) -> Option<Square> {
+        (self.seats[seat.index()] & self.kinds[kind.index()]).lowest()
+    }
+
+    /// Every occupied square (rocks and team pieces).
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.rocks | self.kinds[0] | self.kinds[1] | self.kinds[2]
+    }
+
+    /// Every empty square.
+    #[inline]
+    pub fn empty(&self) -> Bitboard {
+        !self.occupied()
+    }
+
+    /// What stands on a square.
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        if self.rocks.has(sq) {
+            return Some(Piece::Rock);
+        }
+        let seat = self.seat_at(sq)?;
+        let kind = Kind::ALL
+            .into_iter()
+            .find(|k| self.kinds[k.index()].has(sq))?;
+        Some(Piece::Team(seat, kind))
+    }
+
+    /// The seat owning the team piece on `sq`.
+    #[inline]
+    pub(super) fn seat_at(&self, sq: Square) -> Option<Seat> {
+        Seat::ALL
+            .into_iter()
+            .find(|s| self.seats[s.index()].has(sq))
+    }
+
+    /// The seat to move (after the game ended: the winner).
+    #[inline]
+    pub fn side_to_move(&self) -> Seat {
+        self.side
+    }
+
+    /// Steps left in the current turn (1..=3).
+    #[inline]
+    pub fn steps_left(&self) -> u8 {
+        self.steps_left
+    }
+
+    /// 1-based number of the current turn in the game.
+    #[inline]
+    pub fn turn(&self) -> u32 {
+        self.turn
+    }
+
+    /// Levitation state of the current turn.
+    #[inline]
+    pub fn levitation(&self) -> Levitation {
+        Levitation::from_code(self.lev)
+    }
+
+    /// Rocks moved during the previous turn.
+    #[inline]
+    pub fn cooling(&self) -> Bitboard {
+        self.cooling
+    }
+
+    /// Rocks moved so far in this turn.
+    #[inline]
+    pub fn moved(&self) -> Bitboard {
+        self.moved
+    }
+
+    /// The Zobrist hash, maintained incrementally.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Whether a seat is still in the game.
+    #[inline]
+    pub fn in_game(&self, seat: Seat) -> bool {
+        self.in_game >> seat as u8 & 1 != 0
+    }
+
+    /// The seats still in the game, in clockwise order from red.
+    pub fn seats_in_game(&self) -> impl Iterator<Item = Seat> + '_ {
+        Seat::ALL.into_iter().filter(|&s| self.in_game(s))
+    }
+
+    /// Number of seats still in the game.
+    #[inline]
+    pub fn players_left(&self) -> u32 {
+        self.in_game.count_ones()
+    }
+
+    /// The winner, once only one sorcerer is left.
+    #[inline]
+    pub fn winner(&self) -> Option<Seat> {
+        (self.players_left() == 1).then_some(self.side)
+    }
+
+    /// Whether the game has ended.
+    #[inline]
+    pub fn is_game_over(&self) -> bool {
+        self.players_left() <= 1
+    }
+
+    /// The hash computed from scratch (tests compare it with [`Self::hash`]).
+    pub fn compute_hash(&self) -> u64 {
+        let mut h = 0;
+        for seat in Seat::ALL {
+            for kind in Kind::ALL {
+                for sq in self.seats[seat.index()] & self.kinds[kind.index()] {
+                    h ^= KEYS.piece[seat.index()][kind.index()][sq.index()];
+                }
+            }
+        }
+        for sq in self.rocks {
+            h ^= KEYS.rock[sq.index()];
+        }
+        for sq in self.cooling {
+            h ^= KEYS.cooling[sq.index()];
+        }
+        for sq in self.moved {
+            h ^= KEYS.moved[sq.index()];
+        }
+        h ^= KEYS.side[self.side.index()];
+        h ^= KEYS.steps[self.steps_left as usize];
+        h ^= KEYS.levitation[self.lev as usize];
+        if self.turn == 1 {
+            h ^= KEYS.first_turn;
+        }
+        h
+    }
+
+    // ----- applying a step -----
+
+    /// The position after `step`, which must be legal here (copy-make).
+    #[inline]
+    #[must_use]
+    pub fn after(&self, step: Step) -> Position {
+        let mut p = *self;
+        p.play(step);
+        p
+    }
+
+    /// Applies `step`, which must be one of this position's legal steps (use
+    /// [`Self::parse_step`] or [`Self::legal_steps`] to get one). An illegal
+    /// step leaves the position inconsistent.
+    #[inline]
+    pub fn play(&mut self, step: Step) {
+        let side = self.side;
+        let (from, to, dir) = (step.from(), step.to(), step.direction());
+        match step.kind() {
+            StepKind::Sorcerer => {
+                self.move_team_piece(side, Kind::Sorcerer, from, to);
+                self.break_levitation();
+                self.end_step();
+            }
+            StepKind::Troll => {
+                self.move_team_piece(side, Kind::Troll, from, to);
+                self.break_levitation();
+                self.end_step();
+            }
+            StepKind::Dwarf => {
+                if self.occupied().has(to) {
+                    self.push_run(from, dir);
+                }
+                self.move_team_piece(side, Kind::Dwarf, from, to);
+                self.break_levitation();
+                self.end_step();
+            }
+            StepKind::Pull => {
+                self.move_team_piece(side, Kind::Troll, from, to);
+                self.move_rock(step.rock().unwrap_or(from), from);
+                self.break_levitation();
+                self.end_step();
+            }
+            StepKind::Levitate => {
+                self.move_team_piece(side, Kind::Sorcerer, from, to);
+                self.levitate(step.rock().unwrap_or(from), dir);
+                self.end_step();
+            }
+            StepKind::Throw => {
+                self.move_team_piece(side, Kind::Troll, from, to);
+                self.throw_rock(to, step.throw_direction().unwrap_or(dir));
+                self.end_turn();
+            }
+            StepKind::Pass => self.end_turn(),
+        }
+    }
+
+    // ----- low-level updates shared by the rules -----
+
+    #[inline]
+    pub(super) fn move_team_piece(&mut self, seat: Seat, kind: Kind, from: Square, to: Square) {
+        let m = from.bb() | to.bb();
+        self.kinds[kind.index()] ^= m;
+        self.seats[seat.index()] ^= m;
+        let keys = &KEYS.piece[seat.index()][kind.index()];
+        self.hash ^= keys[from.index()] ^ keys[to.index()];
+    }
+
+    #[inline]
+    pub(super) fn remove_team_piece(&mut self, seat: Seat, kind: Kind, sq: Square) {
+        self.kinds[kind.index()] ^= sq.bb();
+        self.seats[seat.index()] ^= sq.bb();
+        self.hash ^= KEYS.piece[seat.index()][kind.index()][sq.index()];
+    }
+
+    /// Moves a rock one square onto an empty square (push, pull, levitation).
+    /// A cooling rock stays cooling wherever it goes; the rock counts as moved.
+    #[inline]
+    pub(super) fn move_rock(&mut self, from: Square, to: Square) {
+        let m = from.bb() | to.bb();
+        self.rocks ^= m;
+        self.hash ^= KEYS.rock[from.index()] ^ KEYS.rock[to.index()];
+        if self.cooling.has(from) {
+            self.cooling ^= m;
+            self.hash ^= KEYS.cooling[from.index()] ^ KEYS.cooling[to.index()];
+        }
+        if self.moved.has(from) {
+            self.moved ^= from.bb();
+            self.hash ^= KEYS.moved[from.index()];
+        }
+        self.moved |= to.bb();
+        self.hash ^= KEYS.moved[to.index()];
+    }
+
+    /// Moves whatever stands on `from` to the empty square `to`.
+    pub(super) fn move_any_piece(&mut self, from: Square, to: Square) {
+        if self.rocks.has(from) {
+            self.move_rock(from, to);
+        } else if let Some(Piece::Team(seat, kind)) = self.piece_at(from) {
+            self.move_team_piece(seat, kind, from, to);
+        }
+    }
+
+    #[inline]
+    pub(super) fn set_levitation(&mut self, code: u8) {
+        self.hash ^= KEYS.levitation[self.lev as usize] ^ KEYS.levitation[code as usize];
+        self.lev = code;
+    }
+
+    /// Any step that is not a levitating step of the same rock ends a
+    /// levitation run for the rest of the turn (plain steps before the first
+    /// levitation do not).
+    #[inline]
+    pub(super) fn break_levitation(&mut self) {
+        if self.lev < LEV_NOT_STARTED {
+            self.set_levitation(LEV_OVER);
+        }
+    }
+
+    #[inline]
+    pub(super) fn set_steps_left(&mut self, n: u8) {
+        self.hash ^= KEYS.steps[self.steps_left as usize] ^ KEYS.steps[n as usize];
+        self.steps_left = n;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn next_seat_goes_clockwise_and_skips_missing_seats() {
+        use Seat::*;
+        assert_eq!(next_seat(Red, 0b1111), Yellow);
+        assert_eq!(next_seat(Blue, 0b1111), Red);
+        assert_eq!(next_seat(Red, 0b0101), Green);
+        assert_eq!(next_seat(Green, 0b0101), Red);
+        assert_eq!(next_seat(Red, 0b0111), Yellow);
+        assert_eq!(next_seat(Green, 0b0111), Red);
+        // The thrower eliminated itself: the next seat still in the game.
+        assert_eq!(next_seat(Yellow, 0b0101), Green);
+        // Only one seat left: it is the next seat, even if it just moved.
+        assert_eq!(next_seat(Green, 0b0100), Green);
+        assert_eq!(next_seat(Red, 0b0100), Green);
+    }
+
+    #[test]
+    fn steps_per_turn_are_one_two_then_three() {
+        assert_eq!(
+            (1..=5).map(steps_in_turn).collect::<Vec<_>>(),
+            [1, 2, 3, 3, 3]
+        );
+    }
+}

@@ -1,0 +1,214 @@
+//! The troll: plain steps, pulls and throws (RULES.md §3, Troll).
+//!
+//! - **Pull** (optional): stepping from X to an empty Y in direction d, the
+//!   troll may drag a rock from X−d onto X. **[choice]** Pulling needs an
+//!   empty Y, so a step cannot both pull and throw.
+//! - **Throw**: stepping onto a rock, the troll must throw it in one of the
+//!   four directions. The rock flies from the troll's square and looks at
+//!   each next square: off the board, a troll or a rock stops it where it is;
+//!   a sorcerer (any colour, the thrower's own too) is hit — the rock lands
+//!   there and that sorcerer's whole team leaves; an empty square or a dwarf
+//!   lets it fly on. A rock landing on a dwarf crushes it (SPLUT!). A throw
+//!   ends the turn.
+//! - **[choice] No zero-distance throw**: a direction whose first square is
+//!   off the board, a troll or a rock is not legal. The square the troll came
+//!   from is empty, so some direction is always legal.
+
+use super::bitboard::Bitboard;
+use super::board::{Direction, Square};
+use super::movegen::StepList;
+use super::piece::Kind;
+use super::position::Position;
+use super::step::{Step, StepKind};
+
+impl Position {
+    /// Squares a thrown rock can fly into first, once the troll has left `x`.
+    #[inline]
+    fn throw_openings(&self, x: Square) -> Bitboard {
+        !(self.rocks | self.kinds[Kind::Troll.index()]) | x.bb()
+    }
+
+    pub(super) fn troll_steps(&self, x: Square, empty: Bitboard, list: &mut StepList) {
+        let open = self.throw_openings(x);
+        for d in Direction::ALL {
+            let y = x.neighbour_bb(d);
+            if (y & empty).any() {
+                let y = y.single();
+                list.push(Step::plain(StepKind::Troll, x, y, d));
+                let behind = x.neighbour_bb(d.opposite()) & self.rocks;
+                if behind.any() {
+                    list.push(Step::pull(x, y, d, behind.single()));
+                }
+            } else if (y & self.rocks).any() {
+                let y = y.single();
+                for e in Direction::ALL {
+                    if (y.neighbour_bb(e) & open).any() {
+                        list.push(Step::throw(x, y, d, e));
+                    }
+                }
+            }
+        }
+    }
+
+    #[inline]
+    pub(super) fn troll_step_count(&self, x: Square, empty: Bitboard) -> u32 {
+        let mut n = 0;
+        for d in Direction::ALL {
+            let y = x.neighbour_bb(d);
+            if (y & empty).any() {
+                n += 1 + (x.neighbour_bb(d.opposite()) & self.rocks).any() as u32;
+            } else if (y & self.rocks).any() {
+                n += (y.single().adjacent() & self.throw_openings(x)).count();
+            }
+        }
+        n
+    }
+
+    /// Where a rock thrown from `from` towards `e` lands, and whether it hits
+    /// a sorcerer there. The thrower already stands on `from`.
+    #[inline]
+    pub fn throw_landing(&self, from: Square, e: Direction) -> (Square, bool) {
+        let sorcerers = self.kinds[Kind::Sorcerer.index()];
+        let stoppers = self.rocks | sorcerers | self.kinds[Kind::Troll.index()];
+        match (from.ray(e) & stoppers).first_towards(e) {
+            None => (from.ray_end(e), false),
+            Some(b) if sorcerers.has(b) => (b, true),
+            Some(b) => (b.neighbour_bb(e.opposite()).single(), false),
+        }
+    }
+
+    /// The rock on `from` (where the troll now stands) flies towards `e`.
+    pub(super) fn throw_rock(&mut self, from: Square, e: Direction) {
+        let (landing, hit) = self.throw_landing(from, e);
+        // The rock has left `from` (the cooling flag of a thrown rock no longer
+        // matters: the turn ends and the moved rocks become the cooling ones).
+        self.move_rock(from, landing);
+        if hit {
+            if let Some(victim) = self.seat_at(landing) {
+                self.eliminate(victim);
+            }
+        } else if self.kinds[Kind::Dwarf.index()].has(landing) {
+            if let Some(owner) = self.seat_at(landing) {
+                self.remove_team_piece(owner, Kind::Dwarf, landing);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::game::Seat;
+    use crate::game::testkit::*;
+
+    /// Red troll e5 above a rock on e4; green dwarf e8 below the rock on e9,
+    /// green troll h4, red dwarf e2.
+    const THROWS: &str = "R/1gDgS/5/7/R3rT3R/3R2gT/5/rSrD1/1 r 3 10 - - -";
+
+    #[test]
+    fn troll_steps_pulls_and_throws() {
+        assert_eq!(
+            legal_from(&pos(THROWS), "e5"),
+            sorted("e5e6 e5e6^e4 e5f5 e5d5 e5e4*n e5e4*e e5e4*s e5e4*w")
+        );
+    }
+
+    #[test]
+    fn pull_is_optional_and_drags_the_rock_in_line_onto_the_square_left() {
+        let p = pos(THROWS);
+        assert_eq!(
+            play(&p, "e5e6").to_spn(),
+            "R/1gDgS/5/3rT3/R7R/3R2gT/5/rSrD1/1 r 2 10 - - -"
+        );
+        assert_eq!(
+            play(&p, "e5e6^e4").to_spn(),
+            "R/1gDgS/5/3rT3/R3R3R/6gT/5/rSrD1/1 r 2 10 - - e5"
+        );
+        // Only the rock directly behind, in line with the step.
+        assert!(!is_legal(&p, "e5f5^e4"));
+        assert!(!is_legal(&p, "e5d5^e4"));
+    }
+
+    #[test]
+    fn splut_on_a_dwarf_before_an_obstacle() {
+        // North: over e5-e7, the green dwarf e8 has the rock e9 behind it.
+        let q = play(&pos(THROWS), "e5e4*n");
+        assert_eq!(q.to_spn(), "R/1RgS/5/7/R7R/3rT2gT/5/rSrD1/1 g 3 11 - e8 -");
+        assert!(q.in_game(Seat::Green));
+    }
+
+    #[test]
+    fn thrown_rock_stops_before_trolls_and_at_the_edge_and_flies_over_dwarves() {
+        let p = pos(THROWS);
+        // East: stops before the green troll on h4.
+        assert_eq!(
+            play(&p, "e5e4*e").to_spn(),
+            "R/1gDgS/5/7/R7R/3rT1RgT/5/rSrD1/1 g 3 11 - g4 -"
+        );
+        // West: stops at the edge, b4.
+        assert_eq!(
+            play(&p, "e5e4*w").to_spn(),
+            "R/1gDgS/5/7/R7R/R2rT2gT/5/rSrD1/1 g 3 11 - b4 -"
+        );
+        // South: over the red dwarf on e2 to the tip e1; the dwarf lives.
+        assert_eq!(
+            play(&p, "e5e4*s").to_spn(),
+            "R/1gDgS/5/7/R7R/3rT2gT/5/rSrD1/R g 3 11 - e1 -"
+        );
+    }
+
+    #[test]
+    fn a_dwarf_then_a_sorcerer_the_sorcerer_dies_with_its_team() {
+        // e3 troll onto the rock e4, north: over the green dwarf e5, onto the
+        // green sorcerer e7. Green's whole team leaves; red has won.
+        let p = pos("R/gT2/2gS2/7/R3gD3R/rS2R3/rD1rT2/3/1 r 3 10 - - -");
+        let q = play(&p, "e3e4*n");
+        assert_eq!(q.to_spn(), "R/3/2R2/7/R7R/rS2rT3/rD4/3/1 r 3 11 - e7 -");
+        assert_eq!(q.winner(), Some(Seat::Red));
+        assert!(q.legal_step_vec().is_empty());
+        assert_eq!(q.legal_step_count(), 0);
+    }
+
+    #[test]
+    fn thrown_rock_kills_the_throwers_own_sorcerer() {
+        let p = pos("R/gTgDgS/5/3rS3/R7R/3R3/rD1rT2/3/1 r 3 10 - - -");
+        let q = play(&p, "e3e4*n");
+        assert_eq!(q.to_spn(), "R/gTgDgS/5/3R3/R7R/7/5/3/1 g 3 11 - e6 -");
+        assert_eq!(q.winner(), Some(Seat::Green));
+    }
+
+    #[test]
+    fn no_zero_distance_throws() {
+        // Onto e4: d4 holds a rock, f4 the green troll; only north (the square
+        // the troll left) and south are open.
+        let p = pos("R/1gDgS/5/7/R3rT4/2RRgT2/5/rSrD1/1 r 3 10 - - -");
+        assert_eq!(
+            legal_from(&p, "e5"),
+            sorted("e5e6 e5e6^e4 e5d5 e5f5 e5e4*n e5e4*s")
+        );
+        // Onto the tip e1: only back north.
+        let tip = pos("R/gTgDgS/5/7/R7R/7/5/rSrT1/R r 3 10 - - -");
+        assert_eq!(legal_from(&tip, "e2"), sorted("e2e3 e2e3^e1 e2f2 e2e1*n"));
+    }
+
+    #[test]
+    fn no_pull_and_throw_in_one_step() {
+        // Rocks on e6 and e4 around the troll on e5: stepping onto either
+        // throws it; the other cannot be dragged along.
+        let p = pos("R/gTgDgS/5/3R3/R3rT4/3R3/5/rSrD1/1 r 3 10 - - -");
+        assert!(legal(&p).iter().all(|s| !s.contains('^')));
+        assert!(!is_legal(&p, "e5e6^e4"));
+        assert!(is_legal(&p, "e5e6*s"));
+        assert!(is_legal(&p, "e5e4*n"));
+    }
+
+    #[test]
+    fn a_throw_ends_the_turn_and_steps_left_are_lost() {
+        let p = pos(THROWS);
+        assert_eq!(p.steps_left(), 3);
+        let q = play(&p, "e5e4*w");
+        assert_eq!(
+            (q.side_to_move(), q.steps_left(), q.turn()),
+            (Seat::Green, 3, 11)
+        );
+    }
+}

@@ -1,0 +1,186 @@
+//! Turns, elimination and the end of the game (RULES.md §2 and §4).
+//!
+//! - A turn has 1 step in the game's first turn, 2 in its second, 3 after.
+//!   All steps are mandatory; a throw or `pass` ends the turn at once.
+//! - Play goes clockwise `r → y → g → b`, skipping seats no longer in the
+//!   game; after a throw the next seat is the one after the thrower, also
+//!   when the thrower killed its own sorcerer.
+//! - A hit sorcerer's whole team leaves at once; the seat plays no more.
+//! - The game ends when one sorcerer is left; its seat is then "to move" and
+//!   has no legal step.
+//! - **[choice]** When the side to move has no legal step, its only step is
+//!   `pass`, which ends its turn; `pass` is never legal otherwise.
+//! - Rocks moved during a turn are the next turn's cooling rocks.
+
+use super::piece::{Kind, Seat};
+use super::position::{LEV_NOT_STARTED, Position, next_seat, steps_in_turn};
+use super::zobrist::KEYS;
+
+impl Position {
+    /// One step of the turn is done.
+    #[inline]
+    pub(super) fn end_step(&mut self) {
+        if self.steps_left > 1 {
+            self.set_steps_left(self.steps_left - 1);
+        } else {
+            self.end_turn();
+        }
+    }
+
+    /// Hands the move to the next seat still in the game.
+    pub(super) fn end_turn(&mut self) {
+        for sq in self.cooling {
+            self.hash ^= KEYS.cooling[sq.index()];
+        }
+        for sq in self.moved {
+            self.hash ^= KEYS.cooling[sq.index()] ^ KEYS.moved[sq.index()];
+        }
+        self.cooling = self.moved;
+        self.moved = super::bitboard::Bitboard::EMPTY;
+        self.set_levitation(LEV_NOT_STARTED);
+        if self.turn == 1 {
+            self.hash ^= KEYS.first_turn;
+        }
+        self.turn = self.turn.saturating_add(1);
+        let next = next_seat(self.side, self.in_game);
+        self.hash ^= KEYS.side[self.side.index()] ^ KEYS.side[next.index()];
+        self.side = next;
+        self.set_steps_left(steps_in_turn(self.turn));
+    }
+
+    /// Removes a seat's whole team: its sorcerer was hit.
+    pub(super) fn eliminate(&mut self, seat: Seat) {
+        for kind in Kind::ALL {
+            if let Some(sq) = (self.seats[seat.index()] & self.kinds[kind.index()]).lowest() {
+                self.remove_team_piece(seat, kind, sq);
+            }
+        }
+        self.in_game &= !(1 << seat as u8);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::game::testkit::*;
+    use crate::game::{Position, Seat};
+
+    #[test]
+    fn opening_turns_have_one_then_two_then_three_steps() {
+        for players in 2..=4 {
+            let p = Position::start(players).unwrap();
+            assert_eq!(
+                (p.side_to_move(), p.steps_left(), p.turn()),
+                (Seat::Red, 1, 1)
+            );
+            let p = play(&p, "e2e3");
+            let second = if players == 2 {
+                Seat::Green
+            } else {
+                Seat::Yellow
+            };
+            assert_eq!((p.side_to_move(), p.steps_left(), p.turn()), (second, 2, 2));
+            let mut p = p;
+            for _ in 0..2 {
+                p = p.after(p.legal_step_vec()[0]);
+            }
+            assert_eq!(p.steps_left(), 3);
+            assert_eq!(p.turn(), 3);
+            for _ in 0..3 {
+                p = p.after(p.legal_step_vec()[0]);
+            }
+            assert_eq!(p.turn(), 4);
+        }
+    }
+
+    #[test]
+    fn play_goes_clockwise_skipping_empty_seats() {
+        let order = |players| {
+            let mut p = Position::start(players).unwrap();
+            let mut seats = vec![];
+            while seats.len() < 5 {
+                if seats.last() != Some(&p.side_to_move()) {
+                    seats.push(p.side_to_move());
+                }
+                p = p.after(p.legal_step_vec()[0]);
+            }
+            seats.iter().map(|s| s.letter()).collect::<String>()
+        };
+        assert_eq!(order(2), "rgrgr");
+        assert_eq!(order(3), "rygry");
+        assert_eq!(order(4), "rygbr");
+    }
+
+    #[test]
+    fn a_killed_team_leaves_and_its_seat_is_skipped() {
+        // 3 players: red throws e4 north onto the yellow sorcerer e6.
+        let p = pos("R/gTgDgS/5/3yS3/RyD6R/yT2R3/rD1rT2/rS2/1 r 3 10 - - -");
+        let q = play(&p, "e3e4*n");
+        assert_eq!(
+            q.to_spn(),
+            "R/gTgDgS/5/3R3/R7R/3rT3/rD4/rS2/1 g 3 11 - e6 -"
+        );
+        assert!(!q.in_game(Seat::Yellow));
+        assert_eq!(q.winner(), None);
+        let r = play(&q, "d8d7 d7c7 c7c6");
+        assert_eq!(r.side_to_move(), Seat::Red);
+    }
+
+    #[test]
+    fn turn_order_after_a_self_kill_in_a_three_player_game() {
+        // Yellow's troll throws the rock d5 north onto its own sorcerer d7.
+        // The next turn is green's (clockwise after yellow), then red's.
+        let p = pos("R/1gDgS/1yS3/6gT/RyD1R4R/2yT4/rD3rT/rS2/1 y 3 10 - - -");
+        let q = play(&p, "d4d5*n");
+        assert_eq!(
+            q.to_spn(),
+            "R/1gDgS/1R3/6gT/R7R/7/rD3rT/rS2/1 g 3 11 - d7 -"
+        );
+        let r = play(&q, "h6h5 h5h4 h4g4");
+        assert_eq!(r.side_to_move(), Seat::Red);
+        let s = play(&r, "d2d3 d3d4 d4d5");
+        assert_eq!(s.side_to_move(), Seat::Green);
+    }
+
+    #[test]
+    fn pass_only_when_nothing_else_is_legal_and_it_ends_the_turn() {
+        // Red's sorcerer on the tip e1 is walled in by the green troll; red's
+        // troll on the tip a5 faces the green sorcerer; no red dwarf.
+        let p = pos("R/1gD1/5/7/rTgS6R/1R3R1/5/1gT1/rS r 2 10 - - -");
+        assert_eq!(legal(&p), ["pass"]);
+        assert_eq!(p.legal_step_count(), 1);
+        let q = play(&p, "pass");
+        assert_eq!(q.to_spn(), "R/1gD1/5/7/rTgS6R/1R3R1/5/1gT1/rS g 3 11 - - -");
+        // Elsewhere pass is never legal.
+        let start = Position::start(2).unwrap();
+        let err = start.parse_step("pass").unwrap_err();
+        assert!(
+            err.to_string().contains("only legal when no other step is"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn the_game_ends_when_one_sorcerer_is_left() {
+        let p = pos("R/gT2/2gS2/7/R3gD3R/rS2R3/rD1rT2/3/1 r 3 10 - - -");
+        let q = play(&p, "e3e4*n");
+        assert!(q.is_game_over());
+        assert_eq!(q.winner(), Some(Seat::Red));
+        assert_eq!(q.side_to_move(), Seat::Red);
+        assert!(q.legal_step_vec().is_empty());
+        let err = q.parse_step("b4b5").unwrap_err();
+        assert!(err.to_string().contains("game is over"), "{err}");
+    }
+
+    #[test]
+    fn moved_rocks_cool_for_exactly_one_turn() {
+        let p = pos("R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 3 10 - - -");
+        let q = play(&p, "e2e3 e3e4 d2d3@e1");
+        assert_eq!(
+            q.to_spn(),
+            "R/gTgDgS/5/7/R7R/3rD3/1rS3/1RrT/1 g 3 11 - e2 -"
+        );
+        let r = play(&q, "d8d7 d7d6 d6d5");
+        assert_eq!(r.side_to_move(), Seat::Red);
+        assert!(r.cooling().is_empty());
+    }
+}

@@ -1,0 +1,9 @@
+//! Splut! engine library.
+//!
+//! - [`game`]: the rules core (no dependencies): positions, steps, SPN, perft.
+//! - [`parallel_perft`]: perft split over threads with rayon.
+//! - [`cli`]: the `splut` command line.
+
+pub mod cli;
+pub mod game;
+pub mod parallel_perft;

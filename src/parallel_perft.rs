@@ -1,0 +1,83 @@
+//! Perft split over threads with rayon.
+//!
+//! The tree is expanded breadth-first from the root until there are enough
+//! subtrees to keep every thread busy (or the subtrees would be too shallow to
+//! be worth a task); the subtrees are then counted in parallel with the
+//! serial, bulk-counting perft and summed per root step.
+
+use crate::game::{Position, Step, perft};
+use rayon::prelude::*;
+
+/// Tasks per thread to aim for: subtree sizes vary a lot, so many small
+/// tasks balance better than one per thread.
+const TASKS_PER_THREAD: usize = 64;
+
+/// Subtrees shallower than this are not split further.
+const MIN_TASK_DEPTH: u32 = 3;
+
+/// The count below each legal root step (generation order), using `threads`
+/// threads (1 runs serially on the calling thread).
+pub fn divide(pos: &Position, depth: u32, threads: usize) -> Result<Vec<(Step, u64)>, String> {
+    if depth == 0 {
+        return Ok(Vec::new());
+    }
+    let roots = pos.legal_step_vec();
+    if threads <= 1 {
+        return Ok(crate::game::divide(pos, depth));
+    }
+    let mut tasks: Vec<(usize, Position, u32)> = roots
+        .iter()
+        .enumerate()
+        .map(|(i, &s)| (i, pos.after(s), depth - 1))
+        .collect();
+    while tasks.len() < TASKS_PER_THREAD * threads && tasks.iter().all(|t| t.2 > MIN_TASK_DEPTH) {
+        tasks = tasks
+            .iter()
+            .flat_map(|&(i, p, d)| {
+                p.legal_step_vec()
+                    .into_iter()
+                    .map(move |s| (i, p.after(s), d - 1))
+            })
+            .collect();
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+    let counts: Vec<(usize, u64)> = pool.install(|| {
+        tasks
+            .par_iter()
+            .map(|(i, p, d)| (*i, perft(p, *d)))
+            .collect()
+    });
+    let mut per_root = vec![0u64; roots.len()];
+    for (i, n) in counts {
+        per_root[i] += n;
+    }
+    Ok(roots.into_iter().zip(per_root).collect())
+}
+
+/// Perft on `threads` threads.
+pub fn perft_parallel(pos: &Position, depth: u32, threads: usize) -> Result<u64, String> {
+    if depth == 0 {
+        return Ok(1);
+    }
+    Ok(divide(pos, depth, threads)?.iter().map(|x| x.1).sum())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parallel_divide_equals_serial_divide() {
+        for players in 2..=4 {
+            let p = Position::start(players).unwrap();
+            for depth in [1, 2, 5, 7] {
+                let serial = crate::game::divide(&p, depth);
+                assert_eq!(divide(&p, depth, 2).unwrap(), serial, "{players}p d{depth}");
+                assert_eq!(divide(&p, depth, 3).unwrap(), serial);
+            }
+        }
+    }
+}
