@@ -1,7 +1,7 @@
 //! A set of squares in one `u64`: bit `i` is the square with index `i`.
 //! Only the low 41 bits are ever set.
 
-use super::board::{Direction, NUM_SQUARES, Square};
+use super::board::{Direction, NUM_SQUARES, Square, has_neighbour};
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
 /// A set of on-board squares.
@@ -58,6 +58,19 @@ impl Bitboard {
                 63 - self.0.leading_zeros() as u8,
             ))
         }
+    }
+
+    /// Every square of the set moved one step in direction `d`; squares
+    /// whose step would leave the board drop out.
+    #[inline]
+    pub fn shift(self, d: Direction) -> Bitboard {
+        let b = self.0 & has_neighbour(d);
+        Bitboard(match d {
+            Direction::North => b << 4,
+            Direction::East => b << 5,
+            Direction::South => b >> 4,
+            Direction::West => b >> 5,
+        })
     }
 
     /// The only square of a one-square set (the lowest one otherwise).
@@ -155,6 +168,6 @@ mod tests {
             .map(|s| Square::parse(s).unwrap())
             .collect();
         let v: Vec<String> = bb.map(|s| s.to_string()).collect();
-        assert_eq!(v, ["e1", "a5", "e9"]);
+        assert_eq!(v, ["a5", "e1", "e9"]);
     }
 }

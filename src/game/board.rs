@@ -1,11 +1,14 @@
 //! Board geometry: the 41 squares of the diamond, directions, and the
 //! precomputed neighbour and ray tables every rule is built on.
 //!
-//! Squares are numbered rank by rank from the south tip (`e1` = 0) to the
-//! north tip (`e9` = 40), west to east inside a rank. With that order a step
-//! north or east always increases the index and a step south or west always
-//! decreases it, so the first piece along a ray is the lowest set bit (north,
-//! east) or the highest (south, west).
+//! Squares are numbered along the board's diagonals so that every direction
+//! is a constant index offset: with x = file + rank − 4 and
+//! y = file − rank + 4 (both 0..=8, and of equal parity on the diamond), the
+//! index is (9x + y) / 2, which runs over 0..=40 without gaps. A step north
+//! adds 4, east 5, south subtracts 4, west 5. So a whole bitboard moves one
+//! square with one masked shift ([`Bitboard::shift`]), and the first piece
+//! along a ray is the lowest set bit (north, east) or the highest (south,
+//! west). `a5` = 0, `e1` = 4, `e9` = 36, `i5` = 40.
 
 use super::bitboard::Bitboard;
 use std::fmt;
@@ -93,6 +96,17 @@ impl Direction {
         }
     }
 
+    /// How far one step moves a square index (north +4, east +5, south −4,
+    /// west −5).
+    pub const fn index_offset(self) -> i8 {
+        match self {
+            Direction::North => 4,
+            Direction::East => 5,
+            Direction::South => -4,
+            Direction::West => -5,
+        }
+    }
+
     /// (file, rank) offset of one step.
     const fn delta(self) -> (i8, i8) {
         match self {
@@ -125,6 +139,7 @@ struct Tables {
     ray: [[u64; 4]; NUM_SQUARES],
     ray_end: [[u8; 4]; NUM_SQUARES],
     adjacent: [u64; NUM_SQUARES],
+    has_neighbour: [u64; 4],
 }
 
 /// Marks "no square" in the byte tables.
@@ -139,16 +154,18 @@ const fn build_tables() -> Tables {
         ray: [[0; 4]; NUM_SQUARES],
         ray_end: [[NONE; 4]; NUM_SQUARES],
         adjacent: [0; NUM_SQUARES],
+        has_neighbour: [0; 4],
     };
-    let mut n = 0;
     let mut rank = 0;
     while rank < 9 {
         let mut file = 0;
         while file < 9 {
             if on_board(file as i8, rank as i8) {
+                let x = file + rank - 4;
+                let y = file + 4 - rank;
+                let n = (9 * x + y) / 2;
                 t.coords[n] = (file as u8, rank as u8);
                 t.index[file][rank] = n as u8;
-                n += 1;
             }
             file += 1;
         }
@@ -169,6 +186,8 @@ const fn build_tables() -> Tables {
                     t.neighbour[sq][d] = s;
                     t.neighbour_bb[sq][d] = 1 << s;
                     t.adjacent[sq] |= 1 << s;
+                    t.has_neighbour[d] |= 1 << sq;
+                    assert!(s as i32 - sq as i32 == Direction::from_index(d as u8).index_offset() as i32);
                     first = false;
                 }
                 t.ray[sq][d] |= 1 << s;
@@ -304,6 +323,12 @@ impl fmt::Debug for Square {
     }
 }
 
+/// Squares that have a neighbour in each direction.
+#[inline]
+pub(super) fn has_neighbour(d: Direction) -> u64 {
+    TABLES.has_neighbour[d.index()]
+}
+
 /// Rank widths, south to north.
 pub fn rank_width(rank: u8) -> u8 {
     RANK_WIDTH[rank as usize]
@@ -320,9 +345,13 @@ mod tests {
             let n = Square::all().filter(|s| s.rank() == rank).count();
             assert_eq!(n as u8, rank_width(rank));
         }
-        assert_eq!(Square::parse("e1").unwrap().index(), 0);
-        assert_eq!(Square::parse("e9").unwrap().index(), 40);
-        assert_eq!(Square::parse("a5").unwrap().index(), 16);
+        assert_eq!(Square::parse("a5").unwrap().index(), 0);
+        assert_eq!(Square::parse("e1").unwrap().index(), 4);
+        assert_eq!(Square::parse("e9").unwrap().index(), 36);
+        assert_eq!(Square::parse("i5").unwrap().index(), 40);
+        let mut seen: Vec<usize> = Square::all().map(|s| s.index()).collect();
+        seen.dedup();
+        assert_eq!(seen, (0..41).collect::<Vec<_>>());
         assert!(Square::parse("a1").is_none());
         assert!(Square::parse("j5").is_none());
         assert!(Square::parse("e0").is_none());
@@ -360,6 +389,7 @@ mod tests {
                     cur = n;
                 }
                 assert_eq!(ray, s.ray(d));
+                assert_eq!(s.bb().shift(d), s.neighbour_bb(d));
                 assert_eq!(cur, s.ray_end(d));
                 assert_eq!(s.neighbour_bb(d).is_empty(), s.neighbour(d).is_none());
             }

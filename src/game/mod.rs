@@ -8,6 +8,7 @@
 mod bitboard;
 mod board;
 mod dwarf;
+mod history;
 mod movegen;
 mod perft;
 mod piece;
@@ -24,6 +25,7 @@ mod testkit;
 
 pub use bitboard::Bitboard;
 pub use board::{Direction, NUM_SQUARES, Square};
+pub use history::{Game, StepListError};
 pub use movegen::{MAX_STEPS, StepList};
 pub use perft::{divide, perft, perft_with};
 pub use piece::{Kind, Piece, Seat};

@@ -261,6 +261,66 @@ impl Position {
         h
     }
 
+    /// Checks that the bitboards describe a position that can occur: pieces
+    /// on distinct squares, four rocks, at most one piece of each kind per
+    /// seat, a sorcerer for every seat in the game, listed rocks are rocks,
+    /// and the hash matches. Used by tests and fuzzing.
+    pub fn validate(&self) -> Result<(), String> {
+        let k = &self.kinds;
+        if (k[0] & k[1]).any() || (k[0] & k[2]).any() || (k[1] & k[2]).any() {
+            return Err("two kinds of piece share a square".into());
+        }
+        let team = k[0] | k[1] | k[2];
+        if (team & self.rocks).any() {
+            return Err("a rock shares a square with a team piece".into());
+        }
+        let mut all_seats = Bitboard::EMPTY;
+        for seat in Seat::ALL {
+            let mine = self.seats[seat.index()];
+            if (mine & all_seats).any() {
+                return Err("two seats share a square".into());
+            }
+            all_seats |= mine;
+            for kind in Kind::ALL {
+                if (mine & k[kind.index()]).count() > 1 {
+                    return Err(format!("{} has two {}s", seat.name(), kind.name()));
+                }
+            }
+            let has_sorcerer = (mine & k[Kind::Sorcerer.index()]).any();
+            if has_sorcerer != self.in_game(seat) || (!has_sorcerer && mine.any()) {
+                return Err(format!("{}'s team and seat disagree", seat.name()));
+            }
+        }
+        if all_seats != team {
+            return Err("a team piece without a seat".into());
+        }
+        if self.rocks.count() != 4 {
+            return Err(format!("{} rocks", self.rocks.count()));
+        }
+        if (self.cooling | self.moved) & !self.rocks != Bitboard::EMPTY {
+            return Err("a cooling or moved square holds no rock".into());
+        }
+        if self.lev < LEV_NOT_STARTED {
+            let sq = Square::from_index_unchecked(self.lev);
+            if !self.rocks.has(sq) || !self.moved.has(sq) || self.cooling.has(sq) {
+                return Err("the levitated rock is not a moved, non-cooling rock".into());
+            }
+        }
+        if self.lev > LEV_OVER {
+            return Err("bad levitation code".into());
+        }
+        if !self.in_game(self.side) {
+            return Err("the side to move is out of the game".into());
+        }
+        if !(1..=steps_in_turn(self.turn)).contains(&self.steps_left) {
+            return Err(format!("{} steps left in turn {}", self.steps_left, self.turn));
+        }
+        if self.hash != self.compute_hash() {
+            return Err("incremental hash differs from the full recompute".into());
+        }
+        Ok(())
+    }
+
     // ----- applying a step -----
 
     /// The position after `step`, which must be legal here (copy-make).

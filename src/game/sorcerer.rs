@@ -50,10 +50,7 @@ impl Position {
         let mut n = 0;
         for d in Direction::ALL {
             if (x.neighbour_bb(d) & empty).any() {
-                n += 1;
-                for r in lev {
-                    n += (r.neighbour_bb(d) & empty).any() as u32;
-                }
+                n += 1 + (lev.shift(d) & empty).count();
             }
         }
         n
