@@ -36,6 +36,10 @@ enum Command {
         /// Threads (rayon); 0 = all cores.
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Make every leaf step instead of counting the last ply in bulk
+        /// (slower; checks making steps, not just counting them).
+        #[arg(long)]
+        no_bulk: bool,
     },
 }
 
@@ -49,11 +53,19 @@ pub fn main() -> i32 {
             spn,
             divide,
             threads,
-        } => run_perft(depth, players, spn.as_deref(), divide, threads),
+            no_bulk,
+        } => run_perft(depth, players, spn.as_deref(), divide, threads, !no_bulk),
     }
 }
 
-fn run_perft(depth: u32, players: u8, spn: Option<&str>, divide: bool, threads: usize) -> i32 {
+fn run_perft(
+    depth: u32,
+    players: u8,
+    spn: Option<&str>,
+    divide: bool,
+    threads: usize,
+    bulk: bool,
+) -> i32 {
     let pos = match spn {
         Some(s) => match Position::from_spn(s) {
             Ok(p) => p,
@@ -76,7 +88,7 @@ fn run_perft(depth: u32, players: u8, spn: Option<&str>, divide: bool, threads: 
         threads
     };
     let start = Instant::now();
-    let mut rows = match crate::parallel_perft::divide(&pos, depth, threads) {
+    let mut rows = match crate::parallel_perft::divide(&pos, depth, threads, bulk) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");

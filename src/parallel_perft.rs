@@ -5,7 +5,7 @@
 //! be worth a task); the subtrees are then counted in parallel with the
 //! serial, bulk-counting perft and summed per root step.
 
-use crate::game::{Position, Step, perft};
+use crate::game::{Position, Step, perft_with};
 use rayon::prelude::*;
 
 /// Tasks per thread to aim for: subtree sizes vary a lot, so many small
@@ -15,15 +15,33 @@ const TASKS_PER_THREAD: usize = 64;
 /// Subtrees shallower than this are not split further.
 const MIN_TASK_DEPTH: u32 = 3;
 
+/// How the subtrees are counted.
+fn count(pos: &Position, depth: u32, bulk: bool) -> u64 {
+    if bulk {
+        perft_with::<true>(pos, depth)
+    } else {
+        perft_with::<false>(pos, depth)
+    }
+}
+
 /// The count below each legal root step (generation order), using `threads`
-/// threads (1 runs serially on the calling thread).
-pub fn divide(pos: &Position, depth: u32, threads: usize) -> Result<Vec<(Step, u64)>, String> {
+/// threads (1 runs serially on the calling thread). `bulk` counts the last
+/// ply without making its steps.
+pub fn divide(
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+    bulk: bool,
+) -> Result<Vec<(Step, u64)>, String> {
     if depth == 0 {
         return Ok(Vec::new());
     }
     let roots = pos.legal_step_vec();
     if threads <= 1 {
-        return Ok(crate::game::divide(pos, depth));
+        return Ok(roots
+            .into_iter()
+            .map(|s| (s, count(&pos.after(s), depth - 1, bulk)))
+            .collect());
     }
     let mut tasks: Vec<(usize, Position, u32)> = roots
         .iter()
@@ -47,7 +65,7 @@ pub fn divide(pos: &Position, depth: u32, threads: usize) -> Result<Vec<(Step, u
     let counts: Vec<(usize, u64)> = pool.install(|| {
         tasks
             .par_iter()
-            .map(|(i, p, d)| (*i, perft(p, *d)))
+            .map(|(i, p, d)| (*i, count(p, *d, bulk)))
             .collect()
     });
     let mut per_root = vec![0u64; roots.len()];
@@ -62,7 +80,7 @@ pub fn perft_parallel(pos: &Position, depth: u32, threads: usize) -> Result<u64,
     if depth == 0 {
         return Ok(1);
     }
-    Ok(divide(pos, depth, threads)?.iter().map(|x| x.1).sum())
+    Ok(divide(pos, depth, threads, true)?.iter().map(|x| x.1).sum())
 }
 
 #[cfg(test)]
@@ -75,8 +93,13 @@ mod tests {
             let p = Position::start(players).unwrap();
             for depth in [1, 2, 5, 7] {
                 let serial = crate::game::divide(&p, depth);
-                assert_eq!(divide(&p, depth, 2).unwrap(), serial, "{players}p d{depth}");
-                assert_eq!(divide(&p, depth, 3).unwrap(), serial);
+                assert_eq!(divide(&p, depth, 1, true).unwrap(), serial);
+                assert_eq!(
+                    divide(&p, depth, 2, true).unwrap(),
+                    serial,
+                    "{players}p d{depth}"
+                );
+                assert_eq!(divide(&p, depth, 3, false).unwrap(), serial);
             }
         }
     }

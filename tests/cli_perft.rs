@@ -58,12 +58,24 @@ fn depth_zero_counts_the_root() {
 #[test]
 fn bad_input_is_an_error_not_a_crash() {
     for args in [
-        vec!["perft", "3", "--spn", "R/gTgDgS/5/7/R7R/7/5/rSrDrT r 1 1 - - -"],
+        vec![
+            "perft",
+            "3",
+            "--spn",
+            "R/gTgDgS/5/7/R7R/7/5/rSrDrT r 1 1 - - -",
+        ],
         vec!["perft", "3", "--spn", "garbage"],
         vec!["perft", "3", "--players", "5"],
         vec!["perft", "-1"],
         vec!["perft", "x"],
-        vec!["perft", "3", "--players", "3", "--spn", "R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 1 1 - - -"],
+        vec![
+            "perft",
+            "3",
+            "--players",
+            "3",
+            "--spn",
+            "R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 1 1 - - -",
+        ],
         vec!["frobnicate"],
     ] {
         let o = splut(&args);
@@ -72,6 +84,11 @@ fn bad_input_is_an_error_not_a_crash() {
         assert!(err.contains("error"), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
-    let o = splut(&["perft", "3", "--spn", "R/gTgDgS/5/7/R7R/7/5/rSrDrT r 1 1 - - -"]);
+    let o = splut(&[
+        "perft",
+        "3",
+        "--spn",
+        "R/gTgDgS/5/7/R7R/7/5/rSrDrT r 1 1 - - -",
+    ]);
     assert!(String::from_utf8_lossy(&o.stderr).contains("invalid SPN field 1 (board): 8 ranks"));
 }

@@ -34,7 +34,10 @@ fn cases() -> Vec<Case> {
 fn check(max_depth: u32, only_starts: bool) {
     let all = cases();
     assert!(all.len() >= 23, "the data file lost positions");
-    for case in all.iter().filter(|c| !only_starts || c.spn.ends_with(" r 1 1 - - -")) {
+    for case in all
+        .iter()
+        .filter(|c| !only_starts || c.spn.ends_with(" r 1 1 - - -"))
+    {
         let pos = Position::from_spn(&case.spn).unwrap();
         assert_eq!(pos.to_spn(), case.spn);
         for &(depth, want) in case.counts.iter().filter(|c| c.0 <= max_depth) {

@@ -1,10 +1,10 @@
 //! Thousands of seeded random games for 2, 3 and 4 players. After every step:
 //! the incremental Zobrist hash equals a full recompute, the position is
-//! consistent, bulk counting equals generation, SPN and step text round-trip.
-//! At the end every step is undone and each earlier position (hash included)
-//! comes back exactly.
+//! consistent, bulk counting equals generation, SPN and step text round-trip,
+//! and make/unmake agrees with copy-make. At the end every step is unmade in
+//! reverse order and each earlier position (hash included) comes back exactly.
 
-use splut::game::{Game, Position, Step, StepList, StepText};
+use splut::game::{Game, Position, Step, StepList, StepText, Undo};
 use std::collections::HashSet;
 
 const GAMES_PER_PLAYER_COUNT: u64 = 2000;
@@ -39,7 +39,10 @@ fn check_position(pos: &Position, list: &StepList) {
     for &s in list.iter() {
         let text = s.to_string();
         assert_eq!(StepText::parse(&text).unwrap(), s.text(), "{text}");
-        assert!(texts.insert(text.clone()), "{text} generated twice in {pos}");
+        assert!(
+            texts.insert(text.clone()),
+            "{text} generated twice in {pos}"
+        );
         if s.is_pass() {
             assert_eq!(list.len(), 1, "pass beside other steps in {pos}");
         }
@@ -63,8 +66,10 @@ fn play_random_games(players: usize, seed: u64) -> Stats {
     let mut list = StepList::new();
     for _ in 0..GAMES_PER_PLAYER_COUNT {
         let mut game = Game::new(start);
+        let mut pos = start;
+        let mut undos: Vec<(Step, Undo, Position)> = Vec::new();
         loop {
-            let pos = *game.position();
+            assert_eq!(pos, *game.position());
             pos.legal_steps(&mut list);
             check_position(&pos, &list);
             if list.is_empty() {
@@ -79,19 +84,27 @@ fn play_random_games(players: usize, seed: u64) -> Stats {
             let parsed = pos.parse_step(&step.to_string()).unwrap();
             assert_eq!(parsed, step);
             game.play(step).unwrap();
-            let after = game.position();
-            assert_eq!(after.hash(), after.compute_hash(), "after {step} in {pos}");
-            assert_eq!(*after, pos.after(step));
+            let before = pos;
+            let undo = pos.make(step);
+            assert_eq!(pos.hash(), pos.compute_hash(), "after {step} in {before}");
+            assert_eq!(pos, before.after(step));
+            // Unmake at once too, then make again, so every step is checked
+            // both ways while its position is fresh.
+            let mut back = pos;
+            back.unmake(step, &undo);
+            assert_eq!(back, before, "unmake {step}");
+            undos.push((step, undo, before));
         }
         stats.steps += game.steps().len() as u64;
         stats.games += 1;
-        let positions = game.positions().to_vec();
-        for i in (0..game.steps().len()).rev() {
+        while let Some((step, undo, before)) = undos.pop() {
+            pos.unmake(step, &undo);
+            assert_eq!(pos, before);
+            assert_eq!(pos.hash(), pos.compute_hash());
             game.undo();
-            assert_eq!(*game.position(), positions[i]);
-            assert_eq!(game.position().hash(), positions[i].compute_hash());
+            assert_eq!(*game.position(), before);
         }
-        assert_eq!(*game.position(), start);
+        assert_eq!(pos, start);
     }
     stats
 }
@@ -104,7 +117,12 @@ fn run(players: usize, seed: u64) {
     );
     assert_eq!(s.games, GAMES_PER_PLAYER_COUNT);
     // Random play does end games: if none did, kills would be broken.
-    assert!(s.finished * 2 > s.games, "only {} of {} games finished", s.finished, s.games);
+    assert!(
+        s.finished * 2 > s.games,
+        "only {} of {} games finished",
+        s.finished,
+        s.games
+    );
 }
 
 #[test]

@@ -187,7 +187,10 @@ const fn build_tables() -> Tables {
                     t.neighbour_bb[sq][d] = 1 << s;
                     t.adjacent[sq] |= 1 << s;
                     t.has_neighbour[d] |= 1 << sq;
-                    assert!(s as i32 - sq as i32 == Direction::from_index(d as u8).index_offset() as i32);
+                    assert!(
+                        s as i32 - sq as i32
+                            == Direction::from_index(d as u8).index_offset() as i32
+                    );
                     first = false;
                 }
                 t.ray[sq][d] |= 1 << s;

@@ -37,10 +37,12 @@ impl Position {
 
     /// Moves the run in front of the dwarf on `x` one square along `d`,
     /// farthest piece first so every destination is empty when filled.
-    pub(super) fn push_run(&mut self, x: Square, d: Direction) {
-        let Some(mut to) = (x.ray(d) & self.empty()).first_towards(d) else {
-            return;
+    /// Returns the index of the empty square that ended the run.
+    pub(super) fn push_run(&mut self, x: Square, d: Direction) -> u8 {
+        let Some(end) = (x.ray(d) & self.empty()).first_towards(d) else {
+            return super::make::NONE;
         };
+        let mut to = end;
         let back = d.opposite();
         while let Some(from) = to.neighbour(back) {
             if from == x {
@@ -49,6 +51,7 @@ impl Position {
             self.move_any_piece(from, to);
             to = from;
         }
+        end.index() as u8
     }
 }
 

@@ -178,7 +178,11 @@ mod tests {
         let before = *g.position();
         let e = g.play_all("b5c5 b6c6 e3e5").unwrap_err();
         assert_eq!(e.index, 3);
-        assert!(e.to_string().starts_with("step 3 of the list: malformed step 'e3e5'"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("step 3 of the list: malformed step 'e3e5'"),
+            "{e}"
+        );
         assert_eq!(*g.position(), before);
         assert_eq!(g.steps().len(), 1);
         let e = g.play(Step::PASS).unwrap_err();

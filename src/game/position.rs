@@ -1,13 +1,10 @@
-//! The game state and applying a step to it.
-//!
-//! The state is small (about 100 bytes), so it is copied rather than undone:
-//! `let child = pos.after(step)` is copy-make. Every field is updated
-//! incrementally, the Zobrist hash included.
+//! The game state, and the low-level updates the rules use to change it.
+//! Every field is updated incrementally, the Zobrist hash included; making and
+//! unmaking whole steps is in `make.rs`.
 
 use super::bitboard::Bitboard;
 use super::board::Square;
 use super::piece::{Kind, Piece, Seat};
-use super::step::{Step, StepKind};
 use super::zobrist::KEYS;
 
 /// Levitation encoding in [`Position::lev`]: 0..41 = the square of the rock
@@ -50,7 +47,9 @@ pub struct Position {
     pub(super) cooling: Bitboard,
     /// Rocks moved so far this turn (the next turn's cooling rocks).
     pub(super) moved: Bitboard,
-    pub(super) hash: u64,
+    /// Zobrist hash of the squares: pieces, rocks, cooling and moved rocks,
+    /// kept incrementally. [`Self::hash`] adds the few scalar keys.
+    pub(super) board_hash: u64,
     pub(super) turn: u32,
     pub(super) side: Seat,
     pub(super) steps_left: u8,
@@ -95,7 +94,7 @@ impl Position {
             seats: [Bitboard::EMPTY; 4],
             cooling: Bitboard::EMPTY,
             moved: Bitboard::EMPTY,
-            hash: 0,
+            board_hash: 0,
             turn: 1,
             side: Seat::Red,
             steps_left: 1,
@@ -198,10 +197,22 @@ impl Position {
         self.moved
     }
 
-    /// The Zobrist hash, maintained incrementally.
+    /// The Zobrist hash of everything that decides the legal steps now and
+    /// later. The squares' part is maintained incrementally; side to move,
+    /// steps left, levitation and the first-turn flag are folded in here,
+    /// which keeps them out of every make and unmake.
     #[inline]
     pub fn hash(&self) -> u64 {
-        self.hash
+        self.board_hash ^ self.scalar_keys()
+    }
+
+    #[inline]
+    fn scalar_keys(&self) -> u64 {
+        let first = if self.turn == 1 { KEYS.first_turn } else { 0 };
+        KEYS.side[self.side.index()]
+            ^ KEYS.steps[self.steps_left as usize]
+            ^ KEYS.levitation[self.lev as usize]
+            ^ first
     }
 
     /// Whether a seat is still in the game.
@@ -235,6 +246,11 @@ impl Position {
 
     /// The hash computed from scratch (tests compare it with [`Self::hash`]).
     pub fn compute_hash(&self) -> u64 {
+        self.compute_board_hash() ^ self.scalar_keys()
+    }
+
+    /// The squares' part of the hash, from scratch.
+    pub(super) fn compute_board_hash(&self) -> u64 {
         let mut h = 0;
         for seat in Seat::ALL {
             for kind in Kind::ALL {
@@ -251,12 +267,6 @@ impl Position {
         }
         for sq in self.moved {
             h ^= KEYS.moved[sq.index()];
-        }
-        h ^= KEYS.side[self.side.index()];
-        h ^= KEYS.steps[self.steps_left as usize];
-        h ^= KEYS.levitation[self.lev as usize];
-        if self.turn == 1 {
-            h ^= KEYS.first_turn;
         }
         h
     }
@@ -313,69 +323,15 @@ impl Position {
             return Err("the side to move is out of the game".into());
         }
         if !(1..=steps_in_turn(self.turn)).contains(&self.steps_left) {
-            return Err(format!("{} steps left in turn {}", self.steps_left, self.turn));
+            return Err(format!(
+                "{} steps left in turn {}",
+                self.steps_left, self.turn
+            ));
         }
-        if self.hash != self.compute_hash() {
+        if self.board_hash != self.compute_board_hash() {
             return Err("incremental hash differs from the full recompute".into());
         }
         Ok(())
-    }
-
-    // ----- applying a step -----
-
-    /// The position after `step`, which must be legal here (copy-make).
-    #[inline]
-    #[must_use]
-    pub fn after(&self, step: Step) -> Position {
-        let mut p = *self;
-        p.play(step);
-        p
-    }
-
-    /// Applies `step`, which must be one of this position's legal steps (use
-    /// [`Self::parse_step`] or [`Self::legal_steps`] to get one). An illegal
-    /// step leaves the position inconsistent.
-    #[inline]
-    pub fn play(&mut self, step: Step) {
-        let side = self.side;
-        let (from, to, dir) = (step.from(), step.to(), step.direction());
-        match step.kind() {
-            StepKind::Sorcerer => {
-                self.move_team_piece(side, Kind::Sorcerer, from, to);
-                self.break_levitation();
-                self.end_step();
-            }
-            StepKind::Troll => {
-                self.move_team_piece(side, Kind::Troll, from, to);
-                self.break_levitation();
-                self.end_step();
-            }
-            StepKind::Dwarf => {
-                if self.occupied().has(to) {
-                    self.push_run(from, dir);
-                }
-                self.move_team_piece(side, Kind::Dwarf, from, to);
-                self.break_levitation();
-                self.end_step();
-            }
-            StepKind::Pull => {
-                self.move_team_piece(side, Kind::Troll, from, to);
-                self.move_rock(step.rock().unwrap_or(from), from);
-                self.break_levitation();
-                self.end_step();
-            }
-            StepKind::Levitate => {
-                self.move_team_piece(side, Kind::Sorcerer, from, to);
-                self.levitate(step.rock().unwrap_or(from), dir);
-                self.end_step();
-            }
-            StepKind::Throw => {
-                self.move_team_piece(side, Kind::Troll, from, to);
-                self.throw_rock(to, step.throw_direction().unwrap_or(dir));
-                self.end_turn();
-            }
-            StepKind::Pass => self.end_turn(),
-        }
     }
 
     // ----- low-level updates shared by the rules -----
@@ -386,14 +342,14 @@ impl Position {
         self.kinds[kind.index()] ^= m;
         self.seats[seat.index()] ^= m;
         let keys = &KEYS.piece[seat.index()][kind.index()];
-        self.hash ^= keys[from.index()] ^ keys[to.index()];
+        self.board_hash ^= keys[from.index()] ^ keys[to.index()];
     }
 
     #[inline]
     pub(super) fn remove_team_piece(&mut self, seat: Seat, kind: Kind, sq: Square) {
         self.kinds[kind.index()] ^= sq.bb();
         self.seats[seat.index()] ^= sq.bb();
-        self.hash ^= KEYS.piece[seat.index()][kind.index()][sq.index()];
+        self.board_hash ^= KEYS.piece[seat.index()][kind.index()][sq.index()];
     }
 
     /// Moves a rock one square onto an empty square (push, pull, levitation).
@@ -402,17 +358,17 @@ impl Position {
     pub(super) fn move_rock(&mut self, from: Square, to: Square) {
         let m = from.bb() | to.bb();
         self.rocks ^= m;
-        self.hash ^= KEYS.rock[from.index()] ^ KEYS.rock[to.index()];
+        self.board_hash ^= KEYS.rock[from.index()] ^ KEYS.rock[to.index()];
         if self.cooling.has(from) {
             self.cooling ^= m;
-            self.hash ^= KEYS.cooling[from.index()] ^ KEYS.cooling[to.index()];
+            self.board_hash ^= KEYS.cooling[from.index()] ^ KEYS.cooling[to.index()];
         }
         if self.moved.has(from) {
             self.moved ^= from.bb();
-            self.hash ^= KEYS.moved[from.index()];
+            self.board_hash ^= KEYS.moved[from.index()];
         }
         self.moved |= to.bb();
-        self.hash ^= KEYS.moved[to.index()];
+        self.board_hash ^= KEYS.moved[to.index()];
     }
 
     /// Moves whatever stands on `from` to the empty square `to`.
@@ -424,26 +380,14 @@ impl Position {
         }
     }
 
-    #[inline]
-    pub(super) fn set_levitation(&mut self, code: u8) {
-        self.hash ^= KEYS.levitation[self.lev as usize] ^ KEYS.levitation[code as usize];
-        self.lev = code;
-    }
-
     /// Any step that is not a levitating step of the same rock ends a
     /// levitation run for the rest of the turn (plain steps before the first
     /// levitation do not).
     #[inline]
     pub(super) fn break_levitation(&mut self) {
         if self.lev < LEV_NOT_STARTED {
-            self.set_levitation(LEV_OVER);
+            self.lev = LEV_OVER;
         }
-    }
-
-    #[inline]
-    pub(super) fn set_steps_left(&mut self, n: u8) {
-        self.hash ^= KEYS.steps[self.steps_left as usize] ^ KEYS.steps[n as usize];
-        self.steps_left = n;
     }
 }
 

@@ -60,7 +60,7 @@ impl Position {
     pub(super) fn levitate(&mut self, rock: Square, d: Direction) {
         let to = (rock.neighbour_bb(d)).single();
         self.move_rock(rock, to);
-        self.set_levitation(to.index() as u8);
+        self.lev = to.index() as u8;
     }
 }
 

@@ -300,7 +300,7 @@ impl Position {
                 sq.index() as u8
             }
         };
-        p.hash = p.compute_hash();
+        p.board_hash = p.compute_board_hash();
         Ok(p)
     }
 

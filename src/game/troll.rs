@@ -16,6 +16,7 @@
 
 use super::bitboard::Bitboard;
 use super::board::{Direction, Square};
+use super::make::Undo;
 use super::movegen::StepList;
 use super::piece::Kind;
 use super::position::Position;
@@ -77,21 +78,24 @@ impl Position {
         }
     }
 
-    /// The rock on `from` (where the troll now stands) flies towards `e`.
-    pub(super) fn throw_rock(&mut self, from: Square, e: Direction) {
+    /// The rock on `from` (where the troll now stands) flies towards `e`;
+    /// where it lands and whom it removes go into `undo`.
+    pub(super) fn throw_rock(&mut self, from: Square, e: Direction, undo: &mut Undo) {
         let (landing, hit) = self.throw_landing(from, e);
-        // The rock has left `from` (the cooling flag of a thrown rock no longer
-        // matters: the turn ends and the moved rocks become the cooling ones).
-        self.move_rock(from, landing);
-        if hit {
-            if let Some(victim) = self.seat_at(landing) {
-                self.eliminate(victim);
-            }
-        } else if self.kinds[Kind::Dwarf.index()].has(landing) {
-            if let Some(owner) = self.seat_at(landing) {
-                self.remove_team_piece(owner, Kind::Dwarf, landing);
+        undo.aux = landing.index() as u8;
+        // A team piece where the rock lands is the hit sorcerer, or else a
+        // dwarf right before an obstacle (trolls stop the rock before them).
+        if let Some(seat) = self.seat_at(landing) {
+            undo.victim = seat as u8;
+            if hit {
+                undo.removed = self.eliminate(seat);
+            } else {
+                debug_assert!(self.kinds[Kind::Dwarf.index()].has(landing));
+                self.remove_team_piece(seat, Kind::Dwarf, landing);
+                undo.removed[Kind::Dwarf.index()] = landing.index() as u8;
             }
         }
+        self.move_rock(from, landing);
     }
 }
 

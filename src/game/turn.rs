@@ -21,7 +21,7 @@ impl Position {
     #[inline]
     pub(super) fn end_step(&mut self) {
         if self.steps_left > 1 {
-            self.set_steps_left(self.steps_left - 1);
+            self.steps_left -= 1;
         } else {
             self.end_turn();
         }
@@ -30,32 +30,31 @@ impl Position {
     /// Hands the move to the next seat still in the game.
     pub(super) fn end_turn(&mut self) {
         for sq in self.cooling {
-            self.hash ^= KEYS.cooling[sq.index()];
+            self.board_hash ^= KEYS.cooling[sq.index()];
         }
         for sq in self.moved {
-            self.hash ^= KEYS.cooling[sq.index()] ^ KEYS.moved[sq.index()];
+            self.board_hash ^= KEYS.cooling[sq.index()] ^ KEYS.moved[sq.index()];
         }
         self.cooling = self.moved;
         self.moved = super::bitboard::Bitboard::EMPTY;
-        self.set_levitation(LEV_NOT_STARTED);
-        if self.turn == 1 {
-            self.hash ^= KEYS.first_turn;
-        }
+        self.lev = LEV_NOT_STARTED;
         self.turn = self.turn.saturating_add(1);
-        let next = next_seat(self.side, self.in_game);
-        self.hash ^= KEYS.side[self.side.index()] ^ KEYS.side[next.index()];
-        self.side = next;
-        self.set_steps_left(steps_in_turn(self.turn));
+        self.side = next_seat(self.side, self.in_game);
+        self.steps_left = steps_in_turn(self.turn);
     }
 
-    /// Removes a seat's whole team: its sorcerer was hit.
-    pub(super) fn eliminate(&mut self, seat: Seat) {
+    /// Removes a seat's whole team (its sorcerer was hit); returns the
+    /// squares its sorcerer, dwarf and troll stood on.
+    pub(super) fn eliminate(&mut self, seat: Seat) -> [u8; 3] {
+        let mut removed = [super::make::NONE; 3];
         for kind in Kind::ALL {
             if let Some(sq) = (self.seats[seat.index()] & self.kinds[kind.index()]).lowest() {
                 self.remove_team_piece(seat, kind, sq);
+                removed[kind.index()] = sq.index() as u8;
             }
         }
         self.in_game &= !(1 << seat as u8);
+        removed
     }
 }
 
