@@ -111,8 +111,8 @@ fn run_perft(
     let _ = writeln!(out, "nodes {total}");
     let _ = out.flush();
     eprintln!(
-        "time {:.3} s, {:.0} nodes/s, {threads} thread{}",
-        elapsed,
+        "time {:.1} ms, {:.0} nodes/s, {threads} thread{}",
+        elapsed * 1e3,
         total as f64 / elapsed.max(1e-9),
         if threads == 1 { "" } else { "s" }
     );

@@ -202,3 +202,48 @@ impl Position {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::game::Position;
+
+    #[test]
+    fn illegal_steps_say_why() {
+        let p = Position::start(2).unwrap();
+        let why = |t: &str| p.parse_step(t).unwrap_err().to_string();
+        assert_eq!(why("e5e6"), "illegal step 'e5e6': e5 is empty");
+        assert_eq!(
+            why("e1e2"),
+            "illegal step 'e1e2': e1 holds a rock, which never moves by itself"
+        );
+        assert_eq!(
+            why("e8e7"),
+            "illegal step 'e8e7': e8 holds green's dwarf, but red is to move"
+        );
+        assert_eq!(
+            why("e2e1"),
+            "illegal step 'e2e1': not a legal step of the dwarf on e2; its legal steps: e2e3"
+        );
+        assert_eq!(
+            why("e2e3*n"),
+            "illegal step 'e2e3*n': not a legal step of the dwarf on e2; its legal steps: e2e3"
+        );
+        assert!(why("e2e4").starts_with("malformed step 'e2e4' at character 3"));
+    }
+
+    #[test]
+    fn step_list_holds_the_most_steps_a_position_can_have() {
+        // A sorcerer in the open with four levitatable rocks that can all
+        // follow it every way: 20 steps; a troll and a dwarf in corners.
+        let p = Position::from_spn("gS/gT1gD/2R2/7/2R1rS1R2/rT6/rD1R2/3/1 r 3 10 - - -").unwrap();
+        assert_eq!(
+            p.legal_steps_from(crate::game::Square::parse("e5").unwrap())
+                .len(),
+            20
+        );
+        let n = p.legal_step_vec().len();
+        assert_eq!(n, 24);
+        assert!(n <= super::MAX_STEPS);
+        assert_eq!(n as u32, p.legal_step_count());
+    }
+}

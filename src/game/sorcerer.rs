@@ -103,9 +103,10 @@ mod tests {
     #[test]
     fn levitated_rocks_need_an_empty_destination() {
         // e1's way north is the red dwarf, a5's way east the green troll,
-        // i5's way west the green dwarf: levitated rocks never push, throw or kill.
-        let p = pos("R/3/2gS2/7/RgT5gDR/3rS3/4rT/1rD1/R r 3 10 - - -");
-        assert_eq!(legal_from(&p, "e4"), sorted("e4e5 e4f4 e4e3 e4e3@e9 e4d4"));
+        // i5's way west the green dwarf, e9's way south the green sorcerer:
+        // levitated rocks never push, throw or kill.
+        let p = pos("R/1gS1/5/7/RgT5gDR/3rS3/4rT/1rD1/R r 3 10 - - -");
+        assert_eq!(legal_from(&p, "e4"), sorted("e4e5 e4f4 e4e3 e4d4"));
     }
 
     #[test]
