@@ -5,7 +5,7 @@
 //! be worth a task); the subtrees are then counted in parallel with the
 //! serial, bulk-counting perft and summed per root step.
 
-use crate::game::{Position, Step, perft_with};
+use crate::game::{Position, Step, divide_with, perft_with};
 use rayon::prelude::*;
 
 /// Tasks per thread to aim for: subtree sizes vary a lot, so many small
@@ -33,16 +33,14 @@ pub fn divide(
     threads: usize,
     bulk: bool,
 ) -> Result<Vec<(Step, u64)>, String> {
-    if depth == 0 {
-        return Ok(Vec::new());
+    if threads <= 1 || depth == 0 {
+        return Ok(if bulk {
+            divide_with::<true>(pos, depth)
+        } else {
+            divide_with::<false>(pos, depth)
+        });
     }
     let roots = pos.legal_step_vec();
-    if threads <= 1 {
-        return Ok(roots
-            .into_iter()
-            .map(|s| (s, count(&pos.after(s), depth - 1, bulk)))
-            .collect());
-    }
     let mut tasks: Vec<(usize, Position, u32)> = roots
         .iter()
         .enumerate()

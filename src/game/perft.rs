@@ -43,12 +43,17 @@ fn perft_in_place<const BULK: bool>(pos: &mut Position, depth: u32) -> u64 {
 
 /// The count below each legal root step, in generation order.
 pub fn divide(pos: &Position, depth: u32) -> Vec<(Step, u64)> {
+    divide_with::<true>(pos, depth)
+}
+
+/// [`divide`], with or without bulk counting.
+pub fn divide_with<const BULK: bool>(pos: &Position, depth: u32) -> Vec<(Step, u64)> {
     if depth == 0 {
         return Vec::new();
     }
     pos.legal_step_vec()
         .into_iter()
-        .map(|s| (s, perft(&pos.after(s), depth - 1)))
+        .map(|s| (s, perft_with::<BULK>(&pos.after(s), depth - 1)))
         .collect()
 }
 

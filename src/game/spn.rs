@@ -114,21 +114,22 @@ fn parse_board(text: &str, p: &mut Position) -> Result<(), SpnError> {
         let first_file = 4 - (width - 1) / 2;
         let mut file = 0u8; // squares consumed so far in this rank
         let mut chars = rank_text.chars().peekable();
-        let at = |file: u8| {
-            format!("rank {} ('{rank_text}')", rank + 1) + &format!(", square {}", file + 1)
+        let at = |file: u8| format!("rank {} ('{rank_text}'), square {}", rank + 1, file + 1);
+        let too_many = || {
+            err(
+                1,
+                format!(
+                    "rank {} ('{rank_text}') has more than its {width} squares",
+                    rank + 1
+                ),
+            )
         };
         while let Some(c) = chars.next() {
             let piece = match c {
                 '1'..='9' => {
                     file += c as u8 - b'0';
                     if file > width {
-                        return Err(err(
-                            1,
-                            format!(
-                                "rank {} ('{rank_text}') has more than its {width} squares",
-                                rank + 1
-                            ),
-                        ));
+                        return Err(too_many());
                     }
                     continue;
                 }
@@ -156,13 +157,7 @@ fn parse_board(text: &str, p: &mut Position) -> Result<(), SpnError> {
                 }
             };
             if file >= width {
-                return Err(err(
-                    1,
-                    format!(
-                        "rank {} ('{rank_text}') has more than its {width} squares",
-                        rank + 1
-                    ),
-                ));
+                return Err(too_many());
             }
             let Some(sq) = Square::from_coords(first_file + file, rank) else {
                 return Err(err(1, format!("{}: off the board", at(file))));
