@@ -1,11 +1,14 @@
-//! The `splut` command line.
+//! The `splut` command line. Without a subcommand it speaks the protocol on
+//! stdin/stdout.
 
 use crate::game::Position;
+use crate::protocol::{Flow, Output};
 use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::time::Instant;
 
-/// Splut! engine.
+/// Splut! engine. Without a command, it speaks the text protocol
+/// (protocol.md) on stdin/stdout.
 #[derive(Parser, Debug)]
 #[command(
     name = "splut",
@@ -14,7 +17,7 @@ use std::time::Instant;
 )]
 pub struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -41,20 +44,40 @@ enum Command {
         #[arg(long)]
         no_bulk: bool,
     },
+    /// Search a fixed set of positions (2, 3 and 4 players) to a fixed depth
+    /// on one thread; prints total nodes and nodes/s. The node count is the
+    /// search's signature: it changes only when the search does.
+    Bench {
+        /// Depth in steps (default: the bench's own).
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Threads (the signature is only stable with 1).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
 }
 
 /// Runs the command line; returns the process exit code.
 pub fn main() -> i32 {
     let cli = Cli::parse();
     match cli.command {
-        Command::Perft {
+        None => {
+            let out = Output::new(Box::new(std::io::stdout()));
+            match crate::protocol::run(std::io::stdin().lock(), out) {
+                // `quit` exits at once, even with a search running.
+                Flow::Quit => std::process::exit(0),
+                Flow::Continue => 0,
+            }
+        }
+        Some(Command::Perft {
             depth,
             players,
             spn,
             divide,
             threads,
             no_bulk,
-        } => run_perft(depth, players, spn.as_deref(), divide, threads, !no_bulk),
+        }) => run_perft(depth, players, spn.as_deref(), divide, threads, !no_bulk),
+        Some(Command::Bench { depth, threads }) => crate::bench::run(depth, threads),
     }
 }
 

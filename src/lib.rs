@@ -1,11 +1,19 @@
 //! Splut! engine library.
 //!
 //! - [`game`]: the rules core (no dependencies): positions, steps, SPN, perft.
+//! - [`eval`]: static evaluation for 2–4 players.
+//! - [`search`]: alpha-beta (2 players, paranoid), max-n, time, threads.
 //! - [`parallel_perft`]: perft split over threads with rayon.
+//! - [`protocol`]: the UGI-based text protocol (`protocol.md`).
+//! - [`bench`]: the `splut bench` search benchmark.
 //! - [`cli`]: the `splut` command line.
 
 #![warn(missing_docs)]
 
+pub mod bench;
 pub mod cli;
+pub mod eval;
 pub mod game;
 pub mod parallel_perft;
+pub mod protocol;
+pub mod search;

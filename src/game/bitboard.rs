@@ -73,6 +73,15 @@ impl Bitboard {
         })
     }
 
+    /// Every square orthogonally adjacent to some square of the set.
+    #[inline]
+    pub fn neighbours(self) -> Bitboard {
+        self.shift(Direction::North)
+            | self.shift(Direction::East)
+            | self.shift(Direction::South)
+            | self.shift(Direction::West)
+    }
+
     /// The only square of a one-square set (the lowest one otherwise).
     #[inline]
     pub fn single(self) -> Square {

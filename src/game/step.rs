@@ -106,6 +106,24 @@ impl Step {
         Step::pack(StepKind::Levitate, from, to, dir, rock.index() as u32)
     }
 
+    /// The packed 32-bit form (for tables; see [`Self::from_bits`]).
+    #[inline]
+    pub const fn to_bits(self) -> u32 {
+        self.0
+    }
+
+    /// A step from its packed form, if the bits describe one: squares on the
+    /// board, a known kind. Whether it is legal is for the position to say.
+    pub fn from_bits(bits: u32) -> Option<Step> {
+        let s = Step(bits);
+        let ok = bits >> (EXTRA_SHIFT + 6) == 0
+            && (bits & 63) < 41
+            && (bits >> TO_SHIFT & 63) < 41
+            && (bits >> KIND_SHIFT & 7) <= StepKind::Pass as u32
+            && (bits >> EXTRA_SHIFT & 63) < 41;
+        ok.then_some(s)
+    }
+
     /// What the step does.
     #[inline]
     pub const fn kind(self) -> StepKind {

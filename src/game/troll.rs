@@ -18,7 +18,7 @@ use super::bitboard::Bitboard;
 use super::board::{Direction, Square};
 use super::make::Undo;
 use super::movegen::StepList;
-use super::piece::Kind;
+use super::piece::{Kind, Seat};
 use super::position::Position;
 use super::step::{Step, StepKind};
 
@@ -75,6 +75,22 @@ impl Position {
             None => (from.ray_end(e), false),
             Some(b) if sorcerers.has(b) => (b, true),
             Some(b) => (b.neighbour_bb(e.opposite()).single(), false),
+        }
+    }
+
+    /// The seat whose sorcerer a throw step would hit, if any (the
+    /// thrower's own included). `None` for other steps.
+    pub fn throw_victim(&self, step: Step) -> Option<Seat> {
+        let e = step.throw_direction()?;
+        let (from, to) = (step.from(), step.to());
+        let sorcerers = self.kinds[Kind::Sorcerer.index()];
+        // The troll has left `from`, which may lie on the way back.
+        let stoppers = self.rocks | sorcerers | (self.kinds[Kind::Troll.index()] & !from.bb());
+        let hit = (to.ray(e) & stoppers).first_towards(e)?;
+        if sorcerers.has(hit) {
+            self.seat_at(hit)
+        } else {
+            None
         }
     }
 
@@ -214,5 +230,21 @@ mod tests {
             (q.side_to_move(), q.steps_left(), q.turn()),
             (Seat::Green, 3, 11)
         );
+    }
+}
+
+#[cfg(test)]
+mod victim_tests {
+    use crate::game::Seat;
+    use crate::game::testkit::*;
+
+    #[test]
+    fn throw_victim_names_the_hit_sorcerer() {
+        let p = pos("R/gT2/2gS2/7/R3gD3R/rS2R3/rD1rT2/3/1 r 3 10 - - -");
+        let victim = |t: &str| p.throw_victim(p.parse_step(t).unwrap());
+        assert_eq!(victim("e3e4*n"), Some(Seat::Green));
+        assert_eq!(victim("e3e4*w"), Some(Seat::Red));
+        assert_eq!(victim("e3e4*s"), None);
+        assert_eq!(victim("e3f3"), None);
     }
 }

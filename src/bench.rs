@@ -1,0 +1,117 @@
+//! `splut bench`: a fixed set of positions searched to fixed depths on one
+//! thread. The total node count is the search's signature (it changes only
+//! when the search changes); nodes per second measure its speed.
+
+use crate::game::Position;
+use crate::search::tt::TranspositionTable;
+use crate::search::{Algorithm, Limits, Settings, think};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// The bench positions: SPN, depth in steps, search.
+pub const POSITIONS: [(&str, u32, Algorithm); 10] = [
+    (
+        "R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 1 1 - - -",
+        9,
+        Algorithm::AlphaBeta,
+    ),
+    (
+        "1/3/2gT1gD/5R1/5gS3/R5rT/rS4/RR1/1 r 3 17 - g6 -",
+        8,
+        Algorithm::AlphaBeta,
+    ),
+    (
+        "R/gTgD1/3gS1/7/1R6R/2rS4/1rT3/1rD1/R r 1 7 x - b5",
+        8,
+        Algorithm::AlphaBeta,
+    ),
+    (
+        "R/2gD/3gT1/5R1/6R2/5gS1/3rDrT/1rS1/R r 3 27 - - -",
+        8,
+        Algorithm::AlphaBeta,
+    ),
+    (
+        "1/gTR1/3gS1/2yD4/R1ySgD3R1/2yT4/5/3/R g 2 17 - - e8",
+        8,
+        Algorithm::AlphaBeta,
+    ),
+    (
+        "R/gD1gS/4gT/1yS5/RyD6R/1yT2rT2/1rD3/rSR1/1 r 2 10 - - -",
+        7,
+        Algorithm::AlphaBeta,
+    ),
+    (
+        "R/2gD/ySgTgS2/2yD3bT/1yT3bS1R1/R3rTbD1/1rS1rD1/1R1/1 g 2 15 - - -",
+        7,
+        Algorithm::AlphaBeta,
+    ),
+    (
+        "R/gTgDgS/5/yS5bT/RyD5bDR/yT5bS/5/rSrDrT/R r 1 1 - - -",
+        8,
+        Algorithm::AlphaBeta,
+    ),
+    (
+        "R/gD1gS/1gT3/3yS1bT1/RyDyT3bDR1/2rS2bS1/5/1rDrT/R g 2 7 - - -",
+        6,
+        Algorithm::MaxN,
+    ),
+    (
+        "R/1gDgS/gT4/yS5bT/1RyT4bDR/1yDrS4/4bS/rDrTR/1 y 2 10 - f2 -",
+        6,
+        Algorithm::MaxN,
+    ),
+];
+
+/// Runs the bench and prints the per-position lines and the totals; returns
+/// the exit code.
+pub fn run(depth: Option<u32>, threads: usize) -> i32 {
+    let mut total_nodes = 0u64;
+    let start = Instant::now();
+    for (i, &(spn, default_depth, algorithm)) in POSITIONS.iter().enumerate() {
+        let pos = match Position::from_spn(spn) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("error: bench position {}: {e}", i + 1);
+                return 1;
+            }
+        };
+        let tt = TranspositionTable::new(16);
+        let settings = Settings {
+            algorithm,
+            threads: threads.max(1),
+            ..Settings::default()
+        };
+        let limits = Limits {
+            depth: Some(depth.unwrap_or(default_depth)),
+            ..Limits::default()
+        };
+        let t = Instant::now();
+        let outcome = think(
+            &pos,
+            &[],
+            &limits,
+            &settings,
+            &tt,
+            Arc::new(AtomicBool::new(false)),
+            &mut |_| {},
+        );
+        let turn: Vec<String> = outcome.turn.iter().map(|s| s.to_string()).collect();
+        println!(
+            "position {:>2} {:<9} depth {:>2} nodes {:>9} time {:>5} ms score {} bestturn {}",
+            i + 1,
+            algorithm.name(),
+            outcome.info.depth,
+            outcome.info.nodes,
+            t.elapsed().as_millis(),
+            outcome.info.score,
+            turn.join(" ")
+        );
+        total_nodes += outcome.info.nodes;
+    }
+    let ms = start.elapsed().as_millis().max(1) as u64;
+    println!("time {ms} ms");
+    println!("nps {}", total_nodes * 1000 / ms);
+    println!("nodes {total_nodes}");
+    0
+}

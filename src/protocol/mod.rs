@@ -1,0 +1,389 @@
+//! The text protocol (documented in `protocol.md`): UGI, extended for 3–4
+//! players and for whole turns.
+//!
+//! The input loop never blocks on a search: `go` starts one on its own
+//! thread, which prints `info` lines and finally `bestturn …` and
+//! `bestmove …`; meanwhile `isready`, `stop`, `query`, `d` and `quit` are
+//! answered at once. Every malformed or unknown line gets one
+//! `info string error: …` line and leaves the engine's state as it was.
+
+pub mod commands;
+pub mod options;
+
+use crate::game::{Game, Position, Seat, Step, perft};
+use crate::search::tt::TranspositionTable;
+use crate::search::{Info, Limits, Settings, think};
+use commands::{parse_go, parse_position, parse_setoption};
+use options::{Changed, Options};
+use std::io::{BufRead, Write};
+
+use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+/// Where the engine's lines go: shared by the input loop and the search
+/// thread, one whole line at a time, flushed after each.
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    /// Output to any writer.
+    pub fn new(w: Box<dyn Write + Send>) -> Output {
+        Output(Arc::new(Mutex::new(w)))
+    }
+
+    /// Writes one line and flushes. Write errors (a closed pipe) are
+    /// ignored: the engine must not crash because its reader left.
+    pub fn line(&self, text: &str) {
+        let mut w = match self.0.lock() {
+            Ok(w) => w,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        let _ = writeln!(w, "{text}");
+        let _ = w.flush();
+    }
+}
+
+/// The turn a finished search chose, kept so that a referee asking for one
+/// step at a time gets the rest of it without a new search.
+#[derive(Clone)]
+struct Plan {
+    root: Position,
+    turn: Vec<Step>,
+}
+
+struct Running {
+    handle: JoinHandle<()>,
+    stop: Arc<AtomicBool>,
+    infinite: bool,
+    /// Cleared by the search thread just before its last two lines.
+    busy: Arc<AtomicBool>,
+}
+
+/// What the input loop should do after a line.
+#[derive(PartialEq, Eq, Debug)]
+pub enum Flow {
+    /// Read the next line.
+    Continue,
+    /// `quit`.
+    Quit,
+}
+
+/// The engine behind the protocol.
+pub struct Engine {
+    out: Output,
+    game: Game,
+    p1: Seat,
+    options: Options,
+    tt: Arc<TranspositionTable>,
+    plan: Arc<Mutex<Option<Plan>>>,
+    running: Option<Running>,
+}
+
+fn steps_text(steps: &[Step]) -> String {
+    steps
+        .iter()
+        .map(|s| s.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The `info` line of a report.
+pub fn info_line(i: &Info) -> String {
+    let mut line = format!(
+        "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {}",
+        i.depth, i.seldepth, i.score, i.nodes, i.nps, i.time_ms, i.hashfull
+    );
+    if !i.pv.is_empty() {
+        line.push_str(" pv ");
+        line.push_str(&steps_text(&i.pv));
+    }
+    line
+}
+
+impl Engine {
+    /// An engine writing to `out`, set to the 2-player start position.
+    pub fn new(out: Output) -> Engine {
+        let options = Options::default();
+        Engine {
+            out,
+            game: Game::new(Position::start(2).unwrap_or_else(|| unreachable!())),
+            p1: Seat::Red,
+            tt: Arc::new(TranspositionTable::new(options.hash_mib)),
+            options,
+            plan: Arc::new(Mutex::new(None)),
+            running: None,
+        }
+    }
+
+    fn error(&self, what: &str) {
+        self.out.line(&format!("info string error: {what}"));
+    }
+
+    /// Whether a search is still running; reaps a finished one.
+    fn searching(&mut self) -> bool {
+        if let Some(r) = &self.running {
+            if r.busy.load(SeqCst) {
+                return true;
+            }
+            if let Some(r) = self.running.take() {
+                let _ = r.handle.join();
+            }
+        }
+        false
+    }
+
+    /// Waits for a running search's last lines; an infinite one is told to
+    /// stop first (nobody is left to send `stop`).
+    fn finish(&mut self) {
+        if let Some(r) = self.running.take() {
+            if r.infinite {
+                r.stop.store(true, SeqCst);
+            }
+            let _ = r.handle.join();
+        }
+    }
+
+    /// Handles one input line.
+    pub fn handle(&mut self, line: &str) -> Flow {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some((&cmd, args)) = words.split_first() else {
+            return Flow::Continue;
+        };
+        let needs_idle = matches!(
+            cmd,
+            "position" | "go" | "setoption" | "uginewgame" | "ucinewgame" | "perft"
+        );
+        if needs_idle && self.searching() {
+            self.error(&format!("'{cmd}' while searching; send 'stop' first"));
+            return Flow::Continue;
+        }
+        match cmd {
+            "ugi" | "uci" => {
+                self.out
+                    .line(&format!("id name splut {}", env!("CARGO_PKG_VERSION")));
+                self.out.line("id author the splut developers");
+                for o in options::declarations() {
+                    self.out.line(&o);
+                }
+                self.out.line(if cmd == "ugi" { "ugiok" } else { "uciok" });
+            }
+            "isready" => self.out.line("readyok"),
+            "uginewgame" | "ucinewgame" => {
+                self.tt.clear();
+                self.set_plan(None);
+            }
+            "setoption" => self.setoption(args),
+            "position" => match parse_position(args) {
+                Ok(p) => {
+                    self.game = p.game;
+                    self.p1 = p.p1;
+                }
+                Err(e) => self.error(&e),
+            },
+            "go" => self.go(args),
+            "stop" => {
+                if let Some(r) = &self.running {
+                    r.stop.store(true, SeqCst);
+                }
+            }
+            "query" => self.query(args),
+            "d" => {
+                for l in self.game.position().board_art().lines() {
+                    self.out.line(l);
+                }
+            }
+            "perft" => self.perft(args),
+            "quit" => return Flow::Quit,
+            _ => self.error(&format!("unknown command '{cmd}'")),
+        }
+        Flow::Continue
+    }
+
+    fn set_plan(&self, plan: Option<Plan>) {
+        match self.plan.lock() {
+            Ok(mut p) => *p = plan,
+            Err(poisoned) => *poisoned.into_inner() = plan,
+        }
+    }
+
+    fn setoption(&mut self, args: &[&str]) {
+        let result =
+            parse_setoption(args).and_then(|(name, value)| self.options.set(&name, &value));
+        match result {
+            Ok(Changed::Hash) => {
+                self.tt = Arc::new(TranspositionTable::new(self.options.hash_mib));
+            }
+            Ok(Changed::Other) => {}
+            Err(e) => self.error(&e),
+        }
+    }
+
+    fn query(&mut self, args: &[&str]) {
+        let pos = *self.game.position();
+        let answer = match args {
+            ["p1turn"] => (pos.side_to_move() == self.p1 && !pos.is_game_over()).to_string(),
+            ["gameover"] => pos.is_game_over().to_string(),
+            ["result"] => match pos.winner() {
+                None => "none".into(),
+                Some(w) if w == self.p1 => "p1win".into(),
+                Some(_) => "p2win".into(),
+            },
+            ["turn"] => pos.side_to_move().letter().to_string(),
+            ["winner"] => pos
+                .winner()
+                .map_or("none".into(), |w| w.letter().to_string()),
+            ["steps"] => pos.steps_left().to_string(),
+            ["legal"] => steps_text(&pos.legal_step_vec()),
+            ["spn"] | ["fen"] => pos.to_spn(),
+            _ => {
+                self.error(&format!(
+                    "query: expected one of p1turn, gameover, result, turn, winner, steps, legal, spn; found '{}'",
+                    args.join(" ")
+                ));
+                return;
+            }
+        };
+        self.out.line(&format!("response {answer}"));
+    }
+
+    fn perft(&mut self, args: &[&str]) {
+        let depth = match args {
+            [d] => d.parse::<u32>().ok().filter(|&d| d <= 12),
+            _ => None,
+        };
+        let Some(depth) = depth else {
+            self.error("perft: expected a depth 0..=12");
+            return;
+        };
+        let pos = *self.game.position();
+        let mut rows = crate::game::divide(&pos, depth);
+        rows.sort_by_key(|r| r.0.to_string());
+        for (s, n) in &rows {
+            self.out.line(&format!("{s} {n}"));
+        }
+        let total = if depth == 0 { 1 } else { perft(&pos, depth) };
+        self.out.line(&format!("nodes {total}"));
+    }
+
+    /// The rest of the planned turn, if the current position continues it.
+    fn planned_rest(&self) -> Option<Vec<Step>> {
+        let plan = self.plan.lock().ok()?.clone()?;
+        let now = *self.game.position();
+        let mut p = plan.root;
+        for k in 0..plan.turn.len() {
+            if p == now && k > 0 {
+                return Some(plan.turn[k..].to_vec());
+            }
+            p = p.after(plan.turn[k]);
+        }
+        None
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        let pos = *self.game.position();
+        let limits: Limits = match parse_go(args, self.p1, pos.side_to_move()) {
+            Ok(l) => l,
+            Err(e) => {
+                self.error(&e);
+                return;
+            }
+        };
+        if pos.is_game_over() {
+            let w = pos.winner().map_or('-', |s| s.letter());
+            self.error(&format!("the game is over ({w} won); nothing to search"));
+            self.out.line("bestturn (none)");
+            self.out.line("bestmove (none)");
+            return;
+        }
+        if let Some(rest) = self.planned_rest().filter(|_| !limits.infinite) {
+            self.out.line("info string continuing the planned turn");
+            self.out.line(&format!("bestturn {}", steps_text(&rest)));
+            self.out.line(&format!("bestmove {}", rest[0]));
+            return;
+        }
+        let game_hashes: Vec<u64> = self.game.positions()[..self.game.positions().len() - 1]
+            .iter()
+            .map(|p| p.hash())
+            .collect();
+        let settings = Settings {
+            algorithm: self.options.algorithm,
+            threads: self.options.threads,
+            move_overhead: self.options.move_overhead,
+            ..Settings::default()
+        };
+        let infinite = limits.infinite;
+        let stop = Arc::new(AtomicBool::new(false));
+        let busy = Arc::new(AtomicBool::new(true));
+        let (out, tt, plan) = (self.out.clone(), self.tt.clone(), self.plan.clone());
+        let (stop2, busy2) = (stop.clone(), busy.clone());
+        let handle = std::thread::spawn(move || {
+            let mut reported = None;
+            let outcome = think(
+                &pos,
+                &game_hashes,
+                &limits,
+                &settings,
+                &tt,
+                stop2,
+                &mut |i| {
+                    out.line(&info_line(i));
+                    reported = Some(i.clone());
+                },
+            );
+            let new_plan = Plan {
+                root: pos,
+                turn: outcome.turn.clone(),
+            };
+            match plan.lock() {
+                Ok(mut p) => *p = Some(new_plan),
+                Err(poisoned) => *poisoned.into_inner() = Some(new_plan),
+            }
+            // The totals of a search cut short, unless the last report has them.
+            if reported.is_none_or(|r| r.nodes != outcome.info.nodes) {
+                out.line(&info_line(&outcome.info));
+            }
+            busy2.store(false, SeqCst);
+            out.line(&format!("bestturn {}", steps_text(&outcome.turn)));
+            let first = outcome
+                .turn
+                .first()
+                .map_or("(none)".to_string(), |s| s.to_string());
+            out.line(&format!("bestmove {first}"));
+        });
+        self.running = Some(Running {
+            handle,
+            stop,
+            busy,
+            infinite,
+        });
+    }
+
+    /// Ends the session at the end of input: a bounded search runs to its
+    /// end, an infinite one is stopped.
+    pub fn shutdown(&mut self) {
+        self.finish();
+    }
+}
+
+/// Runs the protocol on `input` until `quit` (returns [`Flow::Quit`] at
+/// once, a search may still be running) or the end of input (lets a bounded
+/// search finish, stops an infinite one, returns [`Flow::Continue`]).
+pub fn run(mut input: impl BufRead, out: Output) -> Flow {
+    let mut engine = Engine::new(out);
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        match input.read_until(b'\n', &mut bytes) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        // Bytes that are not UTF-8 become U+FFFD and fail as unknown words.
+        let line = String::from_utf8_lossy(&bytes);
+        if engine.handle(&line) == Flow::Quit {
+            return Flow::Quit;
+        }
+    }
+    engine.shutdown();
+    Flow::Continue
+}

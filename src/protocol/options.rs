@@ -1,0 +1,154 @@
+//! The engine's options, as `ugi` lists them and `setoption` sets them.
+
+use crate::search::Algorithm;
+
+/// Option values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Transposition table size, MiB.
+    pub hash_mib: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Which search.
+    pub algorithm: Algorithm,
+    /// Milliseconds kept back per move for the time lost in transit.
+    pub move_overhead: u64,
+    /// Seed for randomised searches.
+    pub seed: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mib: 64,
+            threads: 1,
+            algorithm: Algorithm::Auto,
+            move_overhead: 30,
+            seed: 0,
+        }
+    }
+}
+
+const HASH_MAX: u64 = 65_536;
+const THREADS_MAX: u64 = 256;
+const OVERHEAD_MAX: u64 = 10_000;
+const SEED_MAX: u64 = u32::MAX as u64;
+
+/// The `option …` lines of the `ugi` answer.
+pub fn declarations() -> Vec<String> {
+    let d = Options::default();
+    let algos: Vec<String> = Algorithm::NAMES
+        .iter()
+        .map(|n| format!("var {n}"))
+        .collect();
+    vec![
+        format!(
+            "option name Hash type spin default {} min 1 max {HASH_MAX}",
+            d.hash_mib
+        ),
+        format!(
+            "option name Threads type spin default {} min 1 max {THREADS_MAX}",
+            d.threads
+        ),
+        format!(
+            "option name Algorithm type combo default {} {}",
+            d.algorithm.name(),
+            algos.join(" ")
+        ),
+        format!(
+            "option name MoveOverhead type spin default {} min 0 max {OVERHEAD_MAX}",
+            d.move_overhead
+        ),
+        format!(
+            "option name Seed type spin default {} min 0 max {SEED_MAX}",
+            d.seed
+        ),
+    ]
+}
+
+/// What changed, so the engine can act (resize the table).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Changed {
+    /// The table size.
+    Hash,
+    /// Anything else.
+    Other,
+}
+
+fn spin(name: &str, value: &str, min: u64, max: u64) -> Result<u64, String> {
+    let v: u64 = value
+        .parse()
+        .map_err(|_| format!("option {name}: '{value}' is not a whole number"))?;
+    if v < min || v > max {
+        return Err(format!("option {name}: {v} is outside {min}..={max}"));
+    }
+    Ok(v)
+}
+
+impl Options {
+    /// Sets an option by name (case-insensitive); the value is checked.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<Changed, String> {
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => {
+                self.hash_mib = spin("Hash", value, 1, HASH_MAX)? as usize;
+                Ok(Changed::Hash)
+            }
+            "threads" => {
+                self.threads = spin("Threads", value, 1, THREADS_MAX)? as usize;
+                Ok(Changed::Other)
+            }
+            "algorithm" => {
+                self.algorithm = Algorithm::parse(value).ok_or_else(|| {
+                    format!(
+                        "option Algorithm: '{value}' is not one of {}",
+                        Algorithm::NAMES.join(", ")
+                    )
+                })?;
+                Ok(Changed::Other)
+            }
+            "moveoverhead" => {
+                self.move_overhead = spin("MoveOverhead", value, 0, OVERHEAD_MAX)?;
+                Ok(Changed::Other)
+            }
+            "seed" => {
+                self.seed = spin("Seed", value, 0, SEED_MAX)?;
+                Ok(Changed::Other)
+            }
+            _ => Err(format!(
+                "unknown option '{name}' (options: Hash, Threads, Algorithm, MoveOverhead, Seed)"
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_checks_names_and_values() {
+        let mut o = Options::default();
+        assert_eq!(o.set("hash", "16"), Ok(Changed::Hash));
+        assert_eq!(o.hash_mib, 16);
+        assert_eq!(o.set("Algorithm", "MaxN"), Ok(Changed::Other));
+        assert_eq!(o.algorithm, Algorithm::MaxN);
+        assert!(o.set("Threads", "0").unwrap_err().contains("outside"));
+        assert!(
+            o.set("Threads", "two")
+                .unwrap_err()
+                .contains("whole number")
+        );
+        assert!(
+            o.set("Algorithm", "minimax")
+                .unwrap_err()
+                .contains("not one of")
+        );
+        assert!(
+            o.set("Ponder", "true")
+                .unwrap_err()
+                .contains("unknown option")
+        );
+        assert_eq!(o.hash_mib, 16);
+        assert_eq!(declarations().len(), 5);
+    }
+}

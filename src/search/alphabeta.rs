@@ -1,0 +1,371 @@
+//! Alpha-beta over steps: principal variation search for 2 players, and the
+//! paranoid reduction for 3–4 players (every seat but the root is one
+//! opposing side). It is one negamax: a score is from the view of the side
+//! the seat to move belongs to, and it changes sign only when the next step
+//! belongs to the other side — consecutive steps of one player (or of two
+//! opponents in a row, in paranoid) keep the window as it is.
+//!
+//! Around the horizon, a quiescence search tries the throws that kill a
+//! sorcerer of the other side (they end the turn, so the next side may
+//! answer in kind), and the evaluation charges kills the side to move can
+//! reach within its remaining steps.
+
+use super::ordering::{History, Killers, MAX_PLY, ThrowClass, order};
+use super::score::{DRAW, INFINITY, from_tt, to_tt, win_in_turn};
+use super::tt::{Bound, TranspositionTable};
+use super::{Control, Progress};
+use crate::eval::{EvalParams, evaluate};
+use crate::game::{Position, Seat, Step, StepKind, StepList};
+
+/// Salt for the paranoid table keys: the scores depend on the root seat.
+const ROOT_SALT: [u64; 4] = [
+    0,
+    0x6C8E_9CF5_7093_2BD5,
+    0x2545_F491_4F6C_DD1D,
+    0x9E37_79B9_7F4A_7C15,
+];
+
+/// How far back repetitions are looked for (steps).
+const REPETITION_WINDOW: usize = 64;
+
+/// One thread's alpha-beta search.
+pub struct AlphaBeta<'a> {
+    tt: &'a TranspositionTable,
+    params: &'a EvalParams,
+    control: &'a Control,
+    progress: &'a Progress,
+    root_seat: Seat,
+    root_turn: u32,
+    players_at_root: u32,
+    salt: u64,
+    /// Nodes searched by this thread.
+    pub nodes: u64,
+    /// Deepest ply reached in the last iteration.
+    pub seldepth: usize,
+    killers: Killers,
+    history: History,
+    /// Hashes of the game so far and of the current search path.
+    path: Vec<u64>,
+    pv: Vec<[Step; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
+    /// Set once the search must stop; results after that are discarded.
+    pub stopped: bool,
+    /// The thread that keeps time and node limits.
+    is_main: bool,
+}
+
+impl<'a> AlphaBeta<'a> {
+    /// A searcher for `root`, after a game whose earlier positions hashed to
+    /// `game_hashes` (for repetitions).
+    pub fn new(
+        root: &Position,
+        game_hashes: &[u64],
+        tt: &'a TranspositionTable,
+        params: &'a EvalParams,
+        control: &'a Control,
+        progress: &'a Progress,
+        is_main: bool,
+    ) -> AlphaBeta<'a> {
+        let root_seat = root.side_to_move();
+        let players = root.players_left();
+        let start = game_hashes.len().saturating_sub(REPETITION_WINDOW);
+        let mut path = game_hashes[start..].to_vec();
+        path.push(root.hash());
+        AlphaBeta {
+            tt,
+            params,
+            control,
+            progress,
+            root_seat,
+            root_turn: root.turn(),
+            players_at_root: players,
+            salt: if players > 2 {
+                ROOT_SALT[root_seat.index()]
+            } else {
+                0
+            },
+            nodes: 0,
+            seldepth: 0,
+            killers: Killers::new(),
+            history: History::new(),
+            path,
+            pv: vec![[Step::PASS; MAX_PLY]; MAX_PLY],
+            pv_len: [0; MAX_PLY],
+            stopped: false,
+            is_main,
+        }
+    }
+
+    /// The principal variation of the last search from the root.
+    pub fn root_pv(&self) -> &[Step] {
+        &self.pv[0][..self.pv_len[0]]
+    }
+
+    /// Searches the root to `depth` steps; the score is the root side's.
+    pub fn search_root(&mut self, root: &mut Position, depth: i32) -> i32 {
+        self.seldepth = 0;
+        self.history.age();
+        self.search(root, depth, -INFINITY, INFINITY, 0)
+    }
+
+    #[inline]
+    fn sign(&self, seat: Seat) -> i32 {
+        if seat == self.root_seat { 1 } else { -1 }
+    }
+
+    /// Counts a node and, now and then, looks at the clock and the stop flag.
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.is_main && self.control.node_limit_reached(self.nodes) {
+            self.control.stop();
+        }
+        if self.nodes & 1023 == 0 {
+            self.progress.add_nodes(1024);
+            if self.is_main {
+                self.control.check_time();
+            }
+        }
+        if self.control.stopped() {
+            self.stopped = true;
+        }
+    }
+
+    /// The value of a finished game (or, in paranoid, of the root's
+    /// elimination), from the view of the side to move.
+    fn terminal_value(&self, pos: &Position) -> Option<i32> {
+        let decided_in = pos.turn().saturating_sub(1);
+        let root_value = if !pos.in_game(self.root_seat) {
+            -win_in_turn(decided_in, self.root_turn)
+        } else if pos.is_game_over() {
+            win_in_turn(decided_in, self.root_turn)
+        } else {
+            return None;
+        };
+        Some(root_value * self.sign(pos.side_to_move()))
+    }
+
+    fn is_repetition(&self, hash: u64) -> bool {
+        let n = self.path.len();
+        let lo = n.saturating_sub(REPETITION_WINDOW);
+        n >= 2 && self.path[lo..n - 1].contains(&hash)
+    }
+
+    fn static_eval(&self, pos: &Position) -> i32 {
+        self.sign(pos.side_to_move())
+            * evaluate(pos, self.root_seat, self.players_at_root, self.params)
+    }
+
+    fn classify(&self, pos: &Position, step: Step, my_sign: i32) -> ThrowClass {
+        match pos.throw_victim(step) {
+            None => ThrowClass::Quiet,
+            Some(v) if self.sign(v) == my_sign => ThrowClass::KillsOwnSide,
+            Some(_) => ThrowClass::Kills,
+        }
+    }
+
+    /// Searches a child already made on `pos`: same side keeps the window,
+    /// the other side negates it.
+    #[inline]
+    fn child(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        same: bool,
+    ) -> i32 {
+        if same {
+            self.search(pos, depth, alpha, beta, ply + 1)
+        } else {
+            -self.search(pos, depth, -beta, -alpha, ply + 1)
+        }
+    }
+
+    fn search(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.pv_len[ply] = 0;
+        if let Some(v) = self.terminal_value(pos) {
+            return v;
+        }
+        let hash = pos.hash();
+        if ply > 0 && self.is_repetition(hash) {
+            return DRAW;
+        }
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.quiesce(pos, alpha, beta, ply);
+        }
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let pv_node = beta - alpha > 1;
+        let key = hash ^ self.salt;
+        let turns_from_root = pos.turn() - self.root_turn;
+        let mut tt_step = None;
+        if let Some(e) = self.tt.probe(key) {
+            tt_step = e.step;
+            if ply > 0 && !pv_node && i32::from(e.depth) >= depth {
+                let v = from_tt(e.score, turns_from_root);
+                let usable = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => v >= beta,
+                    Bound::Upper => v <= alpha,
+                    Bound::None => false,
+                };
+                if usable {
+                    return v;
+                }
+            }
+        }
+
+        let mut list = StepList::new();
+        pos.legal_steps(&mut list);
+        let me = pos.side_to_move();
+        let my_sign = self.sign(me);
+        {
+            let this = &*self;
+            let board = &*pos;
+            order(
+                &mut list,
+                me,
+                tt_step,
+                &self.killers,
+                &self.history,
+                ply,
+                |s| this.classify(board, s, my_sign),
+            );
+        }
+
+        let alpha0 = alpha;
+        let mut best = -INFINITY;
+        let mut best_step = None;
+        for (i, &step) in list.iter().enumerate() {
+            let quiet = step.kind() != StepKind::Throw;
+            let undo = pos.make(step);
+            self.path.push(pos.hash());
+            let same = self.sign(pos.side_to_move()) == my_sign;
+            let value = if i == 0 {
+                self.child(pos, depth - 1, alpha, beta, ply, same)
+            } else {
+                // Late quiet steps are searched a step shallower first.
+                let reduction = i32::from(depth >= 3 && i >= 4 && quiet && !pv_node);
+                // (An aborted child's 0 is no fail-high: no re-search then.)
+                let mut v = self.child(pos, depth - 1 - reduction, alpha, alpha + 1, ply, same);
+                if v > alpha && reduction > 0 && !self.stopped {
+                    v = self.child(pos, depth - 1, alpha, alpha + 1, ply, same);
+                }
+                if v > alpha && v < beta && !self.stopped {
+                    v = self.child(pos, depth - 1, alpha, beta, ply, same);
+                }
+                v
+            };
+            self.path.pop();
+            pos.unmake(step, &undo);
+            if self.stopped {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                best_step = Some(step);
+                if value > alpha {
+                    alpha = value;
+                    self.update_pv(ply, step);
+                    if value >= beta {
+                        if quiet {
+                            self.killers.add(ply, step);
+                            self.history.reward(me, step, depth);
+                            for &tried in &list[..i] {
+                                if tried.kind() != StepKind::Throw {
+                                    self.history.punish(me, tried, depth);
+                                }
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let depth_u8 = depth.clamp(0, 255) as u8;
+        self.tt.store(
+            key,
+            best_step,
+            to_tt(best, turns_from_root),
+            depth_u8,
+            bound,
+        );
+        best
+    }
+
+    /// Stand pat on the evaluation, or take a throw that kills a sorcerer of
+    /// the other side.
+    fn quiesce(&mut self, pos: &mut Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let stand = self.static_eval(pos);
+        if stand >= beta || ply >= MAX_PLY - 1 {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut best = stand;
+        let mut list = StepList::new();
+        pos.legal_steps(&mut list);
+        let my_sign = self.sign(pos.side_to_move());
+        for &step in list.iter() {
+            if step.kind() != StepKind::Throw
+                || !matches!(self.classify(pos, step, my_sign), ThrowClass::Kills)
+            {
+                continue;
+            }
+            let undo = pos.make(step);
+            self.path.push(pos.hash());
+            let same = self.sign(pos.side_to_move()) == my_sign;
+            let value = self.child(pos, 0, alpha, beta, ply, same);
+            self.path.pop();
+            pos.unmake(step, &undo);
+            if self.stopped {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    self.update_pv(ply, step);
+                    if value >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn update_pv(&mut self, ply: usize, step: Step) {
+        if ply + 1 >= MAX_PLY {
+            return;
+        }
+        let child_len = self.pv_len[ply + 1].min(MAX_PLY - ply - 1);
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][0] = step;
+        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+        self.pv_len[ply] = child_len + 1;
+    }
+}

@@ -1,0 +1,519 @@
+//! Search: iterative deepening over steps, a turn at a time.
+//!
+//! - [`alphabeta`]: principal variation search (2 players) and paranoid
+//!   alpha-beta (3–4 players), with the transposition table ([`tt`]), step
+//!   ordering ([`ordering`]) and a quiescence search on killing throws.
+//! - [`maxn`]: max-n with shallow pruning for 3–4 players.
+//! - [`time`]: how long a search may take.
+//! - Lazy SMP: with `threads > 1`, helper threads search the same tree and
+//!   share the table; the main thread's result is played.
+//!
+//! A search answers with the whole rest of the side to move's turn: the
+//! principal variation's steps until the turn ends, completed by short
+//! searches if the variation stops early.
+
+pub mod alphabeta;
+pub mod maxn;
+pub mod ordering;
+pub mod score;
+pub mod time;
+pub mod tt;
+
+use crate::eval::EvalParams;
+use crate::game::{Position, Step};
+use alphabeta::AlphaBeta;
+use maxn::MaxN;
+use score::Score;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+use tt::TranspositionTable;
+
+/// Deepest iteration, in steps.
+pub const MAX_DEPTH: u32 = 100;
+
+/// The searches this engine has.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Algorithm {
+    /// The default for the number of players in the game.
+    Auto,
+    /// Alpha-beta: PVS for 2 players, paranoid for 3–4.
+    AlphaBeta,
+    /// Max-n with shallow pruning (any number of players; meant for 3–4).
+    MaxN,
+}
+
+impl Algorithm {
+    /// All names, as the `Algorithm` option lists them.
+    pub const NAMES: [&'static str; 3] = ["auto", "alphabeta", "maxn"];
+
+    /// Parses an option value (case-insensitive).
+    pub fn parse(s: &str) -> Option<Algorithm> {
+        match s.to_ascii_lowercase().as_str() {
+            "auto" => Some(Algorithm::Auto),
+            "alphabeta" => Some(Algorithm::AlphaBeta),
+            "maxn" => Some(Algorithm::MaxN),
+            _ => None,
+        }
+    }
+
+    /// The name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Auto => "auto",
+            Algorithm::AlphaBeta => "alphabeta",
+            Algorithm::MaxN => "maxn",
+        }
+    }
+
+    /// The search `Auto` stands for with this many players left.
+    pub fn resolve(self, _players: u32) -> Algorithm {
+        match self {
+            Algorithm::Auto => Algorithm::AlphaBeta,
+            a => a,
+        }
+    }
+}
+
+/// What limits a search. Several may be given; the first reached stops it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest iteration, in steps.
+    pub depth: Option<u32>,
+    /// Nodes to search (searched on one thread, so the count is exact).
+    pub nodes: Option<u64>,
+    /// Milliseconds to search.
+    pub movetime: Option<u64>,
+    /// The mover's clock.
+    pub clock: Option<time::Clock>,
+    /// Search until told to stop.
+    pub infinite: bool,
+}
+
+/// How the engine searches (the protocol's options).
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Which search.
+    pub algorithm: Algorithm,
+    /// Search threads (Lazy SMP for alpha-beta).
+    pub threads: usize,
+    /// Milliseconds lost between engine and referee per move.
+    pub move_overhead: u64,
+    /// Evaluation weights.
+    pub params: EvalParams,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            algorithm: Algorithm::Auto,
+            threads: 1,
+            move_overhead: 30,
+            params: EvalParams::default(),
+        }
+    }
+}
+
+/// One progress report (an `info` line).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Info {
+    /// Iteration depth in steps.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// From the root side's view.
+    pub score: Score,
+    /// Nodes so far, all threads.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Milliseconds since the search began.
+    pub time_ms: u64,
+    /// Table use, permille.
+    pub hashfull: u32,
+    /// Principal variation.
+    pub pv: Vec<Step>,
+}
+
+/// A finished search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The rest of the side to move's turn (empty only when the game is
+    /// over).
+    pub turn: Vec<Step>,
+    /// The last report.
+    pub info: Info,
+}
+
+/// Stop flag, clock and node limit, shared by the threads of one search.
+pub struct Control {
+    stop: Arc<AtomicBool>,
+    start: Instant,
+    hard: Option<Duration>,
+    node_limit: Option<u64>,
+}
+
+impl Control {
+    /// Control for a search starting now; `stop` is also set from outside.
+    pub fn new(stop: Arc<AtomicBool>, hard: Option<Duration>, node_limit: Option<u64>) -> Control {
+        Control {
+            stop,
+            start: Instant::now(),
+            hard,
+            node_limit,
+        }
+    }
+
+    /// Asks every thread to stop.
+    pub fn stop(&self) {
+        self.stop.store(true, Relaxed);
+    }
+
+    /// Whether the search must stop.
+    #[inline]
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Relaxed)
+    }
+
+    /// Stops the search if the hard time limit has passed.
+    pub fn check_time(&self) {
+        if self.hard.is_some_and(|h| self.start.elapsed() >= h) {
+            self.stop();
+        }
+    }
+
+    /// Whether `nodes` reached the node limit.
+    #[inline]
+    pub fn node_limit_reached(&self, nodes: u64) -> bool {
+        self.node_limit.is_some_and(|n| nodes >= n)
+    }
+
+    /// Time since the search began.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+}
+
+/// Nodes searched by helper threads (added in batches).
+#[derive(Default)]
+pub struct Progress {
+    nodes: AtomicU64,
+}
+
+impl Progress {
+    /// Adds nodes.
+    #[inline]
+    pub fn add_nodes(&self, n: u64) {
+        self.nodes.fetch_add(n, Relaxed);
+    }
+
+    /// Nodes added so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Relaxed)
+    }
+}
+
+/// A search thread of either kind.
+trait Worker {
+    fn search_root(&mut self, root: &mut Position, depth: i32) -> i32;
+    fn root_pv(&self) -> Vec<Step>;
+    fn nodes(&self) -> u64;
+    fn seldepth(&self) -> usize;
+    fn stopped(&self) -> bool;
+    fn score(&self, value: i32) -> Score;
+}
+
+impl Worker for AlphaBeta<'_> {
+    fn search_root(&mut self, root: &mut Position, depth: i32) -> i32 {
+        AlphaBeta::search_root(self, root, depth)
+    }
+    fn root_pv(&self) -> Vec<Step> {
+        AlphaBeta::root_pv(self).to_vec()
+    }
+    fn nodes(&self) -> u64 {
+        self.nodes
+    }
+    fn seldepth(&self) -> usize {
+        self.seldepth
+    }
+    fn stopped(&self) -> bool {
+        self.stopped
+    }
+    fn score(&self, value: i32) -> Score {
+        Score::from_internal(value)
+    }
+}
+
+impl Worker for MaxN<'_> {
+    fn search_root(&mut self, root: &mut Position, depth: i32) -> i32 {
+        MaxN::search_root(self, root, depth)
+    }
+    fn root_pv(&self) -> Vec<Step> {
+        MaxN::root_pv(self).to_vec()
+    }
+    fn nodes(&self) -> u64 {
+        self.nodes
+    }
+    fn seldepth(&self) -> usize {
+        self.seldepth
+    }
+    fn stopped(&self) -> bool {
+        self.stopped
+    }
+    fn score(&self, value: i32) -> Score {
+        MaxN::score(self, value)
+    }
+}
+
+/// Searches `root` (reached after positions hashing to `game_hashes`) and
+/// returns the rest of the turn to play. `report` receives an [`Info`] after
+/// every iteration. `stop` may be set from another thread to end the search
+/// early; with `infinite` the search only ends that way.
+pub fn think(
+    root: &Position,
+    game_hashes: &[u64],
+    limits: &Limits,
+    settings: &Settings,
+    tt: &TranspositionTable,
+    stop: Arc<AtomicBool>,
+    report: &mut dyn FnMut(&Info),
+) -> Outcome {
+    let budget = time::budget(limits.movetime, limits.clock, settings.move_overhead);
+    let hard = if limits.infinite { None } else { budget.hard };
+    let control = Control::new(stop, hard, limits.nodes);
+    let progress = Progress::default();
+    tt.new_search();
+    let algorithm = settings.algorithm.resolve(root.players_left());
+    // A node limit is exact only on one thread.
+    let threads = if limits.nodes.is_some() {
+        1
+    } else {
+        settings.threads.max(1)
+    };
+    let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+
+    let mut last = Info {
+        depth: 0,
+        seldepth: 0,
+        score: Score::Cp(0),
+        nodes: 0,
+        nps: 0,
+        time_ms: 0,
+        hashfull: 0,
+        pv: Vec::new(),
+    };
+    if root.is_game_over() {
+        return Outcome {
+            turn: Vec::new(),
+            info: last,
+        };
+    }
+
+    std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads)
+            .map(|i| {
+                let (control, progress, params) = (&control, &progress, &settings.params);
+                scope.spawn(move || {
+                    let mut pos = *root;
+                    let mut nodes;
+                    match algorithm {
+                        Algorithm::MaxN => {
+                            let mut w = MaxN::new(root, tt, params, control, progress, false);
+                            helper_loop(&mut w, &mut pos, i, control);
+                            nodes = w.nodes;
+                        }
+                        _ => {
+                            let mut w = AlphaBeta::new(
+                                root,
+                                game_hashes,
+                                tt,
+                                params,
+                                control,
+                                progress,
+                                false,
+                            );
+                            helper_loop(&mut w, &mut pos, i, control);
+                            nodes = w.nodes;
+                        }
+                    }
+                    nodes %= 1024;
+                    nodes
+                })
+            })
+            .collect();
+
+        let mut pos = *root;
+        let main_nodes;
+        match algorithm {
+            Algorithm::MaxN => {
+                let mut w = MaxN::new(root, tt, &settings.params, &control, &progress, true);
+                last = iterate(
+                    &mut w,
+                    &mut pos,
+                    limits,
+                    &control,
+                    &progress,
+                    tt,
+                    budget.soft,
+                    max_depth,
+                    report,
+                );
+                main_nodes = w.nodes;
+            }
+            _ => {
+                let mut w = AlphaBeta::new(
+                    root,
+                    game_hashes,
+                    tt,
+                    &settings.params,
+                    &control,
+                    &progress,
+                    true,
+                );
+                last = iterate(
+                    &mut w,
+                    &mut pos,
+                    limits,
+                    &control,
+                    &progress,
+                    tt,
+                    budget.soft,
+                    max_depth,
+                    report,
+                );
+                main_nodes = w.nodes;
+            }
+        }
+        if limits.infinite {
+            while !control.stopped() {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        control.stop();
+        let mut total = progress.nodes() + main_nodes % 1024;
+        for h in helpers {
+            total += h.join().unwrap_or(0);
+        }
+        last.nodes = total;
+        let ms = control.elapsed().as_millis() as u64;
+        last.time_ms = ms;
+        last.nps = total * 1000 / ms.max(1);
+    });
+
+    let turn = complete_turn(root, &last.pv, tt, settings);
+    Outcome { turn, info: last }
+}
+
+fn helper_loop(w: &mut dyn Worker, pos: &mut Position, index: usize, control: &Control) {
+    // Odd helpers start one step deeper, so threads spread over depths.
+    let mut depth = 1 + (index % 2) as i32;
+    while !control.stopped() && depth <= MAX_DEPTH as i32 {
+        w.search_root(pos, depth);
+        depth += 1;
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn iterate(
+    w: &mut dyn Worker,
+    pos: &mut Position,
+    limits: &Limits,
+    control: &Control,
+    progress: &Progress,
+    tt: &TranspositionTable,
+    soft: Option<Duration>,
+    max_depth: u32,
+    report: &mut dyn FnMut(&Info),
+) -> Info {
+    let mut best = Info {
+        depth: 0,
+        seldepth: 0,
+        score: Score::Cp(0),
+        nodes: 0,
+        nps: 0,
+        time_ms: 0,
+        hashfull: 0,
+        pv: Vec::new(),
+    };
+    for depth in 1..=max_depth {
+        let value = w.search_root(pos, depth as i32);
+        let pv = w.root_pv();
+        if w.stopped() {
+            // A cut-short iteration still improves on the last one once its
+            // first root step has been searched through.
+            if depth > 1 && !pv.is_empty() {
+                best.pv = pv;
+            }
+            break;
+        }
+        let nodes = progress.nodes() + w.nodes() % 1024;
+        let ms = control.elapsed().as_millis() as u64;
+        best = Info {
+            depth,
+            seldepth: w.seldepth() as u32,
+            score: w.score(value),
+            nodes,
+            nps: nodes * 1000 / ms.max(1),
+            time_ms: ms,
+            hashfull: tt.hashfull(),
+            pv,
+        };
+        report(&best);
+        let steps_left = u32::from(pos.steps_left());
+        if !limits.infinite {
+            if best.score.is_decided() && depth >= steps_left {
+                break;
+            }
+            if soft.is_some_and(|s| control.elapsed() >= s) {
+                break;
+            }
+        }
+    }
+    best
+}
+
+/// The steps of the principal variation that belong to the root's turn,
+/// completed with short searches if the variation ends before the turn.
+fn complete_turn(
+    root: &Position,
+    pv: &[Step],
+    tt: &TranspositionTable,
+    settings: &Settings,
+) -> Vec<Step> {
+    let mut turn = Vec::new();
+    let mut pos = *root;
+    for &s in pv {
+        if pos.turn() != root.turn() || pos.is_game_over() || !pos.is_legal(s) {
+            break;
+        }
+        turn.push(s);
+        pos.play(s);
+    }
+    while pos.turn() == root.turn() && !pos.is_game_over() {
+        let step = quick_best_step(&pos, tt, settings);
+        turn.push(step);
+        pos.play(step);
+    }
+    turn
+}
+
+/// A short search for one step, ignoring the stopped main search: used to
+/// finish a turn the main search did not reach the end of.
+fn quick_best_step(pos: &Position, tt: &TranspositionTable, settings: &Settings) -> Step {
+    let control = Control::new(Arc::new(AtomicBool::new(false)), None, Some(20_000));
+    let progress = Progress::default();
+    let mut w = AlphaBeta::new(pos, &[], tt, &settings.params, &control, &progress, true);
+    let mut p = *pos;
+    let mut best = None;
+    for depth in 1..=i32::from(pos.steps_left()) {
+        w.search_root(&mut p, depth);
+        if w.stopped && best.is_some() {
+            break;
+        }
+        if let Some(&s) = w.root_pv().first() {
+            best = Some(s);
+        }
+    }
+    best.filter(|&s| pos.is_legal(s))
+        .unwrap_or_else(|| pos.legal_step_vec()[0])
+}

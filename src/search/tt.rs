@@ -1,0 +1,249 @@
+//! The transposition table, shared by all search threads.
+//!
+//! Each entry is two `AtomicU64`s: the data word and the key XOR the data
+//! word. A reader accepts an entry only when `key ^ data` matches its key, so
+//! a torn write by another thread (Lazy SMP) reads as a miss, never as a wrong
+//! entry. Entries live in buckets of four (one 64-byte cache line); a new
+//! entry replaces, in order of preference, the same position, an empty slot,
+//! or the slot whose depth is lowest once entries from older searches are
+//! aged down.
+
+use crate::game::Step;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// What a stored score means.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bound {
+    /// The exact value.
+    Exact,
+    /// At least this (the search failed high).
+    Lower,
+    /// At most this (the search failed low).
+    Upper,
+    /// No usable score, only a best step (max-n stores these).
+    None,
+}
+
+/// A probed entry.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Entry {
+    /// Best step found, if any.
+    pub step: Option<Step>,
+    /// Score, relative to the node (see `score::to_tt`).
+    pub score: i32,
+    /// Depth in steps the score was searched to.
+    pub depth: u8,
+    /// What the score means.
+    pub bound: Bound,
+}
+
+// Data word layout: step 24 bits | depth 8 | bound 2 | age 6 | score 24.
+const STEP_BITS: u64 = 24;
+const SCORE_MIN: i32 = -(1 << 23);
+const SCORE_MAX: i32 = (1 << 23) - 1;
+const BUCKET: usize = 4;
+
+fn pack(step: Option<Step>, score: i32, depth: u8, bound: Bound, age: u8) -> u64 {
+    let step = step.map_or(0, |s| u64::from(s.to_bits()) + 1) & ((1 << STEP_BITS) - 1);
+    let bound = match bound {
+        Bound::Exact => 0,
+        Bound::Lower => 1,
+        Bound::Upper => 2,
+        Bound::None => 3,
+    };
+    let score = (score.clamp(SCORE_MIN, SCORE_MAX) as u32 as u64) & 0xFF_FFFF;
+    step | (depth as u64) << 24 | bound << 32 | ((age & 63) as u64) << 34 | score << 40
+}
+
+fn unpack(data: u64) -> (Entry, u8) {
+    let raw_step = data & ((1 << STEP_BITS) - 1);
+    let step = if raw_step == 0 {
+        None
+    } else {
+        Step::from_bits((raw_step - 1) as u32)
+    };
+    let bound = match data >> 32 & 3 {
+        0 => Bound::Exact,
+        1 => Bound::Lower,
+        2 => Bound::Upper,
+        _ => Bound::None,
+    };
+    // Sign-extend the 24-bit score.
+    let score = ((data >> 40) as i32) << 8 >> 8;
+    let entry = Entry {
+        step,
+        score,
+        depth: (data >> 24) as u8,
+        bound,
+    };
+    (entry, (data >> 34 & 63) as u8)
+}
+
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// A fixed-size, thread-safe transposition table.
+pub struct TranspositionTable {
+    slots: Vec<Slot>,
+    buckets: usize,
+    age: AtomicU64,
+}
+
+impl TranspositionTable {
+    /// A table of about `mib` mebibytes (at least one bucket).
+    pub fn new(mib: usize) -> TranspositionTable {
+        let bytes = mib.max(1).saturating_mul(1 << 20);
+        let buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).max(1);
+        let slots = (0..buckets * BUCKET)
+            .map(|_| Slot {
+                check: AtomicU64::new(0),
+                data: AtomicU64::new(0),
+            })
+            .collect();
+        TranspositionTable {
+            slots,
+            buckets,
+            age: AtomicU64::new(0),
+        }
+    }
+
+    /// Size in mebibytes.
+    pub fn mib(&self) -> usize {
+        (self.slots.len() * std::mem::size_of::<Slot>()) >> 20
+    }
+
+    /// Forgets everything (a new game).
+    pub fn clear(&self) {
+        for s in &self.slots {
+            s.check.store(0, Relaxed);
+            s.data.store(0, Relaxed);
+        }
+        self.age.store(0, Relaxed);
+    }
+
+    /// Marks the start of a new search: older entries become cheaper to
+    /// replace.
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Relaxed);
+    }
+
+    fn current_age(&self) -> u8 {
+        (self.age.load(Relaxed) & 63) as u8
+    }
+
+    fn bucket(&self, key: u64) -> &[Slot] {
+        // Multiply-shift maps the key uniformly onto the buckets.
+        let b = ((key as u128 * self.buckets as u128) >> 64) as usize;
+        &self.slots[b * BUCKET..(b + 1) * BUCKET]
+    }
+
+    /// The entry stored for `key`, if any.
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        for slot in self.bucket(key) {
+            let data = slot.data.load(Relaxed);
+            if data != 0 && slot.check.load(Relaxed) ^ data == key {
+                return Some(unpack(data).0);
+            }
+        }
+        None
+    }
+
+    /// Stores an entry for `key`.
+    pub fn store(&self, key: u64, step: Option<Step>, score: i32, depth: u8, bound: Bound) {
+        let age = self.current_age();
+        let bucket = self.bucket(key);
+        let mut victim = 0;
+        let mut victim_worth = i32::MAX;
+        for (i, slot) in bucket.iter().enumerate() {
+            let data = slot.data.load(Relaxed);
+            if data == 0 {
+                victim = i;
+                break;
+            }
+            let (old, old_age) = unpack(data);
+            if slot.check.load(Relaxed) ^ data == key {
+                // Same position: keep a deeper exact result from this search
+                // unless we bring a step it lacks.
+                if old.depth > depth && old_age == age && bound != Bound::Exact {
+                    return;
+                }
+                let step = step.or(old.step);
+                let data = pack(step, score, depth, bound, age);
+                slot.check.store(key ^ data, Relaxed);
+                slot.data.store(data, Relaxed);
+                return;
+            }
+            let stale = i32::from((age.wrapping_sub(old_age)) & 63);
+            let worth = i32::from(old.depth) - 8 * stale;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = i;
+            }
+        }
+        let data = pack(step, score, depth, bound, age);
+        bucket[victim].check.store(key ^ data, Relaxed);
+        bucket[victim].data.store(data, Relaxed);
+    }
+
+    /// Permille of a sample of slots holding entries from this search.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.current_age();
+        let n = self.slots.len().min(1000);
+        let used = self.slots[..n]
+            .iter()
+            .filter(|s| {
+                let d = s.data.load(Relaxed);
+                d != 0 && unpack(d).1 == age
+            })
+            .count();
+        (used * 1000 / n.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Position;
+
+    #[test]
+    fn stores_and_probes_every_field() {
+        let tt = TranspositionTable::new(1);
+        let p = Position::start(2).unwrap();
+        let step = p.legal_step_vec()[1];
+        for (score, bound) in [
+            (123, Bound::Exact),
+            (-999_999, Bound::Lower),
+            (0, Bound::Upper),
+        ] {
+            tt.store(42, Some(step), score, 7, bound);
+            let e = tt.probe(42).unwrap();
+            assert_eq!(
+                (e.step, e.score, e.depth, e.bound),
+                (Some(step), score, 7, bound)
+            );
+        }
+        assert_eq!(tt.probe(43), None);
+        tt.store(44, None, 5, 0, Bound::None);
+        assert_eq!(tt.probe(44).unwrap().step, None);
+        tt.clear();
+        assert_eq!(tt.probe(42), None);
+    }
+
+    #[test]
+    fn a_full_bucket_replaces_the_shallowest_entry() {
+        let tt = TranspositionTable::new(1);
+        // One bucket's worth of keys mapping to bucket 0: small keys do.
+        for k in 1..=4u64 {
+            tt.store(k, None, 0, k as u8 * 2, Bound::Exact);
+        }
+        tt.store(5, None, 0, 9, Bound::Exact);
+        assert!(tt.probe(1).is_none(), "depth 2 entry should go");
+        for k in 2..=5 {
+            assert!(tt.probe(k).is_some());
+        }
+        assert!(tt.hashfull() <= 1000);
+        assert!(tt.mib() >= 1);
+    }
+}
