@@ -73,6 +73,7 @@ fn setoption_accepts_good_values_and_reports_bad_ones() {
         "setoption name Colour value red",
         "setoption Hash 8",
         "setoption name Hash",
+        "setoption name Hash value 65536",
     ] {
         e.send(bad);
         let l = e.expect("info string error: ");

@@ -208,12 +208,20 @@ impl Engine {
     }
 
     fn setoption(&mut self, args: &[&str]) {
+        let before = self.options.clone();
         let result =
             parse_setoption(args).and_then(|(name, value)| self.options.set(&name, &value));
         match result {
-            Ok(Changed::Hash) => {
-                self.tt = Arc::new(TranspositionTable::new(self.options.hash_mib));
-            }
+            Ok(Changed::Hash) => match TranspositionTable::try_new(self.options.hash_mib) {
+                Ok(tt) => self.tt = Arc::new(tt),
+                Err(e) => {
+                    self.options = before;
+                    self.error(&format!(
+                        "option Hash: {e}; keeping {} MiB",
+                        self.options.hash_mib
+                    ));
+                }
+            },
             Ok(Changed::Other) => {}
             Err(e) => self.error(&e),
         }

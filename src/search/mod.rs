@@ -6,7 +6,9 @@
 //! - [`maxn`]: max-n with shallow pruning for 3–4 players.
 //! - [`time`]: how long a search may take.
 //! - Lazy SMP: with `threads > 1`, helper threads search the same tree and
-//!   share the table; the main thread's result is played.
+//!   share the table. Every thread publishes its completed iterations; the
+//!   deepest one is played, and a helper that completes the target depth
+//!   first ends the search.
 //!
 //! A search answers with the whole rest of the side to move's turn: the
 //! principal variation's steps until the turn ends, completed by short
@@ -24,8 +26,8 @@ use crate::game::{Position, Step};
 use alphabeta::AlphaBeta;
 use maxn::MaxN;
 use score::Score;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tt::TranspositionTable;
 
@@ -309,17 +311,19 @@ pub fn think(
         };
     }
 
+    let helper_best: Mutex<Option<Info>> = Mutex::new(None);
     std::thread::scope(|scope| {
         let helpers: Vec<_> = (1..threads)
             .map(|i| {
                 let (control, progress, params) = (&control, &progress, &settings.params);
+                let published = &helper_best;
                 scope.spawn(move || {
                     let mut pos = *root;
                     let mut nodes;
                     match algorithm {
                         Algorithm::MaxN => {
                             let mut w = MaxN::new(root, tt, params, control, progress, false);
-                            helper_loop(&mut w, &mut pos, i, control);
+                            helper_loop(&mut w, &mut pos, i, control, max_depth, published);
                             nodes = w.nodes;
                         }
                         _ => {
@@ -332,7 +336,7 @@ pub fn think(
                                 progress,
                                 false,
                             );
-                            helper_loop(&mut w, &mut pos, i, control);
+                            helper_loop(&mut w, &mut pos, i, control, max_depth, published);
                             nodes = w.nodes;
                         }
                     }
@@ -394,6 +398,14 @@ pub fn think(
         for h in helpers {
             total += h.join().unwrap_or(0);
         }
+        // A helper that got deeper than the main thread has the better turn.
+        let helper = helper_best.lock().ok().and_then(|mut h| h.take());
+        if let Some(h) = helper.filter(|h| h.depth > last.depth && !h.pv.is_empty()) {
+            last.depth = h.depth;
+            last.seldepth = h.seldepth;
+            last.score = h.score;
+            last.pv = h.pv;
+        }
         last.nodes = total;
         let ms = control.elapsed().as_millis() as u64;
         last.time_ms = ms;
@@ -404,11 +416,40 @@ pub fn think(
     Outcome { turn, info: last }
 }
 
-fn helper_loop(w: &mut dyn Worker, pos: &mut Position, index: usize, control: &Control) {
+/// A helper thread's iterations: published when complete; completing the
+/// target depth ends the search.
+fn helper_loop(
+    w: &mut dyn Worker,
+    pos: &mut Position,
+    index: usize,
+    control: &Control,
+    max_depth: u32,
+    published: &Mutex<Option<Info>>,
+) {
     // Odd helpers start one step deeper, so threads spread over depths.
-    let mut depth = 1 + (index % 2) as i32;
-    while !control.stopped() && depth <= MAX_DEPTH as i32 {
-        w.search_root(pos, depth);
+    let mut depth = 1 + (index % 2) as u32;
+    while !control.stopped() && depth <= max_depth {
+        let value = w.search_root(pos, depth as i32);
+        if w.stopped() {
+            break;
+        }
+        if let Ok(mut best) = published.lock()
+            && best.as_ref().is_none_or(|b| b.depth < depth)
+        {
+            *best = Some(Info {
+                depth,
+                seldepth: w.seldepth() as u32,
+                score: w.score(value),
+                nodes: 0,
+                nps: 0,
+                time_ms: 0,
+                hashfull: 0,
+                pv: w.root_pv(),
+            });
+        }
+        if depth == max_depth {
+            control.stop();
+        }
         depth += 1;
     }
 }

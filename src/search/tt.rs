@@ -91,22 +91,46 @@ pub struct TranspositionTable {
     age: AtomicU64,
 }
 
+/// Memory the system says is available, in MiB (Linux; `None` elsewhere).
+fn available_mib() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
 impl TranspositionTable {
-    /// A table of about `mib` mebibytes (at least one bucket).
+    /// A table of about `mib` mebibytes (at least one bucket). Small sizes
+    /// only: use [`Self::try_new`] for sizes a user asks for.
     pub fn new(mib: usize) -> TranspositionTable {
+        Self::try_new(mib).unwrap_or_else(|_| Self::try_new(1).expect("a 1 MiB table"))
+    }
+
+    /// A table of about `mib` mebibytes, or an error if the memory is not
+    /// there (more than the system has available, or the allocation fails).
+    pub fn try_new(mib: usize) -> Result<TranspositionTable, String> {
+        if let Some(avail) = available_mib()
+            && mib > avail * 9 / 10
+        {
+            return Err(format!(
+                "a {mib} MiB table does not fit in the {avail} MiB of memory available"
+            ));
+        }
         let bytes = mib.max(1).saturating_mul(1 << 20);
         let buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).max(1);
-        let slots = (0..buckets * BUCKET)
-            .map(|_| Slot {
-                check: AtomicU64::new(0),
-                data: AtomicU64::new(0),
-            })
-            .collect();
-        TranspositionTable {
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(buckets * BUCKET)
+            .map_err(|_| format!("cannot allocate a {mib} MiB table"))?;
+        slots.resize_with(buckets * BUCKET, || Slot {
+            check: AtomicU64::new(0),
+            data: AtomicU64::new(0),
+        });
+        Ok(TranspositionTable {
             slots,
             buckets,
             age: AtomicU64::new(0),
-        }
+        })
     }
 
     /// Size in mebibytes.

@@ -1,0 +1,96 @@
+//! Search speed: fixed-depth searches (one thread, fresh table) of 2-, 3-
+//! and 4-player positions with each algorithm, and the evaluation alone.
+//! `cargo bench --bench search`. `splut bench` gives the node-count
+//! signature and nodes per second.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use splut::eval::{DEFAULT_PARAMS, evaluate, evaluate_shares};
+use splut::game::Position;
+use splut::search::tt::TranspositionTable;
+use splut::search::{Algorithm, Limits, Settings, think};
+use std::hint::black_box;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+const CASES: [(&str, &str, u32, Algorithm); 5] = [
+    (
+        "2p-start",
+        "R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 1 1 - - -",
+        8,
+        Algorithm::AlphaBeta,
+    ),
+    (
+        "2p-mid",
+        "1/3/2gT1gD/5R1/5gS3/R5rT/rS4/RR1/1 r 3 17 - g6 -",
+        8,
+        Algorithm::AlphaBeta,
+    ),
+    (
+        "3p-mid",
+        "R/gD1gS/4gT/1yS5/RyD6R/1yT2rT2/1rD3/rSR1/1 r 2 10 - - -",
+        7,
+        Algorithm::AlphaBeta,
+    ),
+    (
+        "4p-mid",
+        "R/2gD/ySgTgS2/2yD3bT/1yT3bS1R1/R3rTbD1/1rS1rD1/1R1/1 g 2 15 - - -",
+        6,
+        Algorithm::AlphaBeta,
+    ),
+    (
+        "4p-maxn",
+        "R/2gD/ySgTgS2/2yD3bT/1yT3bS1R1/R3rTbD1/1rS1rD1/1R1/1 g 2 15 - - -",
+        5,
+        Algorithm::MaxN,
+    ),
+];
+
+fn search(c: &mut Criterion) {
+    let mut g = c.benchmark_group("search");
+    g.sample_size(10);
+    for (name, spn, depth, algorithm) in CASES {
+        let pos = Position::from_spn(spn).expect("bench SPN");
+        let settings = Settings {
+            algorithm,
+            ..Settings::default()
+        };
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        g.bench_function(format!("{name}/d{depth}"), |b| {
+            b.iter(|| {
+                let tt = TranspositionTable::new(16);
+                let stop = Arc::new(AtomicBool::new(false));
+                think(
+                    black_box(&pos),
+                    &[],
+                    &limits,
+                    &settings,
+                    &tt,
+                    stop,
+                    &mut |_| {},
+                )
+            })
+        });
+    }
+    g.finish();
+}
+
+fn evaluation(c: &mut Criterion) {
+    let mut g = c.benchmark_group("eval");
+    for (name, spn, _, _) in CASES {
+        let pos = Position::from_spn(spn).expect("bench SPN");
+        let root = pos.side_to_move();
+        g.bench_function(format!("evaluate/{name}"), |b| {
+            b.iter(|| evaluate(black_box(&pos), root, 4, &DEFAULT_PARAMS))
+        });
+        g.bench_function(format!("shares/{name}"), |b| {
+            b.iter(|| evaluate_shares(black_box(&pos), &DEFAULT_PARAMS))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, search, evaluation);
+criterion_main!(benches);

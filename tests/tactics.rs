@@ -1,0 +1,158 @@
+//! Tactics, through the protocol: find a kill this turn, avoid a kill
+//! threatened next turn, find a 2-turn forced win — for 2, 3 and 4 players.
+
+mod common;
+
+use common::Engine;
+use splut::game::{Position, Seat, StepList};
+
+/// Plays the engine's turn from `spn` and returns the position after it.
+fn engine_turn(e: &mut Engine, spn: &str, go: &str) -> (Position, Vec<String>, Vec<String>) {
+    e.send(&format!("position fen {spn}"));
+    let (lines, turn, _) = e.go(go);
+    let mut pos = Position::from_spn(spn).unwrap();
+    for t in &turn {
+        let s = pos
+            .parse_step(t)
+            .unwrap_or_else(|err| panic!("{turn:?}: {err}"));
+        pos.play(s);
+    }
+    (pos, turn, lines)
+}
+
+/// Whether the side to move can, within the rest of its turn, remove
+/// `victim` from the game (exhaustive over its steps).
+fn can_eliminate(pos: &Position, victim: Seat) -> bool {
+    let mover = pos.side_to_move();
+    let turn = pos.turn();
+    let mut list = StepList::new();
+    pos.legal_steps(&mut list);
+    for &s in list.iter() {
+        let next = pos.after(s);
+        if !next.in_game(victim) {
+            return true;
+        }
+        if next.turn() == turn && next.side_to_move() == mover && can_eliminate(&next, victim) {
+            return true;
+        }
+    }
+    false
+}
+
+fn seats(pos: &Position) -> Vec<Seat> {
+    pos.seats_in_game().collect()
+}
+
+// ----- 2 players -----
+
+#[test]
+fn two_players_kill_this_turn() {
+    // The red troll needs 3 steps (g3-f3/g4-...) to throw e4 at the green
+    // sorcerer e7, over the green dwarf.
+    let mut e = Engine::start();
+    let spn = "R/gT2/2gS2/7/R3gD3R/rS2R3/rD3rT/3/1 r 3 10 - - -";
+    let (after, turn, lines) = engine_turn(&mut e, spn, "depth 6");
+    assert_eq!(after.winner(), Some(Seat::Red), "{turn:?}");
+    assert!(lines.iter().any(|l| l.contains("score win 1")), "{lines:?}");
+}
+
+#[test]
+fn two_players_avoid_a_kill_threatened_next_turn() {
+    // Same board, green to move: red threatens that throw next turn.
+    let mut e = Engine::start();
+    let spn = "R/gT2/2gS2/7/R3gD3R/rS2R3/rD3rT/3/1 g 3 10 - - -";
+    assert!(can_eliminate(
+        &Position::from_spn(&spn.replace(" g 3 ", " r 3 ")).unwrap(),
+        Seat::Green
+    ));
+    let (after, turn, _) = engine_turn(&mut e, spn, "depth 6");
+    assert!(after.in_game(Seat::Green));
+    assert!(
+        !can_eliminate(&after, Seat::Green),
+        "after {turn:?} red still kills"
+    );
+}
+
+#[test]
+fn two_players_find_a_two_turn_forced_win() {
+    // Green's sorcerer is walled in on the tip e9 (red dwarf e8), its troll
+    // on the tip a5 (red sorcerer b5); the rock e4 is lined up with e9 over
+    // the dwarf. The red troll on i5 needs 5 steps: two turns. Green's dwarf
+    // is too far to push the rock off the file in one turn.
+    let mut e = Engine::start();
+    let spn = "gS/1rD1/R4/gD6/gTrS6rT/3R3/R3R/3/1 r 3 20 - - -";
+    let start = Position::from_spn(spn).unwrap();
+    assert!(!can_eliminate(&start, Seat::Green), "no win in one turn");
+    let (after_red, _, lines) = engine_turn(&mut e, spn, "depth 8");
+    assert!(
+        lines.iter().any(|l| l.contains("score win 3")),
+        "the forced win should be proven: {lines:?}"
+    );
+    // Whatever green answers (here: its own engine's best), red wins next.
+    let (after_green, _, _) = engine_turn(&mut e, &after_red.to_spn(), "depth 6");
+    assert!(after_green.in_game(Seat::Green));
+    let (end, turn, _) = engine_turn(&mut e, &after_green.to_spn(), "depth 6");
+    assert_eq!(end.winner(), Some(Seat::Red), "{turn:?}");
+}
+
+// ----- 3 and 4 players -----
+
+#[test]
+fn three_players_kill_this_turn() {
+    let mut e = Engine::start();
+    let spn = "R/gTgDgS/5/3yS3/RyD6R/yT2R3/rD3rT/rS2/1 r 3 10 - - -";
+    let (after, turn, _) = engine_turn(&mut e, spn, "depth 6");
+    assert_eq!(seats(&after).len(), 2, "{turn:?} kills nobody");
+    assert!(after.in_game(Seat::Red));
+}
+
+#[test]
+fn four_players_kill_this_turn() {
+    let mut e = Engine::start();
+    let spn = "R/gTgDgS/5/3yS2bT/RyD5bDR/yT2R2bS/rD3rT/rS2/1 r 3 10 - - -";
+    let (after, turn, _) = engine_turn(&mut e, spn, "depth 6");
+    assert_eq!(seats(&after).len(), 3, "{turn:?} kills nobody");
+    assert!(after.in_game(Seat::Red));
+}
+
+#[test]
+fn three_players_avoid_a_kill_threatened_next_turn() {
+    // Yellow (next to move) has its troll on d5 beside the rock e5, lined up
+    // with the red sorcerer e3.
+    let mut e = Engine::start();
+    let spn = "R/gTgDgS/5/yS6/RyD1yTR3R/7/rD1rS1rT/3/1 r 3 10 - - -";
+    let threat = Position::from_spn(&spn.replace(" r 3 ", " y 3 ")).unwrap();
+    assert!(can_eliminate(&threat, Seat::Red));
+    let (after, turn, _) = engine_turn(&mut e, spn, "depth 6");
+    assert_eq!(after.side_to_move(), Seat::Yellow);
+    assert!(
+        !can_eliminate(&after, Seat::Red),
+        "after {turn:?} yellow still kills"
+    );
+}
+
+#[test]
+fn four_players_avoid_a_kill_threatened_next_turn() {
+    let mut e = Engine::start();
+    let spn = "R/gTgDgS/5/yS5bT/RyD1yTR2bDR/6bS/rD1rS1rT/3/1 r 3 10 - - -";
+    let threat = Position::from_spn(&spn.replace(" r 3 ", " y 3 ")).unwrap();
+    assert!(can_eliminate(&threat, Seat::Red));
+    for algo in ["alphabeta", "maxn"] {
+        e.send(&format!("setoption name Algorithm value {algo}"));
+        let (after, turn, _) = engine_turn(&mut e, spn, "depth 5");
+        assert_eq!(after.side_to_move(), Seat::Yellow);
+        assert!(
+            !can_eliminate(&after, Seat::Red),
+            "{algo}: after {turn:?} yellow still kills"
+        );
+    }
+}
+
+#[test]
+fn max_n_kills_this_turn_too() {
+    let mut e = Engine::start();
+    e.send("setoption name Algorithm value maxn");
+    let spn = "R/gTgDgS/5/3yS3/RyD6R/yT2R3/rD3rT/rS2/1 r 3 10 - - -";
+    let (after, turn, _) = engine_turn(&mut e, spn, "depth 4");
+    assert_eq!(seats(&after).len(), 2, "{turn:?} kills nobody");
+}
