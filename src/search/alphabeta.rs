@@ -10,8 +10,9 @@
 //! answer in kind), and the evaluation charges kills the side to move can
 //! reach within its remaining steps.
 
-use super::ordering::{History, Killers, MAX_PLY, ThrowClass, order};
-use super::score::{DRAW, INFINITY, from_tt, to_tt, win_in_turn};
+use super::ordering::{MAX_PLY, ThrowClass, order};
+use super::score::{DRAW, INFINITY, Score, from_tt, to_tt, win_in_turn};
+use super::thread::{ThreadState, Worker};
 use super::tt::{Bound, TranspositionTable};
 use super::{Control, Progress};
 use crate::eval::{EvalParams, evaluate};
@@ -32,26 +33,29 @@ const REPETITION_WINDOW: usize = 64;
 pub struct AlphaBeta<'a> {
     tt: &'a TranspositionTable,
     params: &'a EvalParams,
-    control: &'a Control,
-    progress: &'a Progress,
     root_seat: Seat,
     root_turn: u32,
     players_at_root: u32,
     salt: u64,
-    /// Nodes searched by this thread.
-    pub nodes: u64,
-    /// Deepest ply reached in the last iteration.
-    pub seldepth: usize,
-    killers: Killers,
-    history: History,
     /// Hashes of the game so far and of the current search path.
     path: Vec<u64>,
-    pv: Vec<[Step; MAX_PLY]>,
-    pv_len: [usize; MAX_PLY],
-    /// Set once the search must stop; results after that are discarded.
-    pub stopped: bool,
-    /// The thread that keeps time and node limits.
-    is_main: bool,
+    /// Node count, variation, killers and history.
+    pub t: ThreadState<'a>,
+}
+
+impl Worker for AlphaBeta<'_> {
+    fn search_root(&mut self, root: &mut Position, depth: i32) -> i32 {
+        self.t.new_iteration();
+        self.search(root, depth, -INFINITY, INFINITY, 0)
+    }
+
+    fn score(&self, value: i32) -> Score {
+        Score::from_internal(value)
+    }
+
+    fn state(&self) -> &ThreadState<'_> {
+        &self.t
+    }
 }
 
 impl<'a> AlphaBeta<'a> {
@@ -74,8 +78,6 @@ impl<'a> AlphaBeta<'a> {
         AlphaBeta {
             tt,
             params,
-            control,
-            progress,
             root_seat,
             root_turn: root.turn(),
             players_at_root: players,
@@ -84,51 +86,14 @@ impl<'a> AlphaBeta<'a> {
             } else {
                 0
             },
-            nodes: 0,
-            seldepth: 0,
-            killers: Killers::new(),
-            history: History::new(),
             path,
-            pv: vec![[Step::PASS; MAX_PLY]; MAX_PLY],
-            pv_len: [0; MAX_PLY],
-            stopped: false,
-            is_main,
+            t: ThreadState::new(control, progress, is_main),
         }
-    }
-
-    /// The principal variation of the last search from the root.
-    pub fn root_pv(&self) -> &[Step] {
-        &self.pv[0][..self.pv_len[0]]
-    }
-
-    /// Searches the root to `depth` steps; the score is the root side's.
-    pub fn search_root(&mut self, root: &mut Position, depth: i32) -> i32 {
-        self.seldepth = 0;
-        self.history.age();
-        self.search(root, depth, -INFINITY, INFINITY, 0)
     }
 
     #[inline]
     fn sign(&self, seat: Seat) -> i32 {
         if seat == self.root_seat { 1 } else { -1 }
-    }
-
-    /// Counts a node and, now and then, looks at the clock and the stop flag.
-    #[inline]
-    fn count_node(&mut self) {
-        self.nodes += 1;
-        if self.is_main && self.control.node_limit_reached(self.nodes) {
-            self.control.stop();
-        }
-        if self.nodes & 1023 == 0 {
-            self.progress.add_nodes(1024);
-            if self.is_main {
-                self.control.check_time();
-            }
-        }
-        if self.control.stopped() {
-            self.stopped = true;
-        }
     }
 
     /// The value of a finished game (or, in paranoid, of the root's
@@ -164,6 +129,25 @@ impl<'a> AlphaBeta<'a> {
         }
     }
 
+    /// Makes `step`, runs `f` on the child (told whether the child's seat is
+    /// on the mover's side), unmakes it.
+    #[inline]
+    fn visit<R>(
+        &mut self,
+        pos: &mut Position,
+        step: Step,
+        my_sign: i32,
+        f: impl FnOnce(&mut Self, &mut Position, bool) -> R,
+    ) -> R {
+        let undo = pos.make(step);
+        self.path.push(pos.hash());
+        let same = self.sign(pos.side_to_move()) == my_sign;
+        let r = f(self, pos, same);
+        self.path.pop();
+        pos.unmake(step, &undo);
+        r
+    }
+
     /// Searches a child already made on `pos`: same side keeps the window,
     /// the other side negates it.
     #[inline]
@@ -191,7 +175,7 @@ impl<'a> AlphaBeta<'a> {
         beta: i32,
         ply: usize,
     ) -> i32 {
-        self.pv_len[ply] = 0;
+        self.t.clear_pv(ply);
         if let Some(v) = self.terminal_value(pos) {
             return v;
         }
@@ -202,11 +186,10 @@ impl<'a> AlphaBeta<'a> {
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiesce(pos, alpha, beta, ply);
         }
-        self.count_node();
-        if self.stopped {
+        self.t.node(ply);
+        if self.t.stopped {
             return 0;
         }
-        self.seldepth = self.seldepth.max(ply);
         let pv_node = beta - alpha > 1;
         let key = hash ^ self.salt;
         let turns_from_root = pos.turn() - self.root_turn;
@@ -232,17 +215,11 @@ impl<'a> AlphaBeta<'a> {
         let me = pos.side_to_move();
         let my_sign = self.sign(me);
         {
-            let this = &*self;
-            let board = &*pos;
-            order(
-                &mut list,
-                me,
-                tt_step,
-                &self.killers,
-                &self.history,
-                ply,
-                |s| this.classify(board, s, my_sign),
-            );
+            let (this, board) = (&*self, &*pos);
+            let (killers, history) = (&self.t.killers, &self.t.history);
+            order(&mut list, me, tt_step, killers, history, ply, |s| {
+                this.classify(board, s, my_sign)
+            });
         }
 
         let alpha0 = alpha;
@@ -250,27 +227,24 @@ impl<'a> AlphaBeta<'a> {
         let mut best_step = None;
         for (i, &step) in list.iter().enumerate() {
             let quiet = step.kind() != StepKind::Throw;
-            let undo = pos.make(step);
-            self.path.push(pos.hash());
-            let same = self.sign(pos.side_to_move()) == my_sign;
-            let value = if i == 0 {
-                self.child(pos, depth - 1, alpha, beta, ply, same)
-            } else {
+            let window = alpha;
+            let value = self.visit(pos, step, my_sign, |this, pos, same| {
+                if i == 0 {
+                    return this.child(pos, depth - 1, window, beta, ply, same);
+                }
                 // Late quiet steps are searched a step shallower first.
                 let reduction = i32::from(depth >= 3 && i >= 4 && quiet && !pv_node);
                 // (An aborted child's 0 is no fail-high: no re-search then.)
-                let mut v = self.child(pos, depth - 1 - reduction, alpha, alpha + 1, ply, same);
-                if v > alpha && reduction > 0 && !self.stopped {
-                    v = self.child(pos, depth - 1, alpha, alpha + 1, ply, same);
+                let mut v = this.child(pos, depth - 1 - reduction, window, window + 1, ply, same);
+                if v > window && reduction > 0 && !this.t.stopped {
+                    v = this.child(pos, depth - 1, window, window + 1, ply, same);
                 }
-                if v > alpha && v < beta && !self.stopped {
-                    v = self.child(pos, depth - 1, alpha, beta, ply, same);
+                if v > window && v < beta && !this.t.stopped {
+                    v = this.child(pos, depth - 1, window, beta, ply, same);
                 }
                 v
-            };
-            self.path.pop();
-            pos.unmake(step, &undo);
-            if self.stopped {
+            });
+            if self.t.stopped {
                 return 0;
             }
             if value > best {
@@ -278,14 +252,14 @@ impl<'a> AlphaBeta<'a> {
                 best_step = Some(step);
                 if value > alpha {
                     alpha = value;
-                    self.update_pv(ply, step);
+                    self.t.update_pv(ply, step);
                     if value >= beta {
                         if quiet {
-                            self.killers.add(ply, step);
-                            self.history.reward(me, step, depth);
+                            self.t.killers.add(ply, step);
+                            self.t.history.reward(me, step, depth);
                             for &tried in &list[..i] {
                                 if tried.kind() != StepKind::Throw {
-                                    self.history.punish(me, tried, depth);
+                                    self.t.history.punish(me, tried, depth);
                                 }
                             }
                         }
@@ -302,24 +276,18 @@ impl<'a> AlphaBeta<'a> {
             Bound::Upper
         };
         let depth_u8 = depth.clamp(0, 255) as u8;
-        self.tt.store(
-            key,
-            best_step,
-            to_tt(best, turns_from_root),
-            depth_u8,
-            bound,
-        );
+        let stored = to_tt(best, turns_from_root);
+        self.tt.store(key, best_step, stored, depth_u8, bound);
         best
     }
 
     /// Stand pat on the evaluation, or take a throw that kills a sorcerer of
     /// the other side.
     fn quiesce(&mut self, pos: &mut Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.count_node();
-        if self.stopped {
+        self.t.node(ply);
+        if self.t.stopped {
             return 0;
         }
-        self.seldepth = self.seldepth.max(ply);
         let stand = self.static_eval(pos);
         if stand >= beta || ply >= MAX_PLY - 1 {
             return stand;
@@ -335,20 +303,18 @@ impl<'a> AlphaBeta<'a> {
             {
                 continue;
             }
-            let undo = pos.make(step);
-            self.path.push(pos.hash());
-            let same = self.sign(pos.side_to_move()) == my_sign;
-            let value = self.child(pos, 0, alpha, beta, ply, same);
-            self.path.pop();
-            pos.unmake(step, &undo);
-            if self.stopped {
+            let window = alpha;
+            let value = self.visit(pos, step, my_sign, |this, pos, same| {
+                this.child(pos, 0, window, beta, ply, same)
+            });
+            if self.t.stopped {
                 return 0;
             }
             if value > best {
                 best = value;
                 if value > alpha {
                     alpha = value;
-                    self.update_pv(ply, step);
+                    self.t.update_pv(ply, step);
                     if value >= beta {
                         break;
                     }
@@ -356,16 +322,5 @@ impl<'a> AlphaBeta<'a> {
             }
         }
         best
-    }
-
-    fn update_pv(&mut self, ply: usize, step: Step) {
-        if ply + 1 >= MAX_PLY {
-            return;
-        }
-        let child_len = self.pv_len[ply + 1].min(MAX_PLY - ply - 1);
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        head[ply][0] = step;
-        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
-        self.pv_len[ply] = child_len + 1;
     }
 }

@@ -18,6 +18,7 @@ pub mod alphabeta;
 pub mod maxn;
 pub mod ordering;
 pub mod score;
+pub mod thread;
 pub mod time;
 pub mod tt;
 
@@ -29,6 +30,7 @@ use score::Score;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use thread::Worker;
 use tt::TranspositionTable;
 
 /// Deepest iteration, in steps.
@@ -215,58 +217,6 @@ impl Progress {
     }
 }
 
-/// A search thread of either kind.
-trait Worker {
-    fn search_root(&mut self, root: &mut Position, depth: i32) -> i32;
-    fn root_pv(&self) -> Vec<Step>;
-    fn nodes(&self) -> u64;
-    fn seldepth(&self) -> usize;
-    fn stopped(&self) -> bool;
-    fn score(&self, value: i32) -> Score;
-}
-
-impl Worker for AlphaBeta<'_> {
-    fn search_root(&mut self, root: &mut Position, depth: i32) -> i32 {
-        AlphaBeta::search_root(self, root, depth)
-    }
-    fn root_pv(&self) -> Vec<Step> {
-        AlphaBeta::root_pv(self).to_vec()
-    }
-    fn nodes(&self) -> u64 {
-        self.nodes
-    }
-    fn seldepth(&self) -> usize {
-        self.seldepth
-    }
-    fn stopped(&self) -> bool {
-        self.stopped
-    }
-    fn score(&self, value: i32) -> Score {
-        Score::from_internal(value)
-    }
-}
-
-impl Worker for MaxN<'_> {
-    fn search_root(&mut self, root: &mut Position, depth: i32) -> i32 {
-        MaxN::search_root(self, root, depth)
-    }
-    fn root_pv(&self) -> Vec<Step> {
-        MaxN::root_pv(self).to_vec()
-    }
-    fn nodes(&self) -> u64 {
-        self.nodes
-    }
-    fn seldepth(&self) -> usize {
-        self.seldepth
-    }
-    fn stopped(&self) -> bool {
-        self.stopped
-    }
-    fn score(&self, value: i32) -> Score {
-        MaxN::score(self, value)
-    }
-}
-
 /// Searches `root` (reached after positions hashing to `game_hashes`) and
 /// returns the rest of the turn to play. `report` receives an [`Info`] after
 /// every iteration. `stop` may be set from another thread to end the search
@@ -312,82 +262,54 @@ pub fn think(
     }
 
     let helper_best: Mutex<Option<Info>> = Mutex::new(None);
+    let worker = |is_main| -> Box<dyn Worker + '_> {
+        match algorithm {
+            Algorithm::MaxN => Box::new(MaxN::new(
+                root,
+                tt,
+                &settings.params,
+                &control,
+                &progress,
+                is_main,
+            )),
+            _ => Box::new(AlphaBeta::new(
+                root,
+                game_hashes,
+                tt,
+                &settings.params,
+                &control,
+                &progress,
+                is_main,
+            )),
+        }
+    };
     std::thread::scope(|scope| {
         let helpers: Vec<_> = (1..threads)
             .map(|i| {
-                let (control, progress, params) = (&control, &progress, &settings.params);
-                let published = &helper_best;
+                let (control, published, worker) = (&control, &helper_best, &worker);
                 scope.spawn(move || {
+                    let mut w = worker(false);
                     let mut pos = *root;
-                    let mut nodes;
-                    match algorithm {
-                        Algorithm::MaxN => {
-                            let mut w = MaxN::new(root, tt, params, control, progress, false);
-                            helper_loop(&mut w, &mut pos, i, control, max_depth, published);
-                            nodes = w.nodes;
-                        }
-                        _ => {
-                            let mut w = AlphaBeta::new(
-                                root,
-                                game_hashes,
-                                tt,
-                                params,
-                                control,
-                                progress,
-                                false,
-                            );
-                            helper_loop(&mut w, &mut pos, i, control, max_depth, published);
-                            nodes = w.nodes;
-                        }
-                    }
-                    nodes %= 1024;
-                    nodes
+                    helper_loop(&mut *w, &mut pos, i, control, max_depth, published);
+                    w.nodes() % 1024
                 })
             })
             .collect();
 
+        let mut w = worker(true);
         let mut pos = *root;
-        let main_nodes;
-        match algorithm {
-            Algorithm::MaxN => {
-                let mut w = MaxN::new(root, tt, &settings.params, &control, &progress, true);
-                last = iterate(
-                    &mut w,
-                    &mut pos,
-                    limits,
-                    &control,
-                    &progress,
-                    tt,
-                    budget.soft,
-                    max_depth,
-                    report,
-                );
-                main_nodes = w.nodes;
-            }
-            _ => {
-                let mut w = AlphaBeta::new(
-                    root,
-                    game_hashes,
-                    tt,
-                    &settings.params,
-                    &control,
-                    &progress,
-                    true,
-                );
-                last = iterate(
-                    &mut w,
-                    &mut pos,
-                    limits,
-                    &control,
-                    &progress,
-                    tt,
-                    budget.soft,
-                    max_depth,
-                    report,
-                );
-                main_nodes = w.nodes;
-            }
-        }
+        last = iterate(
+            &mut *w,
+            &mut pos,
+            limits,
+            &control,
+            &progress,
+            tt,
+            budget.soft,
+            max_depth,
+            report,
+        );
+        let main_nodes = w.nodes();
         if limits.infinite {
             while !control.stopped() {
                 std::thread::sleep(Duration::from_millis(1));
@@ -548,7 +470,7 @@ fn quick_best_step(pos: &Position, tt: &TranspositionTable, settings: &Settings)
     let mut best = None;
     for depth in 1..=i32::from(pos.steps_left()) {
         w.search_root(&mut p, depth);
-        if w.stopped && best.is_some() {
+        if w.stopped() && best.is_some() {
             break;
         }
         if let Some(&s) = w.root_pv().first() {
