@@ -119,7 +119,7 @@ impl Default for Settings {
 }
 
 /// One progress report (an `info` line).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Info {
     /// Iteration depth in steps.
     pub depth: u32,
@@ -244,16 +244,7 @@ pub fn think(
     };
     let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
 
-    let mut last = Info {
-        depth: 0,
-        seldepth: 0,
-        score: Score::Cp(0),
-        nodes: 0,
-        nps: 0,
-        time_ms: 0,
-        hashfull: 0,
-        pv: Vec::new(),
-    };
+    let mut last = Info::default();
     if root.is_game_over() {
         return Outcome {
             turn: Vec::new(),
@@ -362,11 +353,8 @@ fn helper_loop(
                 depth,
                 seldepth: w.seldepth() as u32,
                 score: w.score(value),
-                nodes: 0,
-                nps: 0,
-                time_ms: 0,
-                hashfull: 0,
                 pv: w.root_pv(),
+                ..Info::default()
             });
         }
         if depth == max_depth {
@@ -388,16 +376,7 @@ fn iterate(
     max_depth: u32,
     report: &mut dyn FnMut(&Info),
 ) -> Info {
-    let mut best = Info {
-        depth: 0,
-        seldepth: 0,
-        score: Score::Cp(0),
-        nodes: 0,
-        nps: 0,
-        time_ms: 0,
-        hashfull: 0,
-        pv: Vec::new(),
-    };
+    let mut best = Info::default();
     for depth in 1..=max_depth {
         let value = w.search_root(pos, depth as i32);
         let pv = w.root_pv();

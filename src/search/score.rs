@@ -41,7 +41,14 @@ impl Score {
 
     /// Whether this is a proven result.
     pub fn is_decided(self) -> bool {
-        !matches!(self, Score::Cp(_))
+        matches!(self, Score::Win(_) | Score::Loss(_))
+    }
+}
+
+impl Default for Score {
+    /// An even evaluation.
+    fn default() -> Score {
+        Score::Cp(0)
     }
 }
 
