@@ -5,6 +5,7 @@
 use crate::game::Position;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Algorithm, Limits, Settings, think};
+use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -66,6 +67,8 @@ pub const POSITIONS: [(&str, u32, Algorithm); 10] = [
 /// Runs the bench and prints the per-position lines and the totals; returns
 /// the exit code.
 pub fn run(depth: Option<u32>, threads: usize) -> i32 {
+    // A closed pipe (`splut bench | head`) is no reason to crash.
+    let mut out = std::io::stdout().lock();
     let mut total_nodes = 0u64;
     let start = Instant::now();
     for (i, &(spn, default_depth, algorithm)) in POSITIONS.iter().enumerate() {
@@ -97,7 +100,8 @@ pub fn run(depth: Option<u32>, threads: usize) -> i32 {
             &mut |_| {},
         );
         let turn: Vec<String> = outcome.turn.iter().map(|s| s.to_string()).collect();
-        println!(
+        let _ = writeln!(
+            out,
             "position {:>2} {:<9} depth {:>2} nodes {:>9} time {:>5} ms score {} bestturn {}",
             i + 1,
             algorithm.name(),
@@ -110,8 +114,8 @@ pub fn run(depth: Option<u32>, threads: usize) -> i32 {
         total_nodes += outcome.info.nodes;
     }
     let ms = start.elapsed().as_millis().max(1) as u64;
-    println!("time {ms} ms");
-    println!("nps {}", total_nodes * 1000 / ms);
-    println!("nodes {total_nodes}");
+    let _ = writeln!(out, "time {ms} ms");
+    let _ = writeln!(out, "nps {}", total_nodes * 1000 / ms);
+    let _ = writeln!(out, "nodes {total_nodes}");
     0
 }
