@@ -45,9 +45,19 @@ fn handshake_lists_id_and_every_option() {
         );
     }
     let algo = lines.iter().find(|l| l.contains("name Algorithm")).unwrap();
-    assert!(
-        algo.contains("var auto") && algo.contains("var alphabeta") && algo.contains("var maxn")
-    );
+    for name in [
+        "auto",
+        "alphabeta",
+        "maxn",
+        "brs",
+        "brsplus",
+        "mcts",
+        "uct-plain",
+        "random",
+        "greedy",
+    ] {
+        assert!(algo.contains(&format!("var {name}")), "{name}: {algo}");
+    }
     e.send("isready");
     e.expect("readyok");
     assert!(e.quit().success());
@@ -356,14 +366,23 @@ fn end_of_input_ends_the_engine() {
 
 #[test]
 fn every_algorithm_plays_legal_turns_for_every_player_count() {
-    for algo in ["alphabeta", "maxn"] {
+    for (algo, go) in [
+        ("alphabeta", "depth 4"),
+        ("maxn", "depth 4"),
+        ("brs", "depth 4"),
+        ("brsplus", "depth 4"),
+        ("mcts", "nodes 1000"),
+        ("uct-plain", "nodes 300"),
+        ("random", "depth 1"),
+        ("greedy", "depth 1"),
+    ] {
         let mut e = Engine::start();
         e.send(&format!("setoption name Algorithm value {algo}"));
         for players in [2, 3, 4] {
             e.send(&format!("position startpos players {players}"));
             let mut spn = e.query("spn");
             for _ in 0..4 {
-                let (_, turn, _) = e.go("depth 4");
+                let (_, turn, _) = e.go(go);
                 assert_whole_legal_turn(&spn, &turn);
                 e.send(&format!("position fen {spn} moves {}", turn.join(" ")));
                 spn = e.query("spn");

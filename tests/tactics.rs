@@ -156,3 +156,96 @@ fn max_n_kills_this_turn_too() {
     let (after, turn, _) = engine_turn(&mut e, spn, "depth 4");
     assert_eq!(seats(&after).len(), 2, "{turn:?} kills nobody");
 }
+
+// ----- the other searches -----
+
+#[test]
+fn mcts_kills_this_turn_with_2_3_and_4_players() {
+    let mut e = Engine::start();
+    e.send("setoption name Algorithm value mcts");
+    for (spn, left) in [
+        ("R/gT2/2gS2/7/R3gD3R/rS2R3/rD3rT/3/1 r 3 10 - - -", 1),
+        ("R/gTgDgS/5/3yS3/RyD6R/yT2R3/rD3rT/rS2/1 r 3 10 - - -", 2),
+        (
+            "R/gTgDgS/5/3yS2bT/RyD5bDR/yT2R2bS/rD3rT/rS2/1 r 3 10 - - -",
+            3,
+        ),
+    ] {
+        let (after, turn, _) = engine_turn(&mut e, spn, "nodes 20000");
+        assert_eq!(seats(&after).len(), left, "{spn}: {turn:?} kills nobody");
+        assert!(after.in_game(Seat::Red));
+    }
+}
+
+#[test]
+fn mcts_with_a_seed_is_reproducible() {
+    let spn = "1/3/2gT1gD/5R1/5gS3/R5rT/rS4/RR1/1 r 3 17 - g6 -";
+    let run = |seed: u32| {
+        let mut e = Engine::start();
+        e.send("setoption name Algorithm value mcts");
+        e.send(&format!("setoption name Seed value {seed}"));
+        let (_, turn, lines) = engine_turn(&mut e, spn, "nodes 5000");
+        let last = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .cloned();
+        (
+            turn,
+            last.map(|l| l.split(" nps ").next().unwrap().to_string()),
+        )
+    };
+    let a = run(7);
+    assert_eq!(a, run(7), "same seed, same search");
+    assert!(
+        a.1.as_deref().is_some_and(|l| l.contains("nodes 5000")),
+        "{a:?}"
+    );
+}
+
+#[test]
+fn best_reply_search_kills_and_defends_with_3_and_4_players() {
+    let mut e = Engine::start();
+    for algo in ["brs", "brsplus"] {
+        e.send(&format!("setoption name Algorithm value {algo}"));
+        let (after, turn, _) = engine_turn(
+            &mut e,
+            "R/gTgDgS/5/3yS3/RyD6R/yT2R3/rD3rT/rS2/1 r 3 10 - - -",
+            "depth 6",
+        );
+        assert_eq!(seats(&after).len(), 2, "{algo}: {turn:?} kills nobody");
+        for spn in [
+            "R/gTgDgS/5/yS6/RyD1yTR3R/7/rD1rS1rT/3/1 r 3 10 - - -",
+            "R/gTgDgS/5/yS5bT/RyD1yTR2bDR/6bS/rD1rS1rT/3/1 r 3 10 - - -",
+        ] {
+            let (after, turn, _) = engine_turn(&mut e, spn, "depth 6");
+            assert!(
+                !can_eliminate(&after, Seat::Red),
+                "{algo}: after {turn:?} yellow still kills"
+            );
+        }
+    }
+}
+
+#[test]
+fn greedy_and_uct_plain_take_a_kill() {
+    let mut e = Engine::start();
+    // Greedy finds the 3-step kill; plain UCT (a weak baseline: random
+    // playouts, no evaluation) is asked for a 1-step kill.
+    for (algo, go, spn) in [
+        (
+            "greedy",
+            "depth 1",
+            "R/gT2/2gS2/7/R3gD3R/rS2R3/rD3rT/3/1 r 3 10 - - -",
+        ),
+        (
+            "uct-plain",
+            "nodes 3000",
+            "R/gT2/2gS2/7/R3gD3R/rS2R3/rD1rT2/3/1 r 3 10 - - -",
+        ),
+    ] {
+        e.send(&format!("setoption name Algorithm value {algo}"));
+        let (after, turn, _) = engine_turn(&mut e, spn, go);
+        assert_eq!(after.winner(), Some(Seat::Red), "{algo}: {turn:?}");
+    }
+}

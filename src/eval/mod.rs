@@ -21,7 +21,10 @@ pub struct EvalParams {
     /// shields the sorcerer (thrown rocks fly over it, levitated ones do not).
     pub dwarf: i32,
     /// Charged to a seat whose sorcerer the side to move can hit within the
-    /// steps it has left this turn: it is as good as dead.
+    /// steps it has left this turn: it is as good as dead. A throw ends the
+    /// turn, so only one such seat is charged (the one scoring best, the
+    /// likeliest target); any other the side to move could reach gets its
+    /// turn to react and is charged `threat`.
     pub kill_now: i32,
     /// Charged to a seat whose sorcerer another seat, moving before it, can
     /// hit within a full turn (3 steps): the victim cannot react in time.
@@ -111,15 +114,30 @@ pub fn seat_scores(pos: &Position, p: &EvalParams) -> [i32; 4] {
     for &s in order {
         score[s.index()] = positional(pos, s, p);
     }
+    let positional_score = score;
+    let mut doomed: Option<Seat> = None;
     for (ia, &attacker) in order.iter().enumerate() {
         let steps = if ia == 0 { pos.steps_left() } else { 3 };
         for (iv, &victim) in order.iter().enumerate() {
             if iv == ia || steps_to_kill(pos, attacker, victim, steps).is_none() {
                 continue;
             }
-            score[victim.index()] -= if ia == 0 {
-                p.kill_now
-            } else if ia < iv {
+            if ia == 0 {
+                // The side to move kills one victim at most this turn.
+                let better =
+                    |v: Seat| positional_score[v.index()] > positional_score[victim.index()];
+                if doomed.is_none_or(|d| !better(d)) {
+                    if let Some(d) = doomed {
+                        score[d.index()] += p.kill_now - p.threat;
+                    }
+                    doomed = Some(victim);
+                    score[victim.index()] -= p.kill_now;
+                } else {
+                    score[victim.index()] -= p.threat;
+                }
+                continue;
+            }
+            score[victim.index()] -= if ia < iv {
                 p.threat_unanswered
             } else if iv == 0 {
                 p.threat + p.threat_per_spent_step * (3 - pos.steps_left() as i32)

@@ -318,6 +318,8 @@ impl Engine {
             algorithm: self.options.algorithm,
             threads: self.options.threads,
             move_overhead: self.options.move_overhead,
+            seed: self.options.seed,
+            tree_mib: self.options.hash_mib,
             ..Settings::default()
         };
         let infinite = limits.infinite;

@@ -13,7 +13,7 @@ pub struct Options {
     pub algorithm: Algorithm,
     /// Milliseconds kept back per move for the time lost in transit.
     pub move_overhead: u64,
-    /// Seed for randomised searches.
+    /// Seed for the randomised searches (MCTS, UCT, random, greedy).
     pub seed: u64,
 }
 
@@ -37,9 +37,9 @@ const SEED_MAX: u64 = u32::MAX as u64;
 /// The `option …` lines of the `ugi` answer.
 pub fn declarations() -> Vec<String> {
     let d = Options::default();
-    let algos: Vec<String> = Algorithm::NAMES
+    let algos: Vec<String> = Algorithm::ALL
         .iter()
-        .map(|n| format!("var {n}"))
+        .map(|a| format!("var {}", a.name()))
         .collect();
     vec![
         format!(
@@ -101,7 +101,7 @@ impl Options {
                 self.algorithm = Algorithm::parse(value).ok_or_else(|| {
                     format!(
                         "option Algorithm: '{value}' is not one of {}",
-                        Algorithm::NAMES.join(", ")
+                        Algorithm::ALL.map(|a| a.name()).join(", ")
                     )
                 })?;
                 Ok(Changed::Other)

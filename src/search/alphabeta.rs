@@ -9,6 +9,12 @@
 //! sorcerer of the other side (they end the turn, so the next side may
 //! answer in kind), and the evaluation charges kills the side to move can
 //! reach within its remaining steps.
+//!
+//! **Best-reply search** (BRS, 3–4 players) is a mode of the same search:
+//! after the root seat's turn, only one opponent plays a turn — whichever
+//! hurts the root most, as the minimum over the opponents — and the others
+//! pass (BRS) or play the first step their move ordering gives (BRS+), so
+//! the root moves again sooner and the search sees deeper into its own plans.
 
 use super::ordering::{MAX_PLY, ThrowClass, order};
 use super::score::{DRAW, INFINITY, Score, from_tt, to_tt, win_in_turn};
@@ -16,7 +22,7 @@ use super::thread::{ThreadState, Worker};
 use super::tt::{Bound, TranspositionTable};
 use super::{Control, Progress};
 use crate::eval::{EvalParams, evaluate};
-use crate::game::{Position, Seat, Step, StepKind, StepList};
+use crate::game::{Position, Seat, Step, StepKind, StepList, Undo};
 
 /// Salt for the paranoid table keys: the scores depend on the root seat.
 const ROOT_SALT: [u64; 4] = [
@@ -29,6 +35,31 @@ const ROOT_SALT: [u64; 4] = [
 /// How far back repetitions are looked for (steps).
 const REPETITION_WINDOW: usize = 64;
 
+/// Salt for best-reply search: its values differ from paranoid ones.
+const BRS_SALT: u64 = 0x4252_535F_5341_4C54;
+
+/// How the seats other than the root play.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Mode {
+    /// Two players, or paranoid: every opponent plays every turn.
+    Paranoid,
+    /// Best-reply search: one opponent replies, the others pass.
+    Brs,
+    /// BRS+: the others play their first-ordered steps instead of passing.
+    BrsPlus,
+}
+
+/// Where a node stands in best-reply search.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Phase {
+    /// An ordinary node (paranoid, or the root seat's turn).
+    Normal,
+    /// The root's turn just ended: pick the opponent who replies.
+    Choose,
+    /// That opponent's turn.
+    Reply(Seat),
+}
+
 /// One thread's alpha-beta search.
 pub struct AlphaBeta<'a> {
     tt: &'a TranspositionTable,
@@ -39,6 +70,7 @@ pub struct AlphaBeta<'a> {
     salt: u64,
     /// Hashes of the game so far and of the current search path.
     path: Vec<u64>,
+    mode: Mode,
     /// Node count, variation, killers and history.
     pub t: ThreadState<'a>,
 }
@@ -46,7 +78,7 @@ pub struct AlphaBeta<'a> {
 impl Worker for AlphaBeta<'_> {
     fn search_root(&mut self, root: &mut Position, depth: i32) -> i32 {
         self.t.new_iteration();
-        self.search(root, depth, -INFINITY, INFINITY, 0)
+        self.search(root, depth, -INFINITY, INFINITY, 0, Phase::Normal)
     }
 
     fn score(&self, value: i32) -> Score {
@@ -60,7 +92,9 @@ impl Worker for AlphaBeta<'_> {
 
 impl<'a> AlphaBeta<'a> {
     /// A searcher for `root`, after a game whose earlier positions hashed to
-    /// `game_hashes` (for repetitions).
+    /// `game_hashes` (for repetitions). Best-reply modes apply with 3–4
+    /// players only; with 2 they are plain alpha-beta.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         root: &Position,
         game_hashes: &[u64],
@@ -69,12 +103,15 @@ impl<'a> AlphaBeta<'a> {
         control: &'a Control,
         progress: &'a Progress,
         is_main: bool,
+        mode: Mode,
     ) -> AlphaBeta<'a> {
         let root_seat = root.side_to_move();
         let players = root.players_left();
         let start = game_hashes.len().saturating_sub(REPETITION_WINDOW);
         let mut path = game_hashes[start..].to_vec();
         path.push(root.hash());
+        let mode = if players > 2 { mode } else { Mode::Paranoid };
+        let mode_salt = if mode == Mode::Paranoid { 0 } else { BRS_SALT };
         AlphaBeta {
             tt,
             params,
@@ -82,11 +119,12 @@ impl<'a> AlphaBeta<'a> {
             root_turn: root.turn(),
             players_at_root: players,
             salt: if players > 2 {
-                ROOT_SALT[root_seat.index()]
+                ROOT_SALT[root_seat.index()] ^ mode_salt
             } else {
                 0
             },
             path,
+            mode,
             t: ThreadState::new(control, progress, is_main),
         }
     }
@@ -129,28 +167,118 @@ impl<'a> AlphaBeta<'a> {
         }
     }
 
-    /// Makes `step`, runs `f` on the child (told whether the child's seat is
-    /// on the mover's side), unmakes it.
+    /// Makes `step`, and in best-reply search whatever the skipped seats
+    /// do after it; runs `f` on the child (told whether the child's seat is
+    /// on the mover's side, and the child's phase); unmakes it all.
     #[inline]
     fn visit<R>(
         &mut self,
         pos: &mut Position,
         step: Step,
         my_sign: i32,
-        f: impl FnOnce(&mut Self, &mut Position, bool) -> R,
+        phase: Phase,
+        f: impl FnOnce(&mut Self, &mut Position, bool, Phase) -> R,
     ) -> R {
         let undo = pos.make(step);
+        let mut skipped = Vec::new();
+        let child_phase = match (self.mode, phase) {
+            (Mode::Paranoid, _) => Phase::Normal,
+            (_, Phase::Reply(o)) if pos.side_to_move() == o => phase,
+            (_, Phase::Reply(_)) => {
+                // The replying opponent's turn is over: on to the root.
+                self.skip_to(pos, self.root_seat, &mut skipped);
+                Phase::Normal
+            }
+            _ if pos.side_to_move() == self.root_seat => Phase::Normal,
+            _ => Phase::Choose,
+        };
         self.path.push(pos.hash());
         let same = self.sign(pos.side_to_move()) == my_sign;
-        let r = f(self, pos, same);
+        let r = f(self, pos, same, child_phase);
         self.path.pop();
+        for (s, u) in skipped.iter().rev() {
+            pos.unmake(*s, u);
+        }
         pos.unmake(step, &undo);
         r
+    }
+
+    /// Lets the seats before `seat` pass their turns (BRS) or play their
+    /// first-ordered steps (BRS+), recording what was made.
+    fn skip_to(&mut self, pos: &mut Position, seat: Seat, made: &mut Vec<(Step, Undo)>) {
+        while pos.side_to_move() != seat && pos.in_game(self.root_seat) && !pos.is_game_over() {
+            let step = if self.mode == Mode::BrsPlus {
+                self.first_ordered(pos)
+            } else {
+                Step::PASS
+            };
+            made.push((step, pos.make(step)));
+        }
+    }
+
+    /// The step move ordering puts first here (BRS+).
+    fn first_ordered(&self, pos: &Position) -> Step {
+        let mut list = StepList::new();
+        pos.legal_steps(&mut list);
+        let me = pos.side_to_move();
+        let my_sign = self.sign(me);
+        let tt_step = self.tt.probe(pos.hash() ^ self.salt).and_then(|e| e.step);
+        order(
+            &mut list,
+            me,
+            tt_step,
+            &self.t.killers,
+            &self.t.history,
+            0,
+            |s| self.classify(pos, s, my_sign),
+        );
+        list.first().copied().unwrap_or(Step::PASS)
+    }
+
+    /// Best-reply search: the root's turn is over; the opponent whose turn
+    /// is worst for the root replies (the others are skipped).
+    fn choose(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        let opponents: Vec<Seat> = (0..4)
+            .map(|i| Seat::from_index(pos.side_to_move() as u8 + i))
+            .filter(|&s| s != self.root_seat && pos.in_game(s))
+            .collect();
+        let mut best = -INFINITY;
+        for o in opponents {
+            let mut skipped = Vec::new();
+            self.skip_to(pos, o, &mut skipped);
+            // Opponents are one side: no sign change, no step spent.
+            let value = self.search(pos, depth, alpha, beta, ply + 1, Phase::Reply(o));
+            for (s, u) in skipped.iter().rev() {
+                pos.unmake(*s, u);
+            }
+            if self.t.stopped {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                self.t.adopt_child_pv(ply);
+                if value > alpha {
+                    alpha = value;
+                    if value >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
     }
 
     /// Searches a child already made on `pos`: same side keeps the window,
     /// the other side negates it.
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     fn child(
         &mut self,
         pos: &mut Position,
@@ -159,11 +287,12 @@ impl<'a> AlphaBeta<'a> {
         beta: i32,
         ply: usize,
         same: bool,
+        phase: Phase,
     ) -> i32 {
         if same {
-            self.search(pos, depth, alpha, beta, ply + 1)
+            self.search(pos, depth, alpha, beta, ply + 1, phase)
         } else {
-            -self.search(pos, depth, -beta, -alpha, ply + 1)
+            -self.search(pos, depth, -beta, -alpha, ply + 1, phase)
         }
     }
 
@@ -174,6 +303,7 @@ impl<'a> AlphaBeta<'a> {
         mut alpha: i32,
         beta: i32,
         ply: usize,
+        phase: Phase,
     ) -> i32 {
         self.t.clear_pv(ply);
         if let Some(v) = self.terminal_value(pos) {
@@ -183,8 +313,11 @@ impl<'a> AlphaBeta<'a> {
         if ply > 0 && self.is_repetition(hash) {
             return DRAW;
         }
-        if depth <= 0 || ply >= MAX_PLY - 1 {
+        if depth <= 0 || ply >= MAX_PLY - 2 {
             return self.quiesce(pos, alpha, beta, ply);
+        }
+        if phase == Phase::Choose {
+            return self.choose(pos, depth, alpha, beta, ply);
         }
         self.t.node(ply);
         if self.t.stopped {
@@ -228,19 +361,22 @@ impl<'a> AlphaBeta<'a> {
         for (i, &step) in list.iter().enumerate() {
             let quiet = step.kind() != StepKind::Throw;
             let window = alpha;
-            let value = self.visit(pos, step, my_sign, |this, pos, same| {
+            let value = self.visit(pos, step, my_sign, phase, |this, pos, same, next| {
+                let child = |this: &mut Self, pos: &mut Position, d, a, b| {
+                    this.child(pos, d, a, b, ply, same, next)
+                };
                 if i == 0 {
-                    return this.child(pos, depth - 1, window, beta, ply, same);
+                    return child(this, pos, depth - 1, window, beta);
                 }
                 // Late quiet steps are searched a step shallower first.
                 let reduction = i32::from(depth >= 3 && i >= 4 && quiet && !pv_node);
                 // (An aborted child's 0 is no fail-high: no re-search then.)
-                let mut v = this.child(pos, depth - 1 - reduction, window, window + 1, ply, same);
+                let mut v = child(this, pos, depth - 1 - reduction, window, window + 1);
                 if v > window && reduction > 0 && !this.t.stopped {
-                    v = this.child(pos, depth - 1, window, window + 1, ply, same);
+                    v = child(this, pos, depth - 1, window, window + 1);
                 }
                 if v > window && v < beta && !this.t.stopped {
-                    v = this.child(pos, depth - 1, window, beta, ply, same);
+                    v = child(this, pos, depth - 1, window, beta);
                 }
                 v
             });
@@ -304,8 +440,20 @@ impl<'a> AlphaBeta<'a> {
                 continue;
             }
             let window = alpha;
-            let value = self.visit(pos, step, my_sign, |this, pos, same| {
-                this.child(pos, 0, window, beta, ply, same)
+            // A killing throw ends the turn; in best-reply search the seats
+            // after it are skipped like after any turn.
+            let phase = if pos.side_to_move() == self.root_seat {
+                Phase::Normal
+            } else {
+                Phase::Reply(pos.side_to_move())
+            };
+            let value = self.visit(pos, step, my_sign, phase, |this, pos, same, next| {
+                let next = if next == Phase::Choose {
+                    Phase::Normal
+                } else {
+                    next
+                };
+                this.child(pos, 0, window, beta, ply, same, next)
             });
             if self.t.stopped {
                 return 0;

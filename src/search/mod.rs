@@ -4,6 +4,9 @@
 //!   alpha-beta (3–4 players), with the transposition table ([`tt`]), step
 //!   ordering ([`ordering`]) and a quiescence search on killing throws.
 //! - [`maxn`]: max-n with shallow pruning for 3–4 players.
+//! - Best-reply search (BRS, BRS+) for 3–4 players: a mode of alpha-beta.
+//! - [`mcts`]: Monte Carlo tree search (and plain UCT), parallel on rayon.
+//! - [`reference`]: the random and greedy reference players.
 //! - [`time`]: how long a search may take.
 //! - Lazy SMP: with `threads > 1`, helper threads search the same tree and
 //!   share the table. Every thread publishes its completed iterations; the
@@ -16,7 +19,9 @@
 
 pub mod alphabeta;
 pub mod maxn;
+pub mod mcts;
 pub mod ordering;
+pub mod reference;
 pub mod score;
 pub mod thread;
 pub mod time;
@@ -24,7 +29,7 @@ pub mod tt;
 
 use crate::eval::EvalParams;
 use crate::game::{Position, Step};
-use alphabeta::AlphaBeta;
+use alphabeta::{AlphaBeta, Mode};
 use maxn::MaxN;
 use score::Score;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -45,20 +50,40 @@ pub enum Algorithm {
     AlphaBeta,
     /// Max-n with shallow pruning (any number of players; meant for 3–4).
     MaxN,
+    /// Best-reply search (3–4 players; alpha-beta with 2).
+    Brs,
+    /// BRS+: best-reply search where skipped opponents play their
+    /// first-ordered step.
+    BrsPlus,
+    /// Monte Carlo tree search.
+    Mcts,
+    /// Plain UCT: random playouts, no evaluation (a baseline).
+    UctPlain,
+    /// Uniformly random steps (a baseline).
+    Random,
+    /// One turn deep: kill if possible, avoid dying if possible (a
+    /// baseline).
+    Greedy,
 }
 
 impl Algorithm {
-    /// All names, as the `Algorithm` option lists them.
-    pub const NAMES: [&'static str; 3] = ["auto", "alphabeta", "maxn"];
+    /// All algorithms, in the order the `Algorithm` option lists them.
+    pub const ALL: [Algorithm; 9] = [
+        Algorithm::Auto,
+        Algorithm::AlphaBeta,
+        Algorithm::MaxN,
+        Algorithm::Brs,
+        Algorithm::BrsPlus,
+        Algorithm::Mcts,
+        Algorithm::UctPlain,
+        Algorithm::Random,
+        Algorithm::Greedy,
+    ];
 
     /// Parses an option value (case-insensitive).
     pub fn parse(s: &str) -> Option<Algorithm> {
-        match s.to_ascii_lowercase().as_str() {
-            "auto" => Some(Algorithm::Auto),
-            "alphabeta" => Some(Algorithm::AlphaBeta),
-            "maxn" => Some(Algorithm::MaxN),
-            _ => None,
-        }
+        let s = s.to_ascii_lowercase();
+        Algorithm::ALL.into_iter().find(|a| a.name() == s)
     }
 
     /// The name.
@@ -67,6 +92,12 @@ impl Algorithm {
             Algorithm::Auto => "auto",
             Algorithm::AlphaBeta => "alphabeta",
             Algorithm::MaxN => "maxn",
+            Algorithm::Brs => "brs",
+            Algorithm::BrsPlus => "brsplus",
+            Algorithm::Mcts => "mcts",
+            Algorithm::UctPlain => "uct-plain",
+            Algorithm::Random => "random",
+            Algorithm::Greedy => "greedy",
         }
     }
 
@@ -105,6 +136,10 @@ pub struct Settings {
     pub move_overhead: u64,
     /// Evaluation weights.
     pub params: EvalParams,
+    /// Seed of the randomised searches (MCTS, UCT, random, greedy).
+    pub seed: u64,
+    /// Memory for the MCTS tree, MiB.
+    pub tree_mib: usize,
 }
 
 impl Default for Settings {
@@ -114,6 +149,8 @@ impl Default for Settings {
             threads: 1,
             move_overhead: 30,
             params: EvalParams::default(),
+            seed: 0,
+            tree_mib: 64,
         }
     }
 }
@@ -253,6 +290,56 @@ pub fn think(
     }
 
     let helper_best: Mutex<Option<Info>> = Mutex::new(None);
+    match algorithm {
+        Algorithm::Random | Algorithm::Greedy => {
+            let turn = if algorithm == Algorithm::Random {
+                reference::random_turn(root, settings.seed)
+            } else {
+                reference::greedy_turn(root, settings.seed)
+            };
+            let info = Info {
+                depth: turn.len() as u32,
+                pv: turn.clone(),
+                time_ms: control.elapsed().as_millis() as u64,
+                ..Info::default()
+            };
+            report(&info);
+            return Outcome { turn, info };
+        }
+        Algorithm::Mcts | Algorithm::UctPlain => {
+            let cfg = if algorithm == Algorithm::Mcts {
+                mcts::MCTS
+            } else {
+                mcts::UCT_PLAIN
+            };
+            let info = mcts::run(
+                root,
+                &cfg,
+                &settings.params,
+                threads,
+                settings.seed,
+                settings.tree_mib,
+                &control,
+                if limits.infinite { None } else { budget.soft },
+                limits.nodes,
+                limits.depth,
+                report,
+            );
+            if limits.infinite {
+                while !control.stopped() {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            }
+            let turn = complete_turn(root, &info.pv, tt, settings);
+            return Outcome { turn, info };
+        }
+        _ => {}
+    }
+    let mode = match algorithm {
+        Algorithm::Brs => Mode::Brs,
+        Algorithm::BrsPlus => Mode::BrsPlus,
+        _ => Mode::Paranoid,
+    };
     let worker = |is_main| -> Box<dyn Worker + '_> {
         match algorithm {
             Algorithm::MaxN => Box::new(MaxN::new(
@@ -271,6 +358,7 @@ pub fn think(
                 &control,
                 &progress,
                 is_main,
+                mode,
             )),
         }
     };
@@ -444,7 +532,16 @@ fn complete_turn(
 fn quick_best_step(pos: &Position, tt: &TranspositionTable, settings: &Settings) -> Step {
     let control = Control::new(Arc::new(AtomicBool::new(false)), None, Some(20_000));
     let progress = Progress::default();
-    let mut w = AlphaBeta::new(pos, &[], tt, &settings.params, &control, &progress, true);
+    let mut w = AlphaBeta::new(
+        pos,
+        &[],
+        tt,
+        &settings.params,
+        &control,
+        &progress,
+        true,
+        Mode::Paranoid,
+    );
     let mut p = *pos;
     let mut best = None;
     for depth in 1..=i32::from(pos.steps_left()) {

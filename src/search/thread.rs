@@ -89,6 +89,18 @@ impl<'a> ThreadState<'a> {
         self.pv_len[ply] = child_len + 1;
     }
 
+    /// The node at `ply` took no step of its own (best-reply search choosing
+    /// a replying opponent): its variation is the child's.
+    pub fn adopt_child_pv(&mut self, ply: usize) {
+        if ply + 1 >= MAX_PLY {
+            return;
+        }
+        let child_len = self.pv_len[ply + 1].min(MAX_PLY - ply - 1);
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][..child_len].copy_from_slice(&tail[0][..child_len]);
+        self.pv_len[ply] = child_len;
+    }
+
     /// The principal variation from the root.
     pub fn root_pv(&self) -> &[Step] {
         &self.pv[0][..self.pv_len[0]]

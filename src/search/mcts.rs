@@ -1,0 +1,690 @@
+//! Monte Carlo tree search for 2–4 players, and plain UCT.
+//!
+//! - The tree is over steps (the side to move changes only between turns);
+//!   every node keeps one reward sum per seat and the seat to move picks the
+//!   child best for itself (UCT with max-n style reward vectors).
+//! - Playouts follow a cheap policy — take a throw that kills an opponent's
+//!   sorcerer when there is one, otherwise a random step — and stop after a
+//!   bounded number of steps, where the evaluation's shares score them.
+//! - MCTS-Solver: a finished game is a proven result; a node whose seat to
+//!   move has a proven winning child is won for it, and a node whose children
+//!   are all proven wins for one seat is won for that seat.
+//! - Progressive history: the average reward a step earned for its seat,
+//!   anywhere in the tree, biases the choice among rarely tried children.
+//! - Parallel on rayon, two ways: *tree* parallelism (all threads share one
+//!   tree; a visit counts as soon as a thread goes down a node, the "virtual
+//!   loss" that spreads threads apart) and *root* parallelism (one tree per
+//!   thread, their counts summed at the end).
+//! - `uct-plain` is the same tree with every heuristic off: random playouts
+//!   to the end of the game, rewards 1 for the winner and 0 otherwise.
+//!
+//! The whole turn comes from one tree: the most visited path while it
+//! stays in the root's turn.
+
+use super::score::Score;
+use super::{Control, Info};
+use crate::eval::{EvalParams, SHARES_TOTAL, evaluate_shares};
+use crate::game::{Position, Seat, Step, StepKind, StepList};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::time::Duration;
+
+/// How threads share the work.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Parallel {
+    /// One shared tree.
+    Tree,
+    /// One tree per thread, merged at the end.
+    Root,
+}
+
+/// The knobs that tell MCTS from plain UCT.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsConfig {
+    /// UCT exploration constant.
+    pub exploration: f64,
+    /// Playout length in steps before the evaluation scores it (0: play to
+    /// the end of the game, up to [`PLAYOUT_CAP`] steps).
+    pub playout_steps: u32,
+    /// Take a throw that kills an opponent when there is one, in playouts
+    /// and in the tree (a node with such throws has only them as children:
+    /// "decisive moves").
+    pub kill_policy: bool,
+    /// Prove wins and losses.
+    pub solver: bool,
+    /// Weight of progressive history (0: off).
+    pub history_weight: f64,
+    /// How threads share the work.
+    pub parallel: Parallel,
+}
+
+/// The engine's MCTS.
+pub const MCTS: MctsConfig = MctsConfig {
+    exploration: 0.7,
+    playout_steps: 6,
+    kill_policy: true,
+    solver: true,
+    history_weight: 1.0,
+    parallel: Parallel::Tree,
+};
+
+/// Plain UCT: the generic game-playing baseline.
+pub const UCT_PLAIN: MctsConfig = MctsConfig {
+    exploration: std::f64::consts::SQRT_2,
+    playout_steps: 0,
+    kill_policy: false,
+    solver: false,
+    history_weight: 0.0,
+    parallel: Parallel::Tree,
+};
+
+/// Longest playout when playing to the end; a game still running then is
+/// scored as shared among the seats left.
+pub const PLAYOUT_CAP: u32 = 600;
+
+const NONE: u8 = u8::MAX;
+const UNEXPANDED: u64 = u64::MAX;
+/// Rewards are summed as fixed point.
+const SCALE: f64 = 1_000_000.0;
+const LEAF: u8 = 0;
+const EXPANDING: u8 = 1;
+const EXPANDED: u8 = 2;
+
+struct Node {
+    step: AtomicU32,
+    /// First child index (low 32 bits) and child count (high 32), or
+    /// `UNEXPANDED`.
+    children: AtomicU64,
+    state: AtomicU8,
+    /// Proven winner, or `NONE`.
+    proven: AtomicU8,
+    visits: AtomicU32,
+    reward: [AtomicU64; 4],
+}
+
+impl Node {
+    fn new() -> Node {
+        Node {
+            step: AtomicU32::new(0),
+            children: AtomicU64::new(UNEXPANDED),
+            state: AtomicU8::new(LEAF),
+            proven: AtomicU8::new(NONE),
+            visits: AtomicU32::new(0),
+            reward: std::array::from_fn(|_| AtomicU64::new(0)),
+        }
+    }
+
+    fn children(&self) -> Option<(usize, usize)> {
+        let c = self.children.load(std::sync::atomic::Ordering::Acquire);
+        (c != UNEXPANDED).then_some(((c & 0xFFFF_FFFF) as usize, (c >> 32) as usize))
+    }
+
+    fn mean(&self, seat: Seat) -> f64 {
+        let n = self.visits.load(Relaxed);
+        if n == 0 {
+            return 0.0;
+        }
+        self.reward[seat.index()].load(Relaxed) as f64 / SCALE / f64::from(n)
+    }
+
+    fn proven(&self) -> Option<Seat> {
+        let p = self.proven.load(Relaxed);
+        (p != NONE).then(|| Seat::from_index(p))
+    }
+}
+
+/// Progressive history: reward sums and counts per (seat, step).
+struct HistoryTable {
+    sum: Vec<AtomicU64>,
+    count: Vec<AtomicU32>,
+}
+
+impl HistoryTable {
+    fn new() -> HistoryTable {
+        let n = 4 * 41 * 4 * 8;
+        HistoryTable {
+            sum: (0..n).map(|_| AtomicU64::new(0)).collect(),
+            count: (0..n).map(|_| AtomicU32::new(0)).collect(),
+        }
+    }
+
+    fn index(seat: Seat, step: Step) -> usize {
+        ((seat.index() * 41 + step.from().index()) * 4 + step.direction().index()) * 8
+            + step.kind() as usize
+    }
+
+    fn add(&self, seat: Seat, step: Step, reward: f64) {
+        let i = Self::index(seat, step);
+        self.sum[i].fetch_add((reward * SCALE) as u64, Relaxed);
+        self.count[i].fetch_add(1, Relaxed);
+    }
+
+    fn mean(&self, seat: Seat, step: Step) -> f64 {
+        let i = Self::index(seat, step);
+        let n = self.count[i].load(Relaxed);
+        if n == 0 {
+            0.5
+        } else {
+            self.sum[i].load(Relaxed) as f64 / SCALE / f64::from(n)
+        }
+    }
+}
+
+/// Nodes per arena chunk (1 MiB): chunks are allocated when first used,
+/// so a search pays only for the tree it grows.
+const CHUNK_BITS: usize = 14;
+const CHUNK: usize = 1 << CHUNK_BITS;
+
+/// One search tree in a fixed-capacity arena.
+pub struct Tree {
+    chunks: Vec<OnceLock<Box<[Node]>>>,
+    capacity: usize,
+    next: AtomicUsize,
+    history: HistoryTable,
+    root: Position,
+    /// Simulations run.
+    pub simulations: AtomicU64,
+    max_depth: AtomicU32,
+}
+
+/// The seat a reward goes to when a game is scored: winner takes all, or
+/// evaluation shares, or an even split of a cut-off game.
+fn rewards(pos: &Position, params: &EvalParams, use_eval: bool) -> [f64; 4] {
+    let mut r = [0.0; 4];
+    if let Some(w) = pos.winner() {
+        r[w.index()] = 1.0;
+    } else if use_eval {
+        let shares = evaluate_shares(pos, params);
+        for (ri, s) in r.iter_mut().zip(shares) {
+            *ri = f64::from(s) / f64::from(SHARES_TOTAL);
+        }
+    } else {
+        let n = f64::from(pos.players_left());
+        for s in pos.seats_in_game() {
+            r[s.index()] = 1.0 / n;
+        }
+    }
+    r
+}
+
+fn kills_opponent(pos: &Position, step: Step) -> bool {
+    step.kind() == StepKind::Throw
+        && pos
+            .throw_victim(step)
+            .is_some_and(|v| v != pos.side_to_move())
+}
+
+impl Tree {
+    /// A tree for `root` with room for `capacity` nodes.
+    pub fn new(root: &Position, capacity: usize) -> Tree {
+        let capacity = capacity.max(CHUNK);
+        Tree {
+            chunks: (0..capacity.div_ceil(CHUNK))
+                .map(|_| OnceLock::new())
+                .collect(),
+            capacity,
+            next: AtomicUsize::new(1),
+            history: HistoryTable::new(),
+            root: *root,
+            simulations: AtomicU64::new(0),
+            max_depth: AtomicU32::new(0),
+        }
+    }
+
+    #[inline]
+    fn node(&self, i: usize) -> &Node {
+        let chunk =
+            self.chunks[i >> CHUNK_BITS].get_or_init(|| (0..CHUNK).map(|_| Node::new()).collect());
+        &chunk[i & (CHUNK - 1)]
+    }
+
+    /// Node count that fits in `mib` mebibytes.
+    pub fn capacity_for(mib: usize) -> usize {
+        mib.max(1) * (1 << 20) / std::mem::size_of::<Node>()
+    }
+
+    /// Creates the children of `n`: all legal steps of `pos` shuffled,
+    /// killing throws first — or, with the kill policy, the killing throws
+    /// alone when there are any. Returns false if another thread is doing
+    /// it or the arena is full.
+    fn expand(&self, n: usize, pos: &Position, rng: &mut SmallRng, cfg: &MctsConfig) -> bool {
+        let node = self.node(n);
+        if node
+            .state
+            .compare_exchange(LEAF, EXPANDING, Relaxed, Relaxed)
+            .is_err()
+        {
+            return false;
+        }
+        let mut list = StepList::new();
+        pos.legal_steps(&mut list);
+        let steps = list.as_mut_slice();
+        // Fisher-Yates, then stable partition of the killing throws.
+        for i in (1..steps.len()).rev() {
+            let j = rng.random_range(0..=i);
+            steps.swap(i, j);
+        }
+        steps.sort_by_key(|&s| !kills_opponent(pos, s));
+        let kills = steps
+            .iter()
+            .take_while(|&&s| kills_opponent(pos, s))
+            .count();
+        let count = if cfg.kill_policy && kills > 0 {
+            kills
+        } else {
+            steps.len()
+        };
+        let first = self.next.fetch_add(count, Relaxed);
+        if first + count > self.capacity {
+            // Full: stay a leaf for good.
+            node.state.store(EXPANDED, Relaxed);
+            return false;
+        }
+        for (i, &s) in steps.iter().enumerate() {
+            self.node(first + i).step.store(s.to_bits(), Relaxed);
+        }
+        node.children.store(
+            first as u64 | (count as u64) << 32,
+            std::sync::atomic::Ordering::Release,
+        );
+        node.state.store(EXPANDED, Relaxed);
+        true
+    }
+
+    fn select(&self, n: usize, pos: &Position, cfg: &MctsConfig) -> Option<usize> {
+        let (first, count) = self.node(n).children()?;
+        let me = pos.side_to_move();
+        let parent_visits = f64::from(self.node(n).visits.load(Relaxed).max(1));
+        let log_n = parent_visits.ln();
+        let mut best = None;
+        let mut best_value = f64::NEG_INFINITY;
+        for c in first..first + count {
+            let child = self.node(c);
+            if cfg.solver && child.proven() == Some(me) {
+                return Some(c);
+            }
+            let visits = child.visits.load(Relaxed);
+            let value = if visits == 0 {
+                // Untried children first, in their shuffled order.
+                1e9 - (c - first) as f64
+            } else {
+                // A child proven won by another seat is worth nothing to me.
+                let q = match child.proven() {
+                    Some(_) if cfg.solver => 0.0,
+                    _ => child.mean(me),
+                };
+                let n = f64::from(visits);
+                let mut v = q + cfg.exploration * (log_n / n).sqrt();
+                if cfg.history_weight > 0.0 {
+                    let step = Step::from_bits(child.step.load(Relaxed)).unwrap_or(Step::PASS);
+                    let h = self.history.mean(me, step);
+                    v += cfg.history_weight * h / (n * (1.0 - q) + 1.0);
+                }
+                v
+            };
+            if value > best_value {
+                best_value = value;
+                best = Some(c);
+            }
+        }
+        best
+    }
+
+    /// Marks `n` proven if its children decide it.
+    fn try_prove(&self, n: usize, pos: &Position) {
+        let Some((first, count)) = self.node(n).children() else {
+            return;
+        };
+        let me = pos.side_to_move();
+        let kids = || (first..first + count).map(|c| self.node(c).proven());
+        // A winning step for the seat to move decides the node...
+        if kids().any(|p| p == Some(me)) {
+            self.node(n).proven.store(me as u8, Relaxed);
+            return;
+        }
+        // ...and so do children all won by one and the same seat.
+        let first_winner = kids().next().flatten();
+        if let Some(w) = first_winner
+            && kids().all(|p| p == Some(w))
+        {
+            self.node(n).proven.store(w as u8, Relaxed);
+        }
+    }
+
+    /// One simulation: select, expand, play out, back up.
+    fn simulate(
+        &self,
+        cfg: &MctsConfig,
+        params: &EvalParams,
+        rng: &mut SmallRng,
+        path: &mut Vec<(usize, Position)>,
+    ) {
+        path.clear();
+        let mut n = 0;
+        let mut pos = self.root;
+        self.node(0).visits.fetch_add(1, Relaxed);
+        loop {
+            path.push((n, pos));
+            if pos.is_game_over() {
+                if cfg.solver
+                    && let Some(w) = pos.winner()
+                {
+                    self.node(n).proven.store(w as u8, Relaxed);
+                }
+                break;
+            }
+            if cfg.solver && self.node(n).proven().is_some() {
+                break;
+            }
+            if self.node(n).state.load(Relaxed) != EXPANDED {
+                // A leaf: expand it on its second visit (or at the root).
+                if self.node(n).visits.load(Relaxed) > 1 || n == 0 {
+                    self.expand(n, &pos, rng, cfg);
+                }
+                if self.node(n).children().is_none() {
+                    break;
+                }
+            }
+            let Some(c) = self.select(n, &pos, cfg) else {
+                break;
+            };
+            // Counting the visit now is the virtual loss other threads see.
+            self.node(c).visits.fetch_add(1, Relaxed);
+            let step = Step::from_bits(self.node(c).step.load(Relaxed)).unwrap_or(Step::PASS);
+            pos.play(step);
+            n = c;
+        }
+        self.max_depth.fetch_max(path.len() as u32 - 1, Relaxed);
+        let leaf = pos;
+        let reward = match self.node(n).proven() {
+            Some(w) => {
+                let mut r = [0.0; 4];
+                r[w.index()] = 1.0;
+                r
+            }
+            None => self.playout(leaf, cfg, params, rng),
+        };
+        for i in (0..path.len()).rev() {
+            let (node, ref before) = path[i];
+            for (s, &r) in reward.iter().enumerate() {
+                if r > 0.0 {
+                    self.node(node).reward[s].fetch_add((r * SCALE) as u64, Relaxed);
+                }
+            }
+            if i > 0 {
+                let (_, parent_pos) = &path[i - 1];
+                let mover = parent_pos.side_to_move();
+                if cfg.history_weight > 0.0 {
+                    let step =
+                        Step::from_bits(self.node(node).step.load(Relaxed)).unwrap_or(Step::PASS);
+                    self.history.add(mover, step, reward[mover.index()]);
+                }
+            }
+            if cfg.solver && self.node(node).proven().is_none() {
+                self.try_prove(node, before);
+            }
+        }
+        self.simulations.fetch_add(1, Relaxed);
+    }
+
+    fn playout(
+        &self,
+        mut pos: Position,
+        cfg: &MctsConfig,
+        params: &EvalParams,
+        rng: &mut SmallRng,
+    ) -> [f64; 4] {
+        let limit = if cfg.playout_steps == 0 {
+            PLAYOUT_CAP
+        } else {
+            cfg.playout_steps
+        };
+        let mut list = StepList::new();
+        for _ in 0..limit {
+            if pos.is_game_over() {
+                break;
+            }
+            pos.legal_steps(&mut list);
+            let step = if cfg.kill_policy {
+                list.iter().copied().find(|&s| kills_opponent(&pos, s))
+            } else {
+                None
+            }
+            .unwrap_or_else(|| list[rng.random_range(0..list.len())]);
+            pos.play(step);
+        }
+        rewards(&pos, params, cfg.playout_steps != 0)
+    }
+
+    /// Visit counts of the children of the node reached by `path` from the
+    /// root, by step (`None` if the path leaves the expanded tree).
+    fn children_along(&self, path: &[Step]) -> Option<Vec<ChildStats>> {
+        let mut n = 0;
+        let mut pos = self.root;
+        for &s in path {
+            let (first, count) = self.node(n).children()?;
+            n = (first..first + count).find(|&c| self.node(c).step.load(Relaxed) == s.to_bits())?;
+            pos.play(s);
+        }
+        let (first, count) = self.node(n).children()?;
+        let me = pos.side_to_move();
+        Some(
+            (first..first + count)
+                .map(|c| {
+                    let node = self.node(c);
+                    let step = Step::from_bits(node.step.load(Relaxed)).unwrap_or(Step::PASS);
+                    ChildStats {
+                        step,
+                        visits: u64::from(node.visits.load(Relaxed)),
+                        proven: node.proven(),
+                        mean: node.mean(me),
+                    }
+                })
+                .collect(),
+        )
+    }
+}
+
+/// What the line choice needs to know about a child.
+#[derive(Clone, Copy)]
+struct ChildStats {
+    step: Step,
+    visits: u64,
+    proven: Option<Seat>,
+    /// Mean reward for the seat to move at the parent.
+    mean: f64,
+}
+
+/// The most visited line through all `trees` (visits summed by step), as
+/// long as some tree has visited it; with the root's value.
+fn best_line(trees: &[Tree], root: &Position, solver: bool) -> (Vec<Step>, f64, Option<Seat>) {
+    let mut line = Vec::new();
+    let mut pos = *root;
+    let mut root_q = 0.0;
+    let mut root_proven = None;
+    while !pos.is_game_over() && line.len() < 64 {
+        let mut sums: Vec<ChildStats> = Vec::new();
+        for t in trees {
+            for c in t.children_along(&line).unwrap_or_default() {
+                match sums.iter_mut().find(|e| e.step == c.step) {
+                    Some(e) => {
+                        let n = (e.visits + c.visits).max(1) as f64;
+                        e.mean = (e.mean * e.visits as f64 + c.mean * c.visits as f64) / n;
+                        e.visits += c.visits;
+                        e.proven = e.proven.or(c.proven);
+                    }
+                    None => sums.push(c),
+                }
+            }
+        }
+        let me = pos.side_to_move();
+        // A proven win is played at once; otherwise the most visited.
+        let pick = sums
+            .iter()
+            .find(|e| solver && e.proven == Some(me))
+            .or_else(|| {
+                sums.iter()
+                    .filter(|e| e.visits > 0)
+                    .max_by_key(|e| e.visits)
+            });
+        let Some(&c) = pick else {
+            break;
+        };
+        if line.is_empty() {
+            root_q = c.mean;
+            root_proven = c.proven;
+        }
+        line.push(c.step);
+        pos.play(c.step);
+    }
+    (line, root_q, root_proven)
+}
+
+/// Runs MCTS (or plain UCT) on `root` within the limits of `control` and
+/// the simulation/depth caps; returns the final report. Reproducible with
+/// one thread, a seed and a simulation cap.
+#[allow(clippy::too_many_arguments)]
+pub fn run(
+    root: &Position,
+    cfg: &MctsConfig,
+    params: &EvalParams,
+    threads: usize,
+    seed: u64,
+    tree_mib: usize,
+    control: &Control,
+    soft: Option<Duration>,
+    max_simulations: Option<u64>,
+    max_depth: Option<u32>,
+    report: &mut dyn FnMut(&Info),
+) -> Info {
+    let threads = threads.max(1);
+    let trees: Vec<Tree> = match cfg.parallel {
+        Parallel::Tree => vec![Tree::new(root, Tree::capacity_for(tree_mib))],
+        Parallel::Root => (0..threads)
+            .map(|_| Tree::new(root, Tree::capacity_for(tree_mib) / threads))
+            .collect(),
+    };
+    let total = || {
+        trees
+            .iter()
+            .map(|t| t.simulations.load(Relaxed))
+            .sum::<u64>()
+    };
+    let depth = || {
+        trees
+            .iter()
+            .map(|t| t.max_depth.load(Relaxed))
+            .max()
+            .unwrap_or(0)
+    };
+    // `local`: this thread's simulations; the clock is read now and then.
+    let done = |t: &Tree, local: u64| {
+        if control.stopped() {
+            return true;
+        }
+        if max_simulations.is_some_and(|m| total() >= m) {
+            return true;
+        }
+        if cfg.solver && t.node(0).proven().is_some() {
+            return true;
+        }
+        if local.is_multiple_of(64) {
+            control.check_time();
+            if soft.is_some_and(|s| control.elapsed() >= s) {
+                return true;
+            }
+            if let Some(d) = max_depth {
+                let (line, _, _) = best_line(std::slice::from_ref(t), root, cfg.solver);
+                if line.len() as u32 >= d {
+                    return true;
+                }
+            }
+        }
+        false
+    };
+    let summary = || -> Info {
+        let (pv, q, proven) = best_line(&trees, root, cfg.solver);
+        let me = root.side_to_move();
+        let score = match proven {
+            Some(w) if w == me => Score::Win(turns_of(root, &pv)),
+            Some(_) => Score::Loss(turns_of(root, &pv)),
+            None => Score::Cp(
+                (q * f64::from(SHARES_TOTAL)) as i32
+                    - SHARES_TOTAL / root.players_left().max(1) as i32,
+            ),
+        };
+        let sims = total();
+        let ms = control.elapsed().as_millis() as u64;
+        Info {
+            depth: pv.len() as u32,
+            seldepth: depth(),
+            score,
+            nodes: sims,
+            nps: sims * 1000 / ms.max(1),
+            time_ms: ms,
+            hashfull: 0,
+            pv,
+        }
+    };
+
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads - 1)
+        .build()
+        .ok();
+    let main_loop = |report: &mut dyn FnMut(&Info)| {
+        let tree = &trees[0];
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut path = Vec::new();
+        let mut local = 0;
+        let mut last_report = std::time::Instant::now();
+        while !done(tree, local) {
+            tree.simulate(cfg, params, &mut rng, &mut path);
+            local += 1;
+            if last_report.elapsed() >= Duration::from_secs(1) {
+                report(&summary());
+                last_report = std::time::Instant::now();
+            }
+        }
+        control.stop();
+    };
+    match pool.filter(|_| threads > 1) {
+        None => main_loop(report),
+        Some(pool) => pool.in_place_scope(|scope| {
+            for i in 1..threads {
+                let tree = match cfg.parallel {
+                    Parallel::Tree => &trees[0],
+                    Parallel::Root => &trees[i],
+                };
+                let done = &done;
+                scope.spawn(move |_| {
+                    let mut rng =
+                        SmallRng::seed_from_u64(seed.wrapping_add(i as u64 * 0x9E37_79B9));
+                    let mut path = Vec::new();
+                    let mut local = 0;
+                    while !done(tree, local) {
+                        tree.simulate(cfg, params, &mut rng, &mut path);
+                        local += 1;
+                    }
+                });
+            }
+            main_loop(report);
+        }),
+    }
+    let info = summary();
+    report(&info);
+    info
+}
+
+/// Game turns from `root` to the end of `line`, counting the current one.
+fn turns_of(root: &Position, line: &[Step]) -> u32 {
+    let mut pos = *root;
+    for &s in line {
+        if pos.is_game_over() {
+            break;
+        }
+        pos.play(s);
+    }
+    pos.turn().saturating_sub(root.turn()).max(1)
+}
