@@ -3,8 +3,14 @@
 
 use crate::game::Position;
 use crate::protocol::{Flow, Output};
-use clap::{Parser, Subcommand};
+use crate::search::Algorithm;
+use crate::tournament::participant::{ParticipantSpec, Program, TimeControl};
+use crate::tournament::referee::Adjudication;
+use crate::tournament::stats::{Sprt, SprtModel};
+use crate::tournament::{Config, OpeningSource};
+use clap::{ArgAction, Args, Parser, Subcommand};
 use std::io::Write;
+use std::path::PathBuf;
 use std::time::Instant;
 
 /// Splut! engine. Without a command, it speaks the text protocol
@@ -55,11 +61,254 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Play a tournament between engines and report standings, Elo, LOS
+    /// and SPRT; every game is appended to a records file.
+    Tournament(TournamentArgs),
+    /// Replay and validate a game records file.
+    Replay {
+        /// The records file.
+        file: PathBuf,
+    },
+}
+
+/// `splut tournament` options.
+#[derive(Args, Debug)]
+pub struct TournamentArgs {
+    /// 2, 3 or 4 players per game.
+    #[arg(long, default_value_t = 2)]
+    players: usize,
+    /// A participant, as key=value words: name=<name>, algo=<algorithm of
+    /// this engine> or cmd="<program and arguments>", tc=<time control>,
+    /// threads=<n>, hash=<MiB>, option.<Name>=<value>. Repeat for each.
+    #[arg(long = "engine", num_args = 1.., action = ArgAction::Append, required = true)]
+    engines: Vec<String>,
+    /// Settings every participant gets unless its --engine says otherwise
+    /// (same keys).
+    #[arg(long, num_args = 1..)]
+    each: Vec<String>,
+    /// Time control when a participant names none: movetime=<ms>,
+    /// nodes=<n>, depth=<steps> or clock=<seconds>+<increment seconds>.
+    #[arg(long, default_value = "movetime=100")]
+    tc: String,
+    /// The first participant plays each of the others (default: round-robin).
+    #[arg(long)]
+    gauntlet: bool,
+    /// random:<steps> (seeded random openings) or the path of an opening
+    /// file (one SPN or step list per line).
+    #[arg(long, default_value = "random:4")]
+    openings: String,
+    /// Openings to play; each is played with every seating.
+    #[arg(long, default_value_t = 10)]
+    rounds: usize,
+    /// Stop after this many games.
+    #[arg(long)]
+    games: Option<usize>,
+    /// Seed of the random openings and of the engines' Seed option.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Adjudicate a draw after this many game turns.
+    #[arg(long, default_value_t = 300)]
+    max_turns: u32,
+    /// Adjudicate a draw when a position occurs this many times (0: never).
+    #[arg(long, default_value_t = 3)]
+    repetitions: u32,
+    /// Sequential test on game pairs between the first two participants:
+    /// elo0 elo1 alpha beta.
+    #[arg(long, num_args = 4, value_names = ["ELO0", "ELO1", "ALPHA", "BETA"], allow_negative_numbers = true)]
+    sprt: Option<Vec<f64>>,
+    /// Elo model of the SPRT bounds: normalized or logistic.
+    #[arg(long, default_value = "normalized")]
+    sprt_model: String,
+    /// The game records file (games are appended).
+    #[arg(long, default_value = "tournament.games")]
+    records: PathBuf,
+    /// No progress bar.
+    #[arg(long)]
+    no_progress: bool,
+}
+
+fn participant(
+    words: &[String],
+    each: &[String],
+    default_tc: &str,
+    n: usize,
+) -> Result<ParticipantSpec, String> {
+    let mut name = None;
+    let mut program = None;
+    let mut tc = None;
+    let mut options: Vec<(String, String)> = Vec::new();
+    // `each` first so the participant's own words win.
+    for word in each.iter().chain(words) {
+        let (key, value) = word
+            .split_once('=')
+            .ok_or_else(|| format!("engine setting '{word}': expected key=value"))?;
+        match key {
+            "name" => {
+                if value.is_empty()
+                    || !value
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "_-.+".contains(c))
+                {
+                    return Err(format!(
+                        "engine name '{value}': use letters, digits and _-.+"
+                    ));
+                }
+                name = Some(value.to_string());
+            }
+            "algo" => {
+                let a = Algorithm::parse(value).ok_or_else(|| {
+                    let all: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+                    format!("algo '{value}': expected one of {}", all.join(", "))
+                })?;
+                program = Some(Program::Builtin {
+                    algorithm: a.name().to_string(),
+                });
+            }
+            "cmd" => {
+                let command: Vec<String> = value.split_whitespace().map(String::from).collect();
+                if command.is_empty() {
+                    return Err("cmd= needs a program".into());
+                }
+                program = Some(Program::External { command });
+            }
+            "tc" => tc = Some(TimeControl::parse(value)?),
+            "threads" => options.push(("Threads".into(), value.into())),
+            "hash" => options.push(("Hash".into(), value.into())),
+            _ => match key.strip_prefix("option.") {
+                Some(opt) if !opt.is_empty() => options.push((opt.into(), value.into())),
+                _ => return Err(format!("engine setting '{word}': unknown key '{key}'")),
+            },
+        }
+    }
+    let program = program.ok_or("each --engine needs algo=<algorithm> or cmd=<program>")?;
+    let name = name.unwrap_or_else(|| match &program {
+        Program::Builtin { algorithm } => algorithm.clone(),
+        Program::External { .. } => format!("engine{n}"),
+    });
+    Ok(ParticipantSpec {
+        name,
+        program,
+        options,
+        tc: match tc {
+            Some(t) => t,
+            None => TimeControl::parse(default_tc)?,
+        },
+    })
+}
+
+/// `engines`: the words of each `--engine`, one group per occurrence.
+fn tournament_config(a: TournamentArgs, engines: Vec<Vec<String>>) -> Result<Config, String> {
+    let participants = engines
+        .iter()
+        .enumerate()
+        .map(|(i, words)| participant(words, &a.each, &a.tc, i + 1))
+        .collect::<Result<Vec<_>, _>>()?;
+    let openings = match a.openings.strip_prefix("random:") {
+        Some(n) => OpeningSource::Random(
+            n.parse()
+                .map_err(|_| format!("--openings random:<steps>: '{n}' is not a number"))?,
+        ),
+        None => OpeningSource::File(PathBuf::from(&a.openings)),
+    };
+    let sprt = match a.sprt {
+        None => None,
+        Some(v) => {
+            let model = match a.sprt_model.as_str() {
+                "normalized" => SprtModel::Normalized,
+                "logistic" => SprtModel::Logistic,
+                m => {
+                    return Err(format!(
+                        "--sprt-model '{m}': expected normalized or logistic"
+                    ));
+                }
+            };
+            let (elo0, elo1, alpha, beta) = (v[0], v[1], v[2], v[3]);
+            if elo0 >= elo1
+                || !(0.0..0.5).contains(&alpha)
+                || !(0.0..0.5).contains(&beta)
+                || alpha == 0.0
+                || beta == 0.0
+            {
+                return Err("--sprt: need elo0 < elo1 and 0 < alpha, beta < 0.5".into());
+            }
+            Some(Sprt {
+                elo0,
+                elo1,
+                alpha,
+                beta,
+                model,
+            })
+        }
+    };
+    if a.rounds == 0 {
+        return Err("--rounds must be at least 1".into());
+    }
+    Ok(Config {
+        players: a.players,
+        participants,
+        gauntlet: a.gauntlet,
+        openings,
+        rounds: a.rounds,
+        max_games: a.games,
+        seed: a.seed,
+        concurrency: a.concurrency.max(1),
+        adjudication: Adjudication {
+            max_turns: a.max_turns.max(1),
+            repetitions: a.repetitions,
+        },
+        sprt,
+        records: a.records,
+        progress: !a.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr()),
+    })
+}
+
+fn run_replay(file: &std::path::Path) -> i32 {
+    let text = match std::fs::read_to_string(file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", file.display());
+            return 2;
+        }
+    };
+    let games = match crate::tournament::record::parse_records(&text) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: {}: {e}", file.display());
+            return 1;
+        }
+    };
+    let mut bad = 0;
+    for g in &games {
+        if let Err(e) = crate::tournament::record::validate(g) {
+            bad += 1;
+            println!("game {}: INVALID: {e}", g.number);
+        }
+    }
+    println!(
+        "{} games, {} valid, {bad} invalid",
+        games.len(),
+        games.len() - bad
+    );
+    i32::from(bad > 0)
 }
 
 /// Runs the command line; returns the process exit code.
 pub fn main() -> i32 {
-    let cli = Cli::parse();
+    use clap::{CommandFactory, FromArgMatches};
+    let matches = Cli::command().get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
+    // Each `--engine` occurrence is one participant's group of words.
+    let engine_groups: Vec<Vec<String>> = matches
+        .subcommand_matches("tournament")
+        .and_then(|m| m.get_occurrences::<String>("engines"))
+        .map(|occ| occ.map(|words| words.cloned().collect()).collect())
+        .unwrap_or_default();
     match cli.command {
         None => {
             let out = Output::new(Box::new(std::io::stdout()));
@@ -78,6 +327,16 @@ pub fn main() -> i32 {
             no_bulk,
         }) => run_perft(depth, players, spn.as_deref(), divide, threads, !no_bulk),
         Some(Command::Bench { depth, threads }) => crate::bench::run(depth, threads),
+        Some(Command::Tournament(args)) => {
+            match tournament_config(args, engine_groups).and_then(crate::tournament::run) {
+                Ok(code) => code,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    2
+                }
+            }
+        }
+        Some(Command::Replay { file }) => run_replay(&file),
     }
 }
 

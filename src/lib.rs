@@ -5,6 +5,7 @@
 //! - [`search`]: alpha-beta (2 players, paranoid), max-n, time, threads.
 //! - [`parallel_perft`]: perft split over threads with rayon.
 //! - [`protocol`]: the UGI-based text protocol (`protocol.md`).
+//! - [`tournament`]: self-play tournaments with statistics, game records.
 //! - [`bench`]: the `splut bench` search benchmark.
 //! - [`cli`]: the `splut` command line.
 
@@ -17,3 +18,4 @@ pub mod game;
 pub mod parallel_perft;
 pub mod protocol;
 pub mod search;
+pub mod tournament;

@@ -1,6 +1,7 @@
 //! The engine's options, as `ugi` lists them and `setoption` sets them.
 
 use crate::search::Algorithm;
+use crate::search::mcts::{MCTS, Parallel};
 
 /// Option values.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -15,6 +16,8 @@ pub struct Options {
     pub move_overhead: u64,
     /// Seed for the randomised searches (MCTS, UCT, random, greedy).
     pub seed: u64,
+    /// How MCTS threads share the work.
+    pub mcts_parallel: Parallel,
 }
 
 impl Default for Options {
@@ -25,6 +28,7 @@ impl Default for Options {
             algorithm: Algorithm::Auto,
             move_overhead: 30,
             seed: 0,
+            mcts_parallel: MCTS.parallel,
         }
     }
 }
@@ -63,7 +67,18 @@ pub fn declarations() -> Vec<String> {
             "option name Seed type spin default {} min 0 max {SEED_MAX}",
             d.seed
         ),
+        format!(
+            "option name MctsParallel type combo default {} var tree var root",
+            parallel_name(d.mcts_parallel)
+        ),
     ]
+}
+
+fn parallel_name(p: Parallel) -> &'static str {
+    match p {
+        Parallel::Tree => "tree",
+        Parallel::Root => "root",
+    }
 }
 
 /// What changed, so the engine can act (resize the table).
@@ -114,8 +129,20 @@ impl Options {
                 self.seed = spin("Seed", value, 0, SEED_MAX)?;
                 Ok(Changed::Other)
             }
+            "mctsparallel" => {
+                self.mcts_parallel = match value.to_ascii_lowercase().as_str() {
+                    "tree" => Parallel::Tree,
+                    "root" => Parallel::Root,
+                    _ => {
+                        return Err(format!(
+                            "option MctsParallel: '{value}' is not tree or root"
+                        ));
+                    }
+                };
+                Ok(Changed::Other)
+            }
             _ => Err(format!(
-                "unknown option '{name}' (options: Hash, Threads, Algorithm, MoveOverhead, Seed)"
+                "unknown option '{name}' (options: Hash, Threads, Algorithm, MoveOverhead, Seed, MctsParallel)"
             )),
         }
     }
@@ -149,6 +176,9 @@ mod tests {
                 .contains("unknown option")
         );
         assert_eq!(o.hash_mib, 16);
-        assert_eq!(declarations().len(), 5);
+        assert_eq!(o.set("MctsParallel", "root"), Ok(Changed::Other));
+        assert_eq!(o.mcts_parallel, Parallel::Root);
+        assert!(o.set("MctsParallel", "leaf").is_err());
+        assert_eq!(declarations().len(), 6);
     }
 }

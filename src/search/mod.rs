@@ -140,6 +140,8 @@ pub struct Settings {
     pub seed: u64,
     /// Memory for the MCTS tree, MiB.
     pub tree_mib: usize,
+    /// How MCTS threads share the work.
+    pub mcts_parallel: mcts::Parallel,
 }
 
 impl Default for Settings {
@@ -151,6 +153,7 @@ impl Default for Settings {
             params: EvalParams::default(),
             seed: 0,
             tree_mib: 64,
+            mcts_parallel: mcts::MCTS.parallel,
         }
     }
 }
@@ -307,10 +310,13 @@ pub fn think(
             return Outcome { turn, info };
         }
         Algorithm::Mcts | Algorithm::UctPlain => {
-            let cfg = if algorithm == Algorithm::Mcts {
-                mcts::MCTS
-            } else {
-                mcts::UCT_PLAIN
+            let cfg = mcts::MctsConfig {
+                parallel: settings.mcts_parallel,
+                ..if algorithm == Algorithm::Mcts {
+                    mcts::MCTS
+                } else {
+                    mcts::UCT_PLAIN
+                }
             };
             let info = mcts::run(
                 root,

@@ -1,0 +1,488 @@
+//! `splut tournament`: self-play and engine-versus-engine matches with real
+//! statistics, in the manner of cutechess-cli and fastchess.
+//!
+//! - [`participant`]: participants are programs speaking the protocol —
+//!   this engine with a chosen algorithm, or any command line.
+//! - [`openings`]: seeded random openings or an opening file.
+//! - [`referee`]: plays and judges one game.
+//! - [`record`]: the game records file, and its validation (`splut replay`).
+//! - [`stats`] and [`standings`]: Elo, error bars, LOS, SPRT, places.
+//!
+//! Every opening is played once per seating, and the seatings rotate the
+//! participants over the seats so each plays each seat equally often from
+//! every opening (with 2 players: game pairs with the seats swapped).
+//! A game's content depends only on its number (opening, seating, seeds),
+//! so running games concurrently gives the same games as running them in
+//! order — with deterministic limits (`nodes`, `depth`) the very same steps.
+
+pub mod openings;
+pub mod participant;
+pub mod record;
+pub mod referee;
+pub mod standings;
+pub mod stats;
+
+use crate::game::Seat;
+use openings::Opening;
+use participant::{Failure, ParticipantSpec, Process, Program};
+use record::{GameRecord, Reason};
+use referee::{Adjudication, SeatPlayer};
+use standings::Standings;
+use stats::{Sprt, SprtVerdict};
+use std::collections::{HashMap, VecDeque};
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+
+/// Where openings come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpeningSource {
+    /// Random openings of this many steps, from the tournament seed.
+    Random(usize),
+    /// An opening file.
+    File(std::path::PathBuf),
+}
+
+/// A tournament.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// 2, 3 or 4.
+    pub players: usize,
+    /// The participants (names unique).
+    pub participants: Vec<ParticipantSpec>,
+    /// Participant 0 against each other one, instead of round-robin.
+    pub gauntlet: bool,
+    /// Openings.
+    pub openings: OpeningSource,
+    /// How many openings to play (each with every seating).
+    pub rounds: usize,
+    /// Stop after this many games.
+    pub max_games: Option<usize>,
+    /// Seed of openings and of the engines' `Seed` option.
+    pub seed: u64,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Draw rules.
+    pub adjudication: Adjudication,
+    /// Sequential test between participants 0 and 1 (2 players).
+    pub sprt: Option<Sprt>,
+    /// The game records file (appended to).
+    pub records: std::path::PathBuf,
+    /// Show a progress bar.
+    pub progress: bool,
+}
+
+/// One scheduled game.
+#[derive(Clone, Debug)]
+struct GameSpec {
+    number: usize,
+    opening: usize,
+    /// Participant index per seat, in the seats' order of play.
+    seating: Vec<usize>,
+    /// Game-pair key (2 players).
+    pair: Option<u64>,
+}
+
+/// The seatings of one opening: for round-robin every group of `players`
+/// participants (or, with fewer participants than seats, the participants
+/// repeated round the table), each rotated over the seats; duplicates
+/// dropped.
+fn seatings(participants: usize, players: usize, gauntlet: bool) -> Vec<Vec<usize>> {
+    fn combinations(n: usize, k: usize) -> Vec<Vec<usize>> {
+        if k == 0 {
+            return vec![vec![]];
+        }
+        if n < k {
+            return vec![];
+        }
+        let mut with_last: Vec<Vec<usize>> = combinations(n - 1, k - 1);
+        for c in &mut with_last {
+            c.push(n - 1);
+        }
+        let mut out = combinations(n - 1, k);
+        out.extend(with_last);
+        out
+    }
+    let groups: Vec<Vec<usize>> = if gauntlet {
+        (1..participants).map(|j| vec![0, j]).collect()
+    } else if participants >= players {
+        let mut c = combinations(participants, players);
+        c.sort();
+        c
+    } else {
+        vec![(0..participants).collect()]
+    };
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    for g in groups {
+        // Fill the table from each starting member, then rotate.
+        for start in 0..g.len().min(players) {
+            let base: Vec<usize> = (0..players).map(|j| g[(start + j) % g.len()]).collect();
+            for r in 0..players {
+                let seating: Vec<usize> = (0..players).map(|j| base[(r + j) % players]).collect();
+                if !out.contains(&seating) {
+                    out.push(seating);
+                }
+            }
+            if g.len() >= players {
+                break;
+            }
+        }
+    }
+    out
+}
+
+fn schedule(cfg: &Config, openings: usize) -> Vec<GameSpec> {
+    let per_opening = seatings(cfg.participants.len(), cfg.players, cfg.gauntlet);
+    let mut games = Vec::new();
+    for o in 0..openings {
+        for (i, seating) in per_opening.iter().enumerate() {
+            // Two players: the two rotations of a pair share a key.
+            let pair = (cfg.players == 2).then(|| {
+                let mut key = seating.clone();
+                key.sort();
+                let lineup = per_opening
+                    .iter()
+                    .position(|s| {
+                        let mut k = s.clone();
+                        k.sort();
+                        k == key
+                    })
+                    .unwrap_or(i);
+                (o as u64) << 32 | lineup as u64
+            });
+            games.push(GameSpec {
+                number: games.len() + 1,
+                opening: o,
+                seating: seating.clone(),
+                pair,
+            });
+        }
+    }
+    if let Some(n) = cfg.max_games {
+        games.truncate(n);
+    }
+    games
+}
+
+/// A forfeit recorded without playing: a participant could not start.
+fn unplayed(
+    spec: &GameSpec,
+    cfg: &Config,
+    opening: &Opening,
+    seats: &[Seat],
+    failed: Seat,
+    why: &Failure,
+) -> GameRecord {
+    let others: Vec<Seat> = seats.iter().copied().filter(|&s| s != failed).collect();
+    let names: Vec<(Seat, String)> = seats
+        .iter()
+        .zip(&spec.seating)
+        .map(|(&s, &p)| (s, cfg.participants[p].name.clone()))
+        .collect();
+    let turns = {
+        // The opening, turn by turn, so the record replays.
+        let mut p = opening.start;
+        let mut out: Vec<(Seat, Vec<String>)> = Vec::new();
+        let mut line_turn = None;
+        for &s in &opening.steps {
+            if line_turn != Some(p.turn()) {
+                line_turn = Some(p.turn());
+                out.push((p.side_to_move(), Vec::new()));
+            }
+            if let Some(t) = out.last_mut() {
+                t.1.push(s.to_string());
+            }
+            p.play(s);
+        }
+        out
+    };
+    GameRecord {
+        number: spec.number,
+        players: cfg.players,
+        seats: names,
+        opening: opening.label.clone(),
+        start: if opening.from_startpos {
+            "startpos".into()
+        } else {
+            opening.start.to_spn()
+        },
+        opening_steps: opening.steps.len(),
+        time_control: String::new(),
+        places: vec![others, vec![failed]],
+        reason: Reason::Forfeit {
+            seat: failed,
+            what: why.to_string(),
+        },
+        turns,
+    }
+}
+
+/// Runs a tournament; returns the exit code (0 done, 130 interrupted).
+pub fn run(cfg: Config) -> Result<i32, String> {
+    if !(2..=4).contains(&cfg.players) {
+        return Err("--players must be 2, 3 or 4".into());
+    }
+    if cfg.participants.len() < 2 {
+        return Err("a tournament needs at least two participants (--engine …)".into());
+    }
+    for (i, p) in cfg.participants.iter().enumerate() {
+        if cfg.participants[..i].iter().any(|q| q.name == p.name) {
+            return Err(format!("two participants are named '{}'", p.name));
+        }
+    }
+    if cfg.sprt.is_some() && (cfg.players != 2 || cfg.participants.len() != 2) {
+        return Err("--sprt needs 2 players and exactly 2 participants".into());
+    }
+    let openings: Vec<Opening> = match &cfg.openings {
+        OpeningSource::Random(steps) => {
+            openings::random_openings(cfg.players, *steps, cfg.rounds, cfg.seed)
+        }
+        OpeningSource::File(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let all = openings::read_openings(&text, cfg.players, &path.display().to_string())?;
+            (0..cfg.rounds)
+                .map(|i| all[i % all.len()].clone())
+                .collect()
+        }
+    };
+    let games = schedule(&cfg, openings.len());
+    let total = games.len();
+    let mut records = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&cfg.records)
+        .map_err(|e| format!("cannot open {}: {e}", cfg.records.display()))?;
+
+    let interrupted = Arc::new(AtomicBool::new(false));
+    {
+        let flag = interrupted.clone();
+        // Only one handler per process; a second tournament in the same
+        // process keeps the first.
+        let _ = ctrlc::set_handler(move || flag.store(true, Relaxed));
+    }
+    let abort = Arc::new(AtomicBool::new(false));
+    let names: Vec<String> = cfg.participants.iter().map(|p| p.name.clone()).collect();
+    let mut standings = Standings::new(names, cfg.players);
+    let bar = if cfg.progress {
+        indicatif::ProgressBar::new(total as u64)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} games, {elapsed} [{msg}]")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let say = |line: &str| {
+        if bar.is_hidden() {
+            println!("{line}");
+        } else {
+            bar.println(line);
+        }
+    };
+    say(&format!(
+        "{} players, {} participants, {} openings, {total} games, concurrency {}",
+        cfg.players,
+        cfg.participants.len(),
+        openings.len(),
+        cfg.concurrency.max(1)
+    ));
+
+    let queue: Mutex<VecDeque<GameSpec>> = Mutex::new(games.into_iter().collect());
+    let (tx, rx) = std::sync::mpsc::channel::<(GameSpec, GameRecord)>();
+    let mut finished = 0usize;
+    let mut sprt_done = None;
+    std::thread::scope(|scope| {
+        for _ in 0..cfg.concurrency.max(1) {
+            let (queue, tx, cfg, openings) = (&queue, tx.clone(), &cfg, &openings);
+            let (abort, interrupted) = (abort.clone(), interrupted.clone());
+            scope.spawn(move || worker(queue, tx, cfg, openings, &abort, &interrupted));
+        }
+        drop(tx);
+        for (spec, record) in rx {
+            finished += 1;
+            let _ = records.write_all(record.to_text().as_bytes());
+            let _ = records.flush();
+            standings.add(&record, spec.pair);
+            let who: Vec<String> = record
+                .seats
+                .iter()
+                .map(|(s, n)| format!("{n} ({})", s.letter()))
+                .collect();
+            let places: Vec<String> = record
+                .places
+                .iter()
+                .map(|g| {
+                    g.iter()
+                        .map(|s| s.letter().to_string())
+                        .collect::<Vec<_>>()
+                        .join("=")
+                })
+                .collect();
+            say(&format!(
+                "game {}/{total}: {}: {} ({})",
+                record.number,
+                who.join(" vs "),
+                places.join(" > "),
+                record.reason
+            ));
+            bar.inc(1);
+            bar.set_message(standings.short());
+            if finished.is_multiple_of(20) && finished < total {
+                say(&standings.report(cfg.sprt.as_ref()));
+            }
+            if let Some(sprt) = &cfg.sprt {
+                let (llr, verdict) = standings.sprt(sprt);
+                if verdict != SprtVerdict::Continue && sprt_done.is_none() {
+                    sprt_done = Some((llr, verdict));
+                    abort.store(true, Relaxed);
+                }
+            }
+            if interrupted.load(Relaxed) {
+                abort.store(true, Relaxed);
+            }
+        }
+    });
+    bar.finish_and_clear();
+    let was_interrupted = interrupted.load(Relaxed);
+    if was_interrupted {
+        println!("interrupted: {finished} of {total} games finished and recorded");
+    }
+    if let Some((llr, verdict)) = sprt_done {
+        println!("SPRT decided after {finished} games: LLR {llr:.2}, {verdict:?}");
+    }
+    print!("{}", standings.report(cfg.sprt.as_ref()));
+    println!("records: {}", cfg.records.display());
+    Ok(if was_interrupted { 130 } else { 0 })
+}
+
+/// One concurrency slot: takes games off the queue and plays them, keeping
+/// a process per (participant, seat slot) between games.
+fn worker(
+    queue: &Mutex<VecDeque<GameSpec>>,
+    tx: std::sync::mpsc::Sender<(GameSpec, GameRecord)>,
+    cfg: &Config,
+    openings: &[Opening],
+    abort: &AtomicBool,
+    interrupted: &AtomicBool,
+) {
+    let mut procs: HashMap<(usize, usize), Process> = HashMap::new();
+    loop {
+        if abort.load(Relaxed) || interrupted.load(Relaxed) {
+            break;
+        }
+        let Some(spec) = queue.lock().ok().and_then(|mut q| q.pop_front()) else {
+            break;
+        };
+        let opening = &openings[spec.opening];
+        let seats: Vec<Seat> = opening.position().seats_in_game().collect();
+        let mut failure = None;
+        for (slot, &p) in spec.seating.iter().enumerate() {
+            if let std::collections::hash_map::Entry::Vacant(v) = procs.entry((p, slot)) {
+                match Process::start(&cfg.participants[p]) {
+                    Ok(proc_) => {
+                        v.insert(proc_);
+                    }
+                    Err(f) => {
+                        failure = Some((seats[slot], f));
+                        break;
+                    }
+                }
+            }
+            // Randomised searches get a seed that depends on the game only.
+            if let (Program::Builtin { .. }, Some(proc_)) =
+                (&cfg.participants[p].program, procs.get_mut(&(p, slot)))
+            {
+                let seed = cfg.seed ^ (spec.number as u64).wrapping_mul(0x9E37_79B9) ^ slot as u64;
+                if let Err(f) =
+                    proc_.send(&format!("setoption name Seed value {}", seed & 0xFFFF_FFFF))
+                {
+                    failure = Some((seats[slot], f));
+                    procs.remove(&(p, slot));
+                    break;
+                }
+            }
+        }
+        if let Some((seat, f)) = failure {
+            let record = unplayed(&spec, cfg, opening, &seats, seat, &f);
+            if tx.send((spec, record)).is_err() {
+                break;
+            }
+            continue;
+        }
+        let mut taken: Vec<(usize, Process)> = spec
+            .seating
+            .iter()
+            .enumerate()
+            .filter_map(|(slot, &p)| procs.remove(&(p, slot)).map(|pr| (slot, pr)))
+            .collect();
+        let played = {
+            let mut players: Vec<SeatPlayer<'_>> = taken
+                .iter_mut()
+                .map(|(slot, pr)| {
+                    let p = spec.seating[*slot];
+                    SeatPlayer {
+                        seat: seats[*slot],
+                        name: cfg.participants[p].name.clone(),
+                        tc: cfg.participants[p].tc,
+                        process: pr,
+                    }
+                })
+                .collect();
+            referee::play(
+                spec.number,
+                cfg.players,
+                opening,
+                &mut players,
+                cfg.adjudication,
+                abort,
+            )
+        };
+        let Some(played) = played else {
+            break;
+        };
+        for (slot, pr) in taken {
+            if played.restart != Some(seats[slot]) {
+                procs.insert((spec.seating[slot], slot), pr);
+            } else {
+                pr.stop();
+            }
+        }
+        if tx.send((spec, played.record)).is_err() {
+            break;
+        }
+    }
+    for (_, p) in procs {
+        p.stop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seatings_rotate_every_participant_over_every_seat() {
+        // 2 players, 2 participants: a game pair.
+        assert_eq!(seatings(2, 2, false), vec![vec![0, 1], vec![1, 0]]);
+        // 3 participants round-robin with 2 players: 3 pairs.
+        assert_eq!(seatings(3, 2, false).len(), 6);
+        // 4 players, 2 participants: A B A B and B A B A.
+        assert_eq!(
+            seatings(2, 4, false),
+            vec![vec![0, 1, 0, 1], vec![1, 0, 1, 0]]
+        );
+        // 3 players, 2 participants: both fillings, each rotated.
+        let s = seatings(2, 3, false);
+        assert_eq!(s.len(), 6);
+        for seat in 0..3 {
+            let zeros = s.iter().filter(|x| x[seat] == 0).count();
+            assert_eq!(zeros, 3, "participant 0 takes seat {seat} as often as 1");
+        }
+        // 4 participants, 3 players: 4 groups × 3 rotations.
+        assert_eq!(seatings(4, 3, false).len(), 12);
+        // Gauntlet: 0 against each of the others.
+        let g = seatings(3, 2, true);
+        assert_eq!(g, vec![vec![0, 1], vec![1, 0], vec![0, 2], vec![2, 0]]);
+    }
+}

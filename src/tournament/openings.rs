@@ -1,0 +1,148 @@
+//! Openings: where each game starts. Seeded random openings (a number of
+//! random legal steps from the standard start, replayable from the seed)
+//! or an opening file, one per line: an SPN, or steps from the start
+//! (`#` starts a comment).
+
+use crate::game::{Game, Position, Step, StepList};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+/// One opening.
+#[derive(Clone, Debug)]
+pub struct Opening {
+    /// Start position (standard start or an SPN).
+    pub start: Position,
+    /// Whether `start` is the standard start for the player count.
+    pub from_startpos: bool,
+    /// Steps played from `start`.
+    pub steps: Vec<Step>,
+    /// Where it came from, for the records.
+    pub label: String,
+}
+
+impl Opening {
+    /// The position the game proper starts from.
+    pub fn position(&self) -> Position {
+        let mut p = self.start;
+        for &s in &self.steps {
+            p.play(s);
+        }
+        p
+    }
+}
+
+/// `count` random openings of `steps` steps each for `players` players.
+/// Opening `i` depends only on `seed` and `i`. An opening that would end
+/// the game is drawn again.
+pub fn random_openings(players: usize, steps: usize, count: usize, seed: u64) -> Vec<Opening> {
+    let start = Position::start(players).unwrap_or_else(|| unreachable!("2-4 players"));
+    (0..count)
+        .map(|i| {
+            let mut rng =
+                SmallRng::seed_from_u64(seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            loop {
+                let mut pos = start;
+                let mut line = Vec::new();
+                let mut list = StepList::new();
+                for _ in 0..steps {
+                    pos.legal_steps(&mut list);
+                    if list.is_empty() {
+                        break;
+                    }
+                    let s = list[rng.random_range(0..list.len())];
+                    line.push(s);
+                    pos.play(s);
+                }
+                if !pos.is_game_over() && pos.players_left() as usize == players {
+                    break Opening {
+                        start,
+                        from_startpos: true,
+                        steps: line,
+                        label: format!("random {steps} steps, seed {seed}, #{}", i + 1),
+                    };
+                }
+            }
+        })
+        .collect()
+}
+
+/// Reads an opening file for `players` players.
+pub fn read_openings(text: &str, players: usize, name: &str) -> Result<Vec<Opening>, String> {
+    let start = Position::start(players).ok_or("players must be 2, 3 or 4")?;
+    let mut out = Vec::new();
+    for (n, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let at = || format!("{name} line {}", n + 1);
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let (start_pos, from_startpos, step_words) =
+            match Position::from_spn(&words[..words.len().min(7)].join(" ")) {
+                Ok(p) if words.len() >= 7 => (p, false, &words[7..]),
+                _ => (start, true, &words[..]),
+            };
+        if !from_startpos && start_pos.players_left() as usize != players {
+            return Err(format!(
+                "{}: the position has {} players, the tournament {players}",
+                at(),
+                start_pos.players_left()
+            ));
+        }
+        let mut game = Game::new(start_pos);
+        let steps = step_words
+            .iter()
+            .map(|t| game.play_text(t))
+            .collect::<Result<Vec<Step>, _>>()
+            .map_err(|e| format!("{}: {e}", at()))?;
+        if game.position().is_game_over() {
+            return Err(format!("{}: the opening ends the game", at()));
+        }
+        out.push(Opening {
+            start: start_pos,
+            from_startpos,
+            steps,
+            label: at(),
+        });
+    }
+    if out.is_empty() {
+        return Err(format!("{name}: no openings"));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_openings_are_replayable_from_the_seed() {
+        let a = random_openings(3, 4, 5, 42);
+        let b = random_openings(3, 4, 5, 42);
+        assert_eq!(a.len(), 5);
+        for (x, y) in a.iter().zip(&b) {
+            assert_eq!(x.steps, y.steps);
+            assert_eq!(x.steps.len(), 4);
+            assert!(!x.position().is_game_over());
+        }
+        assert_ne!(
+            random_openings(2, 6, 1, 1)[0].steps,
+            random_openings(2, 6, 1, 2)[0].steps
+        );
+    }
+
+    #[test]
+    fn opening_files_take_steps_or_positions() {
+        let text = "# comment\ne2e3 e8e7 f8f7\n\nR/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 1 1 - - - e2e3 # trailing\n";
+        let o = read_openings(text, 2, "book").unwrap();
+        assert_eq!(o.len(), 2);
+        assert_eq!(o[0].steps.len(), 3);
+        assert!(o[0].from_startpos);
+        assert!(!o[1].from_startpos);
+        let e = read_openings("e2e3 e2e4\n", 2, "book").unwrap_err();
+        assert!(e.starts_with("book line 1:"), "{e}");
+        assert!(read_openings("\n# nothing\n", 2, "book").is_err());
+        let e = read_openings("R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 1 1 - - -\n", 3, "b").unwrap_err();
+        assert!(e.contains("2 players"), "{e}");
+    }
+}

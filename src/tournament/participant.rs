@@ -1,0 +1,317 @@
+//! Tournament participants: programs that speak the protocol, driven over
+//! pipes. A built-in engine is this program itself started with the options
+//! that select its algorithm; an external one is any command line.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+/// How long a participant may think.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeControl {
+    /// Milliseconds per turn.
+    Movetime(u64),
+    /// Nodes per turn.
+    Nodes(u64),
+    /// Depth (steps) per turn.
+    Depth(u32),
+    /// A clock: milliseconds for the game plus an increment per turn.
+    Clock {
+        /// Time for the game.
+        time_ms: u64,
+        /// Added after every turn.
+        inc_ms: u64,
+    },
+}
+
+impl TimeControl {
+    /// Parses `movetime=100`, `nodes=5000`, `depth=6` or `clock=60+0.5`
+    /// (seconds and increment in seconds; `60+0.5` alone also works).
+    pub fn parse(s: &str) -> Result<TimeControl, String> {
+        let (kind, value) = s.split_once('=').unwrap_or(("clock", s));
+        let number = |v: &str| {
+            v.parse::<u64>()
+                .map_err(|_| format!("time control '{s}': '{v}' is not a whole number"))
+        };
+        let seconds = |v: &str| {
+            v.parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x >= 0.0)
+                .map(|x| (x * 1000.0).round() as u64)
+                .ok_or_else(|| format!("time control '{s}': '{v}' is not a number of seconds"))
+        };
+        match kind {
+            "movetime" => Ok(TimeControl::Movetime(number(value)?.max(1))),
+            "nodes" => Ok(TimeControl::Nodes(number(value)?.max(1))),
+            "depth" => Ok(TimeControl::Depth(number(value)?.clamp(1, 100) as u32)),
+            "clock" => {
+                let (t, i) = value.split_once('+').unwrap_or((value, "0"));
+                let time_ms = seconds(t)?;
+                if time_ms == 0 {
+                    return Err(format!("time control '{s}': the clock needs some time"));
+                }
+                Ok(TimeControl::Clock {
+                    time_ms,
+                    inc_ms: seconds(i)?,
+                })
+            }
+            _ => Err(format!(
+                "time control '{s}': expected movetime=<ms>, nodes=<n>, depth=<steps> or clock=<s>+<inc s>"
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TimeControl::Movetime(m) => write!(f, "movetime={m}"),
+            TimeControl::Nodes(n) => write!(f, "nodes={n}"),
+            TimeControl::Depth(d) => write!(f, "depth={d}"),
+            TimeControl::Clock { time_ms, inc_ms } => {
+                write!(
+                    f,
+                    "clock={}+{}",
+                    *time_ms as f64 / 1000.0,
+                    *inc_ms as f64 / 1000.0
+                )
+            }
+        }
+    }
+}
+
+/// How to start a participant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Program {
+    /// This program with `Algorithm` set.
+    Builtin {
+        /// The `Algorithm` option value.
+        algorithm: String,
+    },
+    /// Any program speaking the protocol.
+    External {
+        /// Program and arguments.
+        command: Vec<String>,
+    },
+}
+
+/// A participant as configured.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParticipantSpec {
+    /// Name in standings and records.
+    pub name: String,
+    /// What to run.
+    pub program: Program,
+    /// `setoption` name/value pairs sent after the handshake.
+    pub options: Vec<(String, String)>,
+    /// Time control.
+    pub tc: TimeControl,
+}
+
+/// Why a participant failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The process ended or its pipes closed.
+    Crashed(String),
+    /// No answer in time.
+    Timeout(String),
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Crashed(s) => write!(f, "crashed ({s})"),
+            Failure::Timeout(s) => write!(f, "timed out ({s})"),
+        }
+    }
+}
+
+/// A running participant.
+pub struct Process {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    /// Whether it answered `bestturn` lines (then one `go` plays a turn).
+    pub plays_turns: bool,
+}
+
+const HANDSHAKE: Duration = Duration::from_secs(20);
+
+impl Process {
+    /// Starts a participant and does the handshake (`ugi` … `ugiok`, its
+    /// options, `isready` … `readyok`).
+    pub fn start(spec: &ParticipantSpec) -> Result<Process, Failure> {
+        let (program, args, mut options) = match &spec.program {
+            Program::Builtin { algorithm } => {
+                let exe = std::env::current_exe()
+                    .map_err(|e| Failure::Crashed(format!("cannot find this program: {e}")))?;
+                let mut options = vec![("Algorithm".to_string(), algorithm.clone())];
+                options.extend(spec.options.iter().cloned());
+                (exe.into_os_string(), Vec::new(), options)
+            }
+            Program::External { command } => {
+                let (first, rest) = command
+                    .split_first()
+                    .ok_or_else(|| Failure::Crashed("empty command".into()))?;
+                (first.into(), rest.to_vec(), spec.options.clone())
+            }
+        };
+        let mut child = Command::new(&program)
+            .args(&args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| {
+                Failure::Crashed(format!("cannot start {}: {e}", program.to_string_lossy()))
+            })?;
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| Failure::Crashed("no stdout".into()))?;
+        let stdin = child
+            .stdin
+            .take()
+            .ok_or_else(|| Failure::Crashed("no stdin".into()))?;
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut p = Process {
+            child,
+            stdin,
+            lines: rx,
+            plays_turns: false,
+        };
+        p.send("ugi")?;
+        p.read_until("ugiok", HANDSHAKE)?;
+        for (name, value) in options.drain(..) {
+            p.send(&format!("setoption name {name} value {value}"))?;
+        }
+        p.ready()?;
+        Ok(p)
+    }
+
+    /// Sends one line.
+    pub fn send(&mut self, line: &str) -> Result<(), Failure> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| Failure::Crashed(format!("cannot write: {e}")))
+    }
+
+    /// `isready` … `readyok`.
+    pub fn ready(&mut self) -> Result<(), Failure> {
+        self.send("isready")?;
+        self.read_until("readyok", HANDSHAKE).map(|_| ())
+    }
+
+    /// Lines up to and including the first starting with `prefix`.
+    pub fn read_until(&mut self, prefix: &str, timeout: Duration) -> Result<Vec<String>, Failure> {
+        let deadline = Instant::now() + timeout;
+        let mut out = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let done = line.starts_with(prefix);
+                    out.push(line);
+                    if done {
+                        return Ok(out);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(Failure::Timeout(format!(
+                        "no '{prefix}' within {} ms",
+                        timeout.as_millis()
+                    )));
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    let status = self
+                        .child
+                        .try_wait()
+                        .ok()
+                        .flatten()
+                        .map_or("output closed".to_string(), |s| s.to_string());
+                    return Err(Failure::Crashed(status));
+                }
+            }
+        }
+    }
+
+    /// Ends the process (politely, then for sure).
+    pub fn stop(mut self) {
+        let _ = self.send("quit");
+        let deadline = Instant::now() + Duration::from_millis(300);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls_parse_and_print() {
+        for (text, tc) in [
+            ("movetime=100", TimeControl::Movetime(100)),
+            ("nodes=5000", TimeControl::Nodes(5000)),
+            ("depth=6", TimeControl::Depth(6)),
+            (
+                "clock=60+0.5",
+                TimeControl::Clock {
+                    time_ms: 60_000,
+                    inc_ms: 500,
+                },
+            ),
+            (
+                "10+0.1",
+                TimeControl::Clock {
+                    time_ms: 10_000,
+                    inc_ms: 100,
+                },
+            ),
+            (
+                "clock=5",
+                TimeControl::Clock {
+                    time_ms: 5_000,
+                    inc_ms: 0,
+                },
+            ),
+        ] {
+            assert_eq!(TimeControl::parse(text), Ok(tc), "{text}");
+        }
+        assert_eq!(
+            TimeControl::Clock {
+                time_ms: 60_000,
+                inc_ms: 500
+            }
+            .to_string(),
+            "clock=60+0.5"
+        );
+        for bad in ["movetime=x", "speed=3", "clock=0", "clock=-1+0", "nodes="] {
+            assert!(TimeControl::parse(bad).is_err(), "{bad}");
+        }
+    }
+}

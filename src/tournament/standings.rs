@@ -1,0 +1,371 @@
+//! Standings: per participant finishing places and points, and pairwise
+//! results. With 2 players a pair's games give wins/draws/losses, Elo with
+//! error bars, LOS, the game-pair pentanomial and the SPRT; with 3–4 players
+//! every two participants in a game are compared by their places.
+//!
+//! Points: a game's places are worth 1 (first) down to 0 (last) in equal
+//! steps; seats sharing a place share its points. With 2 players that is
+//! 1 for a win, ½ for a draw.
+
+use super::record::GameRecord;
+use super::stats::{Pentanomial, Sprt, SprtVerdict, Wdl, elo_from_score};
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+/// One participant's totals.
+#[derive(Clone, Debug, Default)]
+pub struct Entry {
+    /// Games played (seats taken).
+    pub games: u64,
+    /// How often it finished in each place (ties count the shared place
+    /// they start at).
+    pub places: [u64; 4],
+    /// Points.
+    pub points: f64,
+    /// Games lost by forfeit.
+    pub forfeits: u64,
+}
+
+/// Standings of a tournament.
+#[derive(Clone, Debug)]
+pub struct Standings {
+    names: Vec<String>,
+    players: usize,
+    /// Totals per participant.
+    pub entries: Vec<Entry>,
+    /// Pairwise results, (i, j) with i < j, from i's side.
+    pub pairwise: HashMap<(usize, usize), Wdl>,
+    /// Game pairs (2 players), (i, j) with i < j, from i's side.
+    pub pentanomial: HashMap<(usize, usize), Pentanomial>,
+    half_pairs: HashMap<u64, f64>,
+    /// Games recorded.
+    pub games: u64,
+}
+
+/// Points of each place group for `n` seats: 1 down to 0, ties averaged.
+fn group_points(groups: &[usize], n: usize) -> Vec<f64> {
+    let step = if n > 1 { 1.0 / (n - 1) as f64 } else { 0.0 };
+    let mut first = 0;
+    groups
+        .iter()
+        .map(|&size| {
+            let pts: f64 = (first..first + size)
+                .map(|p| 1.0 - p as f64 * step)
+                .sum::<f64>()
+                / size as f64;
+            first += size;
+            pts
+        })
+        .collect()
+}
+
+impl Standings {
+    /// Empty standings for these participants.
+    pub fn new(names: Vec<String>, players: usize) -> Standings {
+        Standings {
+            entries: vec![Entry::default(); names.len()],
+            names,
+            players,
+            pairwise: HashMap::new(),
+            pentanomial: HashMap::new(),
+            half_pairs: HashMap::new(),
+            games: 0,
+        }
+    }
+
+    fn index(&self, name: &str) -> Option<usize> {
+        self.names.iter().position(|n| n == name)
+    }
+
+    /// Adds a game. `pair` identifies the game pair (2 players: the same
+    /// opening played with the seats swapped) for the pentanomial.
+    pub fn add(&mut self, g: &GameRecord, pair: Option<u64>) {
+        self.games += 1;
+        let n: usize = g.places.iter().map(|p| p.len()).sum();
+        let sizes: Vec<usize> = g.places.iter().map(|p| p.len()).collect();
+        let pts = group_points(&sizes, n);
+        // (participant, place index, points) per seat.
+        let mut seat_results = Vec::new();
+        let mut place = 0;
+        for (group, &p) in g.places.iter().zip(&pts) {
+            for &seat in group {
+                if let Some(i) = g.name_of(seat).and_then(|name| self.index(name)) {
+                    seat_results.push((i, place, p));
+                    let e = &mut self.entries[i];
+                    e.games += 1;
+                    e.places[place.min(3)] += 1;
+                    e.points += p;
+                    if matches!(&g.reason, super::record::Reason::Forfeit { seat: s, .. } if *s == seat)
+                    {
+                        e.forfeits += 1;
+                    }
+                }
+            }
+            place += group.len();
+        }
+        for (a, &(i, pi, _)) in seat_results.iter().enumerate() {
+            for &(j, pj, _) in &seat_results[a + 1..] {
+                if i == j {
+                    continue;
+                }
+                let (lo, hi, p_lo, p_hi) = if i < j {
+                    (i, j, pi, pj)
+                } else {
+                    (j, i, pj, pi)
+                };
+                let w = self.pairwise.entry((lo, hi)).or_default();
+                match p_lo.cmp(&p_hi) {
+                    std::cmp::Ordering::Less => w.wins += 1,
+                    std::cmp::Ordering::Equal => w.draws += 1,
+                    std::cmp::Ordering::Greater => w.losses += 1,
+                }
+            }
+        }
+        // Game pairs: two participants, two games.
+        if let (Some(key), [(i, _, pi), (j, _, pj)]) = (pair, seat_results.as_slice())
+            && i != j
+        {
+            let (lo, hi, p_lo) = if i < j { (*i, *j, *pi) } else { (*j, *i, *pj) };
+            match self.half_pairs.remove(&key) {
+                None => {
+                    self.half_pairs.insert(key, p_lo);
+                }
+                Some(first) => {
+                    self.pentanomial
+                        .entry((lo, hi))
+                        .or_default()
+                        .add(first + p_lo);
+                }
+            }
+        }
+    }
+
+    /// The SPRT's log-likelihood ratio and verdict for participants 0 and 1
+    /// (participant 0 is the one being tested).
+    pub fn sprt(&self, sprt: &Sprt) -> (f64, SprtVerdict) {
+        let p = self.pentanomial.get(&(0, 1)).copied().unwrap_or_default();
+        if p.pairs() == 0 {
+            return (0.0, SprtVerdict::Continue);
+        }
+        let llr = sprt.llr(&p);
+        (llr, sprt.verdict(llr))
+    }
+
+    /// A one-line summary for the progress bar.
+    pub fn short(&self) -> String {
+        let mut order: Vec<usize> = (0..self.names.len()).collect();
+        order.sort_by(|&a, &b| self.score(b).total_cmp(&self.score(a)));
+        order
+            .iter()
+            .map(|&i| format!("{} {:.1}%", self.names[i], self.score(i) * 100.0))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    fn score(&self, i: usize) -> f64 {
+        let e = &self.entries[i];
+        if e.games == 0 {
+            0.0
+        } else {
+            e.points / e.games as f64
+        }
+    }
+
+    /// The full table.
+    pub fn report(&self, sprt: Option<&Sprt>) -> String {
+        let mut s = String::new();
+        let mut order: Vec<usize> = (0..self.names.len()).collect();
+        order.sort_by(|&a, &b| self.score(b).total_cmp(&self.score(a)));
+        let width = self.names.iter().map(|n| n.len()).max().unwrap_or(4).max(4);
+        let _ = writeln!(
+            s,
+            "Standings after {} games ({} players):",
+            self.games, self.players
+        );
+        let place_cols: String = (1..=self.players)
+            .map(|p| format!(" {:>5}", ordinal(p)))
+            .collect();
+        let _ = writeln!(
+            s,
+            "  # {:<width$} {:>6}{place_cols} {:>8} {:>7} {:>9}",
+            "name", "games", "points", "score", "forfeits"
+        );
+        for (rank, &i) in order.iter().enumerate() {
+            let e = &self.entries[i];
+            let places: String = e.places[..self.players]
+                .iter()
+                .map(|c| format!(" {c:>5}"))
+                .collect();
+            let _ = writeln!(
+                s,
+                "{:>3} {:<width$} {:>6}{places} {:>8.1} {:>6.1}% {:>9}",
+                rank + 1,
+                self.names[i],
+                e.games,
+                e.points,
+                self.score(i) * 100.0,
+                e.forfeits
+            );
+        }
+        if !self.pairwise.is_empty() {
+            let _ = writeln!(
+                s,
+                "Pairwise (first named's wins-draws-losses, score, Elo, LOS):"
+            );
+            let mut keys: Vec<&(usize, usize)> = self.pairwise.keys().collect();
+            keys.sort();
+            for &(i, j) in keys {
+                let w = self.pairwise[&(i, j)];
+                let e = w.elo();
+                let _ = write!(
+                    s,
+                    "  {} vs {}: {}-{}-{} ({:.1}%), Elo {:+.1} +/- {:.1}, LOS {:.1}%",
+                    self.names[i],
+                    self.names[j],
+                    w.wins,
+                    w.draws,
+                    w.losses,
+                    100.0 * w.points() / w.games().max(1) as f64,
+                    e.elo,
+                    e.error,
+                    100.0 * w.los()
+                );
+                if let Some(p) = self.pentanomial.get(&(i, j)) {
+                    let pe = p.elo();
+                    let _ = write!(
+                        s,
+                        "; pairs {:?}, pair Elo {:+.1} +/- {:.1}",
+                        p.0, pe.elo, pe.error
+                    );
+                }
+                s.push('\n');
+            }
+        }
+        if let Some(sprt) = sprt {
+            let (llr, verdict) = self.sprt(sprt);
+            let (lo, hi) = sprt.bounds();
+            let _ = writeln!(
+                s,
+                "SPRT [{:.1}, {:.1}] ({:?} Elo): LLR {llr:.2} ({lo:.2}, {hi:.2}) — {}",
+                sprt.elo0,
+                sprt.elo1,
+                sprt.model,
+                match verdict {
+                    SprtVerdict::Continue => "continue",
+                    SprtVerdict::AcceptH1 => "H1 accepted",
+                    SprtVerdict::AcceptH0 => "H0 accepted",
+                }
+            );
+        }
+        s
+    }
+
+    /// Elo of each participant against the field, from its score.
+    pub fn field_elo(&self, i: usize) -> f64 {
+        elo_from_score(self.score(i).clamp(1e-3, 1.0 - 1e-3))
+    }
+}
+
+fn ordinal(p: usize) -> String {
+    match p {
+        1 => "1st".into(),
+        2 => "2nd".into(),
+        3 => "3rd".into(),
+        n => format!("{n}th"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Seat;
+    use crate::tournament::record::{GameRecord, Reason};
+
+    fn game(seats: &[(Seat, &str)], places: Vec<Vec<Seat>>) -> GameRecord {
+        GameRecord {
+            number: 1,
+            players: seats.len(),
+            seats: seats.iter().map(|(s, n)| (*s, n.to_string())).collect(),
+            opening: String::new(),
+            start: "startpos".into(),
+            opening_steps: 0,
+            time_control: String::new(),
+            places,
+            reason: Reason::LastSorcerer,
+            turns: vec![],
+        }
+    }
+
+    #[test]
+    fn place_points_share_ties() {
+        assert_eq!(group_points(&[1, 1], 2), vec![1.0, 0.0]);
+        assert_eq!(group_points(&[2], 2), vec![0.5]);
+        assert_eq!(group_points(&[1, 1, 1], 3), vec![1.0, 0.5, 0.0]);
+        assert_eq!(
+            group_points(&[2, 1, 1], 4),
+            vec![(1.0 + 2.0 / 3.0) / 2.0, 1.0 / 3.0, 0.0]
+        );
+    }
+
+    #[test]
+    fn two_player_games_make_pairs_and_pairwise_scores() {
+        use Seat::*;
+        let mut st = Standings::new(vec!["a".into(), "b".into()], 2);
+        st.add(
+            &game(&[(Red, "a"), (Green, "b")], vec![vec![Red], vec![Green]]),
+            Some(1),
+        );
+        st.add(
+            &game(&[(Red, "b"), (Green, "a")], vec![vec![Red, Green]]),
+            Some(1),
+        );
+        st.add(
+            &game(&[(Red, "a"), (Green, "b")], vec![vec![Green], vec![Red]]),
+            Some(2),
+        );
+        assert_eq!(st.entries[0].points, 1.5);
+        assert_eq!(
+            st.pairwise[&(0, 1)],
+            Wdl {
+                wins: 1,
+                draws: 1,
+                losses: 1
+            }
+        );
+        assert_eq!(
+            st.pentanomial[&(0, 1)].0,
+            [0, 0, 0, 1, 0],
+            "one pair of 1.5 points"
+        );
+        let r = st.report(None);
+        assert!(r.contains("a vs b: 1-1-1"), "{r}");
+    }
+
+    #[test]
+    fn four_player_places_and_pairwise() {
+        use Seat::*;
+        let mut st = Standings::new(vec!["x".into(), "y".into()], 4);
+        // x on r and g, y on y and b; r wins, b second, y third, g last.
+        st.add(
+            &game(
+                &[(Red, "x"), (Yellow, "y"), (Green, "x"), (Blue, "y")],
+                vec![vec![Red], vec![Blue], vec![Yellow], vec![Green]],
+            ),
+            None,
+        );
+        assert_eq!(st.entries[0].places, [1, 0, 0, 1]);
+        assert_eq!(st.entries[1].places, [0, 1, 1, 0]);
+        assert!((st.entries[0].points - 1.0).abs() < 1e-9);
+        assert!((st.entries[1].points - 1.0).abs() < 1e-9);
+        // Pairs between different participants: r>y, r>b, g<y, g<b.
+        assert_eq!(
+            st.pairwise[&(0, 1)],
+            Wdl {
+                wins: 2,
+                draws: 0,
+                losses: 2
+            }
+        );
+        assert!(st.report(None).contains("1st"));
+    }
+}

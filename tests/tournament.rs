@@ -1,0 +1,355 @@
+//! `splut tournament` and `splut replay`, run as a user runs them.
+
+use splut::tournament::record::{Reason, parse_records, validate};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn splut(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_splut"))
+        .args(args)
+        .output()
+        .expect("run splut")
+}
+
+fn text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("splut-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    let _ = std::fs::remove_file(&p);
+    p
+}
+
+fn faulty(mode: &str) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/faulty-engine");
+    format!("cmd={} {mode}", script.display())
+}
+
+fn records(path: &Path) -> Vec<splut::tournament::record::GameRecord> {
+    let games = parse_records(&std::fs::read_to_string(path).unwrap()).unwrap();
+    for g in &games {
+        validate(g).unwrap_or_else(|e| panic!("game {}: {e}", g.number));
+    }
+    games
+}
+
+#[test]
+fn two_players_round_robin_with_statistics_and_valid_records() {
+    let rec = temp("two.games");
+    let o = splut(&[
+        "tournament",
+        "--engine",
+        "name=ab",
+        "algo=alphabeta",
+        "--engine",
+        "name=rnd",
+        "algo=random",
+        "--tc",
+        "nodes=2000",
+        "--rounds",
+        "3",
+        "--seed",
+        "5",
+        "--records",
+        rec.to_str().unwrap(),
+    ]);
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(out.contains("Standings after 6 games"), "{out}");
+    assert!(out.contains("ab vs rnd: 6-0-0"), "{out}");
+    assert!(out.contains("pairs [0, 0, 0, 0, 3]"), "{out}");
+    assert!(out.contains("LOS"), "{out}");
+    let games = records(&rec);
+    assert_eq!(games.len(), 6);
+    // Seats rotate: each participant plays red in half the games.
+    let ab_red = games
+        .iter()
+        .filter(|g| g.name_of(splut::game::Seat::Red) == Some("ab"))
+        .count();
+    assert_eq!(ab_red, 3);
+    let r = splut(&["replay", rec.to_str().unwrap()]);
+    assert!(r.status.success());
+    assert!(text(&r).contains("6 games, 6 valid, 0 invalid"));
+}
+
+#[test]
+fn four_players_places_and_points() {
+    let rec = temp("four.games");
+    let o = splut(&[
+        "tournament",
+        "--players",
+        "4",
+        "--engine",
+        "name=ab",
+        "algo=alphabeta",
+        "--engine",
+        "name=gr",
+        "algo=greedy",
+        "--tc",
+        "nodes=1500",
+        "--rounds",
+        "1",
+        "--max-turns",
+        "120",
+        "--records",
+        rec.to_str().unwrap(),
+        "--concurrency",
+        "2",
+    ]);
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(out.contains("1st") && out.contains("4th"), "{out}");
+    assert!(out.contains("ab vs gr:"), "{out}");
+    let games = records(&rec);
+    assert_eq!(games.len(), 2, "A B A B and B A B A");
+    for g in &games {
+        assert_eq!(g.places.iter().map(|p| p.len()).sum::<usize>(), 4);
+    }
+}
+
+#[test]
+fn a_crashing_an_illegal_and_a_hanging_participant_lose_and_the_tournament_goes_on() {
+    for (mode, says, tc) in [
+        ("crash", "crashed", "nodes=1000"),
+        ("illegal", "illegal step 'e5e6'", "nodes=1000"),
+        ("hang", "timed out", "movetime=100"),
+    ] {
+        let rec = temp(&format!("faulty-{mode}.games"));
+        let bad = faulty(mode);
+        let o = splut(&[
+            "tournament",
+            "--engine",
+            "name=ab",
+            "algo=alphabeta",
+            "--engine",
+            "name=bad",
+            &bad,
+            "--tc",
+            tc,
+            "--rounds",
+            "2",
+            "--records",
+            rec.to_str().unwrap(),
+        ]);
+        let out = text(&o);
+        assert!(o.status.success(), "{mode}: {out}");
+        assert!(out.contains("ab vs bad: 4-0-0"), "{mode}: {out}");
+        let games = records(&rec);
+        assert_eq!(games.len(), 4, "{mode}: every game is played and recorded");
+        for g in &games {
+            match &g.reason {
+                Reason::Forfeit { what, .. } => assert!(what.contains(says), "{mode}: {what}"),
+                r => panic!("{mode}: game {} ended by {r}", g.number),
+            }
+        }
+    }
+}
+
+#[test]
+fn concurrency_plays_the_same_games() {
+    let serial = temp("serial.games");
+    let parallel = temp("parallel.games");
+    for (rec, c) in [(&serial, "1"), (&parallel, "2")] {
+        let o = splut(&[
+            "tournament",
+            "--players",
+            "3",
+            "--engine",
+            "name=ab",
+            "algo=alphabeta",
+            "--engine",
+            "name=mc",
+            "algo=mcts",
+            "--tc",
+            "nodes=800",
+            "--rounds",
+            "1",
+            "--seed",
+            "9",
+            "--records",
+            rec.to_str().unwrap(),
+            "--concurrency",
+            c,
+        ]);
+        assert!(o.status.success(), "{}", text(&o));
+    }
+    let mut a: Vec<String> = records(&serial).iter().map(|g| g.to_text()).collect();
+    let mut b: Vec<String> = records(&parallel).iter().map(|g| g.to_text()).collect();
+    a.sort();
+    b.sort();
+    assert_eq!(a, b);
+}
+
+#[test]
+fn sprt_stops_when_decided() {
+    let rec = temp("sprt.games");
+    let o = splut(&[
+        "tournament",
+        "--engine",
+        "name=ab",
+        "algo=alphabeta",
+        "--engine",
+        "name=rnd",
+        "algo=random",
+        "--tc",
+        "nodes=500",
+        "--rounds",
+        "50",
+        "--sprt",
+        "0",
+        "50",
+        "0.05",
+        "0.05",
+        "--records",
+        rec.to_str().unwrap(),
+        "--concurrency",
+        "2",
+    ]);
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(out.contains("SPRT decided after"), "{out}");
+    assert!(out.contains("H1 accepted"), "{out}");
+    assert!(records(&rec).len() < 100, "it stopped early");
+}
+
+#[test]
+fn bad_options_are_errors() {
+    for args in [
+        vec![
+            "tournament",
+            "--engine",
+            "name=a",
+            "algo=nonsense",
+            "--engine",
+            "algo=random",
+        ],
+        vec!["tournament", "--engine", "name=a", "algo=random"],
+        vec![
+            "tournament",
+            "--engine",
+            "name=a",
+            "algo=random",
+            "--engine",
+            "name=a",
+            "algo=greedy",
+        ],
+        vec![
+            "tournament",
+            "--engine",
+            "algo=random",
+            "--engine",
+            "algo=greedy",
+            "--tc",
+            "fast",
+        ],
+        vec![
+            "tournament",
+            "--engine",
+            "algo=random",
+            "--engine",
+            "algo=greedy",
+            "--players",
+            "5",
+        ],
+        vec![
+            "tournament",
+            "--engine",
+            "algo=random",
+            "--engine",
+            "algo=greedy",
+            "--openings",
+            "/nonexistent",
+        ],
+        vec![
+            "tournament",
+            "--engine",
+            "algo=random",
+            "--engine",
+            "flavour=sweet",
+        ],
+    ] {
+        let o = splut(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        assert!(text(&o).contains("error"), "{args:?}");
+    }
+}
+
+#[test]
+fn replay_finds_tampered_records() {
+    let rec = temp("tamper.games");
+    let o = splut(&[
+        "tournament",
+        "--engine",
+        "name=a",
+        "algo=greedy",
+        "--engine",
+        "name=b",
+        "algo=random",
+        "--tc",
+        "depth=1",
+        "--rounds",
+        "1",
+        "--records",
+        rec.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let good = std::fs::read_to_string(&rec).unwrap();
+    // Reverse the places of the first game.
+    let line = good.lines().find(|l| l.starts_with("[Result ")).unwrap();
+    let places: Vec<&str> = line["[Result ".len()..line.len() - 1]
+        .split(" > ")
+        .collect();
+    let reversed: Vec<&str> = places.iter().rev().copied().collect();
+    let tampered = good.replacen(line, &format!("[Result {}]", reversed.join(" > ")), 1);
+    assert_ne!(tampered, good);
+    std::fs::write(&rec, tampered).unwrap();
+    let r = splut(&["replay", rec.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(text(&r).contains("INVALID"), "{}", text(&r));
+}
+
+#[test]
+fn ctrl_c_prints_the_standings_and_keeps_the_finished_games() {
+    let rec = temp("interrupted.games");
+    let child = Command::new(env!("CARGO_BIN_EXE_splut"))
+        .args([
+            "tournament",
+            "--engine",
+            "name=ab",
+            "algo=alphabeta",
+            "--engine",
+            "name=gr",
+            "algo=greedy",
+            "--tc",
+            "movetime=30",
+            "--rounds",
+            "100",
+            "--records",
+            rec.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Let some games finish, then interrupt as Ctrl-C does.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::fs::read_to_string(&rec).map_or(0, |t| t.matches("[Game ").count()) < 2 {
+        assert!(std::time::Instant::now() < deadline, "no game finished");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let o = child.wait_with_output().unwrap();
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(130), "{out}");
+    assert!(out.contains("interrupted:"), "{out}");
+    assert!(out.contains("Standings after"), "{out}");
+    let games = records(&rec);
+    assert!(games.len() >= 2 && games.len() < 200);
+}
