@@ -36,7 +36,17 @@ fn handshake_lists_id_and_every_option() {
     let lines = e.read_until("ugiok");
     assert!(lines[0].starts_with("id name splut"), "{lines:?}");
     assert!(lines.iter().any(|l| l.starts_with("id author ")));
-    for name in ["Hash", "Threads", "Algorithm", "MoveOverhead", "Seed"] {
+    for name in [
+        "Hash",
+        "Threads",
+        "Algorithm",
+        "MoveOverhead",
+        "Seed",
+        "MctsParallel",
+        "MctsExploration",
+        "MctsPlayout",
+        "MctsMinimax",
+    ] {
         assert!(
             lines
                 .iter()

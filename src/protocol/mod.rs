@@ -320,7 +320,7 @@ impl Engine {
             move_overhead: self.options.move_overhead,
             seed: self.options.seed,
             tree_mib: self.options.hash_mib,
-            mcts_parallel: self.options.mcts_parallel,
+            mcts: self.options.mcts(),
             ..Settings::default()
         };
         let infinite = limits.infinite;

@@ -1,7 +1,7 @@
 //! The engine's options, as `ugi` lists them and `setoption` sets them.
 
 use crate::search::Algorithm;
-use crate::search::mcts::{MCTS, Parallel};
+use crate::search::mcts::{MCTS, MctsConfig, Parallel};
 
 /// Option values.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,6 +18,12 @@ pub struct Options {
     pub seed: u64,
     /// How MCTS threads share the work.
     pub mcts_parallel: Parallel,
+    /// MCTS exploration constant, hundredths.
+    pub mcts_exploration: u64,
+    /// MCTS playout length, steps.
+    pub mcts_playout: u64,
+    /// Weight of the implicit minimax value in MCTS, percent.
+    pub mcts_minimax: u64,
 }
 
 impl Default for Options {
@@ -29,6 +35,22 @@ impl Default for Options {
             move_overhead: 30,
             seed: 0,
             mcts_parallel: MCTS.parallel,
+            mcts_exploration: (MCTS.exploration * 100.0).round() as u64,
+            mcts_playout: u64::from(MCTS.playout_steps),
+            mcts_minimax: (MCTS.minimax_weight * 100.0).round() as u64,
+        }
+    }
+}
+
+impl Options {
+    /// The engine's MCTS as these options tune it.
+    pub fn mcts(&self) -> MctsConfig {
+        MctsConfig {
+            exploration: self.mcts_exploration as f64 / 100.0,
+            playout_steps: self.mcts_playout as u32,
+            minimax_weight: self.mcts_minimax as f64 / 100.0,
+            parallel: self.mcts_parallel,
+            ..MCTS
         }
     }
 }
@@ -37,6 +59,8 @@ const HASH_MAX: u64 = 65_536;
 const THREADS_MAX: u64 = 256;
 const OVERHEAD_MAX: u64 = 10_000;
 const SEED_MAX: u64 = u32::MAX as u64;
+const EXPLORATION_MAX: u64 = 1000;
+const PLAYOUT_MAX: u64 = 200;
 
 /// The `option …` lines of the `ugi` answer.
 pub fn declarations() -> Vec<String> {
@@ -70,6 +94,18 @@ pub fn declarations() -> Vec<String> {
         format!(
             "option name MctsParallel type combo default {} var tree var root",
             parallel_name(d.mcts_parallel)
+        ),
+        format!(
+            "option name MctsExploration type spin default {} min 0 max {EXPLORATION_MAX}",
+            d.mcts_exploration
+        ),
+        format!(
+            "option name MctsPlayout type spin default {} min 0 max {PLAYOUT_MAX}",
+            d.mcts_playout
+        ),
+        format!(
+            "option name MctsMinimax type spin default {} min 0 max 100",
+            d.mcts_minimax
         ),
     ]
 }
@@ -141,8 +177,20 @@ impl Options {
                 };
                 Ok(Changed::Other)
             }
+            "mctsexploration" => {
+                self.mcts_exploration = spin("MctsExploration", value, 0, EXPLORATION_MAX)?;
+                Ok(Changed::Other)
+            }
+            "mctsplayout" => {
+                self.mcts_playout = spin("MctsPlayout", value, 0, PLAYOUT_MAX)?;
+                Ok(Changed::Other)
+            }
+            "mctsminimax" => {
+                self.mcts_minimax = spin("MctsMinimax", value, 0, 100)?;
+                Ok(Changed::Other)
+            }
             _ => Err(format!(
-                "unknown option '{name}' (options: Hash, Threads, Algorithm, MoveOverhead, Seed, MctsParallel)"
+                "unknown option '{name}' (options: Hash, Threads, Algorithm, MoveOverhead, Seed, MctsParallel, MctsExploration, MctsPlayout, MctsMinimax)"
             )),
         }
     }
@@ -179,6 +227,13 @@ mod tests {
         assert_eq!(o.set("MctsParallel", "root"), Ok(Changed::Other));
         assert_eq!(o.mcts_parallel, Parallel::Root);
         assert!(o.set("MctsParallel", "leaf").is_err());
-        assert_eq!(declarations().len(), 6);
+        assert_eq!(o.set("MctsMinimax", "25"), Ok(Changed::Other));
+        assert_eq!(o.mcts().minimax_weight, 0.25);
+        assert!(o.set("MctsMinimax", "101").is_err());
+        assert_eq!(o.set("MctsExploration", "141"), Ok(Changed::Other));
+        assert_eq!(o.mcts().exploration, 1.41);
+        assert_eq!(o.mcts().parallel, Parallel::Root);
+        assert_eq!(Options::default().mcts(), MCTS);
+        assert_eq!(declarations().len(), 9);
     }
 }

@@ -11,6 +11,10 @@
 //!   are all proven wins for one seat is won for that seat.
 //! - Progressive history: the average reward a step earned for its seat,
 //!   anywhere in the tree, biases the choice among rarely tried children.
+//! - Implicit minimax (`minimax_weight`, the `MctsMinimax` option): every
+//!   node also keeps the evaluation backed up max-n style through its
+//!   children, mixed into the selection value. Measured weaker than
+//!   without (README, "Strength"), so off by default.
 //! - Parallel on rayon, two ways: *tree* parallelism (all threads share one
 //!   tree; a visit counts as soon as a thread goes down a node, the "virtual
 //!   loss" that spreads threads apart) and *root* parallelism (one tree per
@@ -28,7 +32,9 @@ use crate::game::{Position, Seat, Step, StepKind, StepList};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{
+    AtomicBool, AtomicU8, AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed,
+};
 use std::time::Duration;
 
 /// How threads share the work.
@@ -45,9 +51,12 @@ pub enum Parallel {
 pub struct MctsConfig {
     /// UCT exploration constant.
     pub exploration: f64,
-    /// Playout length in steps before the evaluation scores it (0: play to
-    /// the end of the game, up to [`PLAYOUT_CAP`] steps).
+    /// Playout length in steps (0: the leaf itself is scored).
     pub playout_steps: u32,
+    /// Score a playout that has not ended the game with the evaluation's
+    /// shares; without it, such a playout is an even split among the seats
+    /// left.
+    pub use_eval: bool,
     /// Take a throw that kills an opponent when there is one, in playouts
     /// and in the tree (a node with such throws has only them as children:
     /// "decisive moves").
@@ -56,6 +65,9 @@ pub struct MctsConfig {
     pub solver: bool,
     /// Weight of progressive history (0: off).
     pub history_weight: f64,
+    /// Weight of the implicit minimax value against the mean reward in
+    /// the selection (0: off).
+    pub minimax_weight: f64,
     /// How threads share the work.
     pub parallel: Parallel,
 }
@@ -64,27 +76,31 @@ pub struct MctsConfig {
 pub const MCTS: MctsConfig = MctsConfig {
     exploration: 0.7,
     playout_steps: 6,
+    use_eval: true,
     kill_policy: true,
     solver: true,
     history_weight: 1.0,
+    minimax_weight: 0.0,
     parallel: Parallel::Tree,
 };
 
 /// Plain UCT: the generic game-playing baseline.
 pub const UCT_PLAIN: MctsConfig = MctsConfig {
     exploration: std::f64::consts::SQRT_2,
-    playout_steps: 0,
+    playout_steps: PLAYOUT_CAP,
+    use_eval: false,
     kill_policy: false,
     solver: false,
     history_weight: 0.0,
+    minimax_weight: 0.0,
     parallel: Parallel::Tree,
 };
 
-/// Longest playout when playing to the end; a game still running then is
-/// scored as shared among the seats left.
+/// Plain UCT's playouts: to the end of the game, or this many steps.
 pub const PLAYOUT_CAP: u32 = 600;
 
 const NONE: u8 = u8::MAX;
+const NO_VALUE: u64 = u64::MAX;
 const UNEXPANDED: u64 = u64::MAX;
 /// Rewards are summed as fixed point.
 const SCALE: f64 = 1_000_000.0;
@@ -100,8 +116,14 @@ struct Node {
     state: AtomicU8,
     /// Proven winner, or `NONE`.
     proven: AtomicU8,
+    /// The children are only the killing throws (decisive moves), so they
+    /// cannot prove a loss for the seat to move.
+    partial: AtomicBool,
     visits: AtomicU32,
     reward: [AtomicU64; 4],
+    /// Implicit minimax value: the evaluation's shares (4 × u16) backed
+    /// up max-n style through the visited children, or `NO_VALUE`.
+    minimax: AtomicU64,
 }
 
 impl Node {
@@ -111,8 +133,10 @@ impl Node {
             children: AtomicU64::new(UNEXPANDED),
             state: AtomicU8::new(LEAF),
             proven: AtomicU8::new(NONE),
+            partial: AtomicBool::new(false),
             visits: AtomicU32::new(0),
             reward: std::array::from_fn(|_| AtomicU64::new(0)),
+            minimax: AtomicU64::new(NO_VALUE),
         }
     }
 
@@ -127,6 +151,11 @@ impl Node {
             return 0.0;
         }
         self.reward[seat.index()].load(Relaxed) as f64 / SCALE / f64::from(n)
+    }
+
+    fn minimax(&self) -> Option<u64> {
+        let v = self.minimax.load(Relaxed);
+        (v != NO_VALUE).then_some(v)
     }
 
     fn proven(&self) -> Option<Seat> {
@@ -209,6 +238,25 @@ fn rewards(pos: &Position, params: &EvalParams, use_eval: bool) -> [f64; 4] {
     r
 }
 
+/// Shares (each within 0..=`SHARES_TOTAL`) packed 16 bits a seat.
+fn pack(shares: [i32; 4]) -> u64 {
+    shares.iter().enumerate().fold(0, |acc, (i, &v)| {
+        acc | (v.clamp(0, SHARES_TOTAL) as u64) << (16 * i)
+    })
+}
+
+/// The shares of a game `w` has won.
+fn won_by(w: Seat) -> [i32; 4] {
+    let mut shares = [0; 4];
+    shares[w.index()] = SHARES_TOTAL;
+    shares
+}
+
+/// One seat's share of a packed value, as a fraction.
+fn share_of(packed: u64, seat: Seat) -> f64 {
+    ((packed >> (16 * seat.index())) & 0xFFFF) as f64 / f64::from(SHARES_TOTAL)
+}
+
 fn kills_opponent(pos: &Position, step: Step) -> bool {
     step.kind() == StepKind::Throw
         && pos
@@ -238,6 +286,11 @@ impl Tree {
         let chunk =
             self.chunks[i >> CHUNK_BITS].get_or_init(|| (0..CHUNK).map(|_| Node::new()).collect());
         &chunk[i & (CHUNK - 1)]
+    }
+
+    /// Arena use, permille.
+    fn used_permille(&self) -> u32 {
+        (self.next.load(Relaxed).min(self.capacity) * 1000 / self.capacity) as u32
     }
 
     /// Node count that fits in `mib` mebibytes.
@@ -282,9 +335,10 @@ impl Tree {
             node.state.store(EXPANDED, Relaxed);
             return false;
         }
-        for (i, &s) in steps.iter().enumerate() {
+        for (i, &s) in steps.iter().take(count).enumerate() {
             self.node(first + i).step.store(s.to_bits(), Relaxed);
         }
+        node.partial.store(count < steps.len(), Relaxed);
         node.children.store(
             first as u64 | (count as u64) << 32,
             std::sync::atomic::Ordering::Release,
@@ -313,7 +367,13 @@ impl Tree {
                 // A child proven won by another seat is worth nothing to me.
                 let q = match child.proven() {
                     Some(_) if cfg.solver => 0.0,
-                    _ => child.mean(me),
+                    _ => match child.minimax() {
+                        Some(m) if cfg.minimax_weight > 0.0 => {
+                            (1.0 - cfg.minimax_weight) * child.mean(me)
+                                + cfg.minimax_weight * share_of(m, me)
+                        }
+                        _ => child.mean(me),
+                    },
                 };
                 let n = f64::from(visits);
                 let mut v = q + cfg.exploration * (log_n / n).sqrt();
@@ -344,7 +404,11 @@ impl Tree {
             self.node(n).proven.store(me as u8, Relaxed);
             return;
         }
-        // ...and so do children all won by one and the same seat.
+        // ...and so do children all won by one and the same seat, when
+        // they are all the steps there are.
+        if self.node(n).partial.load(Relaxed) {
+            return;
+        }
         let first_winner = kids().next().flatten();
         if let Some(w) = first_winner
             && kids().all(|p| p == Some(w))
@@ -396,7 +460,12 @@ impl Tree {
             pos.play(step);
             n = c;
         }
-        self.max_depth.fetch_max(path.len() as u32 - 1, Relaxed);
+        // A plain load first: an unconditional read-modify-write here
+        // would bounce the cache line between threads every simulation.
+        let depth = path.len() as u32 - 1;
+        if depth > self.max_depth.load(Relaxed) {
+            self.max_depth.fetch_max(depth, Relaxed);
+        }
         let leaf = pos;
         let reward = match self.node(n).proven() {
             Some(w) => {
@@ -406,6 +475,13 @@ impl Tree {
             }
             None => self.playout(leaf, cfg, params, rng),
         };
+        if cfg.minimax_weight > 0.0 && self.node(n).minimax().is_none() {
+            let value = match self.node(n).proven() {
+                Some(w) => won_by(w),
+                None => evaluate_shares(&leaf, params),
+            };
+            self.node(n).minimax.store(pack(value), Relaxed);
+        }
         for i in (0..path.len()).rev() {
             let (node, ref before) = path[i];
             for (s, &r) in reward.iter().enumerate() {
@@ -425,8 +501,34 @@ impl Tree {
             if cfg.solver && self.node(node).proven().is_none() {
                 self.try_prove(node, before);
             }
+            if cfg.minimax_weight > 0.0 && i + 1 < path.len() {
+                self.back_up_minimax(node, before);
+            }
         }
-        self.simulations.fetch_add(1, Relaxed);
+    }
+
+    /// Sets the implicit minimax value of `n` from its children: the one
+    /// best for the seat to move (max-n), once they all have a value — a
+    /// maximum over some of them would say more about which were tried
+    /// than about the node, so until then `n` keeps its own evaluation.
+    fn back_up_minimax(&self, n: usize, pos: &Position) {
+        let Some((first, count)) = self.node(n).children() else {
+            return;
+        };
+        let me = pos.side_to_move();
+        let mut best: Option<u64> = None;
+        for c in first..first + count {
+            let child = self.node(c);
+            let Some(v) = child.proven().map(|w| pack(won_by(w))).or(child.minimax()) else {
+                return;
+            };
+            if best.is_none_or(|b| share_of(v, me) > share_of(b, me)) {
+                best = Some(v);
+            }
+        }
+        if let Some(v) = best {
+            self.node(n).minimax.store(v, Relaxed);
+        }
     }
 
     fn playout(
@@ -436,13 +538,8 @@ impl Tree {
         params: &EvalParams,
         rng: &mut SmallRng,
     ) -> [f64; 4] {
-        let limit = if cfg.playout_steps == 0 {
-            PLAYOUT_CAP
-        } else {
-            cfg.playout_steps
-        };
         let mut list = StepList::new();
-        for _ in 0..limit {
+        for _ in 0..cfg.playout_steps {
             if pos.is_game_over() {
                 break;
             }
@@ -455,7 +552,7 @@ impl Tree {
             .unwrap_or_else(|| list[rng.random_range(0..list.len())]);
             pos.play(step);
         }
-        rewards(&pos, params, cfg.playout_steps != 0)
+        rewards(&pos, params, cfg.use_eval)
     }
 
     /// Visit counts of the children of the node reached by `path` from the
@@ -579,12 +676,13 @@ pub fn run(
             .max()
             .unwrap_or(0)
     };
-    // `local`: this thread's simulations; the clock is read now and then.
-    let done = |t: &Tree, local: u64| {
+    // `local`: this thread's simulations, `pending` those of them not yet
+    // added to the tree's count; the clock is read now and then.
+    let done = |t: &Tree, local: u64, pending: u64| {
         if control.stopped() {
             return true;
         }
-        if max_simulations.is_some_and(|m| total() >= m) {
+        if max_simulations.is_some_and(|m| total() + pending >= m) {
             return true;
         }
         if cfg.solver && t.node(0).proven().is_some() {
@@ -624,7 +722,7 @@ pub fn run(
             nodes: sims,
             nps: sims * 1000 / ms.max(1),
             time_ms: ms,
-            hashfull: 0,
+            hashfull: trees.iter().map(Tree::used_permille).max().unwrap_or(0),
             pv,
         }
     };
@@ -633,43 +731,46 @@ pub fn run(
         .num_threads(threads - 1)
         .build()
         .ok();
-    let main_loop = |report: &mut dyn FnMut(&Info)| {
-        let tree = &trees[0];
+    // One thread's simulations; the main thread (with `report`) reports
+    // every second and stops the others when it is done. Counts are added
+    // to the shared total in batches, again to spare the cache line.
+    let work = |tree: &Tree, seed: u64, mut report: Option<&mut dyn FnMut(&Info)>| {
+        const BATCH: u64 = 16;
         let mut rng = SmallRng::seed_from_u64(seed);
         let mut path = Vec::new();
-        let mut local = 0;
+        let (mut local, mut added) = (0, 0);
         let mut last_report = std::time::Instant::now();
-        while !done(tree, local) {
+        while !done(tree, local, local - added) {
             tree.simulate(cfg, params, &mut rng, &mut path);
             local += 1;
-            if last_report.elapsed() >= Duration::from_secs(1) {
-                report(&summary());
-                last_report = std::time::Instant::now();
+            if local - added == BATCH {
+                tree.simulations.fetch_add(BATCH, Relaxed);
+                added = local;
+                if let Some(report) = report.as_mut()
+                    && last_report.elapsed() >= Duration::from_secs(1)
+                {
+                    report(&summary());
+                    last_report = std::time::Instant::now();
+                }
             }
         }
-        control.stop();
+        tree.simulations.fetch_add(local - added, Relaxed);
+        if report.is_some() {
+            control.stop();
+        }
     };
     match pool.filter(|_| threads > 1) {
-        None => main_loop(report),
+        None => work(&trees[0], seed, Some(report)),
         Some(pool) => pool.in_place_scope(|scope| {
             for i in 1..threads {
                 let tree = match cfg.parallel {
                     Parallel::Tree => &trees[0],
                     Parallel::Root => &trees[i],
                 };
-                let done = &done;
-                scope.spawn(move |_| {
-                    let mut rng =
-                        SmallRng::seed_from_u64(seed.wrapping_add(i as u64 * 0x9E37_79B9));
-                    let mut path = Vec::new();
-                    let mut local = 0;
-                    while !done(tree, local) {
-                        tree.simulate(cfg, params, &mut rng, &mut path);
-                        local += 1;
-                    }
-                });
+                let work = &work;
+                scope.spawn(move |_| work(tree, seed.wrapping_add(i as u64 * 0x9E37_79B9), None));
             }
-            main_loop(report);
+            work(&trees[0], seed, Some(report));
         }),
     }
     let info = summary();
@@ -687,4 +788,97 @@ fn turns_of(root: &Position, line: &[Step]) -> u32 {
         pos.play(s);
     }
     pos.turn().saturating_sub(root.turn()).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn simulations(tree: &Tree, cfg: &MctsConfig, n: usize) {
+        let params = EvalParams::default();
+        let mut rng = SmallRng::seed_from_u64(5);
+        let mut path = Vec::new();
+        for _ in 0..n {
+            tree.simulate(cfg, &params, &mut rng, &mut path);
+        }
+    }
+
+    /// Every node of the subtree under `n` (position `pos`) whose children
+    /// all have a value holds the best of them for its seat to move.
+    fn check_minimax(tree: &Tree, n: usize, pos: &Position, checked: &mut usize) {
+        let Some((first, count)) = tree.node(n).children() else {
+            return;
+        };
+        let me = pos.side_to_move();
+        let values: Option<Vec<u64>> = (first..first + count)
+            .map(|c| {
+                let child = tree.node(c);
+                child.proven().map(|w| pack(won_by(w))).or(child.minimax())
+            })
+            .collect();
+        if let Some(values) = values
+            && tree.node(n).proven().is_none()
+        {
+            let best = values
+                .iter()
+                .map(|&v| share_of(v, me))
+                .fold(f64::NEG_INFINITY, f64::max);
+            let mine = tree.node(n).minimax().map(|v| share_of(v, me));
+            assert_eq!(mine, Some(best), "node {n} at {}", pos.to_spn());
+            *checked += 1;
+        }
+        for c in first..first + count {
+            let step = Step::from_bits(tree.node(c).step.load(Relaxed)).unwrap();
+            assert!(pos.is_legal(step));
+            check_minimax(tree, c, &pos.after(step), checked);
+        }
+    }
+
+    #[test]
+    fn implicit_minimax_values_are_the_max_n_backup_of_the_children() {
+        for players in [2, 3, 4] {
+            let root = Position::start(players).unwrap();
+            let cfg = MctsConfig {
+                minimax_weight: 0.5,
+                ..MCTS
+            };
+            let tree = Tree::new(&root, 1 << 20);
+            simulations(&tree, &cfg, 3000);
+            let mut checked = 0;
+            check_minimax(&tree, 0, &root, &mut checked);
+            assert!(checked > 10, "{players} players: {checked} nodes checked");
+        }
+    }
+
+    #[test]
+    fn decisive_moves_make_only_the_kills_children() {
+        // Red can throw at green this turn: the root's children are the
+        // killing throws alone, and the root is proven won at once.
+        let start = Position::from_spn("R/gT2/2gS2/7/R3gD3R/rS2R3/rD3rT/3/1 r 3 10 - - -").unwrap();
+        let turn = super::super::reference::greedy_turn(&start, 1);
+        let mut root = start;
+        for &s in &turn[..turn.len() - 1] {
+            root.play(s);
+        }
+        assert!(kills_opponent(&root, turn[turn.len() - 1]));
+        let tree = Tree::new(&root, CHUNK);
+        simulations(&tree, &MCTS, 50);
+        let (first, count) = tree.node(0).children().unwrap();
+        assert!(count < root.legal_step_vec().len());
+        for c in first..first + count {
+            let step = Step::from_bits(tree.node(c).step.load(Relaxed)).unwrap();
+            assert!(kills_opponent(&root, step), "{step}");
+        }
+        assert_eq!(tree.node(0).proven(), Some(Seat::Red));
+    }
+
+    #[test]
+    fn a_full_tree_stops_growing_and_goes_on() {
+        let root = Position::start(4).unwrap();
+        let tree = Tree::new(&root, 0);
+        simulations(&tree, &MCTS, 20_000);
+        assert_eq!(tree.used_permille(), 1000);
+        let mut checked = 0;
+        check_minimax(&tree, 0, &root, &mut checked);
+    }
 }

@@ -80,9 +80,13 @@ impl Algorithm {
         Algorithm::Greedy,
     ];
 
-    /// Parses an option value (case-insensitive).
+    /// Parses an option value (case-insensitive); `paranoid` is accepted
+    /// for `alphabeta`, which is paranoid alpha-beta with 3–4 players.
     pub fn parse(s: &str) -> Option<Algorithm> {
         let s = s.to_ascii_lowercase();
+        if s == "paranoid" {
+            return Some(Algorithm::AlphaBeta);
+        }
         Algorithm::ALL.into_iter().find(|a| a.name() == s)
     }
 
@@ -140,8 +144,8 @@ pub struct Settings {
     pub seed: u64,
     /// Memory for the MCTS tree, MiB.
     pub tree_mib: usize,
-    /// How MCTS threads share the work.
-    pub mcts_parallel: mcts::Parallel,
+    /// The MCTS knobs (its `parallel` also serves plain UCT).
+    pub mcts: mcts::MctsConfig,
 }
 
 impl Default for Settings {
@@ -153,7 +157,7 @@ impl Default for Settings {
             params: EvalParams::default(),
             seed: 0,
             tree_mib: 64,
-            mcts_parallel: mcts::MCTS.parallel,
+            mcts: mcts::MCTS,
         }
     }
 }
@@ -310,12 +314,12 @@ pub fn think(
             return Outcome { turn, info };
         }
         Algorithm::Mcts | Algorithm::UctPlain => {
-            let cfg = mcts::MctsConfig {
-                parallel: settings.mcts_parallel,
-                ..if algorithm == Algorithm::Mcts {
-                    mcts::MCTS
-                } else {
-                    mcts::UCT_PLAIN
+            let cfg = if algorithm == Algorithm::Mcts {
+                settings.mcts
+            } else {
+                mcts::MctsConfig {
+                    parallel: settings.mcts.parallel,
+                    ..mcts::UCT_PLAIN
                 }
             };
             let info = mcts::run(
