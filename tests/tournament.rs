@@ -11,6 +11,16 @@ fn splut(args: &[&str]) -> Output {
         .expect("run splut")
 }
 
+/// `splut tournament` with whitespace-separated `args`, then `extra`
+/// arguments (which may hold spaces), recording to `rec`.
+fn tournament(args: &str, extra: &[&str], rec: &Path) -> Output {
+    let mut all = vec!["tournament"];
+    all.extend(args.split_whitespace());
+    all.extend(extra);
+    all.extend(["--records", rec.to_str().unwrap()]);
+    splut(&all)
+}
+
 fn text(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
 }
@@ -39,23 +49,12 @@ fn records(path: &Path) -> Vec<splut::tournament::record::GameRecord> {
 #[test]
 fn two_players_round_robin_with_statistics_and_valid_records() {
     let rec = temp("two.games");
-    let o = splut(&[
-        "tournament",
-        "--engine",
-        "name=ab",
-        "algo=alphabeta",
-        "--engine",
-        "name=rnd",
-        "algo=random",
-        "--tc",
-        "nodes=2000",
-        "--rounds",
-        "3",
-        "--seed",
-        "5",
-        "--records",
-        rec.to_str().unwrap(),
-    ]);
+    let o = tournament(
+        "--engine name=ab algo=alphabeta --engine name=rnd algo=random \
+         --tc nodes=2000 --rounds 3 --seed 5",
+        &[],
+        &rec,
+    );
     let out = text(&o);
     assert!(o.status.success(), "{out}");
     assert!(out.contains("Standings after 6 games"), "{out}");
@@ -78,27 +77,12 @@ fn two_players_round_robin_with_statistics_and_valid_records() {
 #[test]
 fn four_players_places_and_points() {
     let rec = temp("four.games");
-    let o = splut(&[
-        "tournament",
-        "--players",
-        "4",
-        "--engine",
-        "name=ab",
-        "algo=alphabeta",
-        "--engine",
-        "name=gr",
-        "algo=greedy",
-        "--tc",
-        "nodes=1500",
-        "--rounds",
-        "1",
-        "--max-turns",
-        "120",
-        "--records",
-        rec.to_str().unwrap(),
-        "--concurrency",
-        "2",
-    ]);
+    let o = tournament(
+        "--players 4 --engine name=ab algo=alphabeta --engine name=gr algo=greedy \
+         --tc nodes=1500 --rounds 1 --max-turns 120 --concurrency 2",
+        &[],
+        &rec,
+    );
     let out = text(&o);
     assert!(o.status.success(), "{out}");
     assert!(out.contains("1st") && out.contains("4th"), "{out}");
@@ -119,21 +103,11 @@ fn a_crashing_an_illegal_and_a_hanging_participant_lose_and_the_tournament_goes_
     ] {
         let rec = temp(&format!("faulty-{mode}.games"));
         let bad = faulty(mode);
-        let o = splut(&[
-            "tournament",
-            "--engine",
-            "name=ab",
-            "algo=alphabeta",
-            "--engine",
-            "name=bad",
-            &bad,
-            "--tc",
-            tc,
-            "--rounds",
-            "2",
-            "--records",
-            rec.to_str().unwrap(),
-        ]);
+        let o = tournament(
+            &format!("--engine name=ab algo=alphabeta --tc {tc} --rounds 2"),
+            &["--engine", "name=bad", &bad],
+            &rec,
+        );
         let out = text(&o);
         assert!(o.status.success(), "{mode}: {out}");
         assert!(out.contains("ab vs bad: 4-0-0"), "{mode}: {out}");
@@ -153,27 +127,14 @@ fn concurrency_plays_the_same_games() {
     let serial = temp("serial.games");
     let parallel = temp("parallel.games");
     for (rec, c) in [(&serial, "1"), (&parallel, "2")] {
-        let o = splut(&[
-            "tournament",
-            "--players",
-            "3",
-            "--engine",
-            "name=ab",
-            "algo=alphabeta",
-            "--engine",
-            "name=mc",
-            "algo=mcts",
-            "--tc",
-            "nodes=800",
-            "--rounds",
-            "1",
-            "--seed",
-            "9",
-            "--records",
-            rec.to_str().unwrap(),
-            "--concurrency",
-            c,
-        ]);
+        let o = tournament(
+            &format!(
+                "--players 3 --engine name=ab algo=alphabeta --engine name=mc algo=mcts \
+                 --tc nodes=800 --rounds 1 --seed 9 --concurrency {c}"
+            ),
+            &[],
+            rec,
+        );
         assert!(o.status.success(), "{}", text(&o));
     }
     let mut a: Vec<String> = records(&serial).iter().map(|g| g.to_text()).collect();
@@ -186,28 +147,12 @@ fn concurrency_plays_the_same_games() {
 #[test]
 fn sprt_stops_when_decided() {
     let rec = temp("sprt.games");
-    let o = splut(&[
-        "tournament",
-        "--engine",
-        "name=ab",
-        "algo=alphabeta",
-        "--engine",
-        "name=rnd",
-        "algo=random",
-        "--tc",
-        "nodes=500",
-        "--rounds",
-        "50",
-        "--sprt",
-        "0",
-        "50",
-        "0.05",
-        "0.05",
-        "--records",
-        rec.to_str().unwrap(),
-        "--concurrency",
-        "2",
-    ]);
+    let o = tournament(
+        "--engine name=ab algo=alphabeta --engine name=rnd algo=random --tc nodes=500 \
+         --rounds 50 --sprt 0 50 0.05 0.05 --concurrency 2",
+        &[],
+        &rec,
+    );
     let out = text(&o);
     assert!(o.status.success(), "{out}");
     assert!(out.contains("SPRT decided after"), "{out}");
@@ -218,60 +163,17 @@ fn sprt_stops_when_decided() {
 #[test]
 fn bad_options_are_errors() {
     for args in [
-        vec![
-            "tournament",
-            "--engine",
-            "name=a",
-            "algo=nonsense",
-            "--engine",
-            "algo=random",
-        ],
-        vec!["tournament", "--engine", "name=a", "algo=random"],
-        vec![
-            "tournament",
-            "--engine",
-            "name=a",
-            "algo=random",
-            "--engine",
-            "name=a",
-            "algo=greedy",
-        ],
-        vec![
-            "tournament",
-            "--engine",
-            "algo=random",
-            "--engine",
-            "algo=greedy",
-            "--tc",
-            "fast",
-        ],
-        vec![
-            "tournament",
-            "--engine",
-            "algo=random",
-            "--engine",
-            "algo=greedy",
-            "--players",
-            "5",
-        ],
-        vec![
-            "tournament",
-            "--engine",
-            "algo=random",
-            "--engine",
-            "algo=greedy",
-            "--openings",
-            "/nonexistent",
-        ],
-        vec![
-            "tournament",
-            "--engine",
-            "algo=random",
-            "--engine",
-            "flavour=sweet",
-        ],
+        "--engine name=a algo=nonsense --engine algo=random",
+        "--engine name=a algo=random",
+        "--engine name=a algo=random --engine name=a algo=greedy",
+        "--engine algo=random --engine algo=greedy --tc fast",
+        "--engine algo=random --engine algo=greedy --tc clock=0+1",
+        "--engine algo=random --engine algo=greedy --players 5",
+        "--engine algo=random --engine algo=greedy --openings /nonexistent",
+        "--engine algo=random --engine flavour=sweet",
+        "--engine algo=random --engine algo=greedy --sprt 0 5 0.05",
     ] {
-        let o = splut(&args);
+        let o = tournament(args, &[], &temp("bad.games"));
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
         assert!(text(&o).contains("error"), "{args:?}");
     }
@@ -280,21 +182,11 @@ fn bad_options_are_errors() {
 #[test]
 fn replay_finds_tampered_records() {
     let rec = temp("tamper.games");
-    let o = splut(&[
-        "tournament",
-        "--engine",
-        "name=a",
-        "algo=greedy",
-        "--engine",
-        "name=b",
-        "algo=random",
-        "--tc",
-        "depth=1",
-        "--rounds",
-        "1",
-        "--records",
-        rec.to_str().unwrap(),
-    ]);
+    let o = tournament(
+        "--engine name=a algo=greedy --engine name=b algo=random --tc depth=1 --rounds 1",
+        &[],
+        &rec,
+    );
     assert!(o.status.success(), "{}", text(&o));
     let good = std::fs::read_to_string(&rec).unwrap();
     // Reverse the places of the first game.
@@ -352,4 +244,74 @@ fn ctrl_c_prints_the_standings_and_keeps_the_finished_games() {
     assert!(out.contains("Standings after"), "{out}");
     let games = records(&rec);
     assert!(games.len() >= 2 && games.len() < 200);
+}
+
+#[test]
+fn an_external_engine_an_opening_file_and_clocks() {
+    // Another build of this engine, entered by its command line, plays on
+    // per-seat clocks from the openings of a file.
+    let book = temp("book.txt");
+    std::fs::write(
+        &book,
+        "# two openings\ne2e3 e8e7 f8f7\nR/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 1 1 - - - d2d3\n",
+    )
+    .unwrap();
+    let rec = temp("external.games");
+    let me = format!("cmd={}", env!("CARGO_BIN_EXE_splut"));
+    let o = tournament(
+        "--engine name=inside algo=greedy --tc clock=5+0.1 --rounds 2",
+        &[
+            "--engine",
+            "name=outside",
+            &me,
+            "option.Algorithm=alphabeta",
+            "--openings",
+            book.to_str().unwrap(),
+        ],
+        &rec,
+    );
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    let games = records(&rec);
+    assert_eq!(games.len(), 4, "2 openings, seats swapped");
+    for g in &games {
+        assert!(g.time_control.contains("clock=5+0.1"), "{}", g.time_control);
+        assert!(!matches!(g.reason, Reason::Forfeit { .. }), "{}", g.reason);
+    }
+    assert_eq!(games.iter().filter(|g| g.start == "startpos").count(), 2);
+    assert!(games.iter().any(|g| g.opening.contains("line 2")));
+    assert!(games.iter().any(|g| g.opening.contains("line 3")));
+}
+
+#[test]
+fn a_three_player_gauntlet_meets_every_seat() {
+    let rec = temp("gauntlet.games");
+    let o = tournament(
+        "--players 3 --gauntlet --engine name=ab algo=alphabeta --engine name=r1 algo=random \
+         --engine name=r2 algo=random --tc nodes=300 --rounds 1 --max-turns 60",
+        &[],
+        &rec,
+    );
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    let games = records(&rec);
+    // No game without the first participant, none between r1 and r2 alone.
+    for g in &games {
+        let names: Vec<&str> = g.seats.iter().map(|(_, n)| n.as_str()).collect();
+        assert!(names.contains(&"ab"), "{names:?}");
+        assert!(
+            !(names.contains(&"r1") && names.contains(&"r2")),
+            "{names:?}"
+        );
+    }
+    for seat in [
+        splut::game::Seat::Red,
+        splut::game::Seat::Yellow,
+        splut::game::Seat::Green,
+    ] {
+        assert!(
+            games.iter().any(|g| g.name_of(seat) == Some("ab")),
+            "ab never sat at {seat:?}"
+        );
+    }
 }

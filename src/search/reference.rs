@@ -65,6 +65,22 @@ fn turn_ends(root: &Position) -> Vec<(Position, Vec<Step>)> {
     out
 }
 
+/// Whether the side to move can, within the rest of its turn, put an
+/// opponent out of the game (exhaustive over its steps; stops at the first
+/// way found).
+pub fn can_kill_this_turn(pos: &Position) -> bool {
+    let mover = pos.side_to_move();
+    let opponents = pos.players_left() - 1;
+    let mut list = StepList::new();
+    pos.legal_steps(&mut list);
+    list.iter().any(|&s| {
+        let next = pos.after(s);
+        let alive = next.seats_in_game().filter(|&o| o != mover).count() as u32;
+        alive < opponents
+            || (next.turn() == pos.turn() && !next.is_game_over() && can_kill_this_turn(&next))
+    })
+}
+
 /// The greedy player's rest of the turn.
 pub fn greedy_turn(root: &Position, seed: u64) -> Vec<Step> {
     let me = root.side_to_move();
@@ -126,5 +142,15 @@ mod tests {
             p.play(s);
         }
         assert!(steps_to_kill(&p, Seat::Red, Seat::Green, 3).is_none());
+    }
+
+    #[test]
+    fn a_kill_this_turn_is_found_exhaustively() {
+        let kill = Position::from_spn("R/gT2/2gS2/7/R3gD3R/rS2R3/rD3rT/3/1 r 3 10 - - -").unwrap();
+        assert!(can_kill_this_turn(&kill));
+        // One step short of it.
+        let short = Position::from_spn("R/gT2/2gS2/7/R3gD3R/rS2R3/rD3rT/3/1 r 2 10 - - -").unwrap();
+        assert!(!can_kill_this_turn(&short));
+        assert!(!can_kill_this_turn(&Position::start(4).unwrap()));
     }
 }

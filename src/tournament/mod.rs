@@ -179,23 +179,6 @@ fn unplayed(
         .zip(&spec.seating)
         .map(|(&s, &p)| (s, cfg.participants[p].name.clone()))
         .collect();
-    let turns = {
-        // The opening, turn by turn, so the record replays.
-        let mut p = opening.start;
-        let mut out: Vec<(Seat, Vec<String>)> = Vec::new();
-        let mut line_turn = None;
-        for &s in &opening.steps {
-            if line_turn != Some(p.turn()) {
-                line_turn = Some(p.turn());
-                out.push((p.side_to_move(), Vec::new()));
-            }
-            if let Some(t) = out.last_mut() {
-                t.1.push(s.to_string());
-            }
-            p.play(s);
-        }
-        out
-    };
     GameRecord {
         number: spec.number,
         players: cfg.players,
@@ -213,7 +196,7 @@ fn unplayed(
             seat: failed,
             what: why.to_string(),
         },
-        turns,
+        turns: opening.turns(),
     }
 }
 

@@ -3,7 +3,8 @@
 //! or an opening file, one per line: an SPN, or steps from the start
 //! (`#` starts a comment).
 
-use crate::game::{Game, Position, Step, StepList};
+use crate::game::{Game, Position, Seat, Step, StepList};
+use crate::search::reference::can_kill_this_turn;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -29,11 +30,31 @@ impl Opening {
         }
         p
     }
+
+    /// The opening's steps turn by turn, as game records list them: the
+    /// seat and the steps it played in each turn.
+    pub fn turns(&self) -> Vec<(Seat, Vec<String>)> {
+        let mut p = self.start;
+        let mut out: Vec<(Seat, Vec<String>)> = Vec::new();
+        let mut line_turn = None;
+        for &s in &self.steps {
+            if line_turn != Some(p.turn()) {
+                line_turn = Some(p.turn());
+                out.push((p.side_to_move(), Vec::new()));
+            }
+            if let Some(t) = out.last_mut() {
+                t.1.push(s.to_string());
+            }
+            p.play(s);
+        }
+        out
+    }
 }
 
 /// `count` random openings of `steps` steps each for `players` players.
-/// Opening `i` depends only on `seed` and `i`. An opening that would end
-/// the game is drawn again.
+/// Opening `i` depends only on `seed` and `i`. An opening that ends the
+/// game, or leaves the side to move a kill within its turn (a game decided
+/// before it starts), is drawn again.
 pub fn random_openings(players: usize, steps: usize, count: usize, seed: u64) -> Vec<Opening> {
     let start = Position::start(players).unwrap_or_else(|| unreachable!("2-4 players"));
     (0..count)
@@ -53,7 +74,10 @@ pub fn random_openings(players: usize, steps: usize, count: usize, seed: u64) ->
                     line.push(s);
                     pos.play(s);
                 }
-                if !pos.is_game_over() && pos.players_left() as usize == players {
+                if !pos.is_game_over()
+                    && pos.players_left() as usize == players
+                    && !can_kill_this_turn(&pos)
+                {
                     break Opening {
                         start,
                         from_startpos: true,
@@ -124,6 +148,7 @@ mod tests {
             assert_eq!(x.steps, y.steps);
             assert_eq!(x.steps.len(), 4);
             assert!(!x.position().is_game_over());
+            assert!(!can_kill_this_turn(&x.position()));
         }
         assert_ne!(
             random_openings(2, 6, 1, 1)[0].steps,

@@ -88,22 +88,7 @@ pub fn play(
 ) -> Option<Played> {
     let mut pos = opening.position();
     let mut all_steps: Vec<Step> = opening.steps.clone();
-    let mut turns: Vec<(Seat, Vec<String>)> = Vec::new();
-    // The opening's steps, turn by turn, as the record lists them.
-    {
-        let mut p = opening.start;
-        let mut line_turn = None;
-        for &s in &opening.steps {
-            if line_turn != Some(p.turn()) {
-                line_turn = Some(p.turn());
-                turns.push((p.side_to_move(), Vec::new()));
-            }
-            if let Some(t) = turns.last_mut() {
-                t.1.push(s.to_string());
-            }
-            p.play(s);
-        }
-    }
+    let mut turns = opening.turns();
     let p1 = super::super::protocol::commands::first_mover(&opening.start);
     let start_text = if opening.from_startpos {
         "startpos".to_string()
@@ -123,7 +108,6 @@ pub fn play(
         })
         .collect();
     let mut eliminated: Vec<Seat> = Vec::new();
-    let mut seen: HashMap<u64, u32> = HashMap::new();
     let mut restart = None;
 
     let mut not_ready = None;
@@ -133,25 +117,56 @@ pub fn play(
             break;
         }
     }
-    if let Some((seat, f)) = not_ready {
-        let reason = Reason::Forfeit {
+    let reason = if let Some((seat, f)) = not_ready {
+        restart = Some(seat);
+        Reason::Forfeit {
             seat,
             what: f.to_string(),
-        };
-        return Some(finish(
-            number,
-            players,
-            opening,
-            &start_text,
+        }
+    } else {
+        play_turns(
+            &mut pos,
+            &mut all_steps,
+            &mut turns,
             seats,
-            &pos,
-            &eliminated,
-            turns,
-            reason,
-            Some(seat),
-        ));
-    }
+            &mut clocks,
+            &mut eliminated,
+            &mut restart,
+            adjudication,
+            interrupted,
+            (&position_prefix, p1),
+        )?
+    };
+    Some(finish(
+        number,
+        players,
+        opening,
+        &start_text,
+        seats,
+        &pos,
+        &eliminated,
+        turns,
+        reason,
+        restart,
+    ))
+}
 
+/// The game proper: turns until the game ends, is adjudicated or a seat
+/// forfeits (`None` if interrupted).
+#[allow(clippy::too_many_arguments)]
+fn play_turns(
+    pos: &mut Position,
+    all_steps: &mut Vec<Step>,
+    turns: &mut Vec<(Seat, Vec<String>)>,
+    seats: &mut [SeatPlayer<'_>],
+    clocks: &mut [(Seat, u64, u64)],
+    eliminated: &mut Vec<Seat>,
+    restart: &mut Option<Seat>,
+    adjudication: Adjudication,
+    interrupted: &AtomicBool,
+    (position_prefix, p1): (&str, Seat),
+) -> Option<Reason> {
+    let mut seen: HashMap<u64, u32> = HashMap::new();
     let reason = 'game: loop {
         if interrupted.load(Relaxed) {
             return None;
@@ -182,11 +197,11 @@ pub fn play(
         while pos.turn() == turn_number && !pos.is_game_over() {
             let moves: Vec<String> = all_steps.iter().map(|s| s.to_string()).collect();
             let position = if moves.is_empty() {
-                position_prefix.clone()
+                position_prefix.to_string()
             } else {
                 format!("{position_prefix} moves {}", moves.join(" "))
             };
-            let go = go_command(player.tc, &clocks, p1);
+            let go = go_command(player.tc, clocks, p1);
             let limit = match player.tc {
                 TimeControl::Movetime(m) => Duration::from_millis(m) + GRACE,
                 TimeControl::Clock { .. } => {
@@ -205,7 +220,7 @@ pub fn play(
             let lines = match answer {
                 Ok(lines) => lines,
                 Err(f) => {
-                    restart = Some(side);
+                    *restart = Some(side);
                     turns.push((side, this_turn));
                     break 'game Reason::Forfeit {
                         seat: side,
@@ -287,18 +302,7 @@ pub fn play(
         }
         turns.push((side, this_turn));
     };
-    Some(finish(
-        number,
-        players,
-        opening,
-        &start_text,
-        seats,
-        &pos,
-        &eliminated,
-        turns,
-        reason,
-        restart,
-    ))
+    Some(reason)
 }
 
 #[allow(clippy::too_many_arguments)]

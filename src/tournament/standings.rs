@@ -219,24 +219,19 @@ impl Standings {
                 let e = w.elo();
                 let _ = write!(
                     s,
-                    "  {} vs {}: {}-{}-{} ({:.1}%), Elo {:+.1} +/- {:.1}, LOS {:.1}%",
+                    "  {} vs {}: {}-{}-{} ({:.1}%), Elo {}, LOS {:.1}%",
                     self.names[i],
                     self.names[j],
                     w.wins,
                     w.draws,
                     w.losses,
                     100.0 * w.points() / w.games().max(1) as f64,
-                    e.elo,
-                    e.error,
+                    e,
                     100.0 * w.los()
                 );
                 if let Some(p) = self.pentanomial.get(&(i, j)) {
                     let pe = p.elo();
-                    let _ = write!(
-                        s,
-                        "; pairs {:?}, pair Elo {:+.1} +/- {:.1}",
-                        p.0, pe.elo, pe.error
-                    );
+                    let _ = write!(s, "; pairs {:?}, pair Elo {}", p.0, pe);
                 }
                 s.push('\n');
             }

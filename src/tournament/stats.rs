@@ -71,26 +71,75 @@ fn mean_var(scores: &[f64], counts: &[f64]) -> (f64, f64, f64) {
 /// An Elo estimate with its 95% error bar.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EloEstimate {
-    /// Elo difference.
+    /// Elo difference (±infinity for a score of 100% or 0%).
     pub elo: f64,
-    /// Half-width of the 95% interval.
+    /// Half-width of the 95% interval, as cutechess-cli computes it
+    /// (infinite when the interval is unbounded).
     pub error: f64,
+    /// Lower end of the 95% interval (−infinity when the score's interval
+    /// reaches 0).
+    pub low: f64,
+    /// Upper end of the 95% interval (+infinity when it reaches 1).
+    pub high: f64,
+}
+
+/// Elo of a score, infinite at 0 and 1.
+fn elo_or_infinite(score: f64) -> f64 {
+    if score <= 0.0 {
+        f64::NEG_INFINITY
+    } else if score >= 1.0 {
+        f64::INFINITY
+    } else {
+        elo_from_score(score)
+    }
 }
 
 fn estimate(mu: f64, var: f64, n: f64) -> EloEstimate {
-    let clamp = |s: f64| s.clamp(1e-6, 1.0 - 1e-6);
     if n == 0.0 {
         return EloEstimate {
             elo: 0.0,
             error: f64::INFINITY,
+            low: f64::NEG_INFINITY,
+            high: f64::INFINITY,
         };
     }
     let se = (var / n).sqrt();
-    let lo = elo_from_score(clamp(mu - Z95 * se));
-    let hi = elo_from_score(clamp(mu + Z95 * se));
+    let low = elo_or_infinite(mu - Z95 * se);
+    let high = elo_or_infinite(mu + Z95 * se);
     EloEstimate {
-        elo: elo_from_score(clamp(mu)),
-        error: (hi - lo) / 2.0,
+        elo: elo_or_infinite(mu),
+        error: (high - low) / 2.0,
+        low,
+        high,
+    }
+}
+
+impl std::fmt::Display for EloEstimate {
+    /// `+60.7 +/- 18.5`; when the interval is unbounded (a score near 0%
+    /// or 100%) the interval itself: `+279.6 (95%: +136.4 to +inf)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let elo = |x: f64| {
+            if x.is_infinite() {
+                if x > 0.0 {
+                    "+inf".into()
+                } else {
+                    "-inf".into()
+                }
+            } else {
+                format!("{x:+.1}")
+            }
+        };
+        if self.error.is_finite() {
+            write!(f, "{} +/- {:.1}", elo(self.elo), self.error)
+        } else {
+            write!(
+                f,
+                "{} (95%: {} to {})",
+                elo(self.elo),
+                elo(self.low),
+                elo(self.high)
+            )
+        }
     }
 }
 
@@ -367,6 +416,38 @@ mod tests {
             "{e:?}"
         );
         assert!(close(b.los(), 0.990, 0.0005), "{}", b.los());
+    }
+
+    #[test]
+    fn an_unbounded_interval_is_printed_as_an_interval() {
+        let e = Wdl {
+            wins: 449,
+            draws: 275,
+            losses: 276,
+        }
+        .elo();
+        assert_eq!(e.to_string(), "+60.7 +/- 18.5");
+        // 15-0-3: the score's interval passes 100%.
+        let e = Wdl {
+            wins: 15,
+            draws: 0,
+            losses: 3,
+        }
+        .elo();
+        assert!(
+            close(e.elo, 279.6, 0.05) && close(e.low, 116.1, 0.1),
+            "{e:?}"
+        );
+        assert_eq!(e.high, f64::INFINITY);
+        assert_eq!(e.to_string(), "+279.6 (95%: +116.1 to +inf)");
+        let e = Wdl {
+            wins: 0,
+            draws: 0,
+            losses: 7,
+        }
+        .elo();
+        assert_eq!(e.elo, f64::NEG_INFINITY);
+        assert!(e.to_string().starts_with("-inf"), "{e}");
     }
 
     /// Published fastchess results over game pairs: "Elo: 77.71 +/- 33.03
