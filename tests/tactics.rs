@@ -249,3 +249,17 @@ fn greedy_and_uct_plain_take_a_kill() {
         assert_eq!(after.winner(), Some(Seat::Red), "{algo}: {turn:?}");
     }
 }
+
+#[test]
+fn best_reply_plus_ends_when_a_skipped_seat_kills_the_one_replying() {
+    // From a 4-player tournament game where BRS+ never answered: at depth
+    // 10 a skipped seat's first-ordered step is a throw that kills the
+    // opponent chosen to reply, and waiting for that seat's turn skipped
+    // turns forever.
+    let mut e = Engine::start();
+    e.send("setoption name Algorithm value brsplus");
+    e.send("position fen R/R2/2gT2/bT1rT4/RgSrD1gD2RbS/rS6/5/3/1 g 3 39 - - -");
+    e.send("go depth 10");
+    let lines = e.read_until_within("bestmove", std::time::Duration::from_secs(30));
+    assert!(lines.is_some(), "no bestmove in 30 s: {:?}", e.seen);
+}

@@ -204,9 +204,16 @@ impl<'a> AlphaBeta<'a> {
     }
 
     /// Lets the seats before `seat` pass their turns (BRS) or play their
-    /// first-ordered steps (BRS+), recording what was made.
+    /// first-ordered steps (BRS+), recording what was made. Stops early if
+    /// those steps put `seat` or the root out of the game: in BRS+ a
+    /// skipped seat's first step may be a killing throw, and waiting for a
+    /// seat that is gone would skip turns forever.
     fn skip_to(&mut self, pos: &mut Position, seat: Seat, made: &mut Vec<(Step, Undo)>) {
-        while pos.side_to_move() != seat && pos.in_game(self.root_seat) && !pos.is_game_over() {
+        while pos.side_to_move() != seat
+            && pos.in_game(seat)
+            && pos.in_game(self.root_seat)
+            && !pos.is_game_over()
+        {
             let step = if self.mode == Mode::BrsPlus {
                 self.first_ordered(pos)
             } else {
@@ -253,8 +260,21 @@ impl<'a> AlphaBeta<'a> {
         for o in opponents {
             let mut skipped = Vec::new();
             self.skip_to(pos, o, &mut skipped);
-            // Opponents are one side: no sign change, no step spent.
-            let value = self.search(pos, depth, alpha, beta, ply + 1, Phase::Reply(o));
+            let mover = pos.side_to_move();
+            let value = if mover == o {
+                // Opponents are one side: no sign change, no step spent.
+                self.search(pos, depth, alpha, beta, ply + 1, Phase::Reply(o))
+            } else {
+                // The skipped steps put `o` (or the root) out of the game:
+                // go on from there, from the seat to move now.
+                let phase = if mover == self.root_seat {
+                    Phase::Normal
+                } else {
+                    Phase::Reply(mover)
+                };
+                let same = self.sign(mover) == self.sign(o);
+                self.child(pos, depth, alpha, beta, ply, same, phase)
+            };
             for (s, u) in skipped.iter().rev() {
                 pos.unmake(*s, u);
             }
