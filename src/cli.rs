@@ -63,6 +63,9 @@ enum Command {
     },
     /// Play a tournament between engines and report standings, Elo, LOS
     /// and SPRT; every game is appended to a records file.
+    // A repeated option takes its last value, so scripts can append
+    // overrides to a fixed command.
+    #[command(args_override_self = true)]
     Tournament(TournamentArgs),
     /// Replay and validate a game records file.
     Replay {

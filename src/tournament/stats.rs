@@ -104,8 +104,21 @@ fn estimate(mu: f64, var: f64, n: f64) -> EloEstimate {
         };
     }
     let se = (var / n).sqrt();
-    let low = elo_or_infinite(mu - Z95 * se);
-    let high = elo_or_infinite(mu + Z95 * se);
+    let (mut low, mut high) = (
+        elo_or_infinite(mu - Z95 * se),
+        elo_or_infinite(mu + Z95 * se),
+    );
+    // A clean sweep has no variance, and the normal interval shrinks to a
+    // point; the exact (Clopper-Pearson) bound of n successes in n trials
+    // says how far the sweep can be trusted.
+    if var == 0.0 && (mu == 0.0 || mu == 1.0) {
+        let bound = 0.025f64.powf(1.0 / n);
+        if mu == 1.0 {
+            (low, high) = (elo_from_score(bound), f64::INFINITY);
+        } else {
+            (low, high) = (f64::NEG_INFINITY, elo_from_score(1.0 - bound));
+        }
+    }
     EloEstimate {
         elo: elo_or_infinite(mu),
         error: (high - low) / 2.0,
@@ -418,6 +431,11 @@ mod tests {
         assert!(close(b.los(), 0.990, 0.0005), "{}", b.los());
     }
 
+    /// Elo of 0.025^(1/7), the exact 95% lower bound after 7 straight wins.
+    fn seven_game_bound() -> f64 {
+        elo_from_score(0.025f64.powf(1.0 / 7.0))
+    }
+
     #[test]
     fn an_unbounded_interval_is_printed_as_an_interval() {
         let e = Wdl {
@@ -448,6 +466,22 @@ mod tests {
         .elo();
         assert_eq!(e.elo, f64::NEG_INFINITY);
         assert!(e.to_string().starts_with("-inf"), "{e}");
+        // A sweep: the exact bound, (2.5%)^(1/n) = 0.9118 for 40 games.
+        let e = Wdl {
+            wins: 40,
+            draws: 0,
+            losses: 0,
+        }
+        .elo();
+        assert!(close(e.low, 406.0, 0.5), "{e:?}");
+        assert_eq!(e.to_string(), "+inf (95%: +406.0 to +inf)");
+        let e = Wdl {
+            wins: 0,
+            draws: 0,
+            losses: 7,
+        }
+        .elo();
+        assert!(close(e.high, -seven_game_bound(), 0.05), "{e:?}");
     }
 
     /// Published fastchess results over game pairs: "Elo: 77.71 +/- 33.03
