@@ -158,7 +158,10 @@ fn go_nodes_stops_at_exactly_that_many_nodes() {
         .unwrap();
     assert_eq!(nodes, 20000, "{last}");
     assert_whole_legal_turn(&e.query("spn"), &turn);
-    // And it is reproducible.
+    // And it is reproducible from the same state (an empty hash table:
+    // what earlier searches left in it steers the next one).
+    e.send("uginewgame");
+    e.send("position startpos players 3 moves e2e3 b5c5 b6c6");
     let (lines2, turn2, _) = e.go("nodes 20000");
     assert_eq!(turn, turn2);
     let last2 = lines2

@@ -315,3 +315,27 @@ fn a_three_player_gauntlet_meets_every_seat() {
         );
     }
 }
+
+#[test]
+fn a_repetition_in_the_middle_of_a_turn_replays_and_a_false_claim_does_not() {
+    // A real game from `scripts/experiments searches2-100`: the referee
+    // counts positions after every step, so a third repetition may come in
+    // the middle of a turn, and the record ends there.
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/repetition-mid-turn.games");
+    let r = splut(&["replay", data.to_str().unwrap()]);
+    assert!(r.status.success(), "{}", text(&r));
+    assert!(
+        text(&r).contains("1 games, 1 valid, 0 invalid"),
+        "{}",
+        text(&r)
+    );
+    // One legal step more: the game goes on past the repetition.
+    let good = std::fs::read_to_string(&data).unwrap();
+    let last = good.trim_end().lines().last().unwrap();
+    let tampered = good.replacen(last, &format!("{last} e7d7"), 1);
+    let rec = temp("repetition-cut.games");
+    std::fs::write(&rec, tampered).unwrap();
+    let r = splut(&["replay", rec.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(1), "{}", text(&r));
+    assert!(text(&r).contains("did not occur 3 times"), "{}", text(&r));
+}

@@ -260,8 +260,8 @@ pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, String> {
 }
 
 /// Replays a game and checks it: every step legal and played by the seat
-/// to move, whole turns (but a forfeit's last), and a result that matches
-/// the end of the game.
+/// to move, whole turns (but the last, after a forfeit or a repetition),
+/// and a result that matches the end of the game.
 pub fn validate(g: &GameRecord) -> Result<(), String> {
     let start = if g.start == "startpos" {
         Position::start(g.players).ok_or("bad player count")?
@@ -301,8 +301,10 @@ pub fn validate(g: &GameRecord) -> Result<(), String> {
             *n += 1;
             max_repeats = max_repeats.max(*n);
         }
-        let forfeit_here = last && matches!(g.reason, Reason::Forfeit { .. });
-        if pos.turn() == turn && !pos.is_game_over() && !forfeit_here {
+        // A forfeit, or a repetition (the referee counts positions after
+        // every step), may end the game in the middle of a turn.
+        let ended_here = last && matches!(g.reason, Reason::Forfeit { .. } | Reason::Repetition(_));
+        if pos.turn() == turn && !pos.is_game_over() && !ended_here {
             return Err(format!("turn {}: the turn is not finished", i + 1));
         }
     }
@@ -323,6 +325,11 @@ pub fn validate(g: &GameRecord) -> Result<(), String> {
             if max_repeats < *n {
                 return Err(format!(
                     "repetition {n} claimed, but no position occurred {n} times"
+                ));
+            }
+            if hashes.get(&pos.hash()).copied().unwrap_or(0) < *n {
+                return Err(format!(
+                    "repetition {n} claimed, but the last position did not occur {n} times"
                 ));
             }
             expected.push(seats_left.clone());
