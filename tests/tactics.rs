@@ -263,3 +263,33 @@ fn best_reply_plus_ends_when_a_skipped_seat_kills_the_one_replying() {
     let lines = e.read_until_within("bestmove", std::time::Duration::from_secs(30));
     assert!(lines.is_some(), "no bestmove in 30 s: {:?}", e.seen);
 }
+
+#[test]
+fn auto_turns_to_best_reply_search_when_paranoid_proves_a_loss() {
+    // 4 players, green to move (from a tournament game against greedy
+    // players): paranoid alpha-beta proves that blue and red together kill
+    // green whatever it does, and would play any turn. `auto` then spends
+    // the rest of its budget on best-reply search and plays its turn.
+    let spn = "R/gT2/yS2gSbT/3gD2bD/R1yD5R/yT5bS/rS1rD2/1RrT/1 g 3 7 - e2 -";
+    let turn_of = |algo: &str| {
+        let mut e = Engine::start();
+        e.send(&format!("setoption name Algorithm value {algo}"));
+        let (_, turn, lines) = engine_turn(&mut e, spn, "depth 8");
+        (turn, lines)
+    };
+    let (_, paranoid) = turn_of("alphabeta");
+    let last_info = |lines: &[String]| {
+        lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .cloned()
+            .unwrap_or_default()
+    };
+    assert!(last_info(&paranoid).contains("score loss"), "{paranoid:?}");
+    let (brs_turn, _) = turn_of("brs");
+    let (auto_turn, auto) = turn_of("auto");
+    assert!(auto.iter().any(|l| l.contains("score loss")), "{auto:?}");
+    assert!(!last_info(&auto).contains("score loss"), "{auto:?}");
+    assert_eq!(auto_turn, brs_turn);
+}

@@ -197,19 +197,25 @@ pub struct Outcome {
     pub info: Info,
 }
 
-/// Stop flag, clock and node limit, shared by the threads of one search.
+/// Stop flags, clock and node limit, shared by the threads of one search.
 pub struct Control {
-    stop: Arc<AtomicBool>,
+    /// Set by the search itself (time or nodes up, target depth reached).
+    stop: AtomicBool,
+    /// Set from outside (`stop`, `quit`); never written by the search, so
+    /// a search can tell its own end from an order to stop.
+    outer: Arc<AtomicBool>,
     start: Instant,
     hard: Option<Duration>,
     node_limit: Option<u64>,
 }
 
 impl Control {
-    /// Control for a search starting now; `stop` is also set from outside.
-    pub fn new(stop: Arc<AtomicBool>, hard: Option<Duration>, node_limit: Option<u64>) -> Control {
+    /// Control for a search starting now; `outer` is set from outside to
+    /// stop it.
+    pub fn new(outer: Arc<AtomicBool>, hard: Option<Duration>, node_limit: Option<u64>) -> Control {
         Control {
-            stop,
+            stop: AtomicBool::new(false),
+            outer,
             start: Instant::now(),
             hard,
             node_limit,
@@ -224,7 +230,12 @@ impl Control {
     /// Whether the search must stop.
     #[inline]
     pub fn stopped(&self) -> bool {
-        self.stop.load(Relaxed)
+        self.stop.load(Relaxed) || self.outer.load(Relaxed)
+    }
+
+    /// Whether the search was told to stop from outside.
+    pub fn stopped_from_outside(&self) -> bool {
+        self.outer.load(Relaxed)
     }
 
     /// Stops the search if the hard time limit has passed.
@@ -269,6 +280,13 @@ impl Progress {
 /// returns the rest of the turn to play. `report` receives an [`Info`] after
 /// every iteration. `stop` may be set from another thread to end the search
 /// early; with `infinite` the search only ends that way.
+///
+/// With `Algorithm::Auto` and 3–4 players, paranoid alpha-beta may prove a
+/// loss: all the other seats together can kill the side to move. Real
+/// opponents do not play as one, and every turn then looks alike to
+/// paranoid (it may even pass up a kill), so the rest of the budget goes
+/// to best-reply search, which assumes only one opponent replies, and its
+/// turn is played.
 pub fn think(
     root: &Position,
     game_hashes: &[u64],
@@ -278,12 +296,77 @@ pub fn think(
     stop: Arc<AtomicBool>,
     report: &mut dyn FnMut(&Info),
 ) -> Outcome {
+    let start = Instant::now();
     let budget = time::budget(limits.movetime, limits.clock, settings.move_overhead);
     let hard = if limits.infinite { None } else { budget.hard };
-    let control = Control::new(stop, hard, limits.nodes);
+    let soft = if limits.infinite { None } else { budget.soft };
+    let algorithm = settings.algorithm.resolve(root.players_left());
+    let control = Control::new(stop.clone(), hard, limits.nodes);
+    let first = search_with(
+        algorithm,
+        root,
+        game_hashes,
+        limits,
+        settings,
+        tt,
+        &control,
+        soft,
+        report,
+    );
+    let paranoid_lost = settings.algorithm == Algorithm::Auto
+        && algorithm == Algorithm::AlphaBeta
+        && root.players_left() >= 3
+        && matches!(first.info.score, Score::Loss(_));
+    if !paranoid_lost || limits.infinite || control.stopped_from_outside() {
+        return first;
+    }
+    let elapsed = start.elapsed();
+    let nodes_left = limits.nodes.map(|n| n.saturating_sub(first.info.nodes));
+    let hard_left = hard.map(|h| h.saturating_sub(elapsed));
+    if nodes_left == Some(0) || hard_left.is_some_and(|h| h < FALLBACK_MIN_TIME) {
+        return first;
+    }
+    let control = Control::new(stop, hard_left, nodes_left);
+    let mut fallback = search_with(
+        Algorithm::Brs,
+        root,
+        game_hashes,
+        limits,
+        settings,
+        tt,
+        &control,
+        soft.map(|s| s.saturating_sub(elapsed)),
+        report,
+    );
+    if fallback.info.depth == 0 {
+        // Not one iteration done: the paranoid turn is as good a guess.
+        return first;
+    }
+    fallback.info.nodes += first.info.nodes;
+    fallback.info.time_ms = start.elapsed().as_millis() as u64;
+    fallback.info.nps = fallback.info.nodes * 1000 / fallback.info.time_ms.max(1);
+    fallback
+}
+
+/// Below this much time left, a proven loss is not searched again.
+const FALLBACK_MIN_TIME: Duration = Duration::from_millis(5);
+
+/// One search with `algorithm` under `control`; `soft` is when iterative
+/// deepening stops starting new iterations.
+#[allow(clippy::too_many_arguments)]
+fn search_with(
+    algorithm: Algorithm,
+    root: &Position,
+    game_hashes: &[u64],
+    limits: &Limits,
+    settings: &Settings,
+    tt: &TranspositionTable,
+    control: &Control,
+    soft: Option<Duration>,
+    report: &mut dyn FnMut(&Info),
+) -> Outcome {
     let progress = Progress::default();
     tt.new_search();
-    let algorithm = settings.algorithm.resolve(root.players_left());
     // A node limit is exact only on one thread.
     let threads = if limits.nodes.is_some() {
         1
@@ -334,7 +417,7 @@ pub fn think(
                 settings.seed,
                 settings.tree_mib,
                 &control,
-                if limits.infinite { None } else { budget.soft },
+                soft,
                 limits.nodes,
                 limits.depth,
                 report,
@@ -398,7 +481,7 @@ pub fn think(
             &control,
             &progress,
             tt,
-            budget.soft,
+            soft,
             max_depth,
             report,
         );
