@@ -475,15 +475,7 @@ fn search_with(
         let mut w = worker(true);
         let mut pos = *root;
         last = iterate(
-            &mut *w,
-            &mut pos,
-            limits,
-            &control,
-            &progress,
-            tt,
-            soft,
-            max_depth,
-            report,
+            &mut *w, &mut pos, limits, &control, &progress, tt, soft, max_depth, report,
         );
         let main_nodes = w.nodes();
         if limits.infinite {
