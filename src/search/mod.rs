@@ -416,7 +416,7 @@ fn search_with(
                 threads,
                 settings.seed,
                 settings.tree_mib,
-                &control,
+                control,
                 soft,
                 limits.nodes,
                 limits.depth,
@@ -443,7 +443,7 @@ fn search_with(
                 root,
                 tt,
                 &settings.params,
-                &control,
+                control,
                 &progress,
                 is_main,
             )),
@@ -452,7 +452,7 @@ fn search_with(
                 game_hashes,
                 tt,
                 &settings.params,
-                &control,
+                control,
                 &progress,
                 is_main,
                 mode,
@@ -475,7 +475,7 @@ fn search_with(
         let mut w = worker(true);
         let mut pos = *root;
         last = iterate(
-            &mut *w, &mut pos, limits, &control, &progress, tt, soft, max_depth, report,
+            &mut *w, &mut pos, limits, control, &progress, tt, soft, max_depth, report,
         );
         let main_nodes = w.nodes();
         if limits.infinite {
