@@ -53,8 +53,8 @@ impl Opening {
 
 /// `count` random openings of `steps` steps each for `players` players.
 /// Opening `i` depends only on `seed` and `i`. An opening that ends the
-/// game, or leaves the side to move a kill within its turn (a game decided
-/// before it starts), is drawn again.
+/// game or leaves a kill on the board (see [`leaves_a_kill`]) is drawn
+/// again.
 pub fn random_openings(players: usize, steps: usize, count: usize, seed: u64) -> Vec<Opening> {
     let start = Position::start(players).unwrap_or_else(|| unreachable!("2-4 players"));
     (0..count)
@@ -76,7 +76,7 @@ pub fn random_openings(players: usize, steps: usize, count: usize, seed: u64) ->
                 }
                 if !pos.is_game_over()
                     && pos.players_left() as usize == players
-                    && !can_kill_this_turn(&pos)
+                    && !leaves_a_kill(&pos)
                 {
                     break Opening {
                         start,
@@ -88,6 +88,26 @@ pub fn random_openings(players: usize, steps: usize, count: usize, seed: u64) ->
             }
         })
         .collect()
+}
+
+/// Whether a seat can kill at once: the side to move within what is left
+/// of its turn, or any other seat within a whole turn of its own played
+/// on this board (with 3–4 players a seat moving after the side to move
+/// may strike before its victim has played a step). Such a game is
+/// decided by its opening.
+pub fn leaves_a_kill(pos: &Position) -> bool {
+    let spn = pos.to_spn();
+    let board = spn.split(' ').next().unwrap_or_default();
+    can_kill_this_turn(pos)
+        || pos
+            .seats_in_game()
+            .filter(|&o| o != pos.side_to_move())
+            .any(|o| {
+                // No cooling rocks: every levitation is allowed, so the
+                // check errs towards seeing a kill.
+                let turn = format!("{board} {} 3 {} - - -", o.letter(), pos.turn() + 4);
+                Position::from_spn(&turn).is_ok_and(|p| can_kill_this_turn(&p))
+            })
 }
 
 /// Reads an opening file for `players` players.
@@ -148,12 +168,26 @@ mod tests {
             assert_eq!(x.steps, y.steps);
             assert_eq!(x.steps.len(), 4);
             assert!(!x.position().is_game_over());
-            assert!(!can_kill_this_turn(&x.position()));
+            assert!(!leaves_a_kill(&x.position()));
         }
         assert_ne!(
             random_openings(2, 6, 1, 1)[0].steps,
             random_openings(2, 6, 1, 2)[0].steps
         );
+    }
+
+    #[test]
+    fn an_opening_leaving_a_later_seat_a_kill_is_refused() {
+        // Green to move, but Blue can levitate i5 to h5 and throw it west
+        // onto Yellow's sorcerer before Yellow has moved (a game played).
+        let mut pos = Position::start(4).unwrap();
+        for s in ["d2d3", "b6c6", "c6c5", "e8e7"] {
+            let step = pos.parse_step(s).unwrap();
+            pos.play(step);
+        }
+        assert!(!can_kill_this_turn(&pos));
+        assert!(leaves_a_kill(&pos));
+        assert!(!leaves_a_kill(&Position::start(4).unwrap()));
     }
 
     #[test]
