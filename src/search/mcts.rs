@@ -74,7 +74,7 @@ pub struct MctsConfig {
 
 /// The engine's MCTS.
 pub const MCTS: MctsConfig = MctsConfig {
-    exploration: 0.7,
+    exploration: 0.3,
     playout_steps: 6,
     use_eval: true,
     kill_policy: true,
@@ -108,6 +108,9 @@ const LEAF: u8 = 0;
 const EXPANDING: u8 = 1;
 const EXPANDED: u8 = 2;
 
+// One cache line each (64 bytes either way), so a node never spans two
+// lines that threads write.
+#[repr(align(64))]
 struct Node {
     step: AtomicU32,
     /// First child index (low 32 bits) and child count (high 32), or
@@ -125,6 +128,8 @@ struct Node {
     /// up max-n style through the visited children, or `NO_VALUE`.
     minimax: AtomicU64,
 }
+
+const _: () = assert!(std::mem::size_of::<Node>() == 64);
 
 impl Node {
     fn new() -> Node {
@@ -164,18 +169,20 @@ impl Node {
     }
 }
 
-/// Progressive history: reward sums and counts per (seat, step).
+/// Progressive history: reward sums and counts per (seat, step). Each
+/// thread keeps its own: a shared table took an atomic add per tree level
+/// on lines every thread writes, and cost tree parallelism its speed.
 struct HistoryTable {
-    sum: Vec<AtomicU64>,
-    count: Vec<AtomicU32>,
+    sum: Vec<u64>,
+    count: Vec<u32>,
 }
 
 impl HistoryTable {
     fn new() -> HistoryTable {
         let n = 4 * 41 * 4 * 8;
         HistoryTable {
-            sum: (0..n).map(|_| AtomicU64::new(0)).collect(),
-            count: (0..n).map(|_| AtomicU32::new(0)).collect(),
+            sum: vec![0; n],
+            count: vec![0; n],
         }
     }
 
@@ -184,19 +191,19 @@ impl HistoryTable {
             + step.kind() as usize
     }
 
-    fn add(&self, seat: Seat, step: Step, reward: f64) {
+    fn add(&mut self, seat: Seat, step: Step, reward: f64) {
         let i = Self::index(seat, step);
-        self.sum[i].fetch_add((reward * SCALE) as u64, Relaxed);
-        self.count[i].fetch_add(1, Relaxed);
+        self.sum[i] += (reward * SCALE) as u64;
+        self.count[i] += 1;
     }
 
     fn mean(&self, seat: Seat, step: Step) -> f64 {
         let i = Self::index(seat, step);
-        let n = self.count[i].load(Relaxed);
+        let n = self.count[i];
         if n == 0 {
             0.5
         } else {
-            self.sum[i].load(Relaxed) as f64 / SCALE / f64::from(n)
+            self.sum[i] as f64 / SCALE / f64::from(n)
         }
     }
 }
@@ -211,7 +218,6 @@ pub struct Tree {
     chunks: Vec<OnceLock<Box<[Node]>>>,
     capacity: usize,
     next: AtomicUsize,
-    history: HistoryTable,
     root: Position,
     /// Simulations run.
     pub simulations: AtomicU64,
@@ -274,7 +280,6 @@ impl Tree {
                 .collect(),
             capacity,
             next: AtomicUsize::new(1),
-            history: HistoryTable::new(),
             root: *root,
             simulations: AtomicU64::new(0),
             max_depth: AtomicU32::new(0),
@@ -347,7 +352,13 @@ impl Tree {
         true
     }
 
-    fn select(&self, n: usize, pos: &Position, cfg: &MctsConfig) -> Option<usize> {
+    fn select(
+        &self,
+        n: usize,
+        pos: &Position,
+        cfg: &MctsConfig,
+        history: &HistoryTable,
+    ) -> Option<usize> {
         let (first, count) = self.node(n).children()?;
         let me = pos.side_to_move();
         let parent_visits = f64::from(self.node(n).visits.load(Relaxed).max(1));
@@ -379,7 +390,7 @@ impl Tree {
                 let mut v = q + cfg.exploration * (log_n / n).sqrt();
                 if cfg.history_weight > 0.0 {
                     let step = Step::from_bits(child.step.load(Relaxed)).unwrap_or(Step::PASS);
-                    let h = self.history.mean(me, step);
+                    let h = history.mean(me, step);
                     v += cfg.history_weight * h / (n * (1.0 - q) + 1.0);
                 }
                 v
@@ -424,6 +435,7 @@ impl Tree {
         params: &EvalParams,
         rng: &mut SmallRng,
         path: &mut Vec<(usize, Position)>,
+        history: &mut HistoryTable,
     ) {
         path.clear();
         let mut n = 0;
@@ -451,7 +463,7 @@ impl Tree {
                     break;
                 }
             }
-            let Some(c) = self.select(n, &pos, cfg) else {
+            let Some(c) = self.select(n, &pos, cfg, history) else {
                 break;
             };
             // Counting the visit now is the virtual loss other threads see.
@@ -495,7 +507,7 @@ impl Tree {
                 if cfg.history_weight > 0.0 {
                     let step =
                         Step::from_bits(self.node(node).step.load(Relaxed)).unwrap_or(Step::PASS);
-                    self.history.add(mover, step, reward[mover.index()]);
+                    history.add(mover, step, reward[mover.index()]);
                 }
             }
             if cfg.solver && self.node(node).proven().is_none() {
@@ -738,10 +750,11 @@ pub fn run(
         const BATCH: u64 = 16;
         let mut rng = SmallRng::seed_from_u64(seed);
         let mut path = Vec::new();
+        let mut history = HistoryTable::new();
         let (mut local, mut added) = (0, 0);
         let mut last_report = std::time::Instant::now();
         while !done(tree, local, local - added) {
-            tree.simulate(cfg, params, &mut rng, &mut path);
+            tree.simulate(cfg, params, &mut rng, &mut path, &mut history);
             local += 1;
             if local - added == BATCH {
                 tree.simulations.fetch_add(BATCH, Relaxed);
@@ -798,8 +811,9 @@ mod tests {
         let params = EvalParams::default();
         let mut rng = SmallRng::seed_from_u64(5);
         let mut path = Vec::new();
+        let mut history = HistoryTable::new();
         for _ in 0..n {
-            tree.simulate(cfg, &params, &mut rng, &mut path);
+            tree.simulate(cfg, &params, &mut rng, &mut path, &mut history);
         }
     }
 
