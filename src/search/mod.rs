@@ -301,18 +301,21 @@ pub fn think(
     let hard = if limits.infinite { None } else { budget.hard };
     let soft = if limits.infinite { None } else { budget.soft };
     let algorithm = settings.algorithm.resolve(root.players_left());
+    let mut search = |algorithm, control: &Control, soft| {
+        search_with(
+            algorithm,
+            root,
+            game_hashes,
+            limits,
+            settings,
+            tt,
+            control,
+            soft,
+            report,
+        )
+    };
     let control = Control::new(stop.clone(), hard, limits.nodes);
-    let first = search_with(
-        algorithm,
-        root,
-        game_hashes,
-        limits,
-        settings,
-        tt,
-        &control,
-        soft,
-        report,
-    );
+    let first = search(algorithm, &control, soft);
     let paranoid_lost = settings.algorithm == Algorithm::Auto
         && algorithm == Algorithm::AlphaBeta
         && root.players_left() >= 3
@@ -327,16 +330,10 @@ pub fn think(
         return first;
     }
     let control = Control::new(stop, hard_left, nodes_left);
-    let mut fallback = search_with(
+    let mut fallback = search(
         Algorithm::Brs,
-        root,
-        game_hashes,
-        limits,
-        settings,
-        tt,
         &control,
         soft.map(|s| s.saturating_sub(elapsed)),
-        report,
     );
     if fallback.info.depth == 0 {
         // Not one iteration done: the paranoid turn is as good a guess.
