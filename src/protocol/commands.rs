@@ -2,9 +2,10 @@
 //! Each returns a value or an error message saying what is wrong and where;
 //! nothing here touches the engine's state.
 
+use super::input::echo;
 use crate::game::{Game, Position, Seat};
-use crate::search::Limits;
 use crate::search::time::Clock;
+use crate::search::{Limits, MAX_DEPTH};
 
 /// A parsed `position` command: the game it describes and the seat that
 /// moved first (`p1` in UGI terms).
@@ -95,6 +96,10 @@ pub fn parse_position(words: &[&str]) -> Result<PositionCommand, String> {
     })
 }
 
+/// Largest time in milliseconds `go` takes (about 31 years): anything
+/// larger is refused rather than overflow the time arithmetic.
+pub const MAX_MS: u64 = 1_000_000_000_000;
+
 /// Parses the words after `go` for a game whose p1 is `p1`, with `side`
 /// to move.
 pub fn parse_go(words: &[&str], p1: Seat, side: Seat) -> Result<Limits, String> {
@@ -113,9 +118,22 @@ pub fn parse_go(words: &[&str], p1: Seat, side: Seat) -> Result<Limits, String> 
         let value = || -> Result<u64, String> {
             let v = words
                 .get(i + 1)
-                .ok_or_else(|| format!("go: '{key}' needs a value"))?;
-            v.parse::<u64>()
-                .map_err(|_| format!("go: '{key}' needs a whole number, found '{v}'"))
+                .ok_or_else(|| format!("go: '{}' needs a value", echo(key)))?;
+            v.parse::<u64>().map_err(|_| {
+                format!(
+                    "go: '{key}' needs a whole number 0..={}, found '{}'",
+                    u64::MAX,
+                    echo(v)
+                )
+            })
+        };
+        // Milliseconds are bounded here so that no time arithmetic can overflow.
+        let ms = || -> Result<u64, String> {
+            let v = value()?;
+            if v > MAX_MS {
+                return Err(format!("go: {key} {v} is over the maximum {MAX_MS} ms"));
+            }
+            Ok(v)
         };
         match key {
             "depth" => {
@@ -123,14 +141,20 @@ pub fn parse_go(words: &[&str], p1: Seat, side: Seat) -> Result<Limits, String> 
                 if d == 0 {
                     return Err("go: depth must be at least 1".into());
                 }
-                limits.depth = Some(d.min(u64::from(u32::MAX)) as u32);
+                limits.depth = Some(d.min(u64::from(MAX_DEPTH)) as u32);
             }
-            "nodes" => limits.nodes = Some(value()?.max(1)),
-            "movetime" => limits.movetime = Some(value()?),
-            "p1time" => p_time[0] = Some(value()?),
-            "p2time" => p_time[1] = Some(value()?),
-            "p1inc" => p_inc[0] = Some(value()?),
-            "p2inc" => p_inc[1] = Some(value()?),
+            "nodes" => {
+                let n = value()?;
+                if n == 0 {
+                    return Err("go: nodes must be at least 1".into());
+                }
+                limits.nodes = Some(n);
+            }
+            "movetime" => limits.movetime = Some(ms()?),
+            "p1time" => p_time[0] = Some(ms()?),
+            "p2time" => p_time[1] = Some(ms()?),
+            "p1inc" => p_inc[0] = Some(ms()?),
+            "p2inc" => p_inc[1] = Some(ms()?),
             _ => {
                 let seat = key
                     .strip_suffix("time")
@@ -144,9 +168,9 @@ pub fn parse_go(words: &[&str], p1: Seat, side: Seat) -> Result<Limits, String> 
                         }
                     });
                 match seat {
-                    Some((seat, true)) => seat_time[seat.index()] = Some(value()?),
-                    Some((seat, false)) => seat_inc[seat.index()] = Some(value()?),
-                    None => return Err(format!("go: unknown parameter '{key}'")),
+                    Some((seat, true)) => seat_time[seat.index()] = Some(ms()?),
+                    Some((seat, false)) => seat_inc[seat.index()] = Some(ms()?),
+                    None => return Err(format!("go: unknown parameter '{}'", echo(key))),
                 }
             }
         }
@@ -155,10 +179,17 @@ pub fn parse_go(words: &[&str], p1: Seat, side: Seat) -> Result<Limits, String> 
     let mine = usize::from(side != p1);
     let time = seat_time[side.index()].or(p_time[mine]);
     let inc = seat_inc[side.index()].or(p_inc[mine]).unwrap_or(0);
-    let some_clock = seat_time.iter().chain(&p_time).any(Option::is_some);
+    // An increment alone gives no time: without this the search would run
+    // until `stop`.
+    let some_clock = seat_time
+        .iter()
+        .chain(&p_time)
+        .chain(&seat_inc)
+        .chain(&p_inc)
+        .any(Option::is_some);
     if time.is_none() && some_clock {
         return Err(format!(
-            "go: clocks given, but none for the side to move ({}: {}time, or p{}time)",
+            "go: clocks given, but no time for the side to move ({}: {}time, or p{}time)",
             side.name(),
             side.letter(),
             mine + 1
@@ -284,9 +315,16 @@ mod tests {
             ("ponder", "unknown parameter"),
             (
                 "gtime 100",
-                "none for the side to move (red: rtime, or p1time)",
+                "no time for the side to move (red: rtime, or p1time)",
             ),
-            ("p2time 100", "none for the side to move"),
+            ("p2time 100", "no time for the side to move"),
+            ("p1inc 100", "no time for the side to move"),
+            ("rinc 0", "no time for the side to move"),
+            ("ginc 100", "no time for the side to move"),
+            ("nodes 0", "at least 1"),
+            ("movetime 1000000000001", "over the maximum"),
+            ("rtime 18446744073709551615", "over the maximum"),
+            ("depth 18446744073709551616", "whole number"),
         ] {
             let e = parse_go(&w(text), Seat::Red, Seat::Red).unwrap_err();
             assert!(e.contains(says), "{text}: {e}");

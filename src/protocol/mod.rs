@@ -8,6 +8,7 @@
 //! `info string error: …` line and leaves the engine's state as it was.
 
 pub mod commands;
+pub mod input;
 pub mod options;
 
 use crate::game::{Game, Position, Seat, Step, perft};
@@ -59,6 +60,23 @@ struct Running {
     /// Cleared by the search thread just before its last two lines.
     busy: Arc<AtomicBool>,
 }
+
+/// Every command the engine knows.
+const COMMANDS: [&str; 13] = [
+    "ugi",
+    "uci",
+    "isready",
+    "uginewgame",
+    "ucinewgame",
+    "setoption",
+    "position",
+    "go",
+    "stop",
+    "query",
+    "d",
+    "perft",
+    "quit",
+];
 
 /// What the input loop should do after a line.
 #[derive(PartialEq, Eq, Debug)]
@@ -117,7 +135,8 @@ impl Engine {
     }
 
     fn error(&self, what: &str) {
-        self.out.line(&format!("info string error: {what}"));
+        self.out
+            .line(&format!("info string error: {}", input::error_text(what)));
     }
 
     /// Whether a search is still running; reaps a finished one.
@@ -133,23 +152,42 @@ impl Engine {
         false
     }
 
-    /// Waits for a running search's last lines; an infinite one is told to
-    /// stop first (nobody is left to send `stop`).
+    /// Waits for a running search's last lines: an infinite one is told to
+    /// stop at once (nobody is left to send `stop`), any other after
+    /// [`END_OF_INPUT_GRACE`] at most.
     fn finish(&mut self) {
         if let Some(r) = self.running.take() {
-            if r.infinite {
-                r.stop.store(true, SeqCst);
+            let deadline = std::time::Instant::now() + END_OF_INPUT_GRACE;
+            while !r.infinite && r.busy.load(SeqCst) && std::time::Instant::now() < deadline {
+                std::thread::sleep(std::time::Duration::from_millis(2));
             }
+            r.stop.store(true, SeqCst);
             let _ = r.handle.join();
         }
     }
 
-    /// Handles one input line.
+    /// Handles one input line (its end of line removed).
     pub fn handle(&mut self, line: &str) -> Flow {
-        let words: Vec<&str> = line.split_whitespace().collect();
+        let words = match input::words(line) {
+            Ok(w) => w,
+            Err(e) => {
+                self.error(&e);
+                return Flow::Continue;
+            }
+        };
         let Some((&cmd, args)) = words.split_first() else {
             return Flow::Continue;
         };
+        // One rule for every command: words it does not take make the line
+        // an error, and the command is not carried out.
+        let takes_words = matches!(cmd, "setoption" | "position" | "go" | "query" | "perft");
+        if !takes_words && COMMANDS.contains(&cmd) && !args.is_empty() {
+            self.error(&format!(
+                "'{cmd}' takes no arguments, found '{}'; the line is ignored",
+                input::echo(&args.join(" "))
+            ));
+            return Flow::Continue;
+        }
         let needs_idle = matches!(
             cmd,
             "position" | "go" | "setoption" | "uginewgame" | "ucinewgame" | "perft"
@@ -170,7 +208,13 @@ impl Engine {
             }
             "isready" => self.out.line("readyok"),
             "uginewgame" | "ucinewgame" => {
-                self.tt.clear();
+                // A fresh table is instant where clearing a big one is not.
+                let (mib, freed) = (self.options.hash_mib, self.tt.mib());
+                self.tt = Arc::new(TranspositionTable::new(1));
+                match TranspositionTable::try_replacing(mib, freed) {
+                    Ok(tt) => self.tt = Arc::new(tt),
+                    Err(e) => self.error(&format!("uginewgame: {e}; the table is now 1 MiB")),
+                }
                 self.set_plan(None);
             }
             "setoption" => self.setoption(args),
@@ -195,7 +239,7 @@ impl Engine {
             }
             "perft" => self.perft(args),
             "quit" => return Flow::Quit,
-            _ => self.error(&format!("unknown command '{cmd}'")),
+            _ => self.error(&format!("unknown command '{}'", input::echo(cmd))),
         }
         Flow::Continue
     }
@@ -212,16 +256,18 @@ impl Engine {
         let result =
             parse_setoption(args).and_then(|(name, value)| self.options.set(&name, &value));
         match result {
-            Ok(Changed::Hash) => match TranspositionTable::try_new(self.options.hash_mib) {
-                Ok(tt) => self.tt = Arc::new(tt),
-                Err(e) => {
-                    self.options = before;
-                    self.error(&format!(
-                        "option Hash: {e}; keeping {} MiB",
-                        self.options.hash_mib
-                    ));
+            Ok(Changed::Hash) => {
+                match TranspositionTable::try_replacing(self.options.hash_mib, self.tt.mib()) {
+                    Ok(tt) => self.tt = Arc::new(tt),
+                    Err(e) => {
+                        self.options = before;
+                        self.error(&format!(
+                            "option Hash: {e}; keeping {} MiB",
+                            self.options.hash_mib
+                        ));
+                    }
                 }
-            },
+            }
             Ok(Changed::Other) => {}
             Err(e) => self.error(&e),
         }
@@ -247,7 +293,7 @@ impl Engine {
             _ => {
                 self.error(&format!(
                     "query: expected one of p1turn, gameover, result, turn, winner, steps, legal, spn; found '{}'",
-                    args.join(" ")
+                    input::echo(&args.join(" "))
                 ));
                 return;
             }
@@ -336,7 +382,7 @@ impl Engine {
                 &limits,
                 &settings,
                 &tt,
-                stop2,
+                stop2.clone(),
                 &mut |i| {
                     out.line(&info_line(i));
                     reported = Some(i.clone());
@@ -354,6 +400,11 @@ impl Engine {
             if reported.is_none_or(|r| r.nodes != outcome.info.nodes) {
                 out.line(&info_line(&outcome.info));
             }
+            // `infinite` holds the answer back until `stop`, whatever ended
+            // the search (a limit, a proof, a search that cannot go on).
+            while infinite && !stop2.load(SeqCst) {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
             busy2.store(false, SeqCst);
             out.line(&format!("bestturn {}", steps_text(&outcome.turn)));
             let first = outcome
@@ -370,27 +421,39 @@ impl Engine {
         });
     }
 
-    /// Ends the session at the end of input: a bounded search runs to its
-    /// end, an infinite one is stopped.
+    /// Ends the session at the end of input: a running search gets at most
+    /// [`END_OF_INPUT_GRACE`] more (an infinite one none) and prints its
+    /// result.
     pub fn shutdown(&mut self) {
         self.finish();
     }
 }
 
+/// How long a search may go on after the end of input: a GUI that died
+/// must not leave an engine burning a core, and `echo "go depth 8" | splut`
+/// should still print its answer.
+pub const END_OF_INPUT_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// Runs the protocol on `input` until `quit` (returns [`Flow::Quit`] at
-/// once, a search may still be running) or the end of input (lets a bounded
-/// search finish, stops an infinite one, returns [`Flow::Continue`]).
-pub fn run(mut input: impl BufRead, out: Output) -> Flow {
+/// once, a search may still be running) or the end of input (a running
+/// search gets at most [`END_OF_INPUT_GRACE`], an infinite one is stopped;
+/// returns [`Flow::Continue`]).
+pub fn run(mut reader: impl BufRead, out: Output) -> Flow {
     let mut engine = Engine::new(out);
     let mut bytes = Vec::new();
     loop {
-        bytes.clear();
-        match input.read_until(b'\n', &mut bytes) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
         // Bytes that are not UTF-8 become U+FFFD and fail as unknown words.
-        let line = String::from_utf8_lossy(&bytes);
+        let line = match input::read_line(&mut reader, &mut bytes) {
+            input::Line::End => break,
+            input::Line::TooLong { bytes } => {
+                engine.error(&format!(
+                    "line too long ({bytes} bytes, at most {}); it is ignored",
+                    input::MAX_LINE
+                ));
+                continue;
+            }
+            input::Line::Text(t) => t,
+        };
         if engine.handle(&line) == Flow::Quit {
             return Flow::Quit;
         }

@@ -138,7 +138,7 @@ pub struct Limits {
 pub struct Settings {
     /// Which search.
     pub algorithm: Algorithm,
-    /// Search threads (Lazy SMP for alpha-beta).
+    /// Search threads (Lazy SMP for alpha-beta); at most [`cores`] run.
     pub threads: usize,
     /// Milliseconds lost between engine and referee per move.
     pub move_overhead: u64,
@@ -279,7 +279,9 @@ impl Progress {
 /// Searches `root` (reached after positions hashing to `game_hashes`) and
 /// returns the rest of the turn to play. `report` receives an [`Info`] after
 /// every iteration. `stop` may be set from another thread to end the search
-/// early; with `infinite` the search only ends that way.
+/// early. `infinite` obeys every other limit given; it only keeps
+/// deepening a proven result (holding the answer back until `stop` is the
+/// caller's business).
 ///
 /// With `Algorithm::Auto` and 3–4 players, paranoid alpha-beta may prove a
 /// loss: all the other seats together can kill the side to move. Real
@@ -298,8 +300,7 @@ pub fn think(
 ) -> Outcome {
     let start = Instant::now();
     let budget = time::budget(limits.movetime, limits.clock, settings.move_overhead);
-    let hard = if limits.infinite { None } else { budget.hard };
-    let soft = if limits.infinite { None } else { budget.soft };
+    let (hard, soft) = (budget.hard, budget.soft);
     let algorithm = settings.algorithm.resolve(root.players_left());
     let mut search = |algorithm, control: &Control, soft| {
         search_with(
@@ -345,6 +346,14 @@ pub fn think(
     fallback
 }
 
+/// Logical cores of the machine: a search never runs more threads than
+/// this. More would gain nothing and starve the thread that keeps the clock
+/// (256 threads on 2 cores overran a 100 ms limit by seconds).
+pub fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 /// Below this much time left, a proven loss is not searched again.
 const FALLBACK_MIN_TIME: Duration = Duration::from_millis(5);
 
@@ -368,7 +377,7 @@ fn search_with(
     let threads = if limits.nodes.is_some() {
         1
     } else {
-        settings.threads.max(1)
+        settings.threads.clamp(1, cores())
     };
     let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
 
@@ -419,11 +428,6 @@ fn search_with(
                 limits.depth,
                 report,
             );
-            if limits.infinite {
-                while !control.stopped() {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-            }
             let turn = complete_turn(root, &info.pv, tt, settings);
             return Outcome { turn, info };
         }
@@ -475,11 +479,6 @@ fn search_with(
             &mut *w, &mut pos, limits, control, &progress, tt, soft, max_depth, report,
         );
         let main_nodes = w.nodes();
-        if limits.infinite {
-            while !control.stopped() {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-        }
         control.stop();
         let mut total = progress.nodes() + main_nodes % 1024;
         for h in helpers {
@@ -576,13 +575,12 @@ fn iterate(
         };
         report(&best);
         let steps_left = u32::from(pos.steps_left());
-        if !limits.infinite {
-            if best.score.is_decided() && depth >= steps_left {
-                break;
-            }
-            if soft.is_some_and(|s| control.elapsed() >= s) {
-                break;
-            }
+        // An analysis (`infinite`) goes on deepening a proven result.
+        if !limits.infinite && best.score.is_decided() && depth >= steps_left {
+            break;
+        }
+        if soft.is_some_and(|s| control.elapsed() >= s) {
+            break;
         }
     }
     best

@@ -5,7 +5,8 @@
 //! move overhead. With a clock it aims at about a twentieth of the time left
 //! plus most of the increment (`soft`: no new iteration starts after it) and
 //! never goes past a third of the time left (`hard`: the search stops). The
-//! move overhead (time lost between engine and referee) comes off first.
+//! move overhead (time lost between engine and referee) comes off first, but
+//! never more than half of the time.
 
 use std::time::Duration;
 
@@ -30,14 +31,21 @@ pub struct Clock {
 /// Turns a game is assumed to have left, for sharing out a clock.
 const TURNS_TO_GO: u64 = 20;
 
+/// Time left after the move overhead: the overhead never takes more than
+/// half of it, so a short `movetime` (20 ms with the default overhead of
+/// 30) still buys a real search.
+fn less_overhead(ms: u64, overhead: u64) -> u64 {
+    ms - overhead.min(ms / 2)
+}
+
 /// The budget for one search.
 pub fn budget(movetime: Option<u64>, clock: Option<Clock>, overhead: u64) -> Budget {
     let ms = |m: u64| Some(Duration::from_millis(m.max(1)));
-    let by_movetime = movetime.map(|m| m.saturating_sub(overhead));
+    let by_movetime = movetime.map(|m| less_overhead(m, overhead));
     let by_clock = clock.map(|c| {
-        let left = c.time.saturating_sub(overhead);
-        let target = left / TURNS_TO_GO + c.inc * 3 / 4;
-        let hard = (target * 3).min(left / 3);
+        let left = less_overhead(c.time, overhead);
+        let target = left / TURNS_TO_GO + c.inc.saturating_mul(3) / 4;
+        let hard = target.saturating_mul(3).min(left / 3);
         (target.min(hard), hard)
     });
     match (by_movetime, by_clock) {
@@ -90,5 +98,34 @@ mod tests {
         assert!(b.hard.unwrap().as_millis() <= 20);
         // No limit at all.
         assert_eq!(budget(None, None, 30).hard, None);
+    }
+
+    #[test]
+    fn the_overhead_never_takes_more_than_half() {
+        let b = budget(Some(20), None, 30);
+        assert_eq!(b.hard, Some(Duration::from_millis(10)));
+        assert_eq!(
+            budget(Some(1), None, 30).hard,
+            Some(Duration::from_millis(1))
+        );
+        let b = budget(None, Some(Clock { time: 40, inc: 0 }), 30);
+        assert_eq!(
+            b.hard,
+            Some(Duration::from_millis(3)),
+            "a third of the 20 ms left"
+        );
+    }
+
+    #[test]
+    fn huge_values_do_not_overflow() {
+        let b = budget(
+            Some(u64::MAX),
+            Some(Clock {
+                time: u64::MAX,
+                inc: u64::MAX,
+            }),
+            u64::MAX,
+        );
+        assert!(b.hard.is_some() && b.soft <= b.hard);
     }
 }

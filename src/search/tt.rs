@@ -79,14 +79,15 @@ fn unpack(data: u64) -> (Entry, u8) {
     (entry, (data >> 34 & 63) as u8)
 }
 
-struct Slot {
-    check: AtomicU64,
-    data: AtomicU64,
-}
+/// One entry: the key XOR the data word, then the data word. A plain
+/// array, so the table can be allocated zeroed (see [`TranspositionTable::try_new`]).
+type Slot = [AtomicU64; 2];
+const CHECK: usize = 0;
+const DATA: usize = 1;
 
 /// A fixed-size, thread-safe transposition table.
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
+    slots: Box<[Slot]>,
     buckets: usize,
     age: AtomicU64,
 }
@@ -108,9 +109,19 @@ impl TranspositionTable {
 
     /// A table of about `mib` mebibytes, or an error if the memory is not
     /// there (more than the system has available, or the allocation fails).
+    ///
+    /// The memory comes zeroed from the allocator (on Linux, fresh pages
+    /// the kernel maps on first use), so even a table of many GiB is ready
+    /// at once instead of after seconds of writing zeros.
     pub fn try_new(mib: usize) -> Result<TranspositionTable, String> {
+        Self::try_replacing(mib, 0)
+    }
+
+    /// [`Self::try_new`] for a table that replaces one of `freed_mib`
+    /// mebibytes, which counts as available.
+    pub fn try_replacing(mib: usize, freed_mib: usize) -> Result<TranspositionTable, String> {
         if let Some(avail) = available_mib()
-            && mib > avail * 9 / 10
+            && mib > avail.saturating_add(freed_mib) / 10 * 9
         {
             return Err(format!(
                 "a {mib} MiB table does not fit in the {avail} MiB of memory available"
@@ -118,14 +129,8 @@ impl TranspositionTable {
         }
         let bytes = mib.max(1).saturating_mul(1 << 20);
         let buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).max(1);
-        let mut slots = Vec::new();
-        slots
-            .try_reserve_exact(buckets * BUCKET)
+        let slots = bytemuck::allocation::try_zeroed_slice_box::<Slot>(buckets * BUCKET)
             .map_err(|_| format!("cannot allocate a {mib} MiB table"))?;
-        slots.resize_with(buckets * BUCKET, || Slot {
-            check: AtomicU64::new(0),
-            data: AtomicU64::new(0),
-        });
         Ok(TranspositionTable {
             slots,
             buckets,
@@ -138,11 +143,13 @@ impl TranspositionTable {
         (self.slots.len() * std::mem::size_of::<Slot>()) >> 20
     }
 
-    /// Forgets everything (a new game).
+    /// Forgets everything, writing every slot (for a table in use by
+    /// other threads; an owner can instead make a new table, which is
+    /// instant).
     pub fn clear(&self) {
         for s in &self.slots {
-            s.check.store(0, Relaxed);
-            s.data.store(0, Relaxed);
+            s[CHECK].store(0, Relaxed);
+            s[DATA].store(0, Relaxed);
         }
         self.age.store(0, Relaxed);
     }
@@ -166,8 +173,8 @@ impl TranspositionTable {
     /// The entry stored for `key`, if any.
     pub fn probe(&self, key: u64) -> Option<Entry> {
         for slot in self.bucket(key) {
-            let data = slot.data.load(Relaxed);
-            if data != 0 && slot.check.load(Relaxed) ^ data == key {
+            let data = slot[DATA].load(Relaxed);
+            if data != 0 && slot[CHECK].load(Relaxed) ^ data == key {
                 return Some(unpack(data).0);
             }
         }
@@ -181,13 +188,13 @@ impl TranspositionTable {
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
         for (i, slot) in bucket.iter().enumerate() {
-            let data = slot.data.load(Relaxed);
+            let data = slot[DATA].load(Relaxed);
             if data == 0 {
                 victim = i;
                 break;
             }
             let (old, old_age) = unpack(data);
-            if slot.check.load(Relaxed) ^ data == key {
+            if slot[CHECK].load(Relaxed) ^ data == key {
                 // Same position: keep a deeper exact result from this search
                 // unless we bring a step it lacks.
                 if old.depth > depth && old_age == age && bound != Bound::Exact {
@@ -195,8 +202,8 @@ impl TranspositionTable {
                 }
                 let step = step.or(old.step);
                 let data = pack(step, score, depth, bound, age);
-                slot.check.store(key ^ data, Relaxed);
-                slot.data.store(data, Relaxed);
+                slot[CHECK].store(key ^ data, Relaxed);
+                slot[DATA].store(data, Relaxed);
                 return;
             }
             let stale = i32::from((age.wrapping_sub(old_age)) & 63);
@@ -207,8 +214,8 @@ impl TranspositionTable {
             }
         }
         let data = pack(step, score, depth, bound, age);
-        bucket[victim].check.store(key ^ data, Relaxed);
-        bucket[victim].data.store(data, Relaxed);
+        bucket[victim][CHECK].store(key ^ data, Relaxed);
+        bucket[victim][DATA].store(data, Relaxed);
     }
 
     /// Permille of a sample of slots holding entries from this search.
@@ -218,7 +225,7 @@ impl TranspositionTable {
         let used = self.slots[..n]
             .iter()
             .filter(|s| {
-                let d = s.data.load(Relaxed);
+                let d = s[DATA].load(Relaxed);
                 d != 0 && unpack(d).1 == age
             })
             .count();

@@ -139,6 +139,20 @@ impl Engine {
         (lines, turn, best)
     }
 
+    /// Waits up to `timeout` for the process to end by itself.
+    pub fn wait_exit(&mut self, timeout: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return Some(status);
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
     /// Sends `quit` and waits for the process to end.
     pub fn quit(mut self) -> std::process::ExitStatus {
         let _ = self.stdin.as_mut().map(|s| s.write_all(b"quit\n"));
