@@ -3,7 +3,7 @@
 //! (RULES.md §5).
 
 use super::piece::Seat;
-use super::position::Position;
+use super::position::{MAX_TURN, Position};
 use super::step::{Step, StepError};
 use std::fmt;
 
@@ -64,22 +64,43 @@ impl Game {
         &self.positions
     }
 
-    /// Plays a step after checking it is legal.
+    /// Plays a step after checking it is legal and that the game stays
+    /// within [`MAX_TURN`] turns.
     pub fn play(&mut self, step: Step) -> Result<(), StepError> {
         let pos = *self.position();
         if !pos.is_legal(step) {
             // Let the parser explain why.
             pos.parse_step(&step.to_string())?;
         }
-        self.push_unchecked(step);
-        Ok(())
+        self.push_within_max_turn(step, &step.to_string())
     }
 
-    /// Plays a step given as text.
+    /// Plays a step given as text (checked as [`Self::play`] does).
     pub fn play_text(&mut self, text: &str) -> Result<Step, StepError> {
         let step = self.position().parse_step(text)?;
-        self.push_unchecked(step);
+        self.push_within_max_turn(step, text)?;
         Ok(step)
+    }
+
+    /// Plays a legal step unless it would take the game past [`MAX_TURN`]:
+    /// so every position of a game can be written as an SPN and read back,
+    /// and the turn counter stays far from overflowing.
+    fn push_within_max_turn(&mut self, step: Step, text: &str) -> Result<(), StepError> {
+        let next = self.position().after(step);
+        if next.turn() > MAX_TURN {
+            return Err(StepError {
+                text: text.to_string(),
+                column: None,
+                reason: format!(
+                    "the game would reach turn {}, past turn {MAX_TURN}, the last a game may \
+                     reach (MAX_TURN)",
+                    next.turn()
+                ),
+            });
+        }
+        self.steps.push(step);
+        self.positions.push(next);
+        Ok(())
     }
 
     /// Plays space-separated steps; if one is refused, none is played.
@@ -97,12 +118,6 @@ impl Game {
             }
         }
         Ok(())
-    }
-
-    fn push_unchecked(&mut self, step: Step) {
-        let next = self.position().after(step);
-        self.steps.push(step);
-        self.positions.push(next);
     }
 
     /// Takes back the last step; `None` at the start.
@@ -188,6 +203,38 @@ mod tests {
         let e = g.play(Step::PASS).unwrap_err();
         assert!(e.to_string().contains("pass"), "{e}");
         assert_eq!(*g.position(), before);
+    }
+
+    #[test]
+    fn a_game_may_not_go_past_max_turn() {
+        let start = Position::from_spn(&format!(
+            "R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 3 {} - - -",
+            MAX_TURN - 1
+        ))
+        .unwrap();
+        let mut g = Game::new(start);
+        g.play_all("e2e3 e3e4 d2d3 e8e7").unwrap();
+        assert_eq!(g.position().turn(), MAX_TURN);
+        let before = *g.position();
+        // The last step of turn MAX_TURN would start turn MAX_TURN + 1.
+        let e = g.play_all("e7e6 f8f7").unwrap_err();
+        assert_eq!(e.index, 2);
+        assert_eq!(
+            e.to_string(),
+            "step 2 of the list: illegal step 'f8f7': the game would reach turn 1000000001, \
+             past turn 1000000000, the last a game may reach (MAX_TURN)"
+        );
+        assert_eq!(*g.position(), before);
+        g.play_text("e7e6").unwrap();
+        let before = *g.position();
+        let step = before.parse_step("f8f7").unwrap();
+        assert!(g.play(step).unwrap_err().to_string().contains("MAX_TURN"));
+        assert!(g.play_text("f8f7").is_err());
+        assert_eq!(*g.position(), before);
+        // Every position of the game is a valid SPN.
+        for p in g.positions() {
+            assert_eq!(Position::from_spn(&p.to_spn()).unwrap(), *p);
+        }
     }
 
     #[test]

@@ -31,6 +31,6 @@ pub use make::Undo;
 pub use movegen::{MAX_STEPS, StepList};
 pub use perft::{divide, divide_with, perft, perft_with};
 pub use piece::{Kind, Piece, Seat};
-pub use position::{Levitation, Position, steps_in_turn};
+pub use position::{Levitation, MAX_TURN, Position, steps_in_turn};
 pub use spn::SpnError;
 pub use step::{Extra, Step, StepError, StepKind, StepText};

@@ -58,6 +58,13 @@ pub struct Position {
     pub(super) in_game: u8,
 }
 
+/// The largest turn number a position given as text (SPN) may have, and
+/// the last turn a [`super::Game`] may reach. Far beyond any real game, and
+/// over three billion turns below `u32::MAX`, so a search (each turn takes
+/// at least one step) can never overflow the turn counter: the turn
+/// arithmetic relies on this bound instead of saturating or wrapping.
+pub const MAX_TURN: u32 = 1_000_000_000;
+
 /// Steps in the turn with this 1-based number: 1, then 2, then 3 for ever.
 #[inline]
 pub const fn steps_in_turn(turn: u32) -> u8 {
@@ -274,7 +281,9 @@ impl Position {
     /// Checks that the bitboards describe a position that can occur: pieces
     /// on distinct squares, four rocks, at most one piece of each kind per
     /// seat, a sorcerer for every seat in the game, listed rocks are rocks,
-    /// and the hash matches. Used by tests and fuzzing.
+    /// the turn's bookkeeping (steps left, levitation, cooling and moved
+    /// rocks) is one a game reaches, and the hash matches. Used by tests and
+    /// fuzzing.
     pub fn validate(&self) -> Result<(), String> {
         let k = &self.kinds;
         if (k[0] & k[1]).any() || (k[0] & k[2]).any() || (k[1] & k[2]).any() {
@@ -328,10 +337,123 @@ impl Position {
                 self.steps_left, self.turn
             ));
         }
+        if let Some((_, why)) = self.unreachable_turn_state() {
+            return Err(why);
+        }
         if self.board_hash != self.compute_board_hash() {
             return Err("incremental hash differs from the full recompute".into());
         }
         Ok(())
+    }
+
+    /// Why the turn's bookkeeping (steps left, levitation, cooling and moved
+    /// rocks) cannot occur in a game, with the SPN field to blame; `None`
+    /// when it can.
+    ///
+    /// What a game can reach: every turn starts with levitation not started
+    /// and no rock moved; a rock is levitated only by a step, and a run is
+    /// over only after a levitating step and a later one, and a levitating
+    /// step moves one rock; other rocks move only by a push or a pull (a
+    /// throw ends the turn), so a mover without dwarf and troll moves none;
+    /// the first turn has no previous turn, so nothing cools; a game ends
+    /// only by a throw, which ends the turn.
+    pub(super) fn unreachable_turn_state(&self) -> Option<(usize, String)> {
+        let max = steps_in_turn(self.turn);
+        let Some(played) = max.checked_sub(self.steps_left) else {
+            return Some((
+                3,
+                format!(
+                    "{} steps left, but turn {} has only {max}",
+                    self.steps_left, self.turn
+                ),
+            ));
+        };
+        let none_played = || {
+            format!(
+                "no step of turn {} is played yet ({} of its {max} steps left)",
+                self.turn, self.steps_left
+            )
+        };
+        if self.is_game_over() && played > 0 {
+            return Some((
+                3,
+                format!(
+                    "the game is over (one sorcerer left) and games end only by a throw, \
+                     which ends the turn, so {max} steps must be left, not {}",
+                    self.steps_left
+                ),
+            ));
+        }
+        match self.lev {
+            LEV_NOT_STARTED => {}
+            LEV_OVER if played < 2 => {
+                return Some((
+                    5,
+                    format!(
+                        "'x' (levitation over) needs a levitating step and a later step \
+                         this turn, but {played} of turn {}'s {max} steps are played",
+                        self.turn
+                    ),
+                ));
+            }
+            LEV_OVER if (self.moved & !self.cooling).is_empty() => {
+                return Some((
+                    5,
+                    "'x' (levitation over) needs a rock levitated this turn, \
+                     i.e. a moved rock that is not cooling"
+                        .to_string(),
+                ));
+            }
+            LEV_OVER => {}
+            _ if played == 0 => {
+                return Some((
+                    5,
+                    format!("{}, so no rock is being levitated", none_played()),
+                ));
+            }
+            _ => {}
+        }
+        if self.turn == 1 && self.cooling.any() {
+            return Some((
+                6,
+                "turn 1 has no previous turn, so no rock is cooling".to_string(),
+            ));
+        }
+        if played == 0 && self.moved.any() {
+            return Some((
+                7,
+                format!("{}, so no rock has moved this turn", none_played()),
+            ));
+        }
+        if played == 1 && self.lev < LEV_NOT_STARTED {
+            // The one step played is the levitation, which moves one rock.
+            let sq = Square::from_index_unchecked(self.lev);
+            if self.moved != sq.bb() {
+                return Some((
+                    7,
+                    format!(
+                        "the only step played this turn levitated {sq}, so {sq} is the only \
+                         rock moved"
+                    ),
+                ));
+            }
+        }
+        if self.lev == LEV_NOT_STARTED && self.moved.any() {
+            // Without levitation only a push or a pull moves a rock, and the
+            // mover loses no piece before its turn ends.
+            let movers = self.kinds[Kind::Dwarf.index()] | self.kinds[Kind::Troll.index()];
+            if (self.seats[self.side.index()] & movers).is_empty() {
+                return Some((
+                    7,
+                    format!(
+                        "{} has no dwarf or troll and levitated no rock this turn, so no \
+                         rock has moved this turn",
+                        self.side.name()
+                    ),
+                ));
+            }
+        }
+        None
     }
 
     // ----- low-level updates shared by the rules -----

@@ -6,12 +6,19 @@
 //! Parsing checks that the position could occur in a game (four rocks, one
 //! piece of each kind per seat at most, no team without its sorcerer, the
 //! side to move in the game, steps left within the turn, listed rocks really
-//! rocks) and says which field is wrong and why.
+//! rocks, a turn's bookkeeping that some game reaches: see
+//! `Position::unreachable_turn_state`) and says which field is wrong and why.
+//!
+//! Only the canonical text of a position is accepted, the one [`Position::to_spn`]
+//! writes: one digit per run of empty squares, numbers without sign or
+//! leading zero, square lists in alphabetical order without repeats. The turn
+//! number is at most [`MAX_TURN`], so that turn arithmetic can never
+//! overflow.
 
 use super::bitboard::Bitboard;
 use super::board::{Square, rank_width};
 use super::piece::{Kind, Piece, Seat};
-use super::position::{LEV_NOT_STARTED, LEV_OVER, Position, steps_in_turn};
+use super::position::{LEV_NOT_STARTED, LEV_OVER, MAX_TURN, Position, steps_in_turn};
 use std::fmt;
 use std::str::FromStr;
 
@@ -87,17 +94,48 @@ fn parse_square_list(field: usize, text: &str, rocks: Bitboard) -> Result<Bitboa
         return Ok(Bitboard::EMPTY);
     }
     let mut bb = Bitboard::EMPTY;
+    let mut previous: Option<Square> = None;
     for part in text.split(',') {
         let sq = parse_square(field, part)?;
         if bb.has(sq) {
             return Err(err(field, format!("{sq} is listed twice")));
         }
+        // One text per position: the order `to_spn` writes.
+        if let Some(prev) = previous.filter(|p| (p.file(), p.rank()) > (sq.file(), sq.rank())) {
+            return Err(err(
+                field,
+                format!("{sq} comes after {prev}; squares are listed in alphabetical order"),
+            ));
+        }
         if !rocks.has(sq) {
             return Err(err(field, format!("{sq} holds no rock")));
         }
         bb |= sq.bb();
+        previous = Some(sq);
     }
     Ok(bb)
+}
+
+/// The turn number: digits without sign or leading zero, 1 to [`MAX_TURN`].
+fn parse_turn(text: &str) -> Result<u32, SpnError> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) || text.starts_with('0') {
+        return Err(err(
+            4,
+            format!("'{text}' is not a turn number 1 or more (digits, no sign, no leading zero)"),
+        ));
+    }
+    // Too many digits for a u64 is also too large: refused, never wrapped.
+    match text.parse::<u64>() {
+        Ok(t) if t <= u64::from(MAX_TURN) => u32::try_from(t).map_err(|_| too_late(text)),
+        _ => Err(too_late(text)),
+    }
+}
+
+fn too_late(text: &str) -> SpnError {
+    err(
+        4,
+        format!("turn {text} is more than {MAX_TURN}, the largest turn number (MAX_TURN)"),
+    )
 }
 
 fn parse_board(text: &str, p: &mut Position) -> Result<(), SpnError> {
@@ -113,7 +151,8 @@ fn parse_board(text: &str, p: &mut Position) -> Result<(), SpnError> {
         let width = rank_width(rank);
         let first_file = 4 - (width - 1) / 2;
         let mut file = 0u8; // squares consumed so far in this rank
-        let mut chars = rank_text.chars().peekable();
+        let mut chars = rank_text.chars();
+        let mut after_digit = false;
         let at = |file: u8| format!("rank {} ('{rank_text}'), square {}", rank + 1, file + 1);
         let too_many = || {
             err(
@@ -126,7 +165,18 @@ fn parse_board(text: &str, p: &mut Position) -> Result<(), SpnError> {
         };
         while let Some(c) = chars.next() {
             let piece = match c {
+                '1'..='9' if after_digit => {
+                    return Err(err(
+                        1,
+                        format!(
+                            "{}: a digit right after a digit; a run of empty squares \
+                             is one digit, its length",
+                            at(file)
+                        ),
+                    ));
+                }
                 '1'..='9' => {
+                    after_digit = true;
                     file += c as u8 - b'0';
                     if file > width {
                         return Err(too_many());
@@ -156,6 +206,7 @@ fn parse_board(text: &str, p: &mut Position) -> Result<(), SpnError> {
                     Piece::Team(seat, kind)
                 }
             };
+            after_digit = false;
             if file >= width {
                 return Err(too_many());
             }
@@ -250,18 +301,16 @@ impl Position {
         }
         p.side = seat;
 
-        let turn: u32 = fields[3]
-            .parse()
-            .ok()
-            .filter(|&t| t >= 1)
-            .ok_or_else(|| err(4, format!("'{}' is not a turn number 1 or more", fields[3])))?;
+        let turn = parse_turn(fields[3])?;
         p.turn = turn;
         let max = steps_in_turn(turn);
-        let steps: u8 = fields[2]
-            .parse()
-            .ok()
-            .filter(|&s| (1..=3).contains(&s))
-            .ok_or_else(|| err(3, format!("'{}' is not 1, 2 or 3", fields[2])))?;
+        // Exactly one digit: `str::parse` would also take "+3" or "03".
+        let steps: u8 = match fields[2] {
+            "1" => 1,
+            "2" => 2,
+            "3" => 3,
+            t => return Err(err(3, format!("'{t}' is not 1, 2 or 3"))),
+        };
         if steps > max {
             return Err(err(
                 3,
@@ -295,6 +344,9 @@ impl Position {
                 sq.index() as u8
             }
         };
+        if let Some((field, reason)) = p.unreachable_turn_state() {
+            return Err(err(field, reason));
+        }
         p.board_hash = p.compute_board_hash();
         Ok(p)
     }
@@ -432,9 +484,149 @@ mod tests {
     }
 
     #[test]
-    fn lists_are_printed_alphabetically_and_read_in_any_order() {
-        let p = Position::from_spn("R/3/5/7/R3R3R/7/5/rSgS1/1 r 3 9 - i5,a5 e5,e9").unwrap();
-        assert_eq!(p.to_spn(), "R/3/5/7/R3R3R/7/5/rSgS1/1 r 3 9 - a5,i5 e5,e9");
+    fn lists_are_read_and_printed_in_alphabetical_order_only() {
+        let spn = "R/3/5/7/R3R3R/7/5/rSgS1/1 r 1 9 x a5,i5 e5,e9";
+        assert_eq!(Position::from_spn(spn).unwrap().to_spn(), spn);
+        for (bad, field, text) in [
+            (
+                "R/3/5/7/R3R3R/7/5/rSgS1/1 r 2 9 - i5,a5 e5,e9",
+                6,
+                "a5 comes after i5",
+            ),
+            (
+                "R/3/5/7/R3R3R/7/5/rSgS1/1 r 2 9 - a5,i5 e9,e5",
+                7,
+                "e5 comes after e9",
+            ),
+            (
+                "R/3/5/7/R3R3R/7/5/rSgS1/1 r 2 9 - a5,i5,a5 -",
+                6,
+                "a5 is listed twice",
+            ),
+            (
+                "R/3/5/7/R3R3R/7/5/rSgS1/1 r 2 9 - a5,a5 -",
+                6,
+                "a5 is listed twice",
+            ),
+        ] {
+            let e = Position::from_spn(bad).unwrap_err();
+            assert_eq!(e.field, field, "{bad}: {e}");
+            assert!(e.to_string().contains(text), "{bad}: {e}");
+        }
+    }
+
+    /// `U` in the brief: the 2-player start's board.
+    const U: &str = "R/gTgDgS/5/7/R7R/7/5/rSrDrT/R";
+
+    fn refused(spn: &str, field: usize, text: &str) {
+        let e = Position::from_spn(spn).unwrap_err();
+        assert_eq!(e.field, field, "{spn}: {e}");
+        assert!(e.to_string().contains(text), "{spn}: {e}");
+    }
+
+    #[test]
+    fn turn_numbers_are_bounded_by_max_turn_never_wrapped() {
+        let max = format!("{U} r 3 {MAX_TURN} - - -");
+        assert_eq!(Position::from_spn(&max).unwrap().turn(), MAX_TURN);
+        let bound = "more than 1000000000, the largest turn number";
+        for turn in [
+            "1000000001",
+            "4294967295",
+            "4294967296",
+            "18446744073709551616",
+            "99999999999999999999999999999",
+        ] {
+            refused(&format!("{U} r 3 {turn} - - -"), 4, bound);
+        }
+        for turn in ["0", "+9", "09", "-1", "9a", "1e3", "٣"] {
+            refused(&format!("{U} r 1 {turn} - - -"), 4, "is not a turn number");
+        }
+        for steps in ["+3", "03", "0", "4", "-1", "3.0"] {
+            refused(&format!("{U} r {steps} 9 - - -"), 3, "is not 1, 2 or 3");
+        }
+    }
+
+    #[test]
+    fn a_run_of_empty_squares_is_one_digit() {
+        refused(
+            "R/gTgDgS/23/7/R7R/7/5/rSrDrT/R r 1 1 - - -",
+            1,
+            "rank 7 ('23'), square 3: a digit right after a digit",
+        );
+        refused(
+            "R/gTgDgS/5/7/R43R/7/5/rSrDrT/R r 1 1 - - -",
+            1,
+            "a digit right after a digit",
+        );
+        refused(
+            "R/gTgDgS/5/16/R7R/7/5/rSrDrT/R r 1 1 - - -",
+            1,
+            "a digit right after a digit",
+        );
+    }
+
+    #[test]
+    fn turn_states_no_game_reaches_are_refused() {
+        for (rest, field, text) in [
+            // Nothing is played yet this turn: no levitation, no moved rock.
+            (
+                "r 3 5 a5 - a5",
+                5,
+                "no step of turn 5 is played yet (3 of its 3",
+            ),
+            ("r 2 2 a5 - a5", 5, "no step of turn 2 is played yet"),
+            ("r 3 5 - - a5", 7, "so no rock has moved this turn"),
+            ("r 2 2 - a5 e1", 7, "so no rock has moved this turn"),
+            // 'x' needs a levitating step and a later one, so two steps.
+            ("r 3 5 x - -", 5, "but 0 of turn 5's 3 steps are played"),
+            ("r 2 5 x - a5", 5, "but 1 of turn 5's 3 steps are played"),
+            ("r 1 2 x - a5", 5, "but 1 of turn 2's 2 steps are played"),
+            // ... and a levitated rock: moved and not cooling.
+            ("r 1 5 x - -", 5, "needs a rock levitated this turn"),
+            ("r 1 5 x a5 a5", 5, "needs a rock levitated this turn"),
+            // The first turn has no previous turn.
+            ("r 1 1 - a5 -", 6, "turn 1 has no previous turn"),
+            // One step played, a levitation: it moved one rock.
+            ("r 2 5 a5 - a5,e1", 7, "so a5 is the only rock moved"),
+            ("r 1 2 e1 - e1,e9", 7, "so e1 is the only rock moved"),
+        ] {
+            refused(&format!("{U} {rest}"), field, text);
+        }
+        // A game ends only by a throw, which ends the turn.
+        refused(
+            "R/3/5/7/R7R/7/5/rS2/R r 2 9 - - -",
+            3,
+            "the game is over (one sorcerer left)",
+        );
+        // Their reachable neighbours are accepted and print back unchanged.
+        for rest in [
+            "r 2 5 a5 - a5",
+            "r 1 2 a5 - a5",
+            "r 2 5 - - a5",
+            "r 1 5 x - a5",
+            "r 1 5 x a5 a5,e1",
+            "r 1 5 e1 - a5,e1",
+            "r 2 2 - a5 -",
+            "r 1 2 - a5,e1 e9",
+            "r 1 1 - - -",
+        ] {
+            let spn = format!("{U} {rest}");
+            let p = Position::from_spn(&spn).unwrap_or_else(|e| panic!("{spn}: {e}"));
+            assert_eq!(p.to_spn(), spn);
+            p.validate().unwrap();
+        }
+        // Without levitation only a dwarf or a troll moves rocks.
+        refused(
+            "R/gS2/5/7/R7R/7/5/rS2/R r 2 9 - - e1",
+            7,
+            "red has no dwarf or troll and levitated no rock this turn",
+        );
+        for rest in ["r 2 9 e1 - e1", "r 1 9 x - a5,e1", "r 3 9 - e1 -"] {
+            let spn = format!("R/gS2/5/7/R7R/7/5/rS2/R {rest}");
+            assert_eq!(Position::from_spn(&spn).unwrap().to_spn(), spn);
+        }
+        let over = "R/3/5/7/R7R/7/5/rS2/R r 3 9 - e1 -";
+        assert_eq!(Position::from_spn(over).unwrap().to_spn(), over);
     }
 
     #[test]

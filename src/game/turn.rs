@@ -38,7 +38,10 @@ impl Position {
         self.cooling = self.moved;
         self.moved = super::bitboard::Bitboard::EMPTY;
         self.lev = LEV_NOT_STARTED;
-        self.turn = self.turn.saturating_add(1);
+        // Cannot overflow: positions start at most at MAX_TURN (SPN, Game),
+        // far below u32::MAX, and every turn played takes at least one step.
+        debug_assert!(self.turn < u32::MAX);
+        self.turn += 1;
         self.side = next_seat(self.side, self.in_game);
         self.steps_left = steps_in_turn(self.turn);
     }
@@ -61,7 +64,7 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use crate::game::testkit::*;
-    use crate::game::{Position, Seat};
+    use crate::game::{MAX_TURN, Position, Seat};
 
     #[test]
     fn opening_turns_have_one_then_two_then_three_steps() {
@@ -89,6 +92,34 @@ mod tests {
             }
             assert_eq!(p.turn(), 4);
         }
+    }
+
+    #[test]
+    fn a_turn_at_max_turn_ends_like_any_other() {
+        let p = pos(&format!(
+            "R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 3 {MAX_TURN} - - -"
+        ));
+        let q = play(&p, "e2e3 e3e4 d2d3");
+        assert_eq!(
+            (q.side_to_move(), q.steps_left(), q.turn()),
+            (Seat::Green, 3, MAX_TURN + 1)
+        );
+        // A search looks far fewer steps ahead than this; every turn still
+        // ends with the next seat and the next number.
+        let mut r = q;
+        for _ in 0..3000 {
+            let Some(&step) = r.legal_step_vec().first() else {
+                break;
+            };
+            let before = r;
+            r.play(step);
+            if r.side_to_move() != before.side_to_move() {
+                assert_eq!(r.turn(), before.turn() + 1, "{before} {step}");
+            } else {
+                assert!(r.turn() == before.turn() || r.is_game_over());
+            }
+        }
+        assert!(r.turn() > MAX_TURN);
     }
 
     #[test]
