@@ -210,7 +210,7 @@ fn many_threads_keep_the_time_limit() {
     let mut e = Engine::start();
     e.send("setoption name Threads value 256");
     e.send("setoption name MoveOverhead value 0");
-    for algorithm in ["maxn", "alphabeta", "mcts"] {
+    for algorithm in ["maxn", "alphabeta", "mcts", "maxn", "alphabeta", "maxn"] {
         e.send(&format!("setoption name Algorithm value {algorithm}"));
         e.send("position startpos players 4 moves e2e3");
         let t = Instant::now();
@@ -249,7 +249,7 @@ fn a_big_table_does_not_block_the_protocol() {
 #[test]
 fn a_short_movetime_still_buys_a_search() {
     let mut e = Engine::start();
-    e.send("position startpos moves e2e3");
+    e.send("position startpos players 4 moves e2e3");
     // MoveOverhead is 30 by default: a 20 ms movetime left nothing before.
     let (lines, turn, _) = e.go("movetime 20");
     let last = lines
@@ -259,6 +259,70 @@ fn a_short_movetime_still_buys_a_search() {
         .unwrap_or_else(|| panic!("{lines:?}"));
     assert!(!last.starts_with("info depth 0"), "{lines:?}");
     assert!(!last.contains(" nodes 0 "), "{lines:?}");
+    // 20 ms less at most half of it for the overhead: about 10 ms of search
+    // (1 ms before).
+    let ms: u64 = last
+        .split(' ')
+        .skip_while(|w| *w != "time")
+        .nth(1)
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("{last}"));
+    assert!(ms >= 5, "{last}");
     assert_eq!(turn.len(), 2);
     assert!(Position::from_spn(&e.query("spn")).is_ok());
+}
+
+const U: &str = "R/gTgDgS/5/7/R7R/7/5/rSrDrT/R";
+
+/// Turn numbers that cannot be counted on are refused; the largest
+/// accepted one still gives whole turns (a stack overflow and 15-step
+/// "turns" before).
+#[test]
+fn turn_numbers_at_the_edge_are_refused_or_whole() {
+    let mut e = Engine::start();
+    for algorithm in ["greedy", "random", "alphabeta", "maxn", "mcts"] {
+        e.send(&format!("setoption name Algorithm value {algorithm}"));
+        let got = answers(
+            &mut e,
+            format!("position fen {U} r 3 4294967295 - - -").as_bytes(),
+        );
+        assert_eq!(errors(&got).len(), 1, "{got:?}");
+        assert!(got[0].contains("field 4"), "{got:?}");
+        e.send(&format!("position fen {U} r 3 1000000000 - - -"));
+        let spn = e.query("spn");
+        assert!(spn.contains(" 1000000000 "), "{spn}");
+        let (lines, turn, _) = e.go("depth 3");
+        assert_eq!(turn.len(), 3, "{algorithm}: {lines:?}");
+        let mut pos = Position::from_spn(&spn).unwrap();
+        for t in &turn {
+            let s = pos.parse_step(t).unwrap();
+            pos.play(s);
+        }
+        assert_eq!(pos.turn(), 1_000_000_001, "{algorithm}: {turn:?}");
+        // A step past the last turn is refused.
+        let mut moves = format!("position fen {U} r 3 1000000000 - - - moves");
+        for t in &turn {
+            moves.push(' ');
+            moves.push_str(t);
+        }
+        let got = answers(&mut e, moves.as_bytes());
+        assert_eq!(errors(&got).len(), 1, "{got:?}");
+        assert_eq!(e.query("spn"), spn, "position kept");
+    }
+}
+
+#[test]
+fn a_deep_perft_does_not_block_the_protocol_and_stops() {
+    let mut e = Engine::start();
+    e.send("perft 12");
+    std::thread::sleep(Duration::from_millis(100));
+    let t = Instant::now();
+    e.send("isready");
+    e.expect("readyok");
+    assert_eq!(e.query("turn"), "r");
+    e.send("stop");
+    e.expect("info string perft stopped");
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    e.send("perft 2");
+    assert_eq!(e.expect("nodes "), "nodes 9");
 }

@@ -29,7 +29,7 @@ pub use board::{Direction, NUM_SQUARES, Square};
 pub use history::{Game, StepListError};
 pub use make::Undo;
 pub use movegen::{MAX_STEPS, StepList};
-pub use perft::{divide, divide_with, perft, perft_with};
+pub use perft::{divide, divide_with, perft, perft_interruptible, perft_with};
 pub use piece::{Kind, Piece, Seat};
 pub use position::{Levitation, MAX_TURN, Position, steps_in_turn};
 pub use spn::SpnError;

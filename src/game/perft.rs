@@ -57,6 +57,61 @@ pub fn divide_with<const BULK: bool>(pos: &Position, depth: u32) -> Vec<(Step, u
         .collect()
 }
 
+/// [`perft`] that can be interrupted: `go_on` is asked every few thousand
+/// nodes and the count given up (`None`) once it answers `false`. Perft at
+/// depth 12 can run for hours; a protocol engine must still obey `stop`.
+pub fn perft_interruptible(
+    pos: &Position,
+    depth: u32,
+    go_on: &mut dyn FnMut() -> bool,
+) -> Option<u64> {
+    let mut walk = Interruptible {
+        go_on,
+        budget: CHECK_EVERY,
+        stopped: false,
+    };
+    let mut pos = *pos;
+    let n = walk.count(&mut pos, depth);
+    (!walk.stopped).then_some(n)
+}
+
+/// Interior nodes between two calls of `go_on`.
+const CHECK_EVERY: u32 = 4096;
+
+struct Interruptible<'a> {
+    go_on: &'a mut dyn FnMut() -> bool,
+    budget: u32,
+    stopped: bool,
+}
+
+impl Interruptible<'_> {
+    fn count(&mut self, pos: &mut Position, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        if depth == 1 {
+            return pos.legal_step_count() as u64;
+        }
+        self.budget -= 1;
+        if self.budget == 0 {
+            self.budget = CHECK_EVERY;
+            self.stopped = self.stopped || !(self.go_on)();
+        }
+        if self.stopped {
+            return 0;
+        }
+        let mut list = StepList::new();
+        pos.legal_steps(&mut list);
+        let mut n = 0;
+        for &s in list.iter() {
+            let undo = pos.make(s);
+            n += self.count(pos, depth - 1);
+            pos.unmake(s, &undo);
+        }
+        n
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,6 +133,19 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn interruptible_perft_counts_the_same_or_gives_up() {
+        let p = Position::start(3).unwrap();
+        assert_eq!(perft_interruptible(&p, 6, &mut || true), Some(14767));
+        let mut asked = 0;
+        let got = perft_interruptible(&Position::start(2).unwrap(), 8, &mut || {
+            asked += 1;
+            asked < 3
+        });
+        assert_eq!(got, None);
+        assert_eq!(asked, 3, "asked until it said no, then never again");
     }
 
     #[test]

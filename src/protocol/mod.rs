@@ -11,7 +11,7 @@ pub mod commands;
 pub mod input;
 pub mod options;
 
-use crate::game::{Game, Position, Seat, Step, perft};
+use crate::game::{Game, Position, Seat, Step, perft_interruptible};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Info, Limits, Settings, think};
 use commands::{parse_go, parse_position, parse_setoption};
@@ -310,14 +310,41 @@ impl Engine {
             self.error("perft: expected a depth 0..=12");
             return;
         };
+        // Deep perft runs for hours: it runs like a search, on its own
+        // thread, and `stop` ends it.
         let pos = *self.game.position();
-        let mut rows = crate::game::divide(&pos, depth);
-        rows.sort_by_key(|r| r.0.to_string());
-        for (s, n) in &rows {
-            self.out.line(&format!("{s} {n}"));
-        }
-        let total = if depth == 0 { 1 } else { perft(&pos, depth) };
-        self.out.line(&format!("nodes {total}"));
+        let stop = Arc::new(AtomicBool::new(false));
+        let busy = Arc::new(AtomicBool::new(true));
+        let (out, stop2, busy2) = (self.out.clone(), stop.clone(), busy.clone());
+        let handle = std::thread::spawn(move || {
+            let mut go_on = || !stop2.load(SeqCst);
+            let mut rows = Vec::new();
+            let mut total = Some(u64::from(depth == 0));
+            if depth > 0 {
+                for s in pos.legal_step_vec() {
+                    let n = perft_interruptible(&pos.after(s), depth - 1, &mut go_on);
+                    total = total.zip(n).map(|(t, n)| t + n);
+                    rows.push((s.to_string(), n));
+                }
+            }
+            busy2.store(false, SeqCst);
+            match total {
+                Some(total) => {
+                    rows.sort();
+                    for (s, n) in &rows {
+                        out.line(&format!("{s} {}", n.unwrap_or(0)));
+                    }
+                    out.line(&format!("nodes {total}"));
+                }
+                None => out.line("info string perft stopped; no count"),
+            }
+        });
+        self.running = Some(Running {
+            handle,
+            stop,
+            busy,
+            infinite: false,
+        });
     }
 
     /// The rest of the planned turn, if the current position continues it.
