@@ -393,8 +393,9 @@ impl<'a> Session<'a> {
         best: &str,
         text: &str,
     ) -> Result<(), Failure> {
+        // The last root is the likeliest (the burst's latest position).
         let mut first_err = None;
-        for root in roots {
+        for root in roots.iter().rev() {
             let pos = Position::from_spn(root)
                 .or_else(|e| fail("spn-unparseable", format!("{root}: {e}")))?;
             if infinite_early && self.cfg.infinite_waits && !pos.is_game_over() {
