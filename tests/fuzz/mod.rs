@@ -1,0 +1,19 @@
+//! A seeded, bounded protocol fuzzer: drives the real `splut` binary through
+//! pipes as a hostile GUI would and checks the protocol's invariants
+//! (`protocol.md`). `tests/fuzz_protocol.rs` runs it; `scripts/fuzz-protocol`
+//! runs it for longer.
+//!
+//! - [`config`]: the run's settings and the switches of the checks that
+//!   known, not yet fixed bugs would fail.
+//! - [`rng`]: a small seeded generator, stable across crate versions.
+//! - [`driver`]: the child process, its pipes and the transcript.
+//! - [`make`]: valid commands (from the rules library), mutations, garbage.
+//! - [`session`]: one engine run: sends actions, reads answers, checks.
+//! - [`check`]: checks of whole answers against the rules library.
+
+pub mod check;
+pub mod config;
+pub mod driver;
+pub mod make;
+pub mod rng;
+pub mod session;
