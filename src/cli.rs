@@ -268,33 +268,36 @@ fn tournament_config(a: TournamentArgs, engines: Vec<Vec<String>>) -> Result<Con
     })
 }
 
+/// Replays a records file game by game (one in memory at a time): a bad
+/// game is reported and the next one read; the exit code is 1 if any was.
 fn run_replay(file: &std::path::Path) -> i32 {
-    let text = match std::fs::read_to_string(file) {
-        Ok(t) => t,
+    use crate::tournament::record::{RecordReader, validate};
+    let f = match std::fs::File::open(file) {
+        Ok(f) => f,
         Err(e) => {
             eprintln!("error: cannot read {}: {e}", file.display());
             return 2;
         }
     };
-    let games = match crate::tournament::record::parse_records(&text) {
-        Ok(g) => g,
-        Err(e) => {
-            eprintln!("error: {}: {e}", file.display());
-            return 1;
-        }
-    };
-    let mut bad = 0;
-    for g in &games {
-        if let Err(e) = crate::tournament::record::validate(g) {
+    let mut out = std::io::stdout().lock();
+    let (mut games, mut bad) = (0usize, 0usize);
+    for game in RecordReader::new(std::io::BufReader::new(f)) {
+        games += 1;
+        let problem = match game {
+            Ok((line, g)) => validate(&g)
+                .err()
+                .map(|e| format!("game {} (line {line}): INVALID: {e}", g.number)),
+            Err(b) => Some(match b.number {
+                Some(n) => format!("game {n} (line {}): INVALID: {}", b.line, b.reason),
+                None => format!("game at line {}: INVALID: {}", b.line, b.reason),
+            }),
+        };
+        if let Some(p) = problem {
             bad += 1;
-            println!("game {}: INVALID: {e}", g.number);
+            let _ = writeln!(out, "{p}");
         }
     }
-    println!(
-        "{} games, {} valid, {bad} invalid",
-        games.len(),
-        games.len() - bad
-    );
+    let _ = writeln!(out, "{games} games, {} valid, {bad} invalid", games - bad);
     i32::from(bad > 0)
 }
 
