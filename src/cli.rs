@@ -4,14 +4,37 @@
 use crate::game::Position;
 use crate::protocol::{Flow, Output};
 use crate::search::Algorithm;
-use crate::tournament::participant::{ParticipantSpec, Program, TimeControl};
+use crate::tournament::participant::{
+    DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, ParticipantSpec, Program, TimeControl,
+};
 use crate::tournament::referee::Adjudication;
 use crate::tournament::stats::{Sprt, SprtModel};
 use crate::tournament::{Config, OpeningSource};
 use clap::{ArgAction, Args, Parser, Subcommand};
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// Deepest `splut perft`: beyond it a run would never end, and the
+/// recursion (one step list per ply on the stack) would overflow it.
+pub const PERFT_MAX_DEPTH: u32 = 64;
+
+/// Most threads `perft` and `bench` start, and most games a tournament
+/// plays at once: the engine's own `Threads` maximum.
+pub const MAX_THREADS: u64 = 256;
+
+/// Most game turns before a tournament game is drawn.
+pub const MAX_TURNS: u32 = 100_000;
+
+/// Most openings (`--rounds`) a tournament plays.
+pub const MAX_ROUNDS: u64 = 1_000_000;
+
+/// A participant's `hash=` bounds in MiB: the engine's `Hash` option's.
+const HASH_MIB: (u64, u64) = (1, 65_536);
+
+/// Most random opening steps (`--openings random:<steps>`): longer random
+/// lines nearly always end the game or leave a kill, and are drawn again.
+pub const MAX_OPENING_STEPS: usize = 40;
 
 /// Splut! engine. Without a command, it speaks the text protocol
 /// (protocol.md) on stdin/stdout.
@@ -31,7 +54,8 @@ enum Command {
     /// Count the leaves of the step tree (RULES.md §6). Prints `nodes <total>`
     /// last on stdout; time and speed go to stderr.
     Perft {
-        /// Depth in steps.
+        /// Depth in steps (at most 64).
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=PERFT_MAX_DEPTH as i64))]
         depth: u32,
         /// Start position for 2, 3 or 4 players.
         #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=4), conflicts_with = "spn")]
@@ -42,9 +66,9 @@ enum Command {
         /// Print `<step> <count>` for every legal root step first.
         #[arg(long)]
         divide: bool,
-        /// Threads (rayon); 0 = all cores.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
+        /// Threads (rayon); 0 = all cores; at most 256.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(0..=MAX_THREADS))]
+        threads: u64,
         /// Make every leaf step instead of counting the last ply in bulk
         /// (slower; checks making steps, not just counting them).
         #[arg(long)]
@@ -54,12 +78,12 @@ enum Command {
     /// on one thread; prints total nodes and nodes/s. The node count is the
     /// search's signature: it changes only when the search does.
     Bench {
-        /// Depth in steps (default: the bench's own).
-        #[arg(long)]
+        /// Depth in steps, 1 to 100 (default: the bench's own).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=crate::search::MAX_DEPTH as i64))]
         depth: Option<u32>,
-        /// Threads (the signature is only stable with 1).
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
+        /// Threads, 1 to 256 (the signature is only stable with 1).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS))]
+        threads: u64,
     },
     /// Play a tournament between engines and report standings, Elo, LOS
     /// and SPRT; every game is appended to a records file.
@@ -78,11 +102,12 @@ enum Command {
 #[derive(Args, Debug)]
 pub struct TournamentArgs {
     /// 2, 3 or 4 players per game.
-    #[arg(long, default_value_t = 2)]
-    players: usize,
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=4))]
+    players: u8,
     /// A participant, as key=value words: name=<name>, algo=<algorithm of
     /// this engine> or cmd="<program and arguments>", tc=<time control>,
-    /// threads=<n>, hash=<MiB>, option.<Name>=<value>. Repeat for each.
+    /// threads=<1-256>, hash=<MiB, 1-65536>, timeout=<ms>,
+    /// option.<Name>=<value>. Repeat for each (at most 64).
     #[arg(long = "engine", num_args = 1.., action = ArgAction::Append, required = true)]
     engines: Vec<String>,
     /// Settings every participant gets unless its --engine says otherwise
@@ -93,6 +118,11 @@ pub struct TournamentArgs {
     /// nodes=<n>, depth=<steps> or clock=<seconds>+<increment seconds>.
     #[arg(long, default_value = "movetime=100")]
     tc: String,
+    /// Milliseconds a participant may take for an answer that no clock or
+    /// movetime limits (the handshake; a turn under nodes= or depth=),
+    /// unless its timeout= says otherwise; missing it forfeits the game.
+    #[arg(long, default_value_t = DEFAULT_TIMEOUT_MS, value_parser = clap::value_parser!(u64).range(1..=MAX_TIMEOUT_MS))]
+    timeout: u64,
     /// The first participant plays each of the others (default: round-robin).
     #[arg(long)]
     gauntlet: bool,
@@ -100,20 +130,21 @@ pub struct TournamentArgs {
     /// file (one SPN or step list per line).
     #[arg(long, default_value = "random:4")]
     openings: String,
-    /// Openings to play; each is played with every seating.
-    #[arg(long, default_value_t = 10)]
-    rounds: usize,
+    /// Openings to play (at most 1000000); each is played with every
+    /// seating.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=MAX_ROUNDS))]
+    rounds: u64,
     /// Stop after this many games.
-    #[arg(long)]
-    games: Option<usize>,
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    games: Option<u64>,
     /// Seed of the random openings and of the engines' Seed option.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Games played at once.
-    #[arg(long, default_value_t = 1)]
-    concurrency: usize,
-    /// Adjudicate a draw after this many game turns.
-    #[arg(long, default_value_t = 300)]
+    /// Games played at once, 1 to 256.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS))]
+    concurrency: u64,
+    /// Adjudicate a draw after this many game turns (1 to 100000).
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(1..=MAX_TURNS as i64))]
     max_turns: u32,
     /// Adjudicate a draw when a position occurs this many times (0: never).
     #[arg(long, default_value_t = 3)]
@@ -133,15 +164,26 @@ pub struct TournamentArgs {
     no_progress: bool,
 }
 
+/// A whole number setting within `min..=max`, or an error naming it.
+fn bounded(word: &str, value: &str, min: u64, max: u64, unit: &str) -> Result<u64, String> {
+    value
+        .parse::<u64>()
+        .ok()
+        .filter(|v| (min..=max).contains(v))
+        .ok_or_else(|| format!("engine setting '{word}': expected {min} to {max}{unit}"))
+}
+
 fn participant(
     words: &[String],
     each: &[String],
     default_tc: &str,
+    default_timeout: u64,
     n: usize,
 ) -> Result<ParticipantSpec, String> {
     let mut name = None;
     let mut program = None;
     let mut tc = None;
+    let mut timeout = default_timeout;
     let mut options: Vec<(String, String)> = Vec::new();
     // `each` first so the participant's own words win.
     for word in each.iter().chain(words) {
@@ -178,10 +220,26 @@ fn participant(
                 program = Some(Program::External { command });
             }
             "tc" => tc = Some(TimeControl::parse(value)?),
-            "threads" => options.push(("Threads".into(), value.into())),
-            "hash" => options.push(("Hash".into(), value.into())),
+            "timeout" => timeout = bounded(word, value, 1, MAX_TIMEOUT_MS, " ms")?,
+            "threads" => {
+                bounded(word, value, 1, MAX_THREADS, " threads")?;
+                options.push(("Threads".into(), value.into()));
+            }
+            "hash" => {
+                bounded(word, value, HASH_MIB.0, HASH_MIB.1, " MiB")?;
+                options.push(("Hash".into(), value.into()));
+            }
             _ => match key.strip_prefix("option.") {
-                Some(opt) if !opt.is_empty() => options.push((opt.into(), value.into())),
+                Some(opt) if !opt.is_empty() => {
+                    // The tournament sums the tables and counts threads: the
+                    // same bounds whichever way they are given.
+                    if opt.eq_ignore_ascii_case("hash") {
+                        bounded(word, value, HASH_MIB.0, HASH_MIB.1, " MiB")?;
+                    } else if opt.eq_ignore_ascii_case("threads") {
+                        bounded(word, value, 1, MAX_THREADS, " threads")?;
+                    }
+                    options.push((opt.into(), value.into()))
+                }
                 _ => return Err(format!("engine setting '{word}': unknown key '{key}'")),
             },
         }
@@ -199,6 +257,7 @@ fn participant(
             Some(t) => t,
             None => TimeControl::parse(default_tc)?,
         },
+        timeout: Duration::from_millis(timeout),
     })
 }
 
@@ -207,12 +266,16 @@ fn tournament_config(a: TournamentArgs, engines: Vec<Vec<String>>) -> Result<Con
     let participants = engines
         .iter()
         .enumerate()
-        .map(|(i, words)| participant(words, &a.each, &a.tc, i + 1))
+        .map(|(i, words)| participant(words, &a.each, &a.tc, a.timeout, i + 1))
         .collect::<Result<Vec<_>, _>>()?;
     let openings = match a.openings.strip_prefix("random:") {
         Some(n) => OpeningSource::Random(
             n.parse()
-                .map_err(|_| format!("--openings random:<steps>: '{n}' is not a number"))?,
+                .ok()
+                .filter(|&s| s <= MAX_OPENING_STEPS)
+                .ok_or_else(|| {
+                    format!("--openings random:<steps>: '{n}' is not a number from 0 to {MAX_OPENING_STEPS}")
+                })?,
         ),
         None => OpeningSource::File(PathBuf::from(&a.openings)),
     };
@@ -229,6 +292,11 @@ fn tournament_config(a: TournamentArgs, engines: Vec<Vec<String>>) -> Result<Con
                 }
             };
             let (elo0, elo1, alpha, beta) = (v[0], v[1], v[2], v[3]);
+            // Beyond ±1000 Elo the expected scores round to 0 or 1 and the
+            // likelihood ratio is no longer a number.
+            if !(-1000.0..=1000.0).contains(&elo0) || !(-1000.0..=1000.0).contains(&elo1) {
+                return Err("--sprt: elo0 and elo1 must be between -1000 and 1000".into());
+            }
             if elo0 >= elo1
                 || !(0.0..0.5).contains(&alpha)
                 || !(0.0..0.5).contains(&beta)
@@ -246,20 +314,19 @@ fn tournament_config(a: TournamentArgs, engines: Vec<Vec<String>>) -> Result<Con
             })
         }
     };
-    if a.rounds == 0 {
-        return Err("--rounds must be at least 1".into());
-    }
     Ok(Config {
-        players: a.players,
+        players: usize::from(a.players),
         participants,
         gauntlet: a.gauntlet,
         openings,
-        rounds: a.rounds,
-        max_games: a.games,
+        // Bounded by clap: the conversions are exact on 64-bit machines and
+        // saturate elsewhere.
+        rounds: usize::try_from(a.rounds).unwrap_or(usize::MAX),
+        max_games: a.games.map(|g| usize::try_from(g).unwrap_or(usize::MAX)),
         seed: a.seed,
-        concurrency: a.concurrency.max(1),
+        concurrency: usize::try_from(a.concurrency).unwrap_or(1),
         adjudication: Adjudication {
-            max_turns: a.max_turns.max(1),
+            max_turns: a.max_turns,
             repetitions: a.repetitions,
         },
         sprt,
@@ -268,33 +335,36 @@ fn tournament_config(a: TournamentArgs, engines: Vec<Vec<String>>) -> Result<Con
     })
 }
 
+/// Replays a records file game by game (one in memory at a time): a bad
+/// game is reported and the next one read; the exit code is 1 if any was.
 fn run_replay(file: &std::path::Path) -> i32 {
-    let text = match std::fs::read_to_string(file) {
-        Ok(t) => t,
+    use crate::tournament::record::{RecordReader, validate};
+    let f = match std::fs::File::open(file) {
+        Ok(f) => f,
         Err(e) => {
             eprintln!("error: cannot read {}: {e}", file.display());
             return 2;
         }
     };
-    let games = match crate::tournament::record::parse_records(&text) {
-        Ok(g) => g,
-        Err(e) => {
-            eprintln!("error: {}: {e}", file.display());
-            return 1;
-        }
-    };
-    let mut bad = 0;
-    for g in &games {
-        if let Err(e) = crate::tournament::record::validate(g) {
+    let mut out = std::io::stdout().lock();
+    let (mut games, mut bad) = (0usize, 0usize);
+    for game in RecordReader::new(std::io::BufReader::new(f)) {
+        games += 1;
+        let problem = match game {
+            Ok((line, g)) => validate(&g)
+                .err()
+                .map(|e| format!("game {} (line {line}): INVALID: {e}", g.number)),
+            Err(b) => Some(match b.number {
+                Some(n) => format!("game {n} (line {}): INVALID: {}", b.line, b.reason),
+                None => format!("game at line {}: INVALID: {}", b.line, b.reason),
+            }),
+        };
+        if let Some(p) = problem {
             bad += 1;
-            println!("game {}: INVALID: {e}", g.number);
+            let _ = writeln!(out, "{p}");
         }
     }
-    println!(
-        "{} games, {} valid, {bad} invalid",
-        games.len(),
-        games.len() - bad
-    );
+    let _ = writeln!(out, "{games} games, {} valid, {bad} invalid", games - bad);
     i32::from(bad > 0)
 }
 
@@ -328,8 +398,15 @@ pub fn main() -> i32 {
             divide,
             threads,
             no_bulk,
-        }) => run_perft(depth, players, spn.as_deref(), divide, threads, !no_bulk),
-        Some(Command::Bench { depth, threads }) => crate::bench::run(depth, threads),
+        }) => run_perft(
+            depth,
+            players,
+            spn.as_deref(),
+            divide,
+            threads as usize,
+            !no_bulk,
+        ),
+        Some(Command::Bench { depth, threads }) => crate::bench::run(depth, threads as usize),
         Some(Command::Tournament(args)) => {
             match tournament_config(args, engine_groups).and_then(crate::tournament::run) {
                 Ok(code) => code,

@@ -92,3 +92,36 @@ fn bad_input_is_an_error_not_a_crash() {
     ]);
     assert!(String::from_utf8_lossy(&o.stderr).contains("invalid SPN field 1 (board): 8 ranks"));
 }
+
+#[test]
+fn thread_counts_and_depths_are_bounded() {
+    for (args, says) in [
+        (
+            vec!["perft", "3", "--threads", "100000"],
+            "100000 is not in 0..=256",
+        ),
+        (
+            vec!["perft", "3", "--threads", "257"],
+            "257 is not in 0..=256",
+        ),
+        (vec!["perft", "100000"], "100000 is not in 0..=64"),
+        (vec!["perft", "65"], "65 is not in 0..=64"),
+        (vec!["perft", "99999999999"], "invalid value"),
+        (
+            vec!["bench", "--threads", "100000"],
+            "100000 is not in 1..=256",
+        ),
+        (vec!["bench", "--threads", "0"], "0 is not in 1..=256"),
+        (vec!["bench", "--depth", "101"], "101 is not in 1..=100"),
+        (vec!["bench", "--depth", "0"], "0 is not in 1..=100"),
+    ] {
+        let o = splut(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("error: invalid value"), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    // The largest allowed thread count runs.
+    let o = splut(&["perft", "3", "--threads", "256"]);
+    assert_eq!(stdout(&o), "nodes 79\n");
+}

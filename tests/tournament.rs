@@ -339,3 +339,175 @@ fn a_repetition_in_the_middle_of_a_turn_replays_and_a_false_claim_does_not() {
     assert_eq!(r.status.code(), Some(1), "{}", text(&r));
     assert!(text(&r).contains("did not occur 3 times"), "{}", text(&r));
 }
+
+/// Runs `splut tournament … --records rec`, failing the test (not hanging
+/// it) if the run takes longer than `limit`.
+fn tournament_within(args: &[&str], rec: &Path, limit: std::time::Duration) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_splut"))
+        .arg("tournament")
+        .args(args)
+        .args(["--records", rec.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + limit;
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let o = child.wait_with_output().unwrap();
+            panic!("the tournament stalled: {}", text(&o));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// A participant that does the handshake and then never answers `go`.
+fn silent_engine() -> String {
+    let script = temp("silent-engine");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\n\
+         while IFS= read -r line; do\n\
+           case \"$line\" in\n\
+             ugi) echo 'id name silent'; echo ugiok ;;\n\
+             isready) echo readyok ;;\n\
+             quit) exit 0 ;;\n\
+           esac\n\
+         done\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    format!("cmd={}", script.display())
+}
+
+#[test]
+fn a_participant_silent_under_a_node_or_depth_limit_forfeits_at_its_timeout() {
+    let silent = silent_engine();
+    let cases: [(&[&str], &str); 2] = [
+        // The tournament's --timeout, under a node limit.
+        (
+            &["--tc", "nodes=1000", "--timeout", "500"],
+            "timed out (no 'bestmove' within 500 ms)",
+        ),
+        // The participant's own timeout=, under a depth limit.
+        (
+            &["--tc", "depth=3", "--timeout", "600000"],
+            "timed out (no 'bestmove' within 300 ms)",
+        ),
+    ];
+    for (i, (args, says)) in cases.iter().enumerate() {
+        let rec = temp(&format!("silent-{i}.games"));
+        let mut all = vec!["--engine", "name=ab", "algo=alphabeta"];
+        all.extend(["--engine", "name=silent", &silent]);
+        if i == 1 {
+            all.push("timeout=300");
+        }
+        all.extend(*args);
+        all.extend(["--rounds", "1"]);
+        let o = tournament_within(&all, &rec, std::time::Duration::from_secs(60));
+        let out = text(&o);
+        assert!(o.status.success(), "{out}");
+        assert!(out.contains("ab vs silent: 2-0-0"), "{out}");
+        let games = records(&rec);
+        assert_eq!(games.len(), 2, "{out}");
+        for g in &games {
+            match &g.reason {
+                Reason::Forfeit { what, .. } => assert_eq!(what, says),
+                r => panic!("game {} ended by {r}", g.number),
+            }
+        }
+    }
+}
+
+#[test]
+fn hash_tables_of_all_the_processes_at_once_must_fit_in_memory() {
+    if !Path::new("/proc/meminfo").exists() {
+        return;
+    }
+    // Each table alone may fit; four processes at once (two games of two
+    // participants) cannot.
+    let o = tournament(
+        "--engine name=a algo=greedy --engine name=b algo=random --each hash=65536 \
+         --concurrency 2 --tc depth=1 --games 2",
+        &[],
+        &temp("hash.games"),
+    );
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{out}");
+    assert!(
+        out.contains(
+            "error: the engines' hash tables would take 262144 MiB at once \
+             (2 games at a time × (a 1 × 65536 MiB + b 1 × 65536 MiB)), more than"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("lower hash= or --concurrency"), "{out}");
+}
+
+#[test]
+fn numbers_out_of_bounds_are_errors_at_the_command_line() {
+    let two = "--engine algo=random --engine algo=greedy";
+    for (args, says) in [
+        ("--concurrency 0", "0 is not in 1..=256"),
+        ("--concurrency 100000", "100000 is not in 1..=256"),
+        ("--rounds 0", "0 is not in 1..=1000000"),
+        ("--rounds 10000000", "10000000 is not in 1..=1000000"),
+        ("--games 0", "0 is not in 1.."),
+        ("--max-turns 0", "0 is not in 1..=100000"),
+        ("--max-turns 4000000000", "4000000000 is not in 1..=100000"),
+        ("--players 300", "300 is not in 2..=4"),
+        ("--timeout 0", "0 is not in 1..=86400000"),
+        ("--seed 18446744073709551616", "invalid value"),
+        ("--tc movetime=99999999999999", "at most 86400000 ms"),
+        ("--tc nodes=99999999999999", "at most 1000000000000 nodes"),
+        ("--tc depth=101", "at most 100 steps"),
+        ("--tc depth=0", "at least 1"),
+        ("--tc clock=1e300", "at most 86400 s"),
+        ("--tc clock=60+1e20", "at most 86400 s"),
+        ("--openings random:1000000000", "not a number from 0 to 40"),
+        ("--sprt 0 1e300 0.05 0.05", "between -1000 and 1000"),
+        ("--sprt NaN 5 0.05 0.05", "between -1000 and 1000"),
+        ("--each hash=0", "'hash=0': expected 1 to 65536 MiB"),
+        ("--each hash=99999999", "expected 1 to 65536 MiB"),
+        ("--each option.Hash=70000", "expected 1 to 65536 MiB"),
+        (
+            "--each threads=100000",
+            "'threads=100000': expected 1 to 256 threads",
+        ),
+        ("--each timeout=0", "'timeout=0': expected 1 to 86400000 ms"),
+        ("--each timeout=1e9", "expected 1 to 86400000 ms"),
+    ] {
+        let o = tournament(&format!("{two} {args}"), &[], &temp("bounds.games"));
+        let out = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{args}: {out}");
+        assert!(out.contains("error"), "{args}: {out}");
+        assert!(out.contains(says), "{args}: {out}");
+        assert!(!out.contains("panicked"), "{args}: {out}");
+    }
+    // Participants and the games they make are bounded before anything is
+    // scheduled.
+    let many: Vec<String> = (0..65)
+        .map(|i| format!("--engine name=e{i} algo=random"))
+        .collect();
+    let o = tournament(&many.join(" "), &[], &temp("bounds.games"));
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("65 participants: at most 64"),
+        "{}",
+        text(&o)
+    );
+    let o = tournament(
+        &format!("--players 4 --rounds 10 {}", many[..40].join(" ")),
+        &[],
+        &temp("bounds.games"),
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("40 participants in 4-player games with --rounds 10 make 3655600 games"),
+        "{}",
+        text(&o)
+    );
+}

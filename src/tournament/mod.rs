@@ -29,7 +29,7 @@ use record::{GameRecord, Reason};
 use referee::{Adjudication, SeatPlayer};
 use standings::Standings;
 use stats::{Sprt, SprtVerdict};
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
@@ -72,6 +72,16 @@ pub struct Config {
     pub progress: bool,
 }
 
+/// Most participants: each worker keeps a process per participant, so
+/// this bounds the processes a tournament starts.
+pub const MAX_PARTICIPANTS: usize = 64;
+
+/// Most games one tournament schedules (each is kept in memory).
+pub const MAX_GAMES: usize = 1_000_000;
+
+/// Largest opening file read.
+pub const MAX_OPENING_FILE: u64 = 64 << 20;
+
 /// One scheduled game.
 #[derive(Clone, Debug)]
 struct GameSpec {
@@ -113,13 +123,14 @@ fn seatings(participants: usize, players: usize, gauntlet: bool) -> Vec<Vec<usiz
         vec![(0..participants).collect()]
     };
     let mut out: Vec<Vec<usize>> = Vec::new();
+    let mut seen: HashSet<Vec<usize>> = HashSet::new();
     for g in groups {
         // Fill the table from each starting member, then rotate.
         for start in 0..g.len().min(players) {
             let base: Vec<usize> = (0..players).map(|j| g[(start + j) % g.len()]).collect();
             for r in 0..players {
                 let seating: Vec<usize> = (0..players).map(|j| base[(r + j) % players]).collect();
-                if !out.contains(&seating) {
+                if seen.insert(seating.clone()) {
                     out.push(seating);
                 }
             }
@@ -131,25 +142,45 @@ fn seatings(participants: usize, players: usize, gauntlet: bool) -> Vec<Vec<usiz
     out
 }
 
-fn schedule(cfg: &Config, openings: usize) -> Vec<GameSpec> {
-    let per_opening = seatings(cfg.participants.len(), cfg.players, cfg.gauntlet);
+/// How many seatings [`seatings`] gives at most, without making them (a
+/// round-robin of many participants has millions).
+fn seatings_bound(participants: usize, players: usize, gauntlet: bool) -> u128 {
+    let (n, k) = (participants as u128, players as u128);
+    // Groups, and how many members each has.
+    let (groups, members): (u128, u128) = if gauntlet {
+        (n.saturating_sub(1), 2)
+    } else if n >= k {
+        // C(n, k), exact at every step.
+        ((0..k).fold(1u128, |c, i| c * (n - i) / (i + 1)), k)
+    } else {
+        (1, n)
+    };
+    // A full group is rotated over the seats; a short one is also filled
+    // from each member.
+    groups * if members >= k { k } else { members * k }
+}
+
+/// The games: every seating of every opening, up to `cfg.max_games`.
+fn schedule(cfg: &Config, per_opening: &[Vec<usize>], openings: usize) -> Vec<GameSpec> {
+    // Two players: the two rotations of a pair share a key, the index of
+    // the first seating with the same participants.
+    let mut first: HashMap<Vec<usize>, usize> = HashMap::new();
+    let lineups: Vec<usize> = per_opening
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let mut key = s.clone();
+            key.sort();
+            *first.entry(key).or_insert(i)
+        })
+        .collect();
     let mut games = Vec::new();
-    for o in 0..openings {
+    'all: for o in 0..openings {
         for (i, seating) in per_opening.iter().enumerate() {
-            // Two players: the two rotations of a pair share a key.
-            let pair = (cfg.players == 2).then(|| {
-                let mut key = seating.clone();
-                key.sort();
-                let lineup = per_opening
-                    .iter()
-                    .position(|s| {
-                        let mut k = s.clone();
-                        k.sort();
-                        k == key
-                    })
-                    .unwrap_or(i);
-                (o as u64) << 32 | lineup as u64
-            });
+            if cfg.max_games.is_some_and(|n| games.len() >= n) {
+                break 'all;
+            }
+            let pair = (cfg.players == 2).then(|| (o as u64) << 32 | lineups[i] as u64);
             games.push(GameSpec {
                 number: games.len() + 1,
                 opening: o,
@@ -158,10 +189,82 @@ fn schedule(cfg: &Config, openings: usize) -> Vec<GameSpec> {
             });
         }
     }
-    if let Some(n) = cfg.max_games {
-        games.truncate(n);
-    }
     games
+}
+
+/// The hash table MiB of one process of a participant: its `Hash` option,
+/// or for this engine its default; unknown (0) for another program.
+fn hash_mib(p: &ParticipantSpec) -> usize {
+    let set = p
+        .options
+        .iter()
+        .rev()
+        .find(|(name, _)| name.eq_ignore_ascii_case("hash"))
+        .and_then(|(_, v)| v.parse().ok());
+    match (set, &p.program) {
+        (Some(mib), _) => mib,
+        (None, Program::Builtin { .. }) => crate::protocol::options::Options::default().hash_mib,
+        (None, Program::External { .. }) => 0,
+    }
+}
+
+/// Memory the system says is available, in MiB (Linux; `None` elsewhere).
+/// The same reading as the engine's own check of one table
+/// (`TranspositionTable::try_new`), which is private to the search.
+fn available_mib() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
+/// Refuses a tournament whose engines' hash tables, summed over every
+/// process that can be alive at once, do not fit in 90% of `available`
+/// MiB (the engine's rule for one table). A worker keeps a process per
+/// participant and per place that participant takes in one game, so the
+/// peak is `workers` × the sum over those processes.
+fn check_memory(cfg: &Config, games: &[GameSpec], available: Option<usize>) -> Result<(), String> {
+    let Some(avail) = available else {
+        return Ok(());
+    };
+    let mut kept: HashSet<(usize, usize)> = HashSet::new();
+    for g in games {
+        kept.extend(process_keys(&g.seating));
+    }
+    let workers = cfg.concurrency.max(1).min(games.len().max(1));
+    let mut per_worker = 0usize;
+    let mut parts: Vec<String> = Vec::new();
+    for (i, p) in cfg.participants.iter().enumerate() {
+        let procs = kept.iter().filter(|k| k.0 == i).count();
+        let mib = hash_mib(p);
+        if procs > 0 && mib > 0 {
+            per_worker = per_worker.saturating_add(procs.saturating_mul(mib));
+            parts.push(format!("{} {procs} × {mib} MiB", p.name));
+        }
+    }
+    let total = per_worker.saturating_mul(workers);
+    let limit = avail / 10 * 9;
+    if total > limit {
+        return Err(format!(
+            "the engines' hash tables would take {total} MiB at once \
+             ({workers} game{} at a time × ({})), more than {limit} MiB \
+             (90% of the {avail} MiB of memory available): lower hash= or --concurrency",
+            if workers == 1 { "" } else { "s" },
+            parts.join(" + ")
+        ));
+    }
+    Ok(())
+}
+
+/// The processes a worker keeps for a seating: (participant, how many
+/// times it already sits at this table), so a participant playing itself
+/// has one process per place and one playing once has one in all.
+fn process_keys(seating: &[usize]) -> Vec<(usize, usize)> {
+    seating
+        .iter()
+        .enumerate()
+        .map(|(slot, &p)| (p, seating[..slot].iter().filter(|&&q| q == p).count()))
+        .collect()
 }
 
 /// A forfeit recorded without playing: a participant could not start.
@@ -213,23 +316,59 @@ pub fn run(cfg: Config) -> Result<i32, String> {
             return Err(format!("two participants are named '{}'", p.name));
         }
     }
+    if cfg.participants.len() > MAX_PARTICIPANTS {
+        return Err(format!(
+            "{} participants: at most {MAX_PARTICIPANTS}",
+            cfg.participants.len()
+        ));
+    }
     if cfg.sprt.is_some() && (cfg.players != 2 || cfg.participants.len() != 2) {
         return Err("--sprt needs 2 players and exactly 2 participants".into());
     }
+    // Counted before anything is made: a round-robin of many participants
+    // in 4-player games has millions of seatings.
+    let bound = seatings_bound(cfg.participants.len(), cfg.players, cfg.gauntlet);
+    let wanted = bound
+        .saturating_mul(cfg.rounds as u128)
+        .min(cfg.max_games.map_or(u128::MAX, |n| n as u128));
+    if wanted > MAX_GAMES as u128 {
+        return Err(format!(
+            "{} participants in {}-player games with --rounds {} make {wanted} games, \
+             more than the {MAX_GAMES} a tournament schedules: lower --rounds or --games",
+            cfg.participants.len(),
+            cfg.players,
+            cfg.rounds
+        ));
+    }
+    let per_opening = seatings(cfg.participants.len(), cfg.players, cfg.gauntlet);
+    // Only the openings the games reach (opening `i` does not depend on
+    // how many are made).
+    let rounds = match cfg.max_games {
+        Some(n) => cfg.rounds.min(n.div_ceil(per_opening.len().max(1))),
+        None => cfg.rounds,
+    };
     let openings: Vec<Opening> = match &cfg.openings {
         OpeningSource::Random(steps) => {
-            openings::random_openings(cfg.players, *steps, cfg.rounds, cfg.seed)
+            openings::random_openings(cfg.players, *steps, rounds, cfg.seed)?
         }
         OpeningSource::File(path) => {
+            let size = std::fs::metadata(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+                .len();
+            if size > MAX_OPENING_FILE {
+                return Err(format!(
+                    "{}: {size} bytes; an opening file may have at most {MAX_OPENING_FILE}",
+                    path.display()
+                ));
+            }
             let text = std::fs::read_to_string(path)
                 .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
             let all = openings::read_openings(&text, cfg.players, &path.display().to_string())?;
-            (0..cfg.rounds)
-                .map(|i| all[i % all.len()].clone())
-                .collect()
+            (0..rounds).map(|i| all[i % all.len()].clone()).collect()
         }
     };
-    let games = schedule(&cfg, openings.len());
+    let games = schedule(&cfg, &per_opening, openings.len());
+    check_memory(&cfg, &games, available_mib())?;
     let total = games.len();
     let mut records = std::fs::OpenOptions::new()
         .create(true)
@@ -340,7 +479,8 @@ pub fn run(cfg: Config) -> Result<i32, String> {
 }
 
 /// One concurrency slot: takes games off the queue and plays them, keeping
-/// a process per (participant, seat slot) between games.
+/// a process per participant and place at the table (see [`process_keys`])
+/// between games.
 fn worker(
     queue: &Mutex<VecDeque<GameSpec>>,
     tx: std::sync::mpsc::Sender<(GameSpec, GameRecord)>,
@@ -360,8 +500,10 @@ fn worker(
         let opening = &openings[spec.opening];
         let seats: Vec<Seat> = opening.position().seats_in_game().collect();
         let mut failure = None;
+        let keys = process_keys(&spec.seating);
         for (slot, &p) in spec.seating.iter().enumerate() {
-            if let std::collections::hash_map::Entry::Vacant(v) = procs.entry((p, slot)) {
+            let key = keys[slot];
+            if let std::collections::hash_map::Entry::Vacant(v) = procs.entry(key) {
                 match Process::start(&cfg.participants[p]) {
                     Ok(proc_) => {
                         v.insert(proc_);
@@ -374,14 +516,14 @@ fn worker(
             }
             // Randomised searches get a seed that depends on the game only.
             if let (Program::Builtin { .. }, Some(proc_)) =
-                (&cfg.participants[p].program, procs.get_mut(&(p, slot)))
+                (&cfg.participants[p].program, procs.get_mut(&key))
             {
                 let seed = cfg.seed ^ (spec.number as u64).wrapping_mul(0x9E37_79B9) ^ slot as u64;
                 if let Err(f) =
                     proc_.send(&format!("setoption name Seed value {}", seed & 0xFFFF_FFFF))
                 {
                     failure = Some((seats[slot], f));
-                    procs.remove(&(p, slot));
+                    procs.remove(&key);
                     break;
                 }
             }
@@ -393,11 +535,10 @@ fn worker(
             }
             continue;
         }
-        let mut taken: Vec<(usize, Process)> = spec
-            .seating
+        let mut taken: Vec<(usize, Process)> = keys
             .iter()
             .enumerate()
-            .filter_map(|(slot, &p)| procs.remove(&(p, slot)).map(|pr| (slot, pr)))
+            .filter_map(|(slot, key)| procs.remove(key).map(|pr| (slot, pr)))
             .collect();
         let played = {
             let mut players: Vec<SeatPlayer<'_>> = taken
@@ -426,7 +567,7 @@ fn worker(
         };
         for (slot, pr) in taken {
             if played.restart != Some(seats[slot]) {
-                procs.insert((spec.seating[slot], slot), pr);
+                procs.insert(keys[slot], pr);
             } else {
                 pr.stop();
             }
@@ -467,5 +608,83 @@ mod tests {
         // Gauntlet: 0 against each of the others.
         let g = seatings(3, 2, true);
         assert_eq!(g, vec![vec![0, 1], vec![1, 0], vec![0, 2], vec![2, 0]]);
+    }
+
+    #[test]
+    fn the_seatings_bound_holds_and_is_exact_for_full_groups() {
+        for n in 2..=7 {
+            for k in 2..=4 {
+                for gauntlet in [false, true] {
+                    let made = seatings(n, k, gauntlet).len() as u128;
+                    let bound = seatings_bound(n, k, gauntlet);
+                    assert!(made <= bound, "{n} {k} {gauntlet}: {made} > {bound}");
+                    if !gauntlet && n >= k {
+                        assert_eq!(made, bound, "{n} {k}");
+                    }
+                }
+            }
+        }
+    }
+
+    fn config(participants: &[(&str, Option<&str>)], players: usize, concurrency: usize) -> Config {
+        Config {
+            players,
+            participants: participants
+                .iter()
+                .map(|(name, hash)| ParticipantSpec {
+                    name: name.to_string(),
+                    program: Program::Builtin {
+                        algorithm: "random".into(),
+                    },
+                    options: hash
+                        .map(|h| vec![("Hash".to_string(), h.to_string())])
+                        .unwrap_or_default(),
+                    tc: participant::TimeControl::Nodes(100),
+                    timeout: std::time::Duration::from_secs(1),
+                })
+                .collect(),
+            gauntlet: false,
+            openings: OpeningSource::Random(0),
+            rounds: 2,
+            max_games: None,
+            seed: 1,
+            concurrency,
+            adjudication: Adjudication {
+                max_turns: 10,
+                repetitions: 3,
+            },
+            sprt: None,
+            records: "unused".into(),
+            progress: false,
+        }
+    }
+
+    #[test]
+    fn hash_tables_are_summed_over_every_process_alive_at_once() {
+        let per_opening = |c: &Config| seatings(c.participants.len(), c.players, c.gauntlet);
+        // 8000 MiB each fits alone in 24000 MiB; two games of two
+        // participants (4 processes, 32000 MiB) do not.
+        let c = config(&[("a", Some("8000")), ("b", Some("8000"))], 2, 2);
+        let games = schedule(&c, &per_opening(&c), 2);
+        let e = check_memory(&c, &games, Some(24_000)).unwrap_err();
+        assert!(
+            e.contains("would take 32000 MiB at once (2 games at a time × (a 1 × 8000 MiB + b 1 × 8000 MiB)), more than 21600 MiB (90% of the 24000 MiB"),
+            "{e}"
+        );
+        // One game at a time fits, and so does anything where the system
+        // does not say what it has.
+        let c = config(&[("a", Some("8000")), ("b", Some("8000"))], 2, 1);
+        assert_eq!(check_memory(&c, &games, Some(24_000)), Ok(()));
+        assert_eq!(check_memory(&c, &games, None), Ok(()));
+        // A participant playing itself round a 4-player table has a process
+        // per place; this engine's default table counts when none is set.
+        let c = config(&[("a", Some("3000")), ("b", None)], 4, 1);
+        let games = schedule(&c, &per_opening(&c), 1);
+        let e = check_memory(&c, &games, Some(6_000)).unwrap_err();
+        assert!(e.contains("(a 2 × 3000 MiB + b 2 × 64 MiB)"), "{e}");
+        // Concurrency beyond the games played adds nothing.
+        let c = config(&[("a", Some("5000")), ("b", Some("5000"))], 2, 8);
+        let one = schedule(&c, &per_opening(&c), 1)[..1].to_vec();
+        assert_eq!(check_memory(&c, &one, Some(12_000)), Ok(()));
     }
 }

@@ -51,17 +51,26 @@ impl Opening {
     }
 }
 
+/// Draws of one random opening before giving up: long random lines nearly
+/// always end the game or leave a kill, and would be drawn for ever.
+pub const MAX_DRAWS: usize = 10_000;
+
 /// `count` random openings of `steps` steps each for `players` players.
 /// Opening `i` depends only on `seed` and `i`. An opening that ends the
 /// game or leaves a kill on the board (see [`leaves_a_kill`]) is drawn
-/// again.
-pub fn random_openings(players: usize, steps: usize, count: usize, seed: u64) -> Vec<Opening> {
-    let start = Position::start(players).unwrap_or_else(|| unreachable!("2-4 players"));
+/// again, up to [`MAX_DRAWS`] times.
+pub fn random_openings(
+    players: usize,
+    steps: usize,
+    count: usize,
+    seed: u64,
+) -> Result<Vec<Opening>, String> {
+    let start = Position::start(players).ok_or("players must be 2, 3 or 4")?;
     (0..count)
         .map(|i| {
             let mut rng =
                 SmallRng::seed_from_u64(seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-            loop {
+            for _ in 0..MAX_DRAWS {
                 let mut pos = start;
                 let mut line = Vec::new();
                 let mut list = StepList::new();
@@ -78,14 +87,19 @@ pub fn random_openings(players: usize, steps: usize, count: usize, seed: u64) ->
                     && pos.players_left() as usize == players
                     && !leaves_a_kill(&pos)
                 {
-                    break Opening {
+                    return Ok(Opening {
                         start,
                         from_startpos: true,
                         steps: line,
                         label: format!("random {steps} steps, seed {seed}, #{}", i + 1),
-                    };
+                    });
                 }
             }
+            Err(format!(
+                "random openings of {steps} steps: opening {} still ended the game or \
+                 left a kill after {MAX_DRAWS} draws; use fewer steps",
+                i + 1
+            ))
         })
         .collect()
 }
@@ -161,8 +175,8 @@ mod tests {
 
     #[test]
     fn random_openings_are_replayable_from_the_seed() {
-        let a = random_openings(3, 4, 5, 42);
-        let b = random_openings(3, 4, 5, 42);
+        let a = random_openings(3, 4, 5, 42).unwrap();
+        let b = random_openings(3, 4, 5, 42).unwrap();
         assert_eq!(a.len(), 5);
         for (x, y) in a.iter().zip(&b) {
             assert_eq!(x.steps, y.steps);
@@ -171,8 +185,8 @@ mod tests {
             assert!(!leaves_a_kill(&x.position()));
         }
         assert_ne!(
-            random_openings(2, 6, 1, 1)[0].steps,
-            random_openings(2, 6, 1, 2)[0].steps
+            random_openings(2, 6, 1, 1).unwrap()[0].steps,
+            random_openings(2, 6, 1, 2).unwrap()[0].steps
         );
     }
 

@@ -30,21 +30,47 @@ impl TimeControl {
     /// (seconds and increment in seconds; `60+0.5` alone also works).
     pub fn parse(s: &str) -> Result<TimeControl, String> {
         let (kind, value) = s.split_once('=').unwrap_or(("clock", s));
-        let number = |v: &str| {
-            v.parse::<u64>()
-                .map_err(|_| format!("time control '{s}': '{v}' is not a whole number"))
+        let number = |v: &str, max: u64, unit: &str| {
+            let n = v
+                .parse::<u64>()
+                .map_err(|_| format!("time control '{s}': '{v}' is not a whole number"))?;
+            if n > max {
+                return Err(format!("time control '{s}': at most {max}{unit}"));
+            }
+            Ok(n)
         };
+        // Checked before converting, so a huge number is an error rather
+        // than a saturated clock.
         let seconds = |v: &str| {
             v.parse::<f64>()
                 .ok()
                 .filter(|x| x.is_finite() && *x >= 0.0)
-                .map(|x| (x * 1000.0).round() as u64)
                 .ok_or_else(|| format!("time control '{s}': '{v}' is not a number of seconds"))
+                .and_then(|x| {
+                    if x * 1000.0 > MAX_TIME_MS as f64 {
+                        Err(format!(
+                            "time control '{s}': at most {} s",
+                            MAX_TIME_MS / 1000
+                        ))
+                    } else {
+                        Ok((x * 1000.0).round() as u64)
+                    }
+                })
         };
         match kind {
-            "movetime" => Ok(TimeControl::Movetime(number(value)?.max(1))),
-            "nodes" => Ok(TimeControl::Nodes(number(value)?.max(1))),
-            "depth" => Ok(TimeControl::Depth(number(value)?.clamp(1, 100) as u32)),
+            "movetime" => Ok(TimeControl::Movetime(
+                number(value, MAX_TIME_MS, " ms (a day)")?.max(1),
+            )),
+            "nodes" => Ok(TimeControl::Nodes(
+                number(value, MAX_NODES, " nodes")?.max(1),
+            )),
+            "depth" => {
+                let d = number(value, u64::from(crate::search::MAX_DEPTH), " steps")?;
+                if d == 0 {
+                    return Err(format!("time control '{s}': the depth must be at least 1"));
+                }
+                Ok(TimeControl::Depth(d as u32))
+            }
             "clock" => {
                 let (t, i) = value.split_once('+').unwrap_or((value, "0"));
                 let time_ms = seconds(t)?;
@@ -62,6 +88,13 @@ impl TimeControl {
         }
     }
 }
+
+/// Longest movetime, clock time or increment: a day, which keeps every
+/// clock sum of a game far from overflowing.
+pub const MAX_TIME_MS: u64 = 86_400_000;
+
+/// Most nodes per turn (`nodes=`): a trillion, hours of search.
+pub const MAX_NODES: u64 = 1_000_000_000_000;
 
 impl std::fmt::Display for TimeControl {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -107,7 +140,19 @@ pub struct ParticipantSpec {
     pub options: Vec<(String, String)>,
     /// Time control.
     pub tc: TimeControl,
+    /// How long it may take to answer when no clock or movetime says so:
+    /// the handshake (`ugiok`, `readyok`) and a turn under `nodes` or
+    /// `depth`. Missing it forfeits the game.
+    pub timeout: Duration,
 }
+
+/// The default [`ParticipantSpec::timeout`]: a minute per answer, far
+/// beyond any sensible node or depth limit, yet a hung engine costs a
+/// minute, not the tournament.
+pub const DEFAULT_TIMEOUT_MS: u64 = 60_000;
+
+/// The longest [`ParticipantSpec::timeout`] that may be asked for: a day.
+pub const MAX_TIMEOUT_MS: u64 = 86_400_000;
 
 /// Why a participant failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -134,9 +179,8 @@ pub struct Process {
     lines: Receiver<String>,
     /// Whether it answered `bestturn` lines (then one `go` plays a turn).
     pub plays_turns: bool,
+    timeout: Duration,
 }
-
-const HANDSHAKE: Duration = Duration::from_secs(20);
 
 impl Process {
     /// Starts a participant and does the handshake (`ugi` … `ugiok`, its
@@ -188,9 +232,10 @@ impl Process {
             stdin,
             lines: rx,
             plays_turns: false,
+            timeout: spec.timeout,
         };
         p.send("ugi")?;
-        p.read_until("ugiok", HANDSHAKE)?;
+        p.read_until("ugiok", spec.timeout)?;
         for (name, value) in options.drain(..) {
             p.send(&format!("setoption name {name} value {value}"))?;
         }
@@ -208,15 +253,23 @@ impl Process {
     /// `isready` … `readyok`.
     pub fn ready(&mut self) -> Result<(), Failure> {
         self.send("isready")?;
-        self.read_until("readyok", HANDSHAKE).map(|_| ())
+        self.read_until("readyok", self.timeout).map(|_| ())
+    }
+
+    /// Its [`ParticipantSpec::timeout`].
+    pub fn timeout(&self) -> Duration {
+        self.timeout
     }
 
     /// Lines up to and including the first starting with `prefix`.
     pub fn read_until(&mut self, prefix: &str, timeout: Duration) -> Result<Vec<String>, Failure> {
-        let deadline = Instant::now() + timeout;
+        // No deadline this far off is reachable; `None` waits for ever.
+        let deadline = Instant::now().checked_add(timeout);
         let mut out = Vec::new();
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
+            let left = deadline.map_or(Duration::MAX, |d| {
+                d.saturating_duration_since(Instant::now())
+            });
             match self.lines.recv_timeout(left) {
                 Ok(line) => {
                     let done = line.starts_with(prefix);
@@ -310,7 +363,20 @@ mod tests {
             .to_string(),
             "clock=60+0.5"
         );
-        for bad in ["movetime=x", "speed=3", "clock=0", "clock=-1+0", "nodes="] {
+        for bad in [
+            "movetime=x",
+            "speed=3",
+            "clock=0",
+            "clock=-1+0",
+            "nodes=",
+            "movetime=86400001",
+            "nodes=1000000000001",
+            "depth=0",
+            "depth=101",
+            "clock=1e300",
+            "clock=60+86401",
+            "clock=inf",
+        ] {
             assert!(TimeControl::parse(bad).is_err(), "{bad}");
         }
     }

@@ -23,6 +23,11 @@
 //! - Then one line per turn: the seat and its steps, in order. The last
 //!   line may be a partial turn when a participant forfeited.
 //! - A blank line ends the game.
+//! - Each tag appears once, and `Seats` names exactly the seats that play.
+//!
+//! [`RecordReader`] reads a file game by game, so a file of any size
+//! takes the memory of one game; a line over [`MAX_LINE`] bytes, a line
+//! that is not UTF-8 or a malformed game is reported and reading goes on.
 
 use crate::game::{Position, Seat};
 use std::fmt::Write as _;
@@ -177,86 +182,306 @@ impl GameRecord {
     }
 }
 
-/// Parses a records file into games (the error names the line).
-pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, String> {
-    let mut games = Vec::new();
-    let mut lines = text.lines().enumerate().peekable();
-    loop {
-        while lines.peek().is_some_and(|(_, l)| l.trim().is_empty()) {
-            lines.next();
+/// Longest line a records file may have. A turn line is a few dozen bytes,
+/// so anything longer is damage; it is skipped, not read into memory.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// Most bytes one game may take: 100 000 turns are about 3 MB, so more is
+/// damage (a missing blank line, say), and is not kept in memory.
+pub const MAX_GAME: usize = 64 << 20;
+
+/// A game of a records file that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadGame {
+    /// 1-based line where the game starts.
+    pub line: usize,
+    /// Its number, if its `[Game]` tag was read.
+    pub number: Option<usize>,
+    /// What is wrong, naming the line where it can.
+    pub reason: String,
+}
+
+impl std::fmt::Display for BadGame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.number {
+            Some(n) => write!(f, "game {n} (line {}): {}", self.line, self.reason),
+            None => write!(f, "game at line {}: {}", self.line, self.reason),
         }
-        let Some(&(first_line, _)) = lines.peek() else {
-            break;
-        };
-        let mut tags: Vec<(String, String)> = Vec::new();
-        let mut turns = Vec::new();
-        while let Some(&(n, line)) = lines.peek() {
-            let line = line.trim_end();
-            if line.is_empty() {
+    }
+}
+
+/// One line as read.
+enum Line {
+    Eof,
+    Text(String),
+    TooLong,
+    NotUtf8,
+    Failed(std::io::Error),
+}
+
+/// Reads a records file game by game, keeping one game in memory: a bad
+/// game (unreadable line, malformed tag, …) is reported and reading goes
+/// on with the next. Yields each game with the line it starts on.
+pub struct RecordReader<R> {
+    input: R,
+    /// Lines read so far.
+    line_no: usize,
+    buf: Vec<u8>,
+    done: bool,
+}
+
+impl<R: std::io::BufRead> RecordReader<R> {
+    /// A reader of `input`.
+    pub fn new(input: R) -> RecordReader<R> {
+        RecordReader {
+            input,
+            line_no: 0,
+            buf: Vec::new(),
+            done: false,
+        }
+    }
+
+    /// The next line, at most [`MAX_LINE`] bytes of it kept.
+    fn next_line(&mut self) -> Line {
+        self.buf.clear();
+        let mut too_long = false;
+        let mut any = false;
+        loop {
+            let chunk = match self.input.fill_buf() {
+                Ok(c) => c,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Line::Failed(e),
+            };
+            if chunk.is_empty() {
+                if !any {
+                    return Line::Eof;
+                }
                 break;
             }
-            lines.next();
-            let at = n + 1;
-            if let Some(tag) = line.strip_prefix('[') {
-                let tag = tag
-                    .strip_suffix(']')
-                    .ok_or_else(|| format!("line {at}: a tag must end with ']'"))?;
-                let (k, v) = tag.split_once(' ').unwrap_or((tag, ""));
-                tags.push((k.to_string(), v.to_string()));
-            } else {
-                let mut words = line.split_whitespace();
-                let seat = words
-                    .next()
-                    .and_then(|w| {
-                        let mut c = w.chars();
-                        match (c.next().and_then(Seat::from_letter), c.next()) {
-                            (Some(s), None) => Some(s),
-                            _ => None,
-                        }
-                    })
-                    .ok_or_else(|| format!("line {at}: a turn starts with a seat letter"))?;
-                turns.push((seat, words.map(String::from).collect()));
+            any = true;
+            let (take, end) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(i) => (i, true),
+                None => (chunk.len(), false),
+            };
+            if !too_long {
+                if self.buf.len() + take > MAX_LINE {
+                    too_long = true;
+                    self.buf = Vec::new();
+                } else {
+                    self.buf.extend_from_slice(&chunk[..take]);
+                }
+            }
+            self.input.consume(take + usize::from(end));
+            if end {
+                break;
             }
         }
-        let tag = |k: &str| {
-            tags.iter()
-                .find(|(name, _)| name == k)
-                .map(|(_, v)| v.clone())
-                .ok_or_else(|| format!("game at line {}: no [{k}] tag", first_line + 1))
-        };
-        let number = tag("Game")?
-            .parse()
-            .map_err(|_| "bad [Game] number".to_string())?;
-        let players = tag("Players")?
-            .parse()
-            .map_err(|_| "bad [Players]".to_string())?;
-        let seats = tag("Seats")?
-            .split_whitespace()
-            .map(|w| {
-                let (s, name) = w.split_once('=').ok_or(format!("bad seat '{w}'"))?;
-                let mut c = s.chars();
-                match (c.next().and_then(Seat::from_letter), c.next()) {
-                    (Some(seat), None) => Ok((seat, name.to_string())),
-                    _ => Err(format!("bad seat '{w}'")),
+        self.line_no += 1;
+        if too_long {
+            return Line::TooLong;
+        }
+        if self.buf.last() == Some(&b'\r') {
+            self.buf.pop();
+        }
+        match String::from_utf8(std::mem::take(&mut self.buf)) {
+            Ok(s) => Line::Text(s),
+            Err(_) => Line::NotUtf8,
+        }
+    }
+}
+
+impl<R: std::io::BufRead> Iterator for RecordReader<R> {
+    type Item = Result<(usize, GameRecord), BadGame>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let mut line = loop {
+            match self.next_line() {
+                Line::Eof => {
+                    self.done = true;
+                    return None;
                 }
-            })
-            .collect::<Result<_, String>>()?;
-        games.push(GameRecord {
+                Line::Text(t) if t.trim().is_empty() => {}
+                other => break other,
+            }
+        };
+        let mut game = GameParser::new(self.line_no);
+        let mut error: Option<String> = None;
+        let mut bytes = 0usize;
+        // After an error the rest of the game is read and dropped, so the
+        // next game starts where it should.
+        loop {
+            let at = self.line_no;
+            match line {
+                Line::Eof => break,
+                Line::Text(t) if t.trim().is_empty() => break,
+                Line::Text(t) => {
+                    bytes += t.len() + 1;
+                    if error.is_none() {
+                        if bytes > MAX_GAME {
+                            error = Some(format!(
+                                "line {at}: the game is longer than {MAX_GAME} bytes"
+                            ));
+                            // Keep the number for the report, drop the rest.
+                            let number = game.number;
+                            game = GameParser::new(game.first_line);
+                            game.number = number;
+                        } else if let Err(e) = game.line(&t, at) {
+                            error = Some(e);
+                        }
+                    }
+                }
+                Line::TooLong => {
+                    error.get_or_insert(format!("line {at}: longer than {MAX_LINE} bytes"));
+                }
+                Line::NotUtf8 => {
+                    error.get_or_insert(format!("line {at}: not valid UTF-8"));
+                }
+                Line::Failed(e) => {
+                    error.get_or_insert(format!("line {}: cannot read: {e}", at + 1));
+                    self.done = true;
+                    break;
+                }
+            }
+            line = self.next_line();
+        }
+        let first_line = game.first_line;
+        let number = game.number;
+        Some(match error {
+            Some(reason) => Err(BadGame {
+                line: first_line,
+                number,
+                reason,
+            }),
+            None => game
+                .finish()
+                .map(|g| (first_line, g))
+                .map_err(|reason| BadGame {
+                    line: first_line,
+                    number,
+                    reason,
+                }),
+        })
+    }
+}
+
+/// The lines of one game, as they come.
+struct GameParser {
+    first_line: usize,
+    number: Option<usize>,
+    /// Name, value, line.
+    tags: Vec<(String, String, usize)>,
+    turns: Vec<(Seat, Vec<String>)>,
+}
+
+impl GameParser {
+    fn new(first_line: usize) -> GameParser {
+        GameParser {
+            first_line,
+            number: None,
+            tags: Vec::new(),
+            turns: Vec::new(),
+        }
+    }
+
+    fn line(&mut self, line: &str, at: usize) -> Result<(), String> {
+        let line = line.trim_end();
+        if let Some(tag) = line.strip_prefix('[') {
+            let tag = tag
+                .strip_suffix(']')
+                .ok_or_else(|| format!("line {at}: a tag must end with ']'"))?;
+            let (k, v) = tag.split_once(' ').unwrap_or((tag, ""));
+            // A repeated tag is two games run together, or an edit: which
+            // value counts would be a guess.
+            if let Some((_, _, first)) = self.tags.iter().find(|t| t.0 == k) {
+                return Err(format!(
+                    "line {at}: a second [{k}] tag (the first is on line {first})"
+                ));
+            }
+            if k == "Game" {
+                self.number = v.parse().ok();
+            }
+            self.tags.push((k.to_string(), v.to_string(), at));
+        } else {
+            let mut words = line.split_whitespace();
+            let seat = words
+                .next()
+                .and_then(seat_of)
+                .ok_or_else(|| format!("line {at}: a turn starts with a seat letter"))?;
+            self.turns.push((seat, words.map(String::from).collect()));
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Result<GameRecord, String> {
+        let tag = |k: &str| {
+            self.tags
+                .iter()
+                .find(|t| t.0 == k)
+                .map(|t| t.1.clone())
+                .ok_or_else(|| format!("no [{k}] tag"))
+        };
+        let number = tag("Game")?;
+        let number = number
+            .parse()
+            .map_err(|_| format!("bad [Game] number '{number}'"))?;
+        let players = tag("Players")?;
+        let players = players
+            .parse()
+            .ok()
+            .filter(|p| (2..=4).contains(p))
+            .ok_or_else(|| format!("bad [Players] '{players}': expected 2, 3 or 4"))?;
+        let mut seats: Vec<(Seat, String)> = Vec::new();
+        for w in tag("Seats")?.split_whitespace() {
+            let (s, name) = w.split_once('=').ok_or(format!("bad seat '{w}'"))?;
+            let seat = seat_of(s).ok_or(format!("bad seat '{w}'"))?;
+            if name.is_empty() {
+                return Err(format!("seat '{w}' has no name"));
+            }
+            if seats.iter().any(|x| x.0 == seat) {
+                return Err(format!("[Seats] names seat {s} twice"));
+            }
+            seats.push((seat, name.to_string()));
+        }
+        if seats.is_empty() {
+            return Err("[Seats] names no seat".into());
+        }
+        let opening_steps = tag("OpeningSteps")?;
+        Ok(GameRecord {
             number,
             players,
             seats,
             opening: tag("Opening")?,
             start: tag("Start")?,
-            opening_steps: tag("OpeningSteps")?
+            opening_steps: opening_steps
                 .parse()
-                .map_err(|_| "bad [OpeningSteps]".to_string())?,
+                .map_err(|_| format!("bad [OpeningSteps] '{opening_steps}'"))?,
             time_control: tag("TimeControl")?,
             places: parse_places(&tag("Result")?)?,
             reason: Reason::parse(&tag("Reason")?)?,
-            turns,
-        });
+            turns: self.turns,
+        })
     }
-    Ok(games)
+}
+
+/// The seat of a one-letter word.
+fn seat_of(w: &str) -> Option<Seat> {
+    let mut c = w.chars();
+    match (c.next().and_then(Seat::from_letter), c.next()) {
+        (Some(s), None) => Some(s),
+        _ => None,
+    }
+}
+
+/// Parses a whole records text into games; the first bad game is the
+/// error (naming its line). `splut replay` reads with [`RecordReader`]
+/// instead, which goes on past bad games.
+pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, String> {
+    RecordReader::new(text.as_bytes())
+        .map(|g| g.map(|(_, g)| g).map_err(|b| b.to_string()))
+        .collect()
 }
 
 /// Replays a game and checks it: every step legal and played by the seat
@@ -268,6 +493,36 @@ pub fn validate(g: &GameRecord) -> Result<(), String> {
     } else {
         Position::from_spn(&g.start).map_err(|e| e.to_string())?
     };
+    // The names must sit on the seats that play: a record whose seats are
+    // another game's would credit the result to the wrong participants.
+    let mut playing: Vec<Seat> = start.seats_in_game().collect();
+    let mut named: Vec<Seat> = g.seats.iter().map(|s| s.0).collect();
+    playing.sort();
+    named.sort();
+    if named != playing {
+        let letters = |v: &[Seat]| v.iter().map(|s| s.letter().to_string()).collect::<Vec<_>>();
+        return Err(format!(
+            "[Seats] names seats {} but the game is played by {}",
+            letters(&named).join(" "),
+            letters(&playing).join(" ")
+        ));
+    }
+    // A start position has `players` seats by construction; an SPN must
+    // agree with the tag.
+    if playing.len() != g.players {
+        return Err(format!(
+            "[Players {}] but the start position has {} players",
+            g.players,
+            playing.len()
+        ));
+    }
+    let total_steps: usize = g.turns.iter().map(|t| t.1.len()).sum();
+    if g.opening_steps > total_steps {
+        return Err(format!(
+            "[OpeningSteps {}] but the game has only {total_steps} steps",
+            g.opening_steps
+        ));
+    }
     let mut pos = start;
     let mut eliminated: Vec<Seat> = Vec::new();
     let mut hashes = std::collections::HashMap::new();

@@ -47,8 +47,6 @@ pub struct Played {
 
 /// Extra time a participant gets beyond its limit before it forfeits.
 const GRACE: Duration = Duration::from_millis(1000);
-/// A fixed-depth or fixed-node search that takes this long is hung.
-const HANG: Duration = Duration::from_secs(300);
 
 fn go_command(tc: TimeControl, clocks: &[(Seat, u64, u64)], p1: Seat) -> String {
     match tc {
@@ -208,7 +206,8 @@ fn play_turns(
                     let left = clocks.iter().find(|c| c.0 == side).map_or(0, |c| c.1);
                     Duration::from_millis(left) + GRACE
                 }
-                _ => HANG,
+                // No time limit of its own: the participant's timeout.
+                _ => player.process.timeout(),
             };
             let t0 = Instant::now();
             let answer = player
