@@ -59,6 +59,64 @@ impl Position {
         self.in_game &= !(1 << seat as u8);
         removed
     }
+
+    /// The seat that moved first in a game set up from this position (UGI's
+    /// `p1`). At turn 1 it is the side to move; later, with 2 seats in the
+    /// game, the seat whose turns are odd; with 3–4 the first seat in the
+    /// game in the order r, y, g, b (the first mover of every standard game,
+    /// red, when red plays).
+    pub fn first_mover(&self) -> Seat {
+        let side = self.side;
+        if self.turn == 1 {
+            return side;
+        }
+        let seats: Vec<Seat> = self.seats_in_game().collect();
+        if seats.len() == 2 {
+            let other = if seats[0] == side { seats[1] } else { seats[0] };
+            return if self.turn % 2 == 1 { side } else { other };
+        }
+        seats.first().copied().unwrap_or(side)
+    }
+
+    /// Whether the side to move can, within the rest of its turn, put an
+    /// opponent out of the game (exhaustive over its steps; stops at the
+    /// first way found).
+    pub fn can_kill_this_turn(&self) -> bool {
+        let mover = self.side;
+        let opponents = self.players_left().saturating_sub(1);
+        let mut list = super::movegen::StepList::new();
+        self.legal_steps(&mut list);
+        list.iter().any(|&s| {
+            let next = self.after(s);
+            let alive = next.seats_in_game().filter(|&o| o != mover).count() as u32;
+            alive < opponents
+                || (next.turn == self.turn && !next.is_game_over() && next.can_kill_this_turn())
+        })
+    }
+
+    /// This board with `seat` to move at the start of a whole turn of its
+    /// own: three steps, no rock levitated, moved or cooling (so every
+    /// levitation is open), the turn number kept but at least 3 (the first
+    /// turn with three steps). A what-if, for questions such as "could this
+    /// seat strike if it moved now"; an error if `seat` is out of the game
+    /// or the game is over.
+    pub fn whole_turn_of(&self, seat: Seat) -> Result<Position, String> {
+        if self.is_game_over() {
+            return Err("the game is over".into());
+        }
+        if !self.in_game(seat) {
+            return Err(format!("{} is not in the game", seat.name()));
+        }
+        let mut p = *self;
+        p.side = seat;
+        p.turn = self.turn.max(3);
+        p.steps_left = steps_in_turn(p.turn);
+        p.lev = LEV_NOT_STARTED;
+        p.cooling = super::bitboard::Bitboard::EMPTY;
+        p.moved = super::bitboard::Bitboard::EMPTY;
+        p.board_hash = p.compute_board_hash();
+        Ok(p)
+    }
 }
 
 #[cfg(test)]
@@ -199,6 +257,84 @@ mod tests {
         assert!(q.legal_step_vec().is_empty());
         let err = q.parse_step("b4b5").unwrap_err();
         assert!(err.to_string().contains("game is over"), "{err}");
+    }
+
+    #[test]
+    fn the_first_mover_follows_the_turn_order() {
+        for players in 2..=4 {
+            assert_eq!(Position::start(players).unwrap().first_mover(), Seat::Red);
+        }
+        // 2 seats: the seat whose turns are odd.
+        assert_eq!(
+            pos("R/gTgDgS/5/7/R7R/7/5/rSrDrT/R g 3 10 - - -").first_mover(),
+            Seat::Red
+        );
+        assert_eq!(
+            pos("R/gTgDgS/5/7/R7R/7/5/rSrDrT/R g 3 11 - - -").first_mover(),
+            Seat::Green
+        );
+        // Turn 1: whoever is to move.
+        assert_eq!(
+            pos("R/gTgDgS/5/7/R7R/7/5/rSrDrT/R g 1 1 - - -").first_mover(),
+            Seat::Green
+        );
+        // 3–4 seats: the first in the order r, y, g, b.
+        assert_eq!(
+            pos("R/gTgDgS/5/yS6/RyD6R/yT6/5/rSrDrT/R g 3 10 - - -").first_mover(),
+            Seat::Red
+        );
+        assert_eq!(
+            pos("R/gTgDgS/5/yS5bT/RyD5bDR/yT5bS/5/3/R b 3 10 - - -").first_mover(),
+            Seat::Yellow
+        );
+    }
+
+    #[test]
+    fn a_kill_within_the_turn_is_found_exhaustively() {
+        // Red can walk its troll round and throw e4 at green in 3 steps.
+        let kill = pos("R/gT2/2gS2/7/R3gD3R/rS2R3/rD3rT/3/1 r 3 10 - - -");
+        assert!(kill.can_kill_this_turn());
+        // One step short of it.
+        let short = pos("R/gT2/2gS2/7/R3gD3R/rS2R3/rD3rT/3/1 r 2 10 - - -");
+        assert!(!short.can_kill_this_turn());
+        assert!(!Position::start(4).unwrap().can_kill_this_turn());
+        // The throw that ends the game is a kill too.
+        assert!(pos("R/gT2/2gS2/7/R3gD3R/rS2R3/rD1rT2/3/1 r 3 10 - - -").can_kill_this_turn());
+    }
+
+    #[test]
+    fn a_whole_turn_of_another_seat() {
+        let p = play(&Position::start(4).unwrap(), "d2d3 b6c6 c6c5 e8e7");
+        // Green to move; blue's own whole turn on this board.
+        let b = p.whole_turn_of(Seat::Blue).unwrap();
+        assert_eq!(
+            (b.side_to_move(), b.steps_left(), b.turn()),
+            (Seat::Blue, 3, 3)
+        );
+        assert_eq!(b.validate(), Ok(()));
+        assert_eq!(b.hash(), b.compute_hash());
+        assert_eq!(Position::from_spn(&b.to_spn()).unwrap(), b);
+        // Blue can levitate i5 to h5 and throw it west onto yellow's
+        // sorcerer before yellow has moved.
+        assert!(!p.can_kill_this_turn());
+        assert!(b.can_kill_this_turn());
+        // Rocks moved or cooling are forgotten; the turn number is kept.
+        let q = pos("R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 3 10 - - -");
+        let q = play(&q, "e2e3 e3e4 d2d3@e1");
+        assert!(q.cooling().any());
+        let r = q.whole_turn_of(Seat::Red).unwrap();
+        assert!(r.cooling().is_empty() && r.moved().is_empty());
+        assert_eq!(r.turn(), q.turn());
+        assert_eq!(r.validate(), Ok(()));
+        // Refused: a seat out of the game, a game that is over.
+        assert!(p.whole_turn_of(Seat::Red).is_ok());
+        let three = Position::start(2).unwrap();
+        assert!(three.whole_turn_of(Seat::Yellow).is_err());
+        let over = play(
+            &pos("R/gT2/2gS2/7/R3gD3R/rS2R3/rD1rT2/3/1 r 3 10 - - -"),
+            "e3e4*n",
+        );
+        assert!(over.whole_turn_of(Seat::Red).is_err());
     }
 
     #[test]

@@ -17,21 +17,9 @@ pub struct PositionCommand {
 }
 
 /// The seat UGI calls p1 for a game set up from `start`: the seat that
-/// moved first. At turn 1 it is the side to move; later, with 2 players, the
-/// seat whose turns are odd; with 3–4 players the first seat in the game in
-/// the order r, y, g, b (the first mover of every standard game, red, when
-/// red plays).
+/// moved first, a rule of the game ([`Position::first_mover`]).
 pub fn first_mover(start: &Position) -> Seat {
-    let side = start.side_to_move();
-    if start.turn() == 1 {
-        return side;
-    }
-    let seats: Vec<Seat> = start.seats_in_game().collect();
-    if seats.len() == 2 {
-        let other = if seats[0] == side { seats[1] } else { seats[0] };
-        return if start.turn() % 2 == 1 { side } else { other };
-    }
-    seats.first().copied().unwrap_or(side)
+    start.first_mover()
 }
 
 /// Parses the words after `position`.

@@ -66,19 +66,10 @@ fn turn_ends(root: &Position) -> Vec<(Position, Vec<Step>)> {
 }
 
 /// Whether the side to move can, within the rest of its turn, put an
-/// opponent out of the game (exhaustive over its steps; stops at the first
-/// way found).
+/// opponent out of the game: a rules question, answered by the rules core
+/// ([`Position::can_kill_this_turn`]).
 pub fn can_kill_this_turn(pos: &Position) -> bool {
-    let mover = pos.side_to_move();
-    let opponents = pos.players_left() - 1;
-    let mut list = StepList::new();
-    pos.legal_steps(&mut list);
-    list.iter().any(|&s| {
-        let next = pos.after(s);
-        let alive = next.seats_in_game().filter(|&o| o != mover).count() as u32;
-        alive < opponents
-            || (next.turn() == pos.turn() && !next.is_game_over() && can_kill_this_turn(&next))
-    })
+    pos.can_kill_this_turn()
 }
 
 /// The greedy player's rest of the turn.
