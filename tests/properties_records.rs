@@ -3,7 +3,9 @@
 
 use proptest::prelude::*;
 use splut::game::{Position, Seat};
-use splut::tournament::record::{GameRecord, Reason, RecordReader, parse_records, validate};
+use splut::tournament::record::{
+    Forfeit, GameRecord, Reason, RecordReader, parse_records, validate,
+};
 
 /// A real game: random legal steps from the start, written as the
 /// referee writes it.
@@ -46,7 +48,7 @@ fn played_game(players: usize, seed: u64, max_steps: usize) -> GameRecord {
             ],
             Reason::Forfeit {
                 seat: loser,
-                what: "timed out (no 'bestmove' within 10 ms)".into(),
+                what: Forfeit::TimedOut("no 'bestmove' within 10 ms".into()),
             },
         )
     };

@@ -115,7 +115,9 @@ fn a_crashing_an_illegal_and_a_hanging_participant_lose_and_the_tournament_goes_
         assert_eq!(games.len(), 4, "{mode}: every game is played and recorded");
         for g in &games {
             match &g.reason {
-                Reason::Forfeit { what, .. } => assert!(what.contains(says), "{mode}: {what}"),
+                Reason::Forfeit { what, .. } => {
+                    assert!(what.to_string().contains(says), "{mode}: {what}")
+                }
                 r => panic!("{mode}: game {} ended by {r}", g.number),
             }
         }
@@ -415,7 +417,7 @@ fn a_participant_silent_under_a_node_or_depth_limit_forfeits_at_its_timeout() {
         assert_eq!(games.len(), 2, "{out}");
         for g in &games {
             match &g.reason {
-                Reason::Forfeit { what, .. } => assert_eq!(what, says),
+                Reason::Forfeit { what, .. } => assert_eq!(what.to_string(), *says),
                 r => panic!("game {} ended by {r}", g.number),
             }
         }

@@ -15,6 +15,7 @@
 //! so running games concurrently gives the same games as running them in
 //! order — with deterministic limits (`nodes`, `depth`) the very same steps.
 
+pub mod judge;
 pub mod openings;
 pub mod participant;
 pub mod record;
@@ -203,7 +204,7 @@ fn hash_mib(p: &ParticipantSpec) -> usize {
         .and_then(|(_, v)| v.parse().ok());
     match (set, &p.program) {
         (Some(mib), _) => mib,
-        (None, Program::Builtin { .. }) => crate::protocol::options::Options::default().hash_mib,
+        (None, Program::Builtin { .. }) => participant::BUILTIN_HASH_MIB,
         (None, Program::External { .. }) => 0,
     }
 }
@@ -297,7 +298,7 @@ fn unplayed(
         places: vec![others, vec![failed]],
         reason: Reason::Forfeit {
             seat: failed,
-            what: why.to_string(),
+            what: why.clone().into(),
         },
         turns: opening.turns(),
     }

@@ -3,8 +3,8 @@
 //! or an opening file, one per line: an SPN, or steps from the start
 //! (`#` starts a comment).
 
+use super::record::GameRecord;
 use crate::game::{Game, Position, Seat, Step, StepList};
-use crate::search::reference::can_kill_this_turn;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -22,32 +22,28 @@ pub struct Opening {
 }
 
 impl Opening {
+    /// The opening as a game: its start and its steps (every opening's
+    /// steps are legal, checked when it was made; a refused one would end
+    /// the game there).
+    pub fn game(&self) -> Game {
+        let mut game = Game::new(self.start);
+        for &s in &self.steps {
+            if game.play(s).is_err() {
+                break;
+            }
+        }
+        game
+    }
+
     /// The position the game proper starts from.
     pub fn position(&self) -> Position {
-        let mut p = self.start;
-        for &s in &self.steps {
-            p.play(s);
-        }
-        p
+        *self.game().position()
     }
 
     /// The opening's steps turn by turn, as game records list them: the
     /// seat and the steps it played in each turn.
     pub fn turns(&self) -> Vec<(Seat, Vec<String>)> {
-        let mut p = self.start;
-        let mut out: Vec<(Seat, Vec<String>)> = Vec::new();
-        let mut line_turn = None;
-        for &s in &self.steps {
-            if line_turn != Some(p.turn()) {
-                line_turn = Some(p.turn());
-                out.push((p.side_to_move(), Vec::new()));
-            }
-            if let Some(t) = out.last_mut() {
-                t.1.push(s.to_string());
-            }
-            p.play(s);
-        }
-        out
+        GameRecord::turns_of(&self.game())
     }
 }
 
@@ -110,18 +106,13 @@ pub fn random_openings(
 /// may strike before its victim has played a step). Such a game is
 /// decided by its opening.
 pub fn leaves_a_kill(pos: &Position) -> bool {
-    let spn = pos.to_spn();
-    let board = spn.split(' ').next().unwrap_or_default();
-    can_kill_this_turn(pos)
+    pos.can_kill_this_turn()
         || pos
             .seats_in_game()
             .filter(|&o| o != pos.side_to_move())
-            .any(|o| {
-                // No cooling rocks: every levitation is allowed, so the
-                // check errs towards seeing a kill.
-                let turn = format!("{board} {} 3 {} - - -", o.letter(), pos.turn() + 4);
-                Position::from_spn(&turn).is_ok_and(|p| can_kill_this_turn(&p))
-            })
+            // A whole turn with no rock cooling: every levitation is
+            // allowed, so the check errs towards seeing a kill.
+            .any(|o| pos.whole_turn_of(o).is_ok_and(|p| p.can_kill_this_turn()))
 }
 
 /// Reads an opening file for `players` players.
@@ -199,7 +190,7 @@ mod tests {
             let step = pos.parse_step(s).unwrap();
             pos.play(step);
         }
-        assert!(!can_kill_this_turn(&pos));
+        assert!(!pos.can_kill_this_turn());
         assert!(leaves_a_kill(&pos));
         assert!(!leaves_a_kill(&Position::start(4).unwrap()));
     }

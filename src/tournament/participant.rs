@@ -1,7 +1,14 @@
 //! Tournament participants: programs that speak the protocol, driven over
 //! pipes. A built-in engine is this program itself started with the options
 //! that select its algorithm; an external one is any command line.
+//!
+//! This is the tournament's whole protocol client: the handshake, the
+//! `position` and `go` commands, reading with a deadline and reading
+//! `bestturn` / `bestmove` back (protocol.md).
 
+use super::judge::Forfeit;
+use crate::game::{Game, Seat};
+use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -65,7 +72,7 @@ impl TimeControl {
                 number(value, MAX_NODES, " nodes")?.max(1),
             )),
             "depth" => {
-                let d = number(value, u64::from(crate::search::MAX_DEPTH), " steps")?;
+                let d = number(value, MAX_DEPTH, " steps")?;
                 if d == 0 {
                     return Err(format!("time control '{s}': the depth must be at least 1"));
                 }
@@ -95,6 +102,13 @@ pub const MAX_TIME_MS: u64 = 86_400_000;
 
 /// Most nodes per turn (`nodes=`): a trillion, hours of search.
 pub const MAX_NODES: u64 = 1_000_000_000_000;
+
+/// Deepest `go depth` (`depth=`): the engine's deepest iteration, 100
+/// steps (protocol.md, `go depth`).
+pub const MAX_DEPTH: u64 = 100;
+
+/// The built-in engine's default `Hash`, in MiB (protocol.md, options).
+pub const BUILTIN_HASH_MIB: usize = 64;
 
 impl std::fmt::Display for TimeControl {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -163,6 +177,15 @@ pub enum Failure {
     Timeout(String),
 }
 
+impl From<Failure> for Forfeit {
+    fn from(f: Failure) -> Forfeit {
+        match f {
+            Failure::Crashed(s) => Forfeit::Crashed(s),
+            Failure::Timeout(s) => Forfeit::TimedOut(s),
+        }
+    }
+}
+
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -177,8 +200,6 @@ pub struct Process {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
-    /// Whether it answered `bestturn` lines (then one `go` plays a turn).
-    pub plays_turns: bool,
     timeout: Duration,
 }
 
@@ -231,7 +252,6 @@ impl Process {
             child,
             stdin,
             lines: rx,
-            plays_turns: false,
             timeout: spec.timeout,
         };
         p.send("ugi")?;
@@ -297,6 +317,19 @@ impl Process {
         }
     }
 
+    /// Asks for the next step or turn: sends the game (`position …`) and
+    /// `go …`, and waits up to `limit` for `bestmove`.
+    pub fn think(&mut self, position: &str, go: &str, limit: Duration) -> Result<Answer, Failure> {
+        let t0 = Instant::now();
+        self.send(position)?;
+        self.send(go)?;
+        let lines = self.read_until("bestmove", limit)?;
+        Ok(Answer {
+            lines,
+            elapsed: t0.elapsed(),
+        })
+    }
+
     /// Ends the process (politely, then for sure).
     pub fn stop(mut self) {
         let _ = self.send("quit");
@@ -309,6 +342,99 @@ impl Process {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// A participant's answer to `go`.
+#[derive(Clone, Debug)]
+pub struct Answer {
+    /// The lines it wrote, the `bestmove` line last.
+    lines: Vec<String>,
+    /// From sending the game to reading `bestmove`.
+    pub elapsed: Duration,
+}
+
+impl Answer {
+    /// The steps it plays, as it wrote them: its `bestturn` (the whole
+    /// rest of its turn, which `bestmove` must begin), or else its
+    /// `bestmove` alone (a plain UGI engine, asked again for each step).
+    pub fn steps(&self) -> Result<Vec<String>, Forfeit> {
+        let best = self
+            .lines
+            .last()
+            .and_then(|l| l.split_whitespace().nth(1))
+            .unwrap_or("");
+        let turn: Vec<&str> = self
+            .lines
+            .iter()
+            .rev()
+            .find_map(|l| l.strip_prefix("bestturn "))
+            .map(|t| t.split_whitespace().collect())
+            .unwrap_or_default();
+        match turn.first() {
+            Some(&first) if first != best => Err(Forfeit::BestMoveNotInTurn {
+                best: best.to_string(),
+                turn: turn.join(" "),
+            }),
+            Some(_) => Ok(turn.into_iter().map(String::from).collect()),
+            None if best.is_empty() => Err(Forfeit::NoStep),
+            None => Ok(vec![best.to_string()]),
+        }
+    }
+}
+
+/// A seat's clock during a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// The seat.
+    pub seat: Seat,
+    /// Milliseconds left.
+    pub left_ms: u64,
+    /// Milliseconds added after each of its turns.
+    pub inc_ms: u64,
+}
+
+/// The `position` command for a game: `startpos` (with its player count)
+/// or the start's SPN, then every step played.
+pub fn position_command(game: &Game, from_startpos: bool) -> String {
+    let mut cmd = if from_startpos {
+        format!("position startpos players {}", game.start().players_left())
+    } else {
+        format!("position fen {}", game.start().to_spn())
+    };
+    if !game.steps().is_empty() {
+        cmd.push_str(" moves");
+        for s in game.steps() {
+            let _ = write!(cmd, " {s}");
+        }
+    }
+    cmd
+}
+
+/// The `go` command for a time control: the clocks of every seat that has
+/// one, and for 2 players also as UGI's p1/p2 (`p1` is the first mover).
+pub fn go_command(tc: TimeControl, clocks: &[Clock], p1: Seat) -> String {
+    match tc {
+        TimeControl::Movetime(m) => format!("go movetime {m}"),
+        TimeControl::Nodes(n) => format!("go nodes {n}"),
+        TimeControl::Depth(d) => format!("go depth {d}"),
+        TimeControl::Clock { .. } => {
+            let mut cmd = String::from("go");
+            for c in clocks {
+                let l = c.seat.letter();
+                let _ = write!(cmd, " {l}time {} {l}inc {}", c.left_ms, c.inc_ms);
+            }
+            // Plain UGI engines only know p1/p2 clocks (2 players).
+            if let [a, b] = clocks {
+                let (p1c, p2c) = if a.seat == p1 { (a, b) } else { (b, a) };
+                let _ = write!(
+                    cmd,
+                    " p1time {} p2time {} p1inc {} p2inc {}",
+                    p1c.left_ms, p2c.left_ms, p1c.inc_ms, p2c.inc_ms
+                );
+            }
+            cmd
+        }
     }
 }
 

@@ -29,70 +29,10 @@
 //! takes the memory of one game; a line over [`MAX_LINE`] bytes, a line
 //! that is not UTF-8 or a malformed game is reported and reading goes on.
 
-use crate::game::{Position, Seat};
+pub use super::judge::{Forfeit, Places, Reason};
+use super::judge::{Judge, places, places_text};
+use crate::game::{Game, Position, Seat};
 use std::fmt::Write as _;
-
-/// Why a game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Reason {
-    /// One sorcerer left.
-    LastSorcerer,
-    /// Adjudicated a draw after this many turns.
-    TurnLimit(u32),
-    /// Adjudicated a draw: a position occurred this many times.
-    Repetition(u32),
-    /// A seat lost by forfeit (crash, time, illegal step, …).
-    Forfeit {
-        /// The seat that forfeited.
-        seat: Seat,
-        /// What happened.
-        what: String,
-    },
-}
-
-impl std::fmt::Display for Reason {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Reason::LastSorcerer => write!(f, "last sorcerer standing"),
-            Reason::TurnLimit(t) => write!(f, "turn limit {t}"),
-            Reason::Repetition(n) => write!(f, "repetition {n}"),
-            Reason::Forfeit { seat, what } => write!(f, "forfeit {}: {what}", seat.letter()),
-        }
-    }
-}
-
-impl Reason {
-    fn parse(s: &str) -> Result<Reason, String> {
-        if s == "last sorcerer standing" {
-            return Ok(Reason::LastSorcerer);
-        }
-        if let Some(t) = s.strip_prefix("turn limit ") {
-            return t
-                .parse()
-                .map(Reason::TurnLimit)
-                .map_err(|_| format!("bad turn limit '{t}'"));
-        }
-        if let Some(t) = s.strip_prefix("repetition ") {
-            return t
-                .parse()
-                .map(Reason::Repetition)
-                .map_err(|_| format!("bad repetition '{t}'"));
-        }
-        if let Some(rest) = s.strip_prefix("forfeit ") {
-            let mut c = rest.chars();
-            if let (Some(seat), Some(':')) = (c.next().and_then(Seat::from_letter), c.next()) {
-                return Ok(Reason::Forfeit {
-                    seat,
-                    what: c.as_str().trim().to_string(),
-                });
-            }
-        }
-        Err(format!("unknown reason '{s}'"))
-    }
-}
-
-/// Places, first to last; seats in one group share the place.
-pub type Places = Vec<Vec<Seat>>;
 
 /// A finished game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -117,18 +57,6 @@ pub struct GameRecord {
     pub reason: Reason,
     /// Turns: the seat and its steps as text.
     pub turns: Vec<(Seat, Vec<String>)>,
-}
-
-fn places_text(p: &Places) -> String {
-    p.iter()
-        .map(|g| {
-            g.iter()
-                .map(|s| s.letter().to_string())
-                .collect::<Vec<_>>()
-                .join(" = ")
-        })
-        .collect::<Vec<_>>()
-        .join(" > ")
 }
 
 fn parse_places(s: &str) -> Result<Places, String> {
@@ -171,6 +99,15 @@ impl GameRecord {
         }
         s.push('\n');
         s
+    }
+
+    /// A game's turns as records list them: the seat and the text of the
+    /// steps it played in each turn.
+    pub fn turns_of(game: &Game) -> Vec<(Seat, Vec<String>)> {
+        game.turns()
+            .into_iter()
+            .map(|(seat, steps)| (seat, steps.iter().map(|s| s.to_string()).collect()))
+            .collect()
     }
 
     /// The participant name of a seat.
@@ -484,9 +421,10 @@ pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, String> {
         .collect()
 }
 
-/// Replays a game and checks it: every step legal and played by the seat
-/// to move, whole turns (but the last, after a forfeit or a repetition),
-/// and a result that matches the end of the game.
+/// Replays a game and judges it again with the referee's [`Judge`]: every
+/// step legal and played by the seat to move, whole turns (but the last,
+/// after a forfeit or a repetition), play stopping where the judge ends
+/// the game, and the reason and result the judge gives.
 pub fn validate(g: &GameRecord) -> Result<(), String> {
     let start = if g.start == "startpos" {
         Position::start(g.players).ok_or("bad player count")?
@@ -523,87 +461,53 @@ pub fn validate(g: &GameRecord) -> Result<(), String> {
             g.opening_steps
         ));
     }
-    let mut pos = start;
-    let mut eliminated: Vec<Seat> = Vec::new();
-    let mut hashes = std::collections::HashMap::new();
-    for (i, (seat, steps)) in g.turns.iter().enumerate() {
-        let last = i + 1 == g.turns.len();
-        if *seat != pos.side_to_move() {
+    let (game, ended) = replay(g, start)?;
+    let pos = game.position();
+    let n = game.steps().len();
+    let at_end = ended.as_ref().filter(|e| e.0 == n).map(|e| &e.1);
+    // What the record claims, checked first: it says best what is wrong.
+    match &g.reason {
+        Reason::LastSorcerer if !pos.is_game_over() => {
+            return Err("the game is not over".into());
+        }
+        Reason::TurnLimit(t) if pos.turn() <= *t => {
+            return Err(format!("turn limit {t} claimed at turn {}", pos.turn()));
+        }
+        Reason::Repetition(r) if !matches!(at_end, Some(Reason::Repetition(_))) => {
             return Err(format!(
-                "turn {}: {} plays, but {} is to move",
-                i + 1,
-                seat.letter(),
-                pos.side_to_move().letter()
+                "repetition {r} claimed, but the last position did not occur {r} times"
             ));
         }
-        let turn = pos.turn();
-        for (j, t) in steps.iter().enumerate() {
-            if pos.turn() != turn {
-                return Err(format!(
-                    "turn {}: step {} '{t}' is past the end of the turn",
-                    i + 1,
-                    j + 1
-                ));
-            }
-            let step = pos
-                .parse_step(t)
-                .map_err(|e| format!("turn {}: {e}", i + 1))?;
-            let before: Vec<Seat> = pos.seats_in_game().collect();
-            pos.play(step);
-            eliminated.extend(before.into_iter().filter(|s| !pos.in_game(*s)));
-            let n = hashes.entry(pos.hash()).or_insert(0u32);
-            *n += 1;
-        }
-        // A forfeit, or a repetition (the referee counts positions after
-        // every step), may end the game in the middle of a turn.
-        let ended_here = last && matches!(g.reason, Reason::Forfeit { .. } | Reason::Repetition(_));
-        if pos.turn() == turn && !pos.is_game_over() && !ended_here {
-            return Err(format!("turn {}: the turn is not finished", i + 1));
+        Reason::Forfeit { seat, what } => check_forfeit(&game, *seat, what)?,
+        _ => {}
+    }
+    // Then the judge: the game stops where it ends it, for the reason given.
+    if let Some((k, r)) = &ended
+        && *k < n
+    {
+        return Err(format!(
+            "the game ended after step {k} ({r}) but the record goes on to step {n}"
+        ));
+    }
+    match (&g.reason, at_end) {
+        (Reason::Forfeit { .. }, None) => {}
+        // The winning step, then a step past the end of the turn.
+        (
+            Reason::Forfeit {
+                what: Forfeit::PastTurnEnd { .. },
+                ..
+            },
+            Some(Reason::LastSorcerer),
+        ) => {}
+        (claimed, Some(judged)) if claimed == judged => {}
+        (claimed, judged) => {
+            return Err(format!(
+                "the record says {claimed}, the game gives {}",
+                judged.map_or("no end".to_string(), |r| r.to_string())
+            ));
         }
     }
-    let seats_left: Vec<Seat> = pos.seats_in_game().collect();
-    let mut expected: Places = Vec::new();
-    match &g.reason {
-        Reason::LastSorcerer => {
-            let w = pos.winner().ok_or("the game is not over")?;
-            expected.push(vec![w]);
-        }
-        Reason::TurnLimit(t) => {
-            if pos.turn() <= *t {
-                return Err(format!("turn limit {t} claimed at turn {}", pos.turn()));
-            }
-            expected.push(seats_left.clone());
-        }
-        Reason::Repetition(n) => {
-            if hashes.get(&pos.hash()).copied().unwrap_or(0) < *n {
-                return Err(format!(
-                    "repetition {n} claimed, but the last position did not occur {n} times"
-                ));
-            }
-            expected.push(seats_left.clone());
-        }
-        Reason::Forfeit { seat, what } => {
-            if !seats_left.contains(seat) {
-                return Err(format!(
-                    "{} forfeited after leaving the game",
-                    seat.letter()
-                ));
-            }
-            // An illegal step claim must really be illegal here.
-            if let Some(t) = what.strip_prefix("illegal step ") {
-                let text = t.split_whitespace().next().unwrap_or("").trim_matches('\'');
-                if pos.parse_step(text).is_ok() {
-                    return Err(format!("'{text}' is claimed illegal but is legal"));
-                }
-            }
-            expected.push(seats_left.iter().copied().filter(|s| s != seat).collect());
-            expected.push(vec![*seat]);
-        }
-    }
-    expected.retain(|g| !g.is_empty());
-    for s in eliminated.iter().rev() {
-        expected.push(vec![*s]);
-    }
+    let expected = places(&game, &g.reason);
     let same = expected.len() == g.places.len()
         && expected.iter().zip(&g.places).all(|(a, b)| {
             let mut a = a.clone();
@@ -618,6 +522,99 @@ pub fn validate(g: &GameRecord) -> Result<(), String> {
             places_text(&g.places),
             places_text(&expected)
         ));
+    }
+    Ok(())
+}
+
+/// Plays a record's turns into a [`Game`], checking that each turn line is
+/// one whole turn of the seat to move; with the first end the judge sees in
+/// the game proper (after how many steps, and why).
+fn replay(g: &GameRecord, start: Position) -> Result<(Game, Option<(usize, Reason)>), String> {
+    let mut game = Game::new(start);
+    let mut judge = Judge::new(g.reason.adjudication());
+    let mut ended: Option<(usize, Reason)> = None;
+    for (i, (seat, steps)) in g.turns.iter().enumerate() {
+        let last = i + 1 == g.turns.len();
+        let to_move = game.position().side_to_move();
+        if *seat != to_move {
+            return Err(format!(
+                "turn {}: {} plays, but {} is to move",
+                i + 1,
+                seat.letter(),
+                to_move.letter()
+            ));
+        }
+        let turn = game.position().turn();
+        for (j, t) in steps.iter().enumerate() {
+            if game.position().turn() != turn {
+                return Err(format!(
+                    "turn {}: step {} '{t}' is past the end of the turn",
+                    i + 1,
+                    j + 1
+                ));
+            }
+            // The referee judges from the end of the opening on.
+            let proper = game.steps().len() >= g.opening_steps;
+            if proper && ended.is_none() {
+                ended = judge
+                    .before_turn(game.position())
+                    .map(|r| (game.steps().len(), r));
+            }
+            game.play_text(t)
+                .map_err(|e| format!("turn {}: {e}", i + 1))?;
+            if proper && let Some(r) = judge.after_step(game.position()) {
+                ended.get_or_insert((game.steps().len(), r));
+            }
+        }
+        // A forfeit, or a repetition (the judge counts positions after
+        // every step), may end the game in the middle of a turn.
+        let ended_here = last && matches!(g.reason, Reason::Forfeit { .. } | Reason::Repetition(_));
+        let pos = game.position();
+        if pos.turn() == turn && !pos.is_game_over() && !ended_here {
+            return Err(format!("turn {}: the turn is not finished", i + 1));
+        }
+    }
+    if ended.is_none() && game.steps().len() >= g.opening_steps {
+        ended = judge
+            .before_turn(game.position())
+            .map(|r| (game.steps().len(), r));
+    }
+    Ok((game, ended))
+}
+
+/// Checks a forfeit against the game: the seat was still playing, and a
+/// claim about its last step is true.
+fn check_forfeit(game: &Game, seat: Seat, what: &Forfeit) -> Result<(), String> {
+    let pos = game.position();
+    if !pos.in_game(seat) {
+        return Err(format!(
+            "{} forfeited after leaving the game",
+            seat.letter()
+        ));
+    }
+    match what {
+        Forfeit::IllegalStep { text, .. } => {
+            if pos.side_to_move() != seat {
+                return Err(format!(
+                    "{} is said to have played '{text}', but {} is to move",
+                    seat.letter(),
+                    pos.side_to_move().letter()
+                ));
+            }
+            if pos.parse_step(text).is_ok() {
+                return Err(format!("'{text}' is claimed illegal but is legal"));
+            }
+        }
+        Forfeit::PastTurnEnd { text } => {
+            let over = pos.is_game_over() || pos.side_to_move() != seat;
+            if game.turns().last().map(|t| t.0) != Some(seat) || !over {
+                return Err(format!(
+                    "'{text}' is said to come after {}'s turn ended, but that turn is not over",
+                    seat.letter()
+                ));
+            }
+        }
+        _ => {}
     }
     Ok(())
 }
