@@ -9,6 +9,7 @@
 //! - [`bench`]: the `splut bench` search benchmark.
 //! - [`cli`]: the `splut` command line.
 
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod bench;
