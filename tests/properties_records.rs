@@ -172,8 +172,38 @@ fn mutate(text: &str, mutations: &[Mutation]) -> Vec<u8> {
     lines.join(&b'\n')
 }
 
+/// Any forfeit, with text fields a record line can hold (one line, no
+/// space at either end; a step is one word).
+fn forfeit() -> impl Strategy<Value = Forfeit> {
+    let words = "[!-~]+( [!-~]+){0,4}";
+    prop_oneof![
+        words.prop_map(Forfeit::Crashed),
+        words.prop_map(Forfeit::TimedOut),
+        (any::<u64>(), any::<u64>())
+            .prop_map(|(spent_ms, left_ms)| Forfeit::LostOnTime { spent_ms, left_ms }),
+        Just(Forfeit::NoStep),
+        ("[!-~]{0,12}", words).prop_map(|(best, turn)| Forfeit::BestMoveNotInTurn { best, turn }),
+        ("[!-~]{0,12}", words).prop_map(|(text, why)| Forfeit::IllegalStep { text, why }),
+        "[!-~]{0,12}".prop_map(|text| Forfeit::PastTurnEnd { text }),
+        Just(Forfeit::NoParticipant),
+    ]
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn typed_forfeits_read_back_from_the_record_text(
+        what in forfeit(),
+        seed in any::<u64>(),
+        steps in 0usize..40,
+    ) {
+        let mut g = played_game(2, seed, steps);
+        let seat = g.seats[(seed % 2) as usize].0;
+        g.reason = Reason::Forfeit { seat, what };
+        let back = parse_records(&g.to_text()).unwrap();
+        prop_assert_eq!(&back, &vec![g]);
+    }
 
     #[test]
     fn arbitrary_text_never_panics(text in "(\\[[A-Za-z]{0,12}( [ -~]{0,20})?\\]|[rygb]( [a-i][0-9][a-i][0-9]){0,3}|[ -~]{0,30}|)(\n(\\[[A-Za-z]{0,12}( [ -~]{0,20})?\\]|[rygb]( [a-i][0-9][a-i][0-9]){0,3}|[ -~]{0,30}|)){0,30}") {

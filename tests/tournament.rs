@@ -1,6 +1,8 @@
 //! `splut tournament` and `splut replay`, run as a user runs them.
 
-use splut::tournament::record::{Reason, parse_records, validate};
+use splut::game::{Game, Position};
+use splut::tournament::judge::{Judge, places};
+use splut::tournament::record::{Forfeit, GameRecord, Reason, parse_records, validate};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -38,12 +40,94 @@ fn faulty(mode: &str) -> String {
     format!("cmd={} {mode}", script.display())
 }
 
-fn records(path: &Path) -> Vec<splut::tournament::record::GameRecord> {
+fn records(path: &Path) -> Vec<GameRecord> {
     let games = parse_records(&std::fs::read_to_string(path).unwrap()).unwrap();
     for g in &games {
         validate(g).unwrap_or_else(|e| panic!("game {}: {e}", g.number));
+        judge_agrees(g);
     }
     games
+}
+
+/// Judges a recorded game again, step by step, with the referee's judge
+/// (not through `validate`): it ends the game where the record ends, for
+/// the record's reason, with the record's places, and the record's turn
+/// lines are the game's turns.
+fn judge_agrees(g: &GameRecord) {
+    let at = format!("game {} ({})", g.number, g.reason);
+    let start = if g.start == "startpos" {
+        Position::start(g.players).unwrap()
+    } else {
+        Position::from_spn(&g.start).unwrap()
+    };
+    let mut game = Game::new(start);
+    let mut judge = Judge::new(g.reason.adjudication());
+    let steps: Vec<&String> = g.turns.iter().flat_map(|t| &t.1).collect();
+    let mut verdict = None;
+    for (i, t) in steps.iter().enumerate() {
+        let proper = i >= g.opening_steps;
+        if proper {
+            assert_eq!(judge.before_turn(game.position()), None, "{at}: step {i}");
+        }
+        game.play_text(t).unwrap_or_else(|e| panic!("{at}: {e}"));
+        if proper {
+            verdict = judge.after_step(game.position());
+            if i + 1 < steps.len() {
+                assert_eq!(verdict, None, "{at}: step {}", i + 1);
+            }
+        }
+    }
+    let verdict = verdict.or_else(|| judge.before_turn(game.position()));
+    match &g.reason {
+        Reason::Forfeit {
+            what: Forfeit::PastTurnEnd { .. },
+            ..
+        } => assert!(matches!(verdict, None | Some(Reason::LastSorcerer)), "{at}"),
+        Reason::Forfeit { .. } => assert_eq!(verdict, None, "{at}"),
+        r => assert_eq!(verdict.as_ref(), Some(r), "{at}"),
+    }
+    let sorted = |p: &[Vec<splut::game::Seat>]| {
+        p.iter()
+            .map(|g| {
+                let mut g = g.clone();
+                g.sort();
+                g
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(sorted(&places(&game, &g.reason)), sorted(&g.places), "{at}");
+    assert_eq!(GameRecord::turns_of(&game), g.turns, "{at}");
+}
+
+#[test]
+fn the_judge_agrees_with_the_records_of_the_tests_and_of_turn_limits() {
+    // The records kept in tests/data.
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let mut files = 0;
+    for entry in std::fs::read_dir(&data).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "games") {
+            files += 1;
+            assert!(!records(&path).is_empty(), "{}", path.display());
+        }
+    }
+    assert!(files > 0);
+    // Games drawn at the turn limit, and games played out (the other
+    // tests' records all go through `records`, hence the judge, too).
+    let rec = temp("judge-turn-limit.games");
+    let o = tournament(
+        "--players 3 --engine name=r algo=random --engine name=gr algo=greedy \
+         --tc depth=1 --rounds 3 --max-turns 12 --seed 4",
+        &[],
+        &rec,
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let games = records(&rec);
+    assert!(
+        games.iter().any(|g| g.reason == Reason::TurnLimit(12)),
+        "no game reached the turn limit"
+    );
+    assert!(games.iter().any(|g| g.reason == Reason::LastSorcerer));
 }
 
 #[test]
@@ -511,5 +595,17 @@ fn numbers_out_of_bounds_are_errors_at_the_command_line() {
         text(&o).contains("40 participants in 4-player games with --rounds 10 make 3655600 games"),
         "{}",
         text(&o)
+    );
+}
+
+#[test]
+fn the_tournament_knows_the_engines_bounds_without_depending_on_them() {
+    // The tournament talks to engines through the protocol only; the few
+    // numbers it knows of this engine must be the engine's own.
+    use splut::tournament::participant::{BUILTIN_HASH_MIB, MAX_DEPTH};
+    assert_eq!(MAX_DEPTH, u64::from(splut::search::MAX_DEPTH));
+    assert_eq!(
+        BUILTIN_HASH_MIB,
+        splut::protocol::options::Options::default().hash_mib
     );
 }

@@ -618,3 +618,80 @@ fn check_forfeit(game: &Game, seat: Seat, what: &Forfeit) -> Result<(), String> 
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 2-player record of these turns from the start, ending so.
+    fn record(turns: &[(Seat, &str)], reason: Reason, places: Places) -> GameRecord {
+        GameRecord {
+            number: 1,
+            players: 2,
+            seats: vec![(Seat::Red, "a".into()), (Seat::Green, "b".into())],
+            opening: "test".into(),
+            start: "startpos".into(),
+            opening_steps: 0,
+            time_control: String::new(),
+            places,
+            reason,
+            turns: turns
+                .iter()
+                .map(|(s, t)| (*s, t.split_whitespace().map(String::from).collect()))
+                .collect(),
+        }
+    }
+
+    fn forfeit(seat: Seat, what: Forfeit) -> Reason {
+        Reason::Forfeit { seat, what }
+    }
+
+    const R: Seat = Seat::Red;
+    const G: Seat = Seat::Green;
+
+    #[test]
+    fn the_judge_checks_where_and_why_a_game_ended() {
+        let three = [(R, "e2e3"), (G, "e8e7 f8f7"), (R, "d2d3 e3e4 f2f3")];
+        let draw = vec![vec![R, G]];
+        assert_eq!(
+            validate(&record(&three, Reason::TurnLimit(3), draw.clone())),
+            Ok(())
+        );
+        // Play went on past the turn limit.
+        let e = validate(&record(&three, Reason::TurnLimit(2), draw.clone())).unwrap_err();
+        assert!(e.contains("ended after step 3 (turn limit 2)"), "{e}");
+        // The game gives a turn limit, not a repetition.
+        let e = validate(&record(&three, Reason::Repetition(3), draw)).unwrap_err();
+        assert!(e.contains("did not occur 3 times"), "{e}");
+    }
+
+    #[test]
+    fn forfeit_claims_are_checked_against_the_game() {
+        let two = [(R, "e2e3"), (G, "e8e7 f8f7")];
+        let red_lost = vec![vec![G], vec![R]];
+        let illegal = |text: &str| Forfeit::IllegalStep {
+            text: text.into(),
+            why: "whatever".into(),
+        };
+        let ok = record(&two, forfeit(R, illegal("e5e6")), red_lost.clone());
+        assert_eq!(validate(&ok), Ok(()));
+        let e = validate(&record(&two, forfeit(R, illegal("e3e4")), red_lost.clone()));
+        assert!(e.unwrap_err().contains("claimed illegal but is legal"));
+        // Green is not to move.
+        let green_lost = vec![vec![R], vec![G]];
+        let e = validate(&record(
+            &two,
+            forfeit(G, illegal("e5e6")),
+            green_lost.clone(),
+        ));
+        assert!(e.unwrap_err().contains("but r is to move"));
+        // A step past the end of green's turn: green's turn is over.
+        let past = Forfeit::PastTurnEnd {
+            text: "d8d7".into(),
+        };
+        let ok = record(&two, forfeit(G, past.clone()), green_lost);
+        assert_eq!(validate(&ok), Ok(()));
+        let e = validate(&record(&two, forfeit(R, past), red_lost)).unwrap_err();
+        assert!(e.contains("that turn is not over"), "{e}");
+    }
+}
