@@ -6,11 +6,15 @@
 //! - [`openings`]: seeded random openings or an opening file.
 //! - [`referee`]: plays and judges one game.
 //! - [`record`]: the game records file, and its validation (`splut replay`).
+//! - [`schedule`]: seatings, the games, and which of them a shard plays.
+//! - [`header`]: the records file's header, naming its schedule and shard.
+//! - [`merge`]: `splut standings`, records files of one schedule merged.
 //! - [`stats`] and [`standings`]: Elo, error bars, LOS, SPRT, places.
 //!
 //! Every opening is played once per seating, and the seatings rotate the
 //! participants over the seats so each plays each seat equally often from
-//! every opening (with 2 players: game pairs with the seats swapped).
+//! every opening (with 2 players: game pairs with the seats swapped), or
+//! with `--seatings all` take every permutation.
 //! A game's content depends only on its number (opening, seating, seeds),
 //! so running games concurrently gives the same games as running them in
 //! order — with deterministic limits (`nodes`, `depth`) the very same steps.
