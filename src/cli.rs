@@ -8,6 +8,7 @@ use crate::tournament::participant::{
     DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, ParticipantSpec, Program, TimeControl,
 };
 use crate::tournament::referee::Adjudication;
+use crate::tournament::schedule::{SeatingMode, Shard};
 use crate::tournament::stats::{Sprt, SprtModel};
 use crate::tournament::{Config, OpeningSource};
 use clap::{ArgAction, Args, Parser, Subcommand};
@@ -90,11 +91,21 @@ enum Command {
     // A repeated option takes its last value, so scripts can append
     // overrides to a fixed command.
     #[command(args_override_self = true)]
-    Tournament(TournamentArgs),
+    Tournament(Box<TournamentArgs>),
     /// Replay and validate a game records file.
     Replay {
         /// The records file.
         file: PathBuf,
+    },
+    /// The standings of records files of one tournament (its shards, or
+    /// its runs), as the whole tournament prints them at its end.
+    Standings {
+        /// Also replay and judge every game, as `replay` does.
+        #[arg(long)]
+        check: bool,
+        /// The records files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
     },
 }
 
@@ -126,6 +137,15 @@ pub struct TournamentArgs {
     /// The first participant plays each of the others (default: round-robin).
     #[arg(long)]
     gauntlet: bool,
+    /// How each group of participants is seated: rotate (each plays each
+    /// seat equally often) or all (every permutation of the seats).
+    #[arg(long, default_value = "rotate")]
+    seatings: String,
+    /// Play only shard K of N (K from 0): the openings' game groups (with
+    /// 2 players, game pairs) numbered K, K+N, K+2N, … in schedule order.
+    /// Merge the shards' records with `splut standings`.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
     /// random:<steps> (seeded random openings) or the path of an opening
     /// file (one SPN or step list per line).
     #[arg(long, default_value = "random:4")]
@@ -318,6 +338,11 @@ fn tournament_config(a: TournamentArgs, engines: Vec<Vec<String>>) -> Result<Con
         players: usize::from(a.players),
         participants,
         gauntlet: a.gauntlet,
+        seatings: SeatingMode::parse(&a.seatings).map_err(|e| format!("--{e}"))?,
+        shard: match &a.shard {
+            Some(s) => Shard::parse(s).map_err(|e| format!("--{e}"))?,
+            None => Shard::WHOLE,
+        },
         openings,
         // Bounded by clap: the conversions are exact on 64-bit machines and
         // saturate elsewhere.
@@ -336,7 +361,8 @@ fn tournament_config(a: TournamentArgs, engines: Vec<Vec<String>>) -> Result<Con
 }
 
 /// Replays a records file game by game (one in memory at a time): a bad
-/// game is reported and the next one read; the exit code is 1 if any was.
+/// game is reported and the next one read; the exit code is 1 if any was
+/// (or the header, checked and skipped, is bad).
 fn run_replay(file: &std::path::Path) -> i32 {
     use crate::tournament::record::{RecordReader, validate};
     let f = match std::fs::File::open(file) {
@@ -348,7 +374,24 @@ fn run_replay(file: &std::path::Path) -> i32 {
     };
     let mut out = std::io::stdout().lock();
     let (mut games, mut bad) = (0usize, 0usize);
-    for game in RecordReader::new(std::io::BufReader::new(f)) {
+    let mut bad_header = false;
+    let mut input = std::io::BufReader::new(f);
+    // A header (written by `tournament`) is checked and skipped.
+    let lines = match crate::tournament::header::read(&mut input) {
+        Ok(None) => 0,
+        Ok(Some(block)) => {
+            if let Err(e) = block.header {
+                bad_header = true;
+                let _ = writeln!(out, "header (line 1): INVALID: {e}");
+            }
+            block.lines
+        }
+        Err(e) => {
+            eprintln!("error: {}: header: {e}", file.display());
+            return 2;
+        }
+    };
+    for game in RecordReader::after_lines(input, lines) {
         games += 1;
         let problem = match game {
             Ok((line, g)) => validate(&g)
@@ -365,7 +408,7 @@ fn run_replay(file: &std::path::Path) -> i32 {
         }
     }
     let _ = writeln!(out, "{games} games, {} valid, {bad} invalid", games - bad);
-    i32::from(bad > 0)
+    i32::from(bad > 0 || bad_header)
 }
 
 /// Runs the command line; returns the process exit code.
@@ -408,7 +451,7 @@ pub fn main() -> i32 {
         ),
         Some(Command::Bench { depth, threads }) => crate::bench::run(depth, threads as usize),
         Some(Command::Tournament(args)) => {
-            match tournament_config(args, engine_groups).and_then(crate::tournament::run) {
+            match tournament_config(*args, engine_groups).and_then(crate::tournament::run) {
                 Ok(code) => code,
                 Err(e) => {
                     eprintln!("error: {e}");
@@ -417,6 +460,44 @@ pub fn main() -> i32 {
             }
         }
         Some(Command::Replay { file }) => run_replay(&file),
+        Some(Command::Standings { check, files }) => run_standings(&files, check),
+    }
+}
+
+/// Merges records files and prints their standings; exit code 1 if
+/// `--check` found an invalid game, 2 if the files were refused.
+fn run_standings(files: &[PathBuf], check: bool) -> i32 {
+    let mut on_invalid = |line: String| eprintln!("{line}");
+    match crate::tournament::merge::merge(files, check, &mut on_invalid) {
+        Ok(m) => {
+            // Only the standings on stdout: they compare byte for byte
+            // with the whole tournament's.
+            print!("{}", m.report);
+            let _ = std::io::stdout().flush();
+            eprintln!(
+                "{} file{}, {} of the {} scheduled games{}",
+                files.len(),
+                if files.len() == 1 { "" } else { "s" },
+                m.games,
+                m.scheduled,
+                match m.first_missing {
+                    Some(n) => format!(" (missing: game {n} and maybe more)"),
+                    None => String::new(),
+                }
+            );
+            if check {
+                eprintln!(
+                    "checked: {} valid, {} invalid",
+                    m.games - m.invalid,
+                    m.invalid
+                );
+            }
+            i32::from(m.invalid > 0)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
     }
 }
 

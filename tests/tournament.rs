@@ -41,7 +41,13 @@ fn faulty(mode: &str) -> String {
 }
 
 fn records(path: &Path) -> Vec<GameRecord> {
-    let games = parse_records(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let text = std::fs::read_to_string(path).unwrap();
+    // The header block (the tournament's options) comes before the games.
+    let games = match text.strip_prefix("[Tournament ") {
+        Some(rest) => rest.split_once("\n\n").map_or("", |x| x.1),
+        None => &text,
+    };
+    let games = parse_records(games).unwrap();
     for g in &games {
         validate(g).unwrap_or_else(|e| panic!("game {}: {e}", g.number));
         judge_agrees(g);

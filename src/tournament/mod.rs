@@ -6,20 +6,27 @@
 //! - [`openings`]: seeded random openings or an opening file.
 //! - [`referee`]: plays and judges one game.
 //! - [`record`]: the game records file, and its validation (`splut replay`).
+//! - [`schedule`]: seatings, the games, and which of them a shard plays.
+//! - [`header`]: the records file's header, naming its schedule and shard.
+//! - [`merge`]: `splut standings`, records files of one schedule merged.
 //! - [`stats`] and [`standings`]: Elo, error bars, LOS, SPRT, places.
 //!
 //! Every opening is played once per seating, and the seatings rotate the
 //! participants over the seats so each plays each seat equally often from
-//! every opening (with 2 players: game pairs with the seats swapped).
+//! every opening (with 2 players: game pairs with the seats swapped), or
+//! with `--seatings all` take every permutation.
 //! A game's content depends only on its number (opening, seating, seeds),
 //! so running games concurrently gives the same games as running them in
 //! order — with deterministic limits (`nodes`, `depth`) the very same steps.
 
+pub mod header;
 pub mod judge;
+pub mod merge;
 pub mod openings;
 pub mod participant;
 pub mod record;
 pub mod referee;
+pub mod schedule;
 pub mod standings;
 pub mod stats;
 
@@ -28,6 +35,7 @@ use openings::Opening;
 use participant::{Failure, ParticipantSpec, Process, Program};
 use record::{GameRecord, Reason};
 use referee::{Adjudication, SeatPlayer};
+use schedule::{GameSpec, SeatingMode, Shard};
 use standings::Standings;
 use stats::{Sprt, SprtVerdict};
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -53,6 +61,10 @@ pub struct Config {
     pub participants: Vec<ParticipantSpec>,
     /// Participant 0 against each other one, instead of round-robin.
     pub gauntlet: bool,
+    /// How each group of participants is seated.
+    pub seatings: SeatingMode,
+    /// The part of the schedule to play ([`Shard::WHOLE`]: all of it).
+    pub shard: Shard,
     /// Openings.
     pub openings: OpeningSource,
     /// How many openings to play (each with every seating).
@@ -83,114 +95,44 @@ pub const MAX_GAMES: usize = 1_000_000;
 /// Largest opening file read.
 pub const MAX_OPENING_FILE: u64 = 64 << 20;
 
-/// One scheduled game.
-#[derive(Clone, Debug)]
-struct GameSpec {
-    number: usize,
-    opening: usize,
-    /// Participant index per seat, in the seats' order of play.
-    seating: Vec<usize>,
-    /// Game-pair key (2 players).
-    pair: Option<u64>,
-}
-
-/// The seatings of one opening: for round-robin every group of `players`
-/// participants (or, with fewer participants than seats, the participants
-/// repeated round the table), each rotated over the seats; duplicates
-/// dropped.
-fn seatings(participants: usize, players: usize, gauntlet: bool) -> Vec<Vec<usize>> {
-    fn combinations(n: usize, k: usize) -> Vec<Vec<usize>> {
-        if k == 0 {
-            return vec![vec![]];
-        }
-        if n < k {
-            return vec![];
-        }
-        let mut with_last: Vec<Vec<usize>> = combinations(n - 1, k - 1);
-        for c in &mut with_last {
-            c.push(n - 1);
-        }
-        let mut out = combinations(n - 1, k);
-        out.extend(with_last);
-        out
-    }
-    let groups: Vec<Vec<usize>> = if gauntlet {
-        (1..participants).map(|j| vec![0, j]).collect()
-    } else if participants >= players {
-        let mut c = combinations(participants, players);
-        c.sort();
-        c
-    } else {
-        vec![(0..participants).collect()]
-    };
-    let mut out: Vec<Vec<usize>> = Vec::new();
-    let mut seen: HashSet<Vec<usize>> = HashSet::new();
-    for g in groups {
-        // Fill the table from each starting member, then rotate.
-        for start in 0..g.len().min(players) {
-            let base: Vec<usize> = (0..players).map(|j| g[(start + j) % g.len()]).collect();
-            for r in 0..players {
-                let seating: Vec<usize> = (0..players).map(|j| base[(r + j) % players]).collect();
-                if seen.insert(seating.clone()) {
-                    out.push(seating);
-                }
+/// Opens the records file to append to: a new or empty file gets the
+/// header; one that has games already must be of this very schedule and
+/// shard, so a merge never mixes tournaments.
+fn open_records(path: &std::path::Path, head: &header::Header) -> Result<std::fs::File, String> {
+    let empty = std::fs::metadata(path).map_or(true, |m| m.len() == 0);
+    if !empty {
+        let refuse = |why: String| {
+            format!(
+                "{} already holds games {why}: give another --records file, or remove it",
+                path.display()
+            )
+        };
+        match header::read_file(path)? {
+            None => {
+                return Err(refuse(
+                    "and no tournament header (an older splut's?)".into(),
+                ));
             }
-            if g.len() >= players {
-                break;
+            Some(h) if h.shard != head.shard => {
+                return Err(refuse(format!("of shard {}, not {}", h.shard, head.shard)));
+            }
+            Some(h) => {
+                h.same_schedule(head)
+                    .map_err(|d| refuse(format!("of another tournament ({d})")))?;
             }
         }
     }
-    out
-}
-
-/// How many seatings [`seatings`] gives at most, without making them (a
-/// round-robin of many participants has millions).
-fn seatings_bound(participants: usize, players: usize, gauntlet: bool) -> u128 {
-    let (n, k) = (participants as u128, players as u128);
-    // Groups, and how many members each has.
-    let (groups, members): (u128, u128) = if gauntlet {
-        (n.saturating_sub(1), 2)
-    } else if n >= k {
-        // C(n, k), exact at every step.
-        ((0..k).fold(1u128, |c, i| c * (n - i) / (i + 1)), k)
-    } else {
-        (1, n)
-    };
-    // A full group is rotated over the seats; a short one is also filled
-    // from each member.
-    groups * if members >= k { k } else { members * k }
-}
-
-/// The games: every seating of every opening, up to `cfg.max_games`.
-fn schedule(cfg: &Config, per_opening: &[Vec<usize>], openings: usize) -> Vec<GameSpec> {
-    // Two players: the two rotations of a pair share a key, the index of
-    // the first seating with the same participants.
-    let mut first: HashMap<Vec<usize>, usize> = HashMap::new();
-    let lineups: Vec<usize> = per_opening
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let mut key = s.clone();
-            key.sort();
-            *first.entry(key).or_insert(i)
-        })
-        .collect();
-    let mut games = Vec::new();
-    'all: for o in 0..openings {
-        for (i, seating) in per_opening.iter().enumerate() {
-            if cfg.max_games.is_some_and(|n| games.len() >= n) {
-                break 'all;
-            }
-            let pair = (cfg.players == 2).then(|| (o as u64) << 32 | lineups[i] as u64);
-            games.push(GameSpec {
-                number: games.len() + 1,
-                opening: o,
-                seating: seating.clone(),
-                pair,
-            });
-        }
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    if empty {
+        f.write_all(head.to_text().as_bytes())
+            .and_then(|_| f.flush())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
-    games
+    Ok(f)
 }
 
 /// The hash table MiB of one process of a participant: its `Hash` option,
@@ -328,30 +270,24 @@ pub fn run(cfg: Config) -> Result<i32, String> {
     }
     // Counted before anything is made: a round-robin of many participants
     // in 4-player games has millions of seatings.
-    let bound = seatings_bound(cfg.participants.len(), cfg.players, cfg.gauntlet);
-    let wanted = bound
-        .saturating_mul(cfg.rounds as u128)
-        .min(cfg.max_games.map_or(u128::MAX, |n| n as u128));
-    if wanted > MAX_GAMES as u128 {
-        return Err(format!(
-            "{} participants in {}-player games with --rounds {} make {wanted} games, \
-             more than the {MAX_GAMES} a tournament schedules: lower --rounds or --games",
-            cfg.participants.len(),
-            cfg.players,
-            cfg.rounds
-        ));
-    }
-    let per_opening = seatings(cfg.participants.len(), cfg.players, cfg.gauntlet);
+    let n = cfg.participants.len();
+    schedule::check_size(
+        n,
+        cfg.players,
+        cfg.gauntlet,
+        cfg.seatings,
+        cfg.rounds,
+        cfg.max_games,
+    )?;
+    let per_opening = schedule::seatings(n, cfg.players, cfg.gauntlet, cfg.seatings);
     // Only the openings the games reach (opening `i` does not depend on
     // how many are made).
-    let rounds = match cfg.max_games {
-        Some(n) => cfg.rounds.min(n.div_ceil(per_opening.len().max(1))),
-        None => cfg.rounds,
-    };
-    let openings: Vec<Opening> = match &cfg.openings {
-        OpeningSource::Random(steps) => {
-            openings::random_openings(cfg.players, *steps, rounds, cfg.seed)?
-        }
+    let rounds = schedule::openings_needed(cfg.rounds, cfg.max_games, per_opening.len());
+    let (openings, openings_name): (Vec<Opening>, String) = match &cfg.openings {
+        OpeningSource::Random(steps) => (
+            openings::random_openings(cfg.players, *steps, rounds, cfg.seed)?,
+            format!("random:{steps}"),
+        ),
         OpeningSource::File(path) => {
             let size = std::fs::metadata(path)
                 .map_err(|e| format!("cannot read {}: {e}", path.display()))?
@@ -365,17 +301,25 @@ pub fn run(cfg: Config) -> Result<i32, String> {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
             let all = openings::read_openings(&text, cfg.players, &path.display().to_string())?;
-            (0..rounds).map(|i| all[i % all.len()].clone()).collect()
+            // By content: the path differs between the machines of a
+            // sharded run.
+            let name = format!("file fnv1a {:016x}", header::fnv1a(text.as_bytes()));
+            (
+                (0..rounds).map(|i| all[i % all.len()].clone()).collect(),
+                name,
+            )
         }
     };
-    let games = schedule(&cfg, &per_opening, openings.len());
+    let all_games = schedule::schedule(cfg.players, &per_opening, openings.len(), cfg.max_games);
+    let scheduled = all_games.len();
+    let games: Vec<GameSpec> = all_games
+        .into_iter()
+        .filter(|g| cfg.shard.has(g.unit))
+        .collect();
     check_memory(&cfg, &games, available_mib())?;
     let total = games.len();
-    let mut records = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&cfg.records)
-        .map_err(|e| format!("cannot open {}: {e}", cfg.records.display()))?;
+    let head = header::Header::new(&cfg, &openings_name);
+    let mut records = open_records(&cfg.records, &head)?;
 
     let interrupted = Arc::new(AtomicBool::new(false));
     {
@@ -403,8 +347,13 @@ pub fn run(cfg: Config) -> Result<i32, String> {
             bar.println(line);
         }
     };
+    let shard_note = if cfg.shard.is_whole() {
+        String::new()
+    } else {
+        format!(" of {scheduled}, shard {}", cfg.shard)
+    };
     say(&format!(
-        "{} players, {} participants, {} openings, {total} games, concurrency {}",
+        "{} players, {} participants, {} openings, {total} games{shard_note}, concurrency {}",
         cfg.players,
         cfg.participants.len(),
         openings.len(),
@@ -443,7 +392,7 @@ pub fn run(cfg: Config) -> Result<i32, String> {
                 })
                 .collect();
             say(&format!(
-                "game {}/{total}: {}: {} ({})",
+                "game {}/{scheduled}: {}: {} ({})",
                 record.number,
                 who.join(" vs "),
                 places.join(" > "),
@@ -454,7 +403,9 @@ pub fn run(cfg: Config) -> Result<i32, String> {
             if finished.is_multiple_of(20) && finished < total {
                 say(&standings.report(cfg.sprt.as_ref()));
             }
-            if let Some(sprt) = &cfg.sprt {
+            // A shard sees part of the pairs: the test is decided on all
+            // of them, by `splut standings`.
+            if let Some(sprt) = cfg.sprt.as_ref().filter(|_| cfg.shard.is_whole()) {
                 let (llr, verdict) = standings.sprt(sprt);
                 if verdict != SprtVerdict::Continue && sprt_done.is_none() {
                     sprt_done = Some((llr, verdict));
@@ -586,47 +537,6 @@ fn worker(
 mod tests {
     use super::*;
 
-    #[test]
-    fn seatings_rotate_every_participant_over_every_seat() {
-        // 2 players, 2 participants: a game pair.
-        assert_eq!(seatings(2, 2, false), vec![vec![0, 1], vec![1, 0]]);
-        // 3 participants round-robin with 2 players: 3 pairs.
-        assert_eq!(seatings(3, 2, false).len(), 6);
-        // 4 players, 2 participants: A B A B and B A B A.
-        assert_eq!(
-            seatings(2, 4, false),
-            vec![vec![0, 1, 0, 1], vec![1, 0, 1, 0]]
-        );
-        // 3 players, 2 participants: both fillings, each rotated.
-        let s = seatings(2, 3, false);
-        assert_eq!(s.len(), 6);
-        for seat in 0..3 {
-            let zeros = s.iter().filter(|x| x[seat] == 0).count();
-            assert_eq!(zeros, 3, "participant 0 takes seat {seat} as often as 1");
-        }
-        // 4 participants, 3 players: 4 groups × 3 rotations.
-        assert_eq!(seatings(4, 3, false).len(), 12);
-        // Gauntlet: 0 against each of the others.
-        let g = seatings(3, 2, true);
-        assert_eq!(g, vec![vec![0, 1], vec![1, 0], vec![0, 2], vec![2, 0]]);
-    }
-
-    #[test]
-    fn the_seatings_bound_holds_and_is_exact_for_full_groups() {
-        for n in 2..=7 {
-            for k in 2..=4 {
-                for gauntlet in [false, true] {
-                    let made = seatings(n, k, gauntlet).len() as u128;
-                    let bound = seatings_bound(n, k, gauntlet);
-                    assert!(made <= bound, "{n} {k} {gauntlet}: {made} > {bound}");
-                    if !gauntlet && n >= k {
-                        assert_eq!(made, bound, "{n} {k}");
-                    }
-                }
-            }
-        }
-    }
-
     fn config(participants: &[(&str, Option<&str>)], players: usize, concurrency: usize) -> Config {
         Config {
             players,
@@ -645,6 +555,8 @@ mod tests {
                 })
                 .collect(),
             gauntlet: false,
+            seatings: SeatingMode::Rotate,
+            shard: Shard::WHOLE,
             openings: OpeningSource::Random(0),
             rounds: 2,
             max_games: None,
@@ -662,11 +574,13 @@ mod tests {
 
     #[test]
     fn hash_tables_are_summed_over_every_process_alive_at_once() {
-        let per_opening = |c: &Config| seatings(c.participants.len(), c.players, c.gauntlet);
+        let per_opening = |c: &Config| {
+            schedule::seatings(c.participants.len(), c.players, c.gauntlet, c.seatings)
+        };
         // 8000 MiB each fits alone in 24000 MiB; two games of two
         // participants (4 processes, 32000 MiB) do not.
         let c = config(&[("a", Some("8000")), ("b", Some("8000"))], 2, 2);
-        let games = schedule(&c, &per_opening(&c), 2);
+        let games = schedule::schedule(c.players, &per_opening(&c), 2, None);
         let e = check_memory(&c, &games, Some(24_000)).unwrap_err();
         assert!(
             e.contains("would take 32000 MiB at once (2 games at a time × (a 1 × 8000 MiB + b 1 × 8000 MiB)), more than 21600 MiB (90% of the 24000 MiB"),
@@ -680,12 +594,12 @@ mod tests {
         // A participant playing itself round a 4-player table has a process
         // per place; this engine's default table counts when none is set.
         let c = config(&[("a", Some("3000")), ("b", None)], 4, 1);
-        let games = schedule(&c, &per_opening(&c), 1);
+        let games = schedule::schedule(c.players, &per_opening(&c), 1, None);
         let e = check_memory(&c, &games, Some(6_000)).unwrap_err();
         assert!(e.contains("(a 2 × 3000 MiB + b 2 × 64 MiB)"), "{e}");
         // Concurrency beyond the games played adds nothing.
         let c = config(&[("a", Some("5000")), ("b", Some("5000"))], 2, 8);
-        let one = schedule(&c, &per_opening(&c), 1)[..1].to_vec();
+        let one = schedule::schedule(c.players, &per_opening(&c), 1, None)[..1].to_vec();
         assert_eq!(check_memory(&c, &one, Some(12_000)), Ok(()));
     }
 }

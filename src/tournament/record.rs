@@ -304,6 +304,19 @@ impl<R: std::io::BufRead> Iterator for RecordReader<R> {
     }
 }
 
+// A records file may start with a header block (`tournament::header`),
+// read before the games: the reader counts its lines.
+impl<R: std::io::BufRead> RecordReader<R> {
+    /// A reader of `input` whose first `lines` lines were already read
+    /// (a file header), so the lines it reports are the file's.
+    pub fn after_lines(input: R, lines: usize) -> RecordReader<R> {
+        RecordReader {
+            line_no: lines,
+            ..RecordReader::new(input)
+        }
+    }
+}
+
 /// The lines of one game, as they come.
 struct GameParser {
     first_line: usize,

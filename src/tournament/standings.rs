@@ -7,8 +7,9 @@
 //! steps; seats sharing a place share its points. With 2 players that is
 //! 1 for a win, ½ for a draw.
 
-use super::record::GameRecord;
+use super::record::{Forfeit, GameRecord, Reason};
 use super::stats::{Pentanomial, Sprt, SprtVerdict, Wdl, elo_from_score};
+use crate::game::Seat;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -22,8 +23,45 @@ pub struct Entry {
     pub places: [u64; 4],
     /// Points.
     pub points: f64,
+    /// Points in 72nds, exact: the sum does not depend on the order the
+    /// games come in, so merged shards print what one run prints.
+    units: u64,
     /// Games lost by forfeit.
     pub forfeits: u64,
+    /// Forfeits by kind, indexed by [`ForfeitKind`] (the rest, of no known
+    /// kind, are `forfeits` minus their sum).
+    pub forfeit_kinds: [u64; 4],
+}
+
+/// How a forfeit came about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ForfeitKind {
+    /// A clock ran out.
+    TimeLoss = 0,
+    /// No answer within movetime (plus grace) or the timeout: a stall.
+    Stall = 1,
+    /// The process ended, could not start or its pipes closed.
+    Crash = 2,
+    /// An illegal step, or an answer that contradicts itself.
+    Illegal = 3,
+}
+
+/// The seat that forfeited a game and how, from its typed reason.
+pub fn forfeit_kind(reason: &Reason) -> Option<(Seat, Option<ForfeitKind>)> {
+    let Reason::Forfeit { seat, what } = reason else {
+        return None;
+    };
+    let kind = match what {
+        Forfeit::LostOnTime { .. } => Some(ForfeitKind::TimeLoss),
+        Forfeit::TimedOut(_) => Some(ForfeitKind::Stall),
+        Forfeit::Crashed(_) => Some(ForfeitKind::Crash),
+        Forfeit::NoStep
+        | Forfeit::BestMoveNotInTurn { .. }
+        | Forfeit::IllegalStep { .. }
+        | Forfeit::PastTurnEnd { .. } => Some(ForfeitKind::Illegal),
+        Forfeit::NoParticipant | Forfeit::Other(_) => None,
+    };
+    Some((*seat, kind))
 }
 
 /// Standings of a tournament.
@@ -42,19 +80,27 @@ pub struct Standings {
     pub games: u64,
 }
 
-/// Points of each place group for `n` seats: 1 down to 0, ties averaged.
-fn group_points(groups: &[usize], n: usize) -> Vec<f64> {
-    let step = if n > 1 { 1.0 / (n - 1) as f64 } else { 0.0 };
+/// Points are counted in 72nds: with at most 4 seats a place is worth
+/// k/(n-1) and a tie of s seats averages s places, and every (n-1)·s
+/// divides 72.
+const UNITS: u64 = 72;
+
+/// Points of each place group for `n` seats in 72nds: 1 down to 0, ties
+/// averaged (rounded down for more seats than a game has, which only a
+/// damaged record claims).
+fn group_units(groups: &[usize], n: usize) -> Vec<u64> {
     let mut first = 0;
     groups
         .iter()
         .map(|&size| {
-            let pts: f64 = (first..first + size)
-                .map(|p| 1.0 - p as f64 * step)
-                .sum::<f64>()
-                / size as f64;
+            let places = first..first + size;
             first += size;
-            pts
+            if n <= 1 || size == 0 {
+                return UNITS;
+            }
+            // Σ (n-1-p) over the group's places, over (n-1)·size.
+            let sum: u64 = places.map(|p| (n - 1).saturating_sub(p) as u64).sum();
+            sum.saturating_mul(UNITS) / ((n as u64 - 1) * size as u64)
         })
         .collect()
 }
@@ -83,21 +129,27 @@ impl Standings {
         self.games += 1;
         let n: usize = g.places.iter().map(|p| p.len()).sum();
         let sizes: Vec<usize> = g.places.iter().map(|p| p.len()).collect();
-        let pts = group_points(&sizes, n);
+        let units = group_units(&sizes, n);
+        let forfeit = forfeit_kind(&g.reason);
         // (participant, place index, points) per seat.
         let mut seat_results = Vec::new();
         let mut place = 0;
-        for (group, &p) in g.places.iter().zip(&pts) {
+        for (group, &u) in g.places.iter().zip(&units) {
             for &seat in group {
                 if let Some(i) = g.name_of(seat).and_then(|name| self.index(name)) {
-                    seat_results.push((i, place, p));
+                    seat_results.push((i, place, u as f64 / UNITS as f64));
                     let e = &mut self.entries[i];
                     e.games += 1;
                     e.places[place.min(3)] += 1;
-                    e.points += p;
-                    if matches!(&g.reason, super::record::Reason::Forfeit { seat: s, .. } if *s == seat)
+                    e.units = e.units.saturating_add(u);
+                    e.points = e.units as f64 / UNITS as f64;
+                    if let Some((s, kind)) = forfeit
+                        && s == seat
                     {
                         e.forfeits += 1;
+                        if let Some(k) = kind {
+                            e.forfeit_kinds[k as usize] += 1;
+                        }
                     }
                 }
             }
@@ -187,8 +239,8 @@ impl Standings {
             .collect();
         let _ = writeln!(
             s,
-            "  # {:<width$} {:>6}{place_cols} {:>8} {:>7} {:>9}",
-            "name", "games", "points", "score", "forfeits"
+            "  # {:<width$} {:>6}{place_cols} {:>8} {:>7} {:>9} {:>5} {:>5} {:>5} {:>7}",
+            "name", "games", "points", "score", "forfeits", "time", "stall", "crash", "illegal"
         );
         for (rank, &i) in order.iter().enumerate() {
             let e = &self.entries[i];
@@ -196,9 +248,10 @@ impl Standings {
                 .iter()
                 .map(|c| format!(" {c:>5}"))
                 .collect();
+            let [time, stall, crash, illegal] = e.forfeit_kinds;
             let _ = writeln!(
                 s,
-                "{:>3} {:<width$} {:>6}{places} {:>8.1} {:>6.1}% {:>9}",
+                "{:>3} {:<width$} {:>6}{places} {:>8.1} {:>6.1}% {:>9} {time:>5} {stall:>5} {crash:>5} {illegal:>7}",
                 rank + 1,
                 self.names[i],
                 e.games,
@@ -291,6 +344,13 @@ mod tests {
         }
     }
 
+    fn group_points(groups: &[usize], n: usize) -> Vec<f64> {
+        group_units(groups, n)
+            .into_iter()
+            .map(|u| u as f64 / UNITS as f64)
+            .collect()
+    }
+
     #[test]
     fn place_points_share_ties() {
         assert_eq!(group_points(&[1, 1], 2), vec![1.0, 0.0]);
@@ -364,5 +424,80 @@ mod tests {
             }
         );
         assert!(st.report(None).contains("1st"));
+    }
+
+    #[test]
+    fn points_are_exact_whatever_the_order() {
+        // Every split of 4 seats into place groups is a whole number of
+        // 72nds, and the groups' points add up to the places' points.
+        for sizes in [
+            vec![1, 1, 1, 1],
+            vec![2, 1, 1],
+            vec![1, 2, 1],
+            vec![1, 1, 2],
+            vec![3, 1],
+            vec![1, 3],
+            vec![2, 2],
+            vec![4],
+        ] {
+            let units = group_units(&sizes, 4);
+            let total: u64 = units.iter().zip(&sizes).map(|(u, &s)| u * s as u64).sum();
+            assert_eq!(total, 72 * 2, "{sizes:?}: 1 + 2/3 + 1/3 + 0");
+        }
+        // Thirds summed in two orders print the same.
+        use Seat::*;
+        let g1 = game(
+            &[(Red, "x"), (Yellow, "y"), (Green, "x"), (Blue, "y")],
+            vec![vec![Yellow], vec![Red], vec![Green], vec![Blue]],
+        );
+        let g2 = game(
+            &[(Red, "x"), (Yellow, "y"), (Green, "x"), (Blue, "y")],
+            vec![vec![Red, Yellow, Green], vec![Blue]],
+        );
+        let mut a = Standings::new(vec!["x".into(), "y".into()], 4);
+        let mut b = a.clone();
+        for g in [&g1, &g2, &g1, &g1, &g2] {
+            a.add(g, None);
+        }
+        for g in [&g2, &g1, &g2, &g1, &g1] {
+            b.add(g, None);
+        }
+        assert_eq!(a.entries[0].points.to_bits(), b.entries[0].points.to_bits());
+        assert_eq!(a.report(None), b.report(None));
+    }
+
+    #[test]
+    fn forfeits_are_counted_by_kind() {
+        use Seat::*;
+        let mut st = Standings::new(vec!["a".into(), "b".into()], 2);
+        for what in [
+            Forfeit::LostOnTime {
+                spent_ms: 120,
+                left_ms: 100,
+            },
+            Forfeit::TimedOut("no bestmove within 1100 ms".into()),
+            Forfeit::Crashed("exit status: 3".into()),
+            Forfeit::IllegalStep {
+                text: "e5e6".into(),
+                why: "no piece there".into(),
+            },
+            Forfeit::BestMoveNotInTurn {
+                best: "a1a2".into(),
+                turn: "b1b2".into(),
+            },
+            Forfeit::NoParticipant,
+        ] {
+            // Through the record text, as `splut standings` reads them.
+            let what = Forfeit::parse(&what.to_string());
+            let mut g = game(&[(Red, "a"), (Green, "b")], vec![vec![Green], vec![Red]]);
+            g.reason = Reason::Forfeit { seat: Red, what };
+            st.add(&g, None);
+        }
+        assert_eq!(st.entries[0].forfeits, 6);
+        assert_eq!(st.entries[0].forfeit_kinds, [1, 1, 1, 2]);
+        assert_eq!(st.entries[1].forfeits, 0);
+        let r = st.report(None);
+        assert!(r.contains("forfeits  time stall crash illegal"), "{r}");
+        assert!(r.contains("        6     1     1     1       2"), "{r}");
     }
 }
