@@ -6,6 +6,7 @@
 //! - [`parallel_perft`]: perft split over threads with rayon.
 //! - [`protocol`]: the UGI-based text protocol (`protocol.md`).
 //! - [`tournament`]: self-play tournaments with statistics, game records.
+//! - [`system`]: what the machine has (available memory).
 //! - [`bench`]: the `splut bench` search benchmark.
 //! - [`cli`]: the `splut` command line.
 
@@ -19,4 +20,5 @@ pub mod game;
 pub mod parallel_perft;
 pub mod protocol;
 pub mod search;
+pub mod system;
 pub mod tournament;

@@ -9,6 +9,7 @@
 //! aged down.
 
 use crate::game::Step;
+use crate::system::{TABLE_MEMORY_PERCENT, available_mib};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// What a stored score means.
@@ -92,14 +93,6 @@ pub struct TranspositionTable {
     age: AtomicU64,
 }
 
-/// Memory the system says is available, in MiB (Linux; `None` elsewhere).
-fn available_mib() -> Option<usize> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024)
-}
-
 impl TranspositionTable {
     /// A table of about `mib` mebibytes (at least one bucket). Small sizes
     /// only: use [`Self::try_new`] for sizes a user asks for.
@@ -121,7 +114,7 @@ impl TranspositionTable {
     /// mebibytes, which counts as available.
     pub fn try_replacing(mib: usize, freed_mib: usize) -> Result<TranspositionTable, String> {
         if let Some(avail) = available_mib()
-            && mib > avail.saturating_add(freed_mib) / 10 * 9
+            && mib > avail.saturating_add(freed_mib) / 100 * TABLE_MEMORY_PERCENT
         {
             return Err(format!(
                 "a {mib} MiB table does not fit in the {avail} MiB of memory available"

@@ -31,6 +31,7 @@ pub mod standings;
 pub mod stats;
 
 use crate::game::Seat;
+use crate::system::{TABLE_MEMORY_PERCENT, available_mib};
 use openings::Opening;
 use participant::{Failure, ParticipantSpec, Process, Program};
 use record::{GameRecord, Reason};
@@ -151,16 +152,6 @@ fn hash_mib(p: &ParticipantSpec) -> usize {
     }
 }
 
-/// Memory the system says is available, in MiB (Linux; `None` elsewhere).
-/// The same reading as the engine's own check of one table
-/// (`TranspositionTable::try_new`), which is private to the search.
-fn available_mib() -> Option<usize> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024)
-}
-
 /// Refuses a tournament whose engines' hash tables, summed over every
 /// process that can be alive at once, do not fit in 90% of `available`
 /// MiB (the engine's rule for one table). A worker keeps a process per
@@ -186,12 +177,12 @@ fn check_memory(cfg: &Config, games: &[GameSpec], available: Option<usize>) -> R
         }
     }
     let total = per_worker.saturating_mul(workers);
-    let limit = avail / 10 * 9;
+    let limit = avail / 100 * TABLE_MEMORY_PERCENT;
     if total > limit {
         return Err(format!(
             "the engines' hash tables would take {total} MiB at once \
              ({workers} game{} at a time × ({})), more than {limit} MiB \
-             (90% of the {avail} MiB of memory available): lower hash= or --concurrency",
+             ({TABLE_MEMORY_PERCENT}% of the {avail} MiB of memory available): lower hash= or --concurrency",
             if workers == 1 { "" } else { "s" },
             parts.join(" + ")
         ));
@@ -219,12 +210,15 @@ fn unplayed(
     failed: Seat,
     why: &Failure,
 ) -> GameRecord {
-    let others: Vec<Seat> = seats.iter().copied().filter(|&s| s != failed).collect();
     let names: Vec<(Seat, String)> = seats
         .iter()
         .zip(&spec.seating)
         .map(|(&s, &p)| (s, cfg.participants[p].name.clone()))
         .collect();
+    let reason = Reason::Forfeit {
+        seat: failed,
+        what: why.clone().into(),
+    };
     GameRecord {
         number: spec.number,
         players: cfg.players,
@@ -237,11 +231,8 @@ fn unplayed(
         },
         opening_steps: opening.steps.len(),
         time_control: String::new(),
-        places: vec![others, vec![failed]],
-        reason: Reason::Forfeit {
-            seat: failed,
-            what: why.clone().into(),
-        },
+        places: judge::places(&opening.game(), &reason),
+        reason,
         turns: opening.turns(),
     }
 }
