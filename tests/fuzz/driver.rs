@@ -60,9 +60,13 @@ pub fn escape(bytes: &[u8], max: usize) -> String {
 }
 
 impl Driver {
-    /// Starts the engine binary.
+    /// Starts the engine binary: this crate's, or the one that
+    /// `SPLUT_FUZZ_ENGINE` names (an older build, to see what the fuzzer
+    /// finds in it).
     pub fn spawn() -> Driver {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_splut"))
+        let engine = std::env::var_os("SPLUT_FUZZ_ENGINE")
+            .unwrap_or_else(|| env!("CARGO_BIN_EXE_splut").into());
+        let mut child = Command::new(engine)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
