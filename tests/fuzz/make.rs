@@ -506,9 +506,12 @@ const LONGEST_BOUND_MS: u64 = 60_000;
 /// `stop`.
 pub fn go(rng: &mut Rng, cfg: &Config, burst: bool) -> Action {
     let mut parts: Vec<String> = Vec::new();
-    // Per limit given, the longest it allows: the first limit reached ends
-    // the search.
-    let mut bounds: Vec<u64> = Vec::new();
+    // Per limit kind (depth, nodes, movetime, clocks), the longest it
+    // allows, `u64::MAX` for no bound: whether the first or the last of a
+    // repeated parameter wins is the engine's choice, and of the clocks
+    // only the side to move's counts.
+    let mut limits: [Option<u64>; 4] = [None; 4];
+    let mut limit = |k: usize, ms: u64| limits[k] = Some(limits[k].map_or(ms, |x: u64| x.max(ms)));
     let mut infinite = false;
     let kinds = if burst { 1 } else { 1 + rng.below(3) };
     for _ in 0..kinds {
@@ -516,17 +519,17 @@ pub fn go(rng: &mut Rng, cfg: &Config, burst: bool) -> Action {
             0 => {
                 let d = *rng.pick(&[1, 1, 2, 2, 3, 3, 4]);
                 parts.push(format!("depth {d}"));
-                bounds.push(10_000);
+                limit(0, 10_000);
             }
             1 => {
                 let n = *rng.pick(&[1u64, 2, 10, 100, 1000, 5000, 20_000]);
                 parts.push(format!("nodes {n}"));
-                bounds.push(10_000);
+                limit(1, 10_000);
             }
             2 => {
                 let ms = *rng.pick(&[0u64, 1, 5, 10, 50, 100, 300, 800]);
                 parts.push(format!("movetime {ms}"));
-                bounds.push(ms + 1000);
+                limit(2, ms + 1000);
             }
             3 => {
                 // Clocks: UGI's p1/p2, every seat, or some seats; now and
@@ -556,7 +559,7 @@ pub fn go(rng: &mut Rng, cfg: &Config, burst: bool) -> Action {
                         parts.push(format!("{n}inc {}", i(rng)));
                     }
                 }
-                bounds.push(max_time / 3 + 1000);
+                limit(3, max_time / 3 + 1000);
             }
             4 if !burst => {
                 // Increments only: no time for anyone, an error.
@@ -570,25 +573,27 @@ pub fn go(rng: &mut Rng, cfg: &Config, burst: bool) -> Action {
             6 if !burst => {
                 // Numbers on and past the bounds: errors, or searches that
                 // only `stop` ends (depth above 100 means 100).
-                let p = *rng.pick(&[
-                    "depth 0",
-                    "nodes 0",
-                    "depth 101",
-                    "depth 1000",
-                    "depth 18446744073709551615",
-                    "depth 18446744073709551616",
-                    "nodes 18446744073709551615",
-                    "movetime 1000000000000",
-                    "movetime 1000000000001",
-                    "movetime 18446744073709551616",
+                let (k, p) = *rng.pick(&[
+                    (0, "depth 0"),
+                    (1, "nodes 0"),
+                    (0, "depth 101"),
+                    (0, "depth 1000"),
+                    (0, "depth 18446744073709551615"),
+                    (0, "depth 18446744073709551616"),
+                    (1, "nodes 18446744073709551615"),
+                    (2, "movetime 1000000000000"),
+                    (2, "movetime 1000000000001"),
+                    (2, "movetime 18446744073709551616"),
                 ]);
                 parts.push(p.into());
+                limit(k, u64::MAX);
             }
             _ => {}
         }
     }
-    let bound = bounds
+    let bound = limits
         .iter()
+        .flatten()
         .min()
         .copied()
         .filter(|&ms| ms <= LONGEST_BOUND_MS);
