@@ -926,27 +926,27 @@ pub fn long_line(rng: &mut Rng) -> Vec<u8> {
 /// UTF-8 decoding, and with control characters dropped. Used where a wrong
 /// guess would cost more than a missed check: whether a line may start a
 /// search or a perft.
-pub fn tokenizations(line: &[u8]) -> Vec<Vec<String>> {
+pub fn first_words(line: &[u8]) -> Vec<String> {
     let text = String::from_utf8_lossy(line);
-    let unicode: Vec<String> = text.split_whitespace().map(String::from).collect();
-    let ascii: Vec<String> = text
-        .split([' ', '\t'])
-        .filter(|w| !w.is_empty())
-        .map(String::from)
-        .collect();
-    let cleaned: String = text
+    let unicode = text.split_whitespace().next();
+    let ascii = text.split([' ', '\t']).find(|w| !w.is_empty());
+    let clean: String = text
         .chars()
         .filter(|&c| (c.is_whitespace() || !c.is_control()) && c != '\u{fffd}')
+        .skip_while(|c| c.is_whitespace())
+        .take_while(|c| !c.is_whitespace())
         .collect();
-    let clean: Vec<String> = cleaned.split_whitespace().map(String::from).collect();
-    vec![unicode, ascii, clean]
+    [unicode, ascii, Some(clean.as_str())]
+        .into_iter()
+        .flatten()
+        .map(String::from)
+        .collect()
 }
 
-/// Whether any splitting makes `word` the line's command.
+/// Whether any splitting makes `word` the line's command. A line over
+/// [`MAX_LINE`] is never read, so it is nothing.
 pub fn maybe_command(line: &[u8], word: &str) -> bool {
-    tokenizations(line)
-        .iter()
-        .any(|t| t.first().map(String::as_str) == Some(word))
+    line.len() <= MAX_LINE && first_words(line).iter().any(|w| w == word)
 }
 
 /// The largest `Hash` that `protocol.md` allows: values above are refused
@@ -960,14 +960,16 @@ pub fn is_unsafe(line: &[u8], cfg: &Config) -> bool {
     if bare(line, "quit") {
         return true;
     }
-    !cfg.big_hash
-        && tokenizations(line).iter().any(|t| {
-            let first = t.first().map(String::as_str).unwrap_or("");
-            let big = t.iter().skip(1).any(|w| {
-                w.parse::<u64>()
-                    .is_ok_and(|v| v > HASH_CAP && v <= HASH_MAX)
-            });
-            let hash = t.iter().any(|w| w.to_ascii_lowercase().contains("hash"));
-            first == "setoption" && hash && big
-        })
+    if cfg.big_hash || !maybe_command(line, "setoption") {
+        return false;
+    }
+    let text = String::from_utf8_lossy(line);
+    let hash = text.to_ascii_lowercase().contains("hash");
+    let big = text
+        .split(|c: char| !c.is_ascii_digit() && c != '+')
+        .any(|w| {
+            w.parse::<u64>()
+                .is_ok_and(|v| v > HASH_CAP && v <= HASH_MAX)
+        });
+    hash && big
 }
