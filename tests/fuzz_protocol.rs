@@ -115,12 +115,13 @@ fn fuzz_protocol() {
     let secs = start.elapsed().as_secs_f64();
     let total: usize = failures.values().map(|v| v.0).sum();
     println!(
-        "fuzz summary: {} actions, {} commands sent ({:.0}/s), {} sessions, {} searches, {} bestmoves checked, {} error lines, {} failures in {:.1} s (seeds {}..{})",
+        "fuzz summary: {} actions, {} commands sent ({:.0}/s), {} sessions, {} searches, {} perfts, {} bestmoves checked, {} error lines, {} failures in {:.1} s (seeds {}..{})",
         stats.actions,
         stats.lines,
         stats.lines as f64 / secs,
         stats.sessions,
         stats.searches,
+        stats.perfts,
         stats.bestmoves,
         stats.errors,
         total,

@@ -19,8 +19,8 @@ const REPLAY_KEEP: usize = 32 << 20;
 
 /// What the stdout thread saw.
 pub enum Received {
-    /// A line, without its `\n`, as raw bytes.
-    Line(Vec<u8>),
+    /// A line, without its `\n`, as raw bytes, and when it was read.
+    Line(Vec<u8>, Instant),
     /// Stdout closed: the engine exited (or closed it).
     Eof,
 }
@@ -39,6 +39,10 @@ pub struct Driver {
     pub lines_sent: u64,
     /// Whether stdout has closed.
     pub eof: bool,
+    /// When the last line returned by [`Driver::recv`] was read from the
+    /// pipe: a deadline is judged by it, not by when the fuzzer got round
+    /// to it.
+    pub arrived: Instant,
     started: Instant,
 }
 
@@ -60,9 +64,13 @@ pub fn escape(bytes: &[u8], max: usize) -> String {
 }
 
 impl Driver {
-    /// Starts the engine binary.
+    /// Starts the engine binary: this crate's, or the one that
+    /// `SPLUT_FUZZ_ENGINE` names (an older build, to see what the fuzzer
+    /// finds in it).
     pub fn spawn() -> Driver {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_splut"))
+        let engine = std::env::var_os("SPLUT_FUZZ_ENGINE")
+            .unwrap_or_else(|| env!("CARGO_BIN_EXE_splut").into());
+        let mut child = Command::new(engine)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -89,7 +97,7 @@ impl Driver {
                         if line.last() == Some(&b'\n') {
                             line.pop();
                         }
-                        if out_tx.send(Received::Line(line)).is_err() {
+                        if out_tx.send(Received::Line(line, Instant::now())).is_err() {
                             return;
                         }
                     }
@@ -123,6 +131,7 @@ impl Driver {
             replay: Vec::new(),
             lines_sent: 0,
             eof: false,
+            arrived: Instant::now(),
             started: Instant::now(),
         }
     }
@@ -165,7 +174,8 @@ impl Driver {
             return Err(());
         }
         match self.stdout.recv_timeout(timeout) {
-            Ok(Received::Line(l)) => {
+            Ok(Received::Line(l, at)) => {
+                self.arrived = at;
                 self.note(format!("< {}", escape(&l, 300)));
                 Ok(Some(l))
             }

@@ -1,10 +1,13 @@
 //! What the fuzzer sends: valid commands built with the rules library
 //! (legal steps, reachable positions, declared options), mutations of
-//! them, and plain garbage.
+//! them, and plain garbage; and how `protocol.md` says the engine reads a
+//! line ([`read`], [`spec_expect`]), which predicts the answer to most
+//! mutated lines too.
 
-use super::config::{Config, HASH_CAP, HUGE_TURN, THREADS_CAP};
+use super::check::p1_of;
+use super::config::{Config, HASH_CAP};
 use super::rng::Rng;
-use splut::game::Position;
+use splut::game::{MAX_TURN, Position, Seat};
 use std::time::Duration;
 
 /// An option as the engine's `ugi` answer declares it.
@@ -81,10 +84,11 @@ pub enum Expect {
 #[derive(Clone, Debug)]
 pub struct GoSpec {
     /// The longest the search may take before `bestmove` (margin
-    /// included); `None`: it only ends on `stop`.
+    /// included); `None`: it only ends on `stop` (or after hours).
     pub bound: Option<Duration>,
-    /// `go infinite` without depth, nodes or movetime.
-    pub infinite_pure: bool,
+    /// `go infinite`, with or without other limits: no answer before
+    /// `stop`.
+    pub infinite: bool,
 }
 
 /// What a line is, for checking its answer.
@@ -92,8 +96,9 @@ pub struct GoSpec {
 pub enum Kind {
     /// `ugi` or `uci`; the word that must end the answer.
     Ugi(&'static str),
-    /// A valid `position`; the SPN it must lead to.
-    Position(String),
+    /// A valid `position`: the SPN it must lead to and the referee's p1
+    /// after it.
+    Position(String, Seat),
     /// `go`.
     Go(GoSpec),
     /// `stop`.
@@ -113,11 +118,12 @@ pub enum Kind {
 pub struct Action {
     /// The bytes of the line.
     pub line: Vec<u8>,
-    /// What it is (for mutated lines: what it was made from).
+    /// What it is (for mutated lines: what [`spec_kind`] makes of it).
     pub kind: Kind,
     /// Whether an error is expected.
     pub expect: Expect,
-    /// Whether the line was mutated or is garbage: its meaning is unknown.
+    /// Whether the line was mutated or is garbage: what the generator meant
+    /// does not hold, only what [`spec_expect`] predicts.
     pub mutated: bool,
 }
 
@@ -132,6 +138,155 @@ impl Action {
     }
 }
 
+// ----- how the engine reads a line (protocol.md) -----
+
+/// Longest input line, bytes without the newline (`protocol.md`, "Bounds").
+pub const MAX_LINE: usize = 1 << 20;
+/// Every command `protocol.md` lists.
+pub const COMMANDS: &[&str] = &[
+    "ugi",
+    "uci",
+    "isready",
+    "uginewgame",
+    "ucinewgame",
+    "setoption",
+    "position",
+    "go",
+    "stop",
+    "query",
+    "d",
+    "perft",
+    "quit",
+];
+/// Commands refused while a search or a perft runs.
+pub const NEEDS_IDLE: &[&str] = &[
+    "position",
+    "go",
+    "setoption",
+    "uginewgame",
+    "ucinewgame",
+    "perft",
+];
+/// The questions `query` answers.
+pub const QUESTIONS: &[&str] = &[
+    "p1turn", "gameover", "result", "turn", "winner", "steps", "legal", "spn", "fen",
+];
+/// Deepest `perft` (`protocol.md`: 0–12).
+pub const PERFT_MAX: u64 = 12;
+/// Largest time in a `go`, ms (10^12).
+pub const MAX_MS: u64 = 1_000_000_000_000;
+
+/// A line as `protocol.md` says the engine reads it.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Read {
+    /// Over [`MAX_LINE`] bytes: one error, ignored.
+    TooLong,
+    /// Holds a control character other than space and tab (a single
+    /// trailing `\r` aside): one error, ignored.
+    Control,
+    /// Its words, split on runs of spaces and tabs only.
+    Words(Vec<String>),
+}
+
+/// Reads a line (without its `\n`) the way `protocol.md` describes.
+pub fn read(line: &[u8]) -> Read {
+    if line.len() > MAX_LINE {
+        return Read::TooLong;
+    }
+    let body = line.strip_suffix(b"\r").unwrap_or(line);
+    let text = String::from_utf8_lossy(body);
+    if text.chars().any(|c| c.is_control() && c != '\t') {
+        return Read::Control;
+    }
+    Read::Words(
+        text.split([' ', '\t'])
+            .filter(|w| !w.is_empty())
+            .map(String::from)
+            .collect(),
+    )
+}
+
+/// The line's words, if the engine gets as far as splitting it.
+pub fn words(line: &[u8]) -> Option<Vec<String>> {
+    match read(line) {
+        Read::Words(w) => Some(w),
+        _ => None,
+    }
+}
+
+/// The command word of a line the engine splits into words.
+pub fn command(line: &[u8]) -> Option<String> {
+    words(line).and_then(|w| w.into_iter().next())
+}
+
+/// Whether the line is exactly `cmd` with no other word.
+pub fn bare(line: &[u8], cmd: &str) -> bool {
+    words(line).is_some_and(|w| w.len() == 1 && w[0] == cmd)
+}
+
+/// Whether the line is a `query` that must be answered.
+pub fn valid_query(line: &[u8]) -> bool {
+    words(line)
+        .is_some_and(|w| w.len() == 2 && w[0] == "query" && QUESTIONS.contains(&w[1].as_str()))
+}
+
+/// The depth of a line that is `perft <digits>` with a depth the engine
+/// takes.
+pub fn perft_depth(line: &[u8]) -> Option<u32> {
+    let w = words(line)?;
+    match w.as_slice() {
+        [p, d] if p == "perft" && !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()) => d
+            .parse::<u64>()
+            .ok()
+            .filter(|&d| d <= PERFT_MAX)
+            .map(|d| d as u32),
+        _ => None,
+    }
+}
+
+/// What `protocol.md` requires of the answer to any line: an error for
+/// lines over 1 MiB, control characters, unknown commands, words a command
+/// does not take, bad `query` and `perft` arguments; no error for the
+/// argument-less commands sent bare and for blank lines. `go`,
+/// `position` and `setoption` depend on their arguments: either.
+pub fn spec_expect(line: &[u8]) -> Expect {
+    let w = match read(line) {
+        Read::TooLong | Read::Control => return Expect::Err,
+        Read::Words(w) => w,
+    };
+    let Some((cmd, args)) = w.split_first() else {
+        return Expect::Ok;
+    };
+    match cmd.as_str() {
+        "setoption" | "position" | "go" => Expect::Any,
+        "query" if valid_query(line) => Expect::Ok,
+        "perft" if perft_depth(line).is_some() => Expect::Ok,
+        // `+3` may or may not count as a number.
+        "perft" if args.len() == 1 && args[0].starts_with('+') => Expect::Any,
+        "query" | "perft" => Expect::Err,
+        c if COMMANDS.contains(&c) && args.is_empty() => Expect::Ok,
+        _ => Expect::Err,
+    }
+}
+
+/// What a mutated line is, where `protocol.md` makes it certain.
+pub fn spec_kind(line: &[u8]) -> Kind {
+    let Some(w) = words(line) else {
+        return Kind::Other;
+    };
+    match w.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+        ["ugi"] => Kind::Ugi("ugiok"),
+        ["uci"] => Kind::Ugi("uciok"),
+        ["stop"] => Kind::Stop,
+        ["d"] => Kind::Display,
+        ["query", q] if QUESTIONS.contains(q) => Kind::Query(q.to_string()),
+        ["perft", _] => perft_depth(line).map_or(Kind::Other, Kind::Perft),
+        _ => Kind::Other,
+    }
+}
+
+// ----- valid commands -----
+
 /// Numbers that parsers choke on.
 const NASTY_NUMBERS: &[&str] = &[
     "0",
@@ -143,6 +298,8 @@ const NASTY_NUMBERS: &[&str] = &[
     "18446744073709551615",
     "18446744073709551616",
     "99999999999999999999",
+    "1000000000000",
+    "1000000000001",
     "1e30",
     "1.5",
     "0x10",
@@ -150,10 +307,12 @@ const NASTY_NUMBERS: &[&str] = &[
     "",
 ];
 
-/// Whitespace-like characters that are not a space or a tab.
-const ODD_SPACES: &[&str] = &[
+/// Characters that look like spaces or hide, and are not a space or a
+/// tab: the engine takes them as part of a word, or (the control ones:
+/// NEL, VT, FF, CSI) refuses the line.
+const ODD_CHARS: &[&str] = &[
     "\u{a0}", "\u{2003}", "\u{3000}", "\u{200b}", "\u{feff}", "\u{1680}", "\u{85}", "\u{2028}",
-    "\u{b}", "\u{c}",
+    "\u{b}", "\u{c}", "\u{9b}", "\u{202e}", "\u{2066}", "\u{61c}",
 ];
 
 /// Bytes that are not UTF-8.
@@ -170,8 +329,15 @@ const BAD_UTF8: &[&[u8]] = &[
 const CONTROL: &[u8] = &[0x00, 0x1b, b'\r', 0x7f, 0x01, 0x08, 0x07, 0x0b, 0x0c, b'\t'];
 
 /// Plays up to `steps` random legal steps from `start` (fewer if the game
-/// ends); returns their texts and the position reached.
-pub fn random_play(rng: &mut Rng, start: Position, steps: usize) -> (Vec<String>, Position) {
+/// ends); returns their texts, the position reached and whether the last
+/// step took the game past [`MAX_TURN`] (a `position … moves` the engine
+/// must refuse). With `cross` false the play stops before such a step.
+pub fn random_play(
+    rng: &mut Rng,
+    start: Position,
+    steps: usize,
+    cross: bool,
+) -> (Vec<String>, Position, bool) {
     let mut p = start;
     let mut texts = Vec::new();
     for _ in 0..steps {
@@ -180,10 +346,18 @@ pub fn random_play(rng: &mut Rng, start: Position, steps: usize) -> (Vec<String>
             break;
         }
         let s = *rng.pick(&legal);
+        let next = p.after(s);
+        if next.turn() > MAX_TURN {
+            if cross {
+                texts.push(s.to_string());
+                return (texts, next, true);
+            }
+            break;
+        }
         texts.push(s.to_string());
-        p = p.after(s);
+        p = next;
     }
-    (texts, p)
+    (texts, p, false)
 }
 
 /// The SPN of `spn` with every team but `keep`'s taken off the board: a
@@ -233,43 +407,56 @@ fn only_one_team(spn: &str, keep: char) -> String {
     fields.join(" ")
 }
 
+/// Turn numbers past [`MAX_TURN`]: an SPN with one is refused (field 4).
+const TOO_LATE: &[&str] = &[
+    "1000000001",
+    "2147483647",
+    "2147483648",
+    "4294967294",
+    "4294967295",
+    "4294967296",
+    "10000000000",
+    "18446744073709551616",
+];
+
 /// A start position for `position fen`: reached by random play, sometimes
-/// with its turn number changed, sometimes a finished game.
-fn fen_base(rng: &mut Rng, cfg: &Config) -> Position {
+/// with its turn number changed (to the last turns a game may reach), or a
+/// finished game; `Err` holds an SPN whose turn number is past
+/// [`MAX_TURN`], which the engine must refuse.
+fn fen_base(rng: &mut Rng) -> Result<Position, String> {
     let players = rng.range(2, 4) as usize;
     let start = Position::start(players).expect("start position");
     let n = rng.below(60);
-    let (_, p) = random_play(rng, start, n);
+    let (_, p, _) = random_play(rng, start, n, false);
     let spn = p.to_spn();
     let mut fields: Vec<String> = spn.split_whitespace().map(String::from).collect();
-    match rng.below(10) {
-        0 | 1 => {
-            let mut turns = vec![
-                3,
-                4,
-                100,
-                65_535,
-                1_000_000,
-                i32::MAX as u32,
-                1u32 << 31,
-                HUGE_TURN - 1,
-            ];
-            if cfg.huge_turns {
-                turns.extend([u32::MAX, u32::MAX - 1, u32::MAX - 2, HUGE_TURN]);
-            }
+    match rng.below(12) {
+        0 => {
+            let turns = [3, 4, 100, 65_535, 1_000_000, MAX_TURN / 2];
             fields[3] = rng.pick(&turns).to_string();
         }
-        2 if !p.is_game_over() => {
+        1 | 2 => {
+            fields[3] = rng
+                .range(u64::from(MAX_TURN) - 10, u64::from(MAX_TURN))
+                .to_string()
+        }
+        3 => {
+            fields[3] = rng.pick(TOO_LATE).to_string();
+            return Err(fields.join(" "));
+        }
+        4 if !p.is_game_over() => {
             let seats: Vec<char> = p.seats_in_game().map(|s| s.letter()).collect();
-            return Position::from_spn(&only_one_team(&spn, *rng.pick(&seats))).unwrap_or(p);
+            return Ok(Position::from_spn(&only_one_team(&spn, *rng.pick(&seats))).unwrap_or(p));
         }
         _ => {}
     }
-    Position::from_spn(&fields.join(" ")).unwrap_or(p)
+    // A changed turn number may not fit the rest (turn 1 has one step).
+    Ok(Position::from_spn(&fields.join(" ")).unwrap_or(p))
 }
 
-/// A valid `position` command and the SPN it leads to.
-pub fn position(rng: &mut Rng, cfg: &Config) -> (String, String) {
+/// A `position` command and, if the engine must take it, the SPN it leads
+/// to and the referee's p1 after it (`None`: it must be refused).
+pub fn position(rng: &mut Rng) -> (String, Option<(String, Seat)>) {
     let (mut line, base) = if rng.chance(50) {
         let players = rng.range(2, 4) as usize;
         let mut line = "position startpos".to_string();
@@ -278,16 +465,26 @@ pub fn position(rng: &mut Rng, cfg: &Config) -> (String, String) {
         }
         (line, Position::start(players).expect("start"))
     } else {
-        let base = fen_base(rng, cfg);
         let word = if rng.chance(80) { "fen" } else { "spn" };
-        (format!("position {word} {}", base.to_spn()), base)
+        match fen_base(rng) {
+            Ok(base) => (format!("position {word} {}", base.to_spn()), base),
+            Err(spn) => {
+                let mut line = format!("position {word} {spn}");
+                if rng.chance(30) {
+                    line.push_str(" moves");
+                }
+                return (line, None);
+            }
+        }
     };
     let n = match rng.below(10) {
         0 => 0,
         1 => rng.below(400),
         _ => rng.below(40),
     };
-    let (steps, end) = random_play(rng, base, n);
+    // Near the last turn, half the games try to go past it.
+    let cross = base.turn() >= MAX_TURN - 10 && rng.chance(50);
+    let (steps, end, crossed) = random_play(rng, base, n, cross);
     if !steps.is_empty() || rng.chance(10) {
         line.push_str(" moves");
         for s in &steps {
@@ -295,51 +492,61 @@ pub fn position(rng: &mut Rng, cfg: &Config) -> (String, String) {
             line.push_str(s);
         }
     }
-    (line, end.to_spn())
+    let result = (!crossed).then(|| (end.to_spn(), p1_of(&base)));
+    (line, result)
 }
 
-/// A `go` command. `players` is how many seats the position has (for
-/// per-seat clocks); with `burst`, only searches that end soon or on `stop`.
+/// Bounds kept by the fuzzer: a limit above this many ms is no bound (the
+/// fuzzer sends `stop` instead of waiting).
+const LONGEST_BOUND_MS: u64 = 60_000;
+
+/// A `go` command and the limits it sets; whether it must be refused
+/// depends on the position (the clock rule) and is decided by
+/// `check::go_expect`. With `burst`, only searches that end soon or on
+/// `stop`.
 pub fn go(rng: &mut Rng, cfg: &Config, burst: bool) -> Action {
     let mut parts: Vec<String> = Vec::new();
-    // Per limit kind, the longest it allows: whether the first or the last
-    // of a repeated parameter wins is the engine's choice.
+    // Per limit kind (depth, nodes, movetime, clocks), the longest it
+    // allows, `u64::MAX` for no bound: whether the first or the last of a
+    // repeated parameter wins is the engine's choice, and of the clocks
+    // only the side to move's counts.
     let mut limits: [Option<u64>; 4] = [None; 4];
-    let mut limit = |k: usize, b: u64| limits[k] = Some(limits[k].map_or(b, |x: u64| x.max(b)));
-    let (mut infinite, mut may_error, mut fixed) = (false, false, false);
-    let mut times_sent = false;
-    let mut incs_sent = false;
+    let mut limit = |k: usize, ms: u64| limits[k] = Some(limits[k].map_or(ms, |x: u64| x.max(ms)));
+    let mut infinite = false;
     let kinds = if burst { 1 } else { 1 + rng.below(3) };
     for _ in 0..kinds {
-        match rng.weighted(&[25, 20, 25, 15, 8, 4, 3]) {
+        match rng.weighted(&[25, 20, 25, 15, 8, 4, 5]) {
             0 => {
                 let d = *rng.pick(&[1, 1, 2, 2, 3, 3, 4]);
                 parts.push(format!("depth {d}"));
                 limit(0, 10_000);
-                fixed = true;
             }
             1 => {
                 let n = *rng.pick(&[1u64, 2, 10, 100, 1000, 5000, 20_000]);
                 parts.push(format!("nodes {n}"));
-                limit(0, 10_000);
-                fixed = true;
+                limit(1, 10_000);
             }
             2 => {
                 let ms = *rng.pick(&[0u64, 1, 5, 10, 50, 100, 300, 800]);
                 parts.push(format!("movetime {ms}"));
-                limit(1, ms + 1000);
-                fixed = true;
+                limit(2, ms + 1000);
             }
             3 => {
-                // Clocks: UGI's p1/p2, every seat, or some seats.
-                let t = |rng: &mut Rng| *rng.pick(&[0u64, 1, 10, 100, 1000, 3000]);
+                // Clocks: UGI's p1/p2, every seat, or some seats; now and
+                // then a time on the bound (10^12 ms) or just past it.
+                let t = |rng: &mut Rng| {
+                    if rng.chance(4) {
+                        *rng.pick(&[MAX_MS, MAX_MS + 1])
+                    } else {
+                        *rng.pick(&[0u64, 1, 10, 100, 1000, 3000])
+                    }
+                };
                 let i = |rng: &mut Rng| *rng.pick(&[0u64, 1, 10, 100, 1000]);
                 let mut max_time = 0;
                 let names: Vec<&str> = match rng.below(3) {
                     0 => vec!["p1", "p2"],
                     1 => vec!["r", "y", "g", "b"],
                     _ => {
-                        may_error = true;
                         let all = ["p1", "p2", "r", "y", "g", "b"];
                         (0..1 + rng.below(3)).map(|_| *rng.pick(&all)).collect()
                     }
@@ -352,28 +559,44 @@ pub fn go(rng: &mut Rng, cfg: &Config, burst: bool) -> Action {
                         parts.push(format!("{n}inc {}", i(rng)));
                     }
                 }
-                times_sent = true;
-                limit(2, max_time / 3 + 1000);
+                limit(3, max_time / 3 + 1000);
             }
             4 if !burst => {
-                // Increments only: no time for anyone.
+                // Increments only: no time for anyone, an error.
                 let seat = *rng.pick(&["p1", "p2", "r", "y", "g", "b"]);
                 parts.push(format!("{seat}inc {}", rng.range(1, 1000)));
-                incs_sent = true;
             }
             5 => {
                 parts.push("infinite".into());
                 infinite = true;
             }
+            6 if !burst => {
+                // Numbers on and past the bounds: errors, or searches that
+                // only `stop` ends (depth above 100 means 100).
+                let (k, p) = *rng.pick(&[
+                    (0, "depth 0"),
+                    (1, "nodes 0"),
+                    (0, "depth 101"),
+                    (0, "depth 1000"),
+                    (0, "depth 18446744073709551615"),
+                    (0, "depth 18446744073709551616"),
+                    (1, "nodes 18446744073709551615"),
+                    (2, "movetime 1000000000000"),
+                    (2, "movetime 1000000000001"),
+                    (2, "movetime 18446744073709551616"),
+                ]);
+                parts.push(p.into());
+                limit(k, u64::MAX);
+            }
             _ => {}
         }
     }
-    if incs_sent && !times_sent && !infinite && cfg.inc_only_bounded {
-        // Fixed engines either refuse it or give it a bounded search.
-        limit(3, 10_000);
-        may_error = true;
-    }
-    let bound = limits.iter().flatten().min().copied();
+    let bound = limits
+        .iter()
+        .flatten()
+        .min()
+        .copied()
+        .filter(|&ms| ms <= LONGEST_BOUND_MS);
     if burst && bound.is_none() && !infinite {
         parts.push("infinite".into());
         infinite = true;
@@ -386,19 +609,18 @@ pub fn go(rng: &mut Rng, cfg: &Config, burst: bool) -> Action {
     };
     let spec = GoSpec {
         bound: bound.map(|ms| cfg.margin(ms)),
-        infinite_pure: infinite && !fixed,
+        infinite,
     };
-    let expect = if may_error { Expect::Any } else { Expect::Ok };
-    Action::valid(line, Kind::Go(spec), expect)
+    Action::valid(line, Kind::Go(spec), Expect::Any)
 }
 
 /// Values for a spin option: in range, on the bounds, just outside, absurd.
 fn spin_value(rng: &mut Rng, cfg: &Config, name: &str, min: i128, max: i128) -> (String, Expect) {
     let lname = name.to_ascii_lowercase();
-    // Caps keep the machine usable; see `Config::big_hash`/`many_threads`.
+    // A big table is mapped lazily, but searching it touches gigabytes: see
+    // `Config::big_hash`.
     let cap = match lname.as_str() {
         "hash" if !cfg.big_hash => HASH_CAP as i128,
-        "threads" if !cfg.many_threads => THREADS_CAP as i128,
         _ => max,
     }
     .min(max);
@@ -484,14 +706,17 @@ pub fn setoption(rng: &mut Rng, cfg: &Config, decls: &[OptionDecl]) -> Action {
 
 /// A `query`, mostly valid.
 pub fn query(rng: &mut Rng) -> Action {
-    const WHAT: &[&str] = &[
-        "p1turn", "gameover", "result", "turn", "winner", "steps", "legal", "spn", "fen",
-    ];
     if rng.chance(10) {
-        let bad = *rng.pick(&["query", "query nothing", "query spn spn", "query SPN"]);
+        let bad = *rng.pick(&[
+            "query",
+            "query nothing",
+            "query spn spn",
+            "query spn fen",
+            "query SPN",
+        ]);
         return Action::valid(bad.into(), Kind::Other, Expect::Err);
     }
-    let what = *rng.pick(WHAT);
+    let what = *rng.pick(QUESTIONS);
     Action::valid(
         format!("query {what}"),
         Kind::Query(what.into()),
@@ -499,19 +724,33 @@ pub fn query(rng: &mut Rng) -> Action {
     )
 }
 
-/// `perft`, depth 0..=3 (or a bad depth).
+/// `perft`: mostly depth 0..=5 (its count checked), sometimes a deep one
+/// that only `stop` ends in reasonable time, or a bad depth.
 pub fn perft(rng: &mut Rng) -> Action {
     if rng.chance(15) {
-        let bad = *rng.pick(&["perft", "perft -1", "perft 13", "perft x", "perft 1 2"]);
+        let bad = *rng.pick(&[
+            "perft",
+            "perft -1",
+            "perft 13",
+            "perft x",
+            "perft 1 2",
+            "perft 3 4",
+            "perft 4294967296",
+        ]);
         return Action::valid(bad.into(), Kind::Other, Expect::Err);
     }
-    let d = rng.below(4) as u32;
+    let d = if rng.chance(15) {
+        rng.range(6, PERFT_MAX) as u32
+    } else {
+        rng.below(6) as u32
+    };
     Action::valid(format!("perft {d}"), Kind::Perft(d), Expect::Ok)
 }
 
-/// A command without arguments.
+/// A command without arguments, or one given words it does not take
+/// (an error, not carried out: `quit later` does not quit).
 pub fn simple(rng: &mut Rng) -> Action {
-    match rng.below(9) {
+    match rng.below(10) {
         0 => Action::valid("ugi".into(), Kind::Ugi("ugiok"), Expect::Ok),
         1 => Action::valid("uci".into(), Kind::Ugi("uciok"), Expect::Ok),
         2 | 3 => Action::valid("isready".into(), Kind::Other, Expect::Ok),
@@ -519,6 +758,21 @@ pub fn simple(rng: &mut Rng) -> Action {
         5 => Action::valid("ucinewgame".into(), Kind::Other, Expect::Ok),
         6 => Action::valid("d".into(), Kind::Display, Expect::Ok),
         7 => Action::valid("stop".into(), Kind::Stop, Expect::Ok),
+        8 => {
+            let bad = *rng.pick(&[
+                "isready now",
+                "quit later",
+                "quit now please",
+                "stop x",
+                "stop stop",
+                "d 3",
+                "ugi x",
+                "uci 1",
+                "uginewgame x",
+                "ucinewgame now",
+            ]);
+            Action::valid(bad.into(), Kind::Other, Expect::Err)
+        }
         _ => {
             let bad = *rng.pick(&["xyzzy", "go!", "Go depth 1", "POSITION startpos", "quit!"]);
             Action::valid(bad.into(), Kind::Other, Expect::Err)
@@ -566,15 +820,15 @@ pub fn mutate(rng: &mut Rng, line: &[u8]) -> Vec<u8> {
                 words[i].splice(at..at, bad.iter().copied());
             }
             7 if i + 1 < n => {
-                // Joined by an odd space instead of ' '.
+                // Joined by an odd character instead of ' '.
                 let next = words.remove(i + 1);
-                words[i].extend_from_slice(rng.pick(ODD_SPACES).as_bytes());
+                words[i].extend_from_slice(rng.pick(ODD_CHARS).as_bytes());
                 words[i].extend_from_slice(&next);
             }
             8 => words[i] = words[i].to_ascii_uppercase(),
             9 => words.truncate(i.max(1)),
             10 => words.push(
-                rng.pick(&[&b"moves"[..], b"value", b"depth", b"xyz"])
+                rng.pick(&[&b"moves"[..], b"value", b"depth", b"xyz", b"now"])
                     .to_vec(),
             ),
             _ => words.insert(i, Vec::new()),
@@ -590,9 +844,10 @@ pub fn mutate(rng: &mut Rng, line: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Garbage: empty, blank, control bytes, invalid UTF-8, very long lines.
+/// Garbage: empty, blank, control bytes, invalid UTF-8, commands with
+/// control or odd characters in them, lines on and over the 1 MiB bound.
 pub fn garbage(rng: &mut Rng) -> Vec<u8> {
-    match rng.below(12) {
+    match rng.below(15) {
         0 => Vec::new(),
         1 => b"   \t  ".to_vec(),
         2 => b"\r".to_vec(),
@@ -607,10 +862,39 @@ pub fn garbage(rng: &mut Rng) -> Vec<u8> {
         }
         4 => rng.pick(BAD_UTF8).to_vec(),
         5 => b"\x1b[2J\x1b[31misready\x1b[0m".to_vec(),
-        6 => rng.pick(ODD_SPACES).repeat(1 + rng.below(5)).into_bytes(),
-        7 => [b"isready".as_slice(), b"\0"].concat(),
+        6 => rng.pick(ODD_CHARS).repeat(1 + rng.below(5)).into_bytes(),
+        7 => {
+            // A command, then a control or odd character, then more: the
+            // whole line is refused (control) or one unknown word.
+            let cmd = *rng.pick(&["isready", "quit", "stop", "query spn", "d", "ugi"]);
+            let mut line = cmd.as_bytes().to_vec();
+            if rng.chance(50) {
+                line.push(*rng.pick(CONTROL));
+            } else {
+                line.extend_from_slice(rng.pick(ODD_CHARS).as_bytes());
+            }
+            if rng.chance(50) {
+                let tail = *rng.pick(&["query spn", "quit", "isready", ""]);
+                line.extend_from_slice(tail.as_bytes());
+            }
+            line
+        }
+        8 | 9 => bound_line(rng),
         _ => long_line(rng),
     }
+}
+
+/// A command padded with spaces and tabs to just under, at or just over
+/// [`MAX_LINE`] bytes: up to the bound it is carried out, past it refused
+/// whole (an `isready` one byte too long gives no `readyok`, a `quit` does
+/// not quit).
+pub fn bound_line(rng: &mut Rng) -> Vec<u8> {
+    let cmd = *rng.pick(&["isready", "query spn", "quit", "stop", "d"]);
+    let size = MAX_LINE - 1 + rng.below(3);
+    let mut line = cmd.as_bytes().to_vec();
+    let pad = if rng.chance(50) { b' ' } else { b'\t' };
+    line.resize(size, pad);
+    line
 }
 
 /// A line of 100 KB to a few MB.
@@ -620,13 +904,14 @@ pub fn long_line(rng: &mut Rng) -> Vec<u8> {
     } else {
         rng.range(100_000, 400_000)
     } as usize;
-    let (head, unit): (&[u8], &[u8]) = match rng.below(7) {
+    let (head, unit): (&[u8], &[u8]) = match rng.below(8) {
         0 => (b"position startpos moves ", b"e2e3 "),
         1 => (b"go ", b"depth 1 "),
         2 => (b"setoption name Hash value ", b"9"),
         3 => (b"query ", b"x"),
         4 => (b"", b"A"),
         5 => (b"position fen ", b"R/"),
+        6 => (b"isready ", b"\x1b"),
         _ => (b"isready ", "\u{a0}".as_bytes()),
     };
     let mut line = head.to_vec();
@@ -636,61 +921,55 @@ pub fn long_line(rng: &mut Rng) -> Vec<u8> {
     line
 }
 
-/// The first word of a line under each way an engine might split it: its
-/// own (Unicode whitespace after a lossy UTF-8 decoding), spaces and tabs
-/// only, and with control characters dropped.
-pub fn tokenizations(line: &[u8]) -> Vec<Vec<String>> {
+/// The first word of a line under each way an engine might split it:
+/// `protocol.md`'s (spaces and tabs), Unicode whitespace after a lossy
+/// UTF-8 decoding, and with control characters dropped. Used where a wrong
+/// guess would cost more than a missed check: whether a line may start a
+/// search or a perft.
+pub fn first_words(line: &[u8]) -> Vec<String> {
     let text = String::from_utf8_lossy(line);
-    let unicode: Vec<String> = text.split_whitespace().map(String::from).collect();
-    let ascii: Vec<String> = text
-        .split([' ', '\t'])
-        .filter(|w| !w.is_empty())
-        .map(String::from)
-        .collect();
-    let cleaned: String = text
+    let unicode = text.split_whitespace().next();
+    let ascii = text.split([' ', '\t']).find(|w| !w.is_empty());
+    let clean: String = text
         .chars()
         .filter(|&c| (c.is_whitespace() || !c.is_control()) && c != '\u{fffd}')
+        .skip_while(|c| c.is_whitespace())
+        .take_while(|c| !c.is_whitespace())
         .collect();
-    let clean: Vec<String> = cleaned.split_whitespace().map(String::from).collect();
-    vec![unicode, ascii, clean]
+    [unicode, ascii, Some(clean.as_str())]
+        .into_iter()
+        .flatten()
+        .map(String::from)
+        .collect()
 }
 
-/// Whether any splitting makes `word` the line's command.
+/// Whether any splitting makes `word` the line's command. A line over
+/// [`MAX_LINE`] is never read, so it is nothing.
 pub fn maybe_command(line: &[u8], word: &str) -> bool {
-    tokenizations(line)
-        .iter()
-        .any(|t| t.first().map(String::as_str) == Some(word))
+    line.len() <= MAX_LINE && first_words(line).iter().any(|w| w == word)
 }
 
-/// The largest `Hash` and `Threads` that `protocol.md` allows: values above
-/// are refused before anything is allocated, so they are safe to send.
+/// The largest `Hash` that `protocol.md` allows: values above are refused
+/// before anything is allocated, so they are safe to send.
 const HASH_MAX: u64 = 65_536;
-const THREADS_MAX: u64 = 256;
-/// `perft` depths above this are refused (`protocol.md`: 0–12).
-const PERFT_MAX: u64 = 12;
 
-/// Lines the fuzzer must not send: they would quit, run a long perft (which
-/// blocks the input loop, so `isready` could not be answered), or size the
-/// table or the thread pool beyond the caps.
+/// Lines the fuzzer must not send: a bare `quit` (the session would end;
+/// `quit later` is fine, and sent), or a table beyond [`HASH_CAP`] unless
+/// [`Config::big_hash`].
 pub fn is_unsafe(line: &[u8], cfg: &Config) -> bool {
-    tokenizations(line).iter().any(|t| {
-        let first = t.first().map(String::as_str).unwrap_or("");
-        let number_in = |lo: u64, hi: u64| {
-            t.iter()
-                .skip(1)
-                .any(|w| w.parse::<u64>().is_ok_and(|v| v > lo && v <= hi))
-        };
-        let mentions = |what: &str| t.iter().any(|w| w.to_ascii_lowercase().contains(what));
-        match first {
-            "quit" => true,
-            "perft" => number_in(3, PERFT_MAX),
-            "setoption" => {
-                (mentions("hash") && !cfg.big_hash && number_in(HASH_CAP, HASH_MAX))
-                    || (mentions("thread")
-                        && !cfg.many_threads
-                        && number_in(THREADS_CAP, THREADS_MAX))
-            }
-            _ => false,
-        }
-    })
+    if bare(line, "quit") {
+        return true;
+    }
+    if cfg.big_hash || !maybe_command(line, "setoption") {
+        return false;
+    }
+    let text = String::from_utf8_lossy(line);
+    let hash = text.to_ascii_lowercase().contains("hash");
+    let big = text
+        .split(|c: char| !c.is_ascii_digit() && c != '+')
+        .any(|w| {
+            w.parse::<u64>()
+                .is_ok_and(|v| v > HASH_CAP && v <= HASH_MAX)
+        });
+    hash && big
 }

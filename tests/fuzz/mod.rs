@@ -3,13 +3,14 @@
 //! (`protocol.md`). `tests/fuzz_protocol.rs` runs it; `scripts/fuzz-protocol`
 //! runs it for longer.
 //!
-//! - [`config`]: the run's settings and the switches of the checks that
-//!   known, not yet fixed bugs would fail.
+//! - [`config`]: the run's settings (length, seed, big tables, slack).
 //! - [`rng`]: a small seeded generator, stable across crate versions.
 //! - [`driver`]: the child process, its pipes and the transcript.
-//! - [`make`]: valid commands (from the rules library), mutations, garbage.
+//! - [`make`]: valid commands (from the rules library), mutations, garbage,
+//!   and how `protocol.md` says a line is read.
 //! - [`session`]: one engine run: sends actions, reads answers, checks.
-//! - [`check`]: checks of whole answers against the rules library.
+//! - [`check`]: checks of whole answers against the rules library and
+//!   `protocol.md`.
 
 pub mod check;
 pub mod config;

@@ -2,18 +2,20 @@
 //! `isready`, and the checks of what comes back.
 //!
 //! Every single action is sent as `<line>\nquery spn\nisready\n`: the
-//! answer to `isready` closes the action's window (its errors and
-//! responses), and `query spn` gives the state after it. Search output
-//! (`info`, `bestturn`, `bestmove`) may arrive in any window; searches are
-//! matched first-in first-out, which is sound because a new search only
-//! starts after the previous one printed `bestmove`.
+//! `readyok` that follows the answer to `query spn` closes the action's
+//! window, whose errors, responses and `readyok`s are counted exactly, and
+//! `query spn` gives the state after it. Jobs (searches and perfts) run on
+//! the engine's own thread: their output (`info`, `bestturn`, `bestmove`;
+//! perft rows and `nodes`) may arrive in any window. A job is only started
+//! once the previous one printed its result (until then `go` and `perft`
+//! are refused), so results are matched to the `go`s and `perft`s that
+//! started them first-in first-out.
 
 use super::check;
-use super::config::{Config, HUGE_TURN, MAX_ERROR_LINE};
 use super::driver::{Driver, escape};
-use super::make::{self, Action, Expect, Kind, OptionDecl};
+use super::make::{self, Action, Expect, Kind, OptionDecl, Read};
 use super::rng::Rng;
-use splut::game::Position;
+use splut::game::{Position, Seat, perft};
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
@@ -28,6 +30,8 @@ pub struct Stats {
     pub sessions: u64,
     /// Searches started (`go` not refused).
     pub searches: u64,
+    /// Perfts started (`perft` not refused).
+    pub perfts: u64,
     /// `bestmove` lines checked.
     pub bestmoves: u64,
     /// `info string error` lines received.
@@ -50,24 +54,67 @@ fn fail<T>(kind: impl Into<String>, detail: impl Into<String>) -> Result<T, Fail
     })
 }
 
-/// A search the engine owes a `bestmove` for.
+/// What a job is.
+enum Job {
+    /// `go`; `infinite`: no answer before `stop`.
+    Search { infinite: bool },
+    /// `perft`, its depth if known, and the rows so far.
+    Perft {
+        depth: Option<u32>,
+        rows: Vec<String>,
+    },
+}
+
+/// A job the engine owes a result for.
 struct Pending {
-    /// The `go` line, escaped.
-    go: String,
-    /// Positions it may have searched (one, except after a burst).
-    roots: Vec<String>,
-    /// Must end by then (after its limit or a `stop`).
+    /// The line that started it, escaped.
+    line: String,
+    job: Job,
+    /// The position it runs on.
+    root: String,
+    /// Must end by then (after its limit, a `stop` or the end of input).
     deadline: Option<Instant>,
-    /// A plain `go infinite`.
-    infinite_pure: bool,
-    /// A `stop` (or something that may be one) was sent since.
+    /// What the deadline is, for the report.
+    why: &'static str,
+    /// A `stop` was sent since (or the input ended).
     stopped: bool,
     /// Its window has not closed yet: it may still be refused.
     tentative: bool,
     /// Action number that sent it.
     action: u64,
-    /// When the fuzzer stops it if it has no limit.
+    /// When the fuzzer stops it if it has no deadline.
     stop_at: Instant,
+}
+
+impl Pending {
+    fn is_search(&self) -> bool {
+        matches!(self.job, Job::Search { .. })
+    }
+
+    fn is_perft(&self) -> bool {
+        matches!(self.job, Job::Perft { .. })
+    }
+
+    fn is_infinite(&self) -> bool {
+        matches!(self.job, Job::Search { infinite: true })
+    }
+
+    fn limit(&mut self, d: Instant, why: &'static str) {
+        if self.deadline.is_none_or(|x| x > d) {
+            self.deadline = Some(d);
+            self.why = why;
+        }
+    }
+}
+
+/// Output of jobs a burst may have started, which nobody tracks.
+struct Burst {
+    /// Positions they may have run on.
+    roots: Vec<String>,
+    /// The depth of the burst's `perft` lines.
+    perft_depth: u32,
+    /// Perft rows so far.
+    rows: Vec<String>,
 }
 
 /// What one action's window collected.
@@ -79,21 +126,30 @@ struct Window {
     /// A `readyok` came after a `response`.
     closed_after_response: bool,
     other: Vec<String>,
-    bestmoves: usize,
+    /// Job results (`bestmove`, perft `nodes` or "stopped").
+    ends: usize,
+}
+
+/// What reading one line gave.
+enum Pumped {
+    Line,
+    Timeout,
+    Closed,
 }
 
 /// One engine process under test.
 pub struct Session<'a> {
-    cfg: &'a Config,
+    cfg: &'a super::config::Config,
     rng: Rng,
     /// The engine.
     pub driver: Driver,
     decls: Vec<OptionDecl>,
     spn: String,
+    /// The referee's p1, while the fuzzer knows it.
+    p1: Option<Seat>,
     pending: VecDeque<Pending>,
     bestturn: Option<String>,
-    /// Inside a burst: searches nobody tracks may answer, from these roots.
-    burst_roots: Option<Vec<String>>,
+    burst: Option<Burst>,
     window: Window,
     action: u64,
     stats: &'a mut Stats,
@@ -105,11 +161,28 @@ pub struct Session<'a> {
 const READY_MS: u64 = 2000;
 const STOP_MS: u64 = 1000;
 const QUIT_MS: u64 = 2000;
+/// How long a search may go on after the end of input (`protocol.md`).
+const END_GRACE: Duration = Duration::from_secs(5);
+/// Perfts up to this depth must end on their own, within [`PERFT_MS`].
+const PERFT_BOUNDED: u32 = 5;
+const PERFT_MS: u64 = 10_000;
+
+/// Whether an output line is a perft row, `<step> <count>`.
+fn is_perft_row(line: &str) -> bool {
+    let mut words = line.split(' ');
+    let (Some(step), Some(n), None) = (words.next(), words.next(), words.next()) else {
+        return false;
+    };
+    let b = step.as_bytes();
+    let step_like =
+        step == "pass" || (b.len() >= 4 && (b'a'..=b'i').contains(&b[0]) && b[1].is_ascii_digit());
+    step_like && !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit())
+}
 
 impl<'a> Session<'a> {
     /// Starts an engine and does the `ugi` handshake.
     pub fn start(
-        cfg: &'a Config,
+        cfg: &'a super::config::Config,
         seed: u64,
         stats: &'a mut Stats,
     ) -> Result<Session<'a>, Box<(Driver, Failure)>> {
@@ -120,9 +193,10 @@ impl<'a> Session<'a> {
             driver: Driver::spawn(),
             decls: Vec::new(),
             spn: String::new(),
+            p1: Some(Seat::Red),
             pending: VecDeque::new(),
             bestturn: None,
-            burst_roots: None,
+            burst: None,
             window: Window::default(),
             action: 0,
             stats,
@@ -225,36 +299,45 @@ impl<'a> Session<'a> {
         }
     }
 
-    /// Reads and handles one line; `Ok(false)` if `until` passed first.
-    /// Fails when a search is past its deadline or the engine is gone.
-    fn pump(&mut self, until: Instant) -> Result<bool, Failure> {
+    /// Reads and handles one line, unless `until` passes first or the
+    /// output ends. Fails when a job is past its deadline.
+    fn pump_raw(&mut self, until: Instant) -> Result<Pumped, Failure> {
         loop {
             let now = Instant::now();
+            if self
+                .pending
+                .iter()
+                .any(|p| p.deadline.is_some_and(|d| now > d))
+            {
+                // The result may be waiting in the pipe while the fuzzer
+                // was busy: take what has arrived before judging.
+                match self.driver.recv(Duration::from_millis(20)) {
+                    Ok(Some(line)) => {
+                        self.on_line(line)?;
+                        return Ok(Pumped::Line);
+                    }
+                    Ok(None) => {}
+                    Err(()) => return Ok(Pumped::Closed),
+                }
+            }
             if let Some(p) = self
                 .pending
                 .iter()
                 .find(|p| p.deadline.is_some_and(|d| now > d))
             {
-                let kind = if p.stopped {
-                    "stop-not-obeyed"
-                } else {
-                    "search-overran"
+                let kind = match (p.stopped, p.is_search()) {
+                    (true, _) => "stop-not-obeyed",
+                    (false, true) => "search-overran",
+                    (false, false) => "perft-overran",
                 };
                 return fail(
                     kind,
-                    format!(
-                        "no bestmove for '{}' by its deadline ({} since the go)",
-                        p.go,
-                        if p.stopped {
-                            "stop sent; 1 s after the stop"
-                        } else {
-                            "limit + margin"
-                        }
-                    ),
+                    format!("no result for '{}' by its deadline ({})", p.line, p.why),
                 );
             }
+            let now = Instant::now();
             if now >= until {
-                return Ok(false);
+                return Ok(Pumped::Timeout);
             }
             let wake = self
                 .pending
@@ -265,11 +348,21 @@ impl<'a> Session<'a> {
             match self.driver.recv(wake - now) {
                 Ok(Some(line)) => {
                     self.on_line(line)?;
-                    return Ok(true);
+                    return Ok(Pumped::Line);
                 }
                 Ok(None) => {}
-                Err(()) => return Err(self.death()),
+                Err(()) => return Ok(Pumped::Closed),
             }
+        }
+    }
+
+    /// [`Self::pump_raw`] while the engine must stay up: `Ok(false)` if
+    /// `until` passed first.
+    fn pump(&mut self, until: Instant) -> Result<bool, Failure> {
+        match self.pump_raw(until)? {
+            Pumped::Line => Ok(true),
+            Pumped::Timeout => Ok(false),
+            Pumped::Closed => Err(self.death()),
         }
     }
 
@@ -282,26 +375,16 @@ impl<'a> Session<'a> {
         };
         if text.starts_with("info string error") {
             self.stats.errors += 1;
-            if self.cfg.check_error_lines {
-                if raw.len() > MAX_ERROR_LINE {
-                    self.soft(fail(
-                        "error-line-too-long",
-                        format!("error line of {} bytes: {}", raw.len(), escape(&raw, 200)),
-                    ))?;
-                } else if let Some(b) = check::control_byte(&raw) {
-                    self.soft(fail(
-                        "error-line-control-byte",
-                        format!("raw byte 0x{b:02x} in: {}", escape(&raw, 300)),
-                    ))?;
-                }
+            if let Some((kind, detail)) = check::error_line_problem(&text) {
+                self.soft(fail(kind, detail))?;
             }
             self.window.errors.push(text);
             return Ok(());
         }
-        if let Some(b) = check::control_byte(&raw) {
+        if let Some(c) = check::unsafe_in(&text) {
             self.soft(fail(
-                "output-control-byte",
-                format!("raw byte 0x{b:02x} in: {}", escape(&raw, 300)),
+                "output-control-char",
+                format!("raw U+{:04X} in: {}", c as u32, escape(&raw, 300)),
             ))?;
         }
         if text == "readyok" {
@@ -322,31 +405,119 @@ impl<'a> Session<'a> {
             }
         } else if text.starts_with("bestmove") {
             self.on_bestmove(&text)?;
+        } else if text == "info string perft stopped; no count" {
+            self.on_perft_end(None, &text)?;
+        } else if let Some(n) = text
+            .strip_prefix("nodes ")
+            .and_then(|n| n.parse::<u64>().ok())
+        {
+            self.on_perft_end(Some(n), &text)?;
         } else if text.starts_with("info ") {
-            if self.pending.is_empty()
-                && self.burst_roots.is_none()
+            if !self.pending.iter().any(Pending::is_search)
+                && self.burst.is_none()
                 && !text.starts_with("info string")
             {
                 // A search nobody knew of: it ends on `stop`.
                 self.pending.push_back(Pending {
-                    go: "(a line that started a search unexpectedly)".into(),
-                    roots: vec![self.spn.clone()],
+                    line: "(a line that started a search unexpectedly)".into(),
+                    job: Job::Search { infinite: false },
+                    root: self.spn.clone(),
                     deadline: None,
-                    infinite_pure: false,
+                    why: "",
                     stopped: false,
                     tentative: false,
                     action: self.action,
                     stop_at: Instant::now(),
                 });
             }
+        } else if is_perft_row(&text)
+            && let Some(rows) = self.perft_rows()
+        {
+            rows.push(text);
         } else {
             self.window.other.push(text);
         }
         Ok(())
     }
 
+    /// Where the next perft row goes: the oldest perft running, or a
+    /// burst's.
+    fn perft_rows(&mut self) -> Option<&mut Vec<String>> {
+        if let Some(p) = self.pending.iter_mut().find(|p| p.is_perft()) {
+            return match &mut p.job {
+                Job::Perft { rows, .. } => Some(rows),
+                Job::Search { .. } => None,
+            };
+        }
+        self.burst.as_mut().map(|b| &mut b.rows)
+    }
+
+    fn on_perft_end(&mut self, total: Option<u64>, text: &str) -> Result<(), Failure> {
+        self.window.ends += 1;
+        if let Some(i) = self.pending.iter().position(Pending::is_perft) {
+            let p = self.pending.remove(i).expect("index from position");
+            if let Some(d) = p.deadline
+                && self.driver.arrived > d
+            {
+                return fail(
+                    if p.stopped {
+                        "stop-not-obeyed"
+                    } else {
+                        "perft-overran"
+                    },
+                    format!(
+                        "'{text}' for '{}' came after its deadline ({})",
+                        p.line, p.why
+                    ),
+                );
+            }
+            let Job::Perft { depth, rows } = p.job else {
+                unreachable!("found as a perft")
+            };
+            let verdict = match (total, depth) {
+                (None, _) if p.stopped => Ok(()),
+                (None, _) => fail(
+                    "perft-stopped-without-stop",
+                    format!("'{}' answered '{text}' with no stop sent", p.line),
+                ),
+                (Some(n), Some(d)) if d <= check::PERFT_CHECKED => {
+                    let pos = Position::from_spn(&p.root)
+                        .or_else(|e| fail("spn-unparseable", format!("{}: {e}", p.root)))?;
+                    check::perft_answer(&pos, d, &rows, n)
+                        .or_else(|e| fail("perft-wrong", format!("'{}': {e}", p.line)))
+                }
+                _ => Ok(()),
+            };
+            return self.soft(verdict);
+        }
+        if let Some(b) = &mut self.burst {
+            let (depth, roots) = (b.perft_depth, b.roots.clone());
+            b.rows.clear();
+            if let Some(n) = total {
+                let counts: Vec<u64> = roots
+                    .iter()
+                    .filter_map(|r| Position::from_spn(r).ok())
+                    .map(|p| perft(&p, depth))
+                    .collect();
+                if !counts.contains(&n) {
+                    return self.soft(fail(
+                        "perft-wrong",
+                        format!(
+                            "'{text}' for a 'perft {depth}' in a burst; the rules give {counts:?} for its positions {roots:?}"
+                        ),
+                    ));
+                }
+            }
+            return Ok(());
+        }
+        self.soft(fail(
+            "unsolicited-perft-output",
+            format!("'{text}' with no perft running"),
+        ))
+    }
+
     fn on_bestmove(&mut self, text: &str) -> Result<(), Failure> {
-        self.window.bestmoves += 1;
+        self.window.ends += 1;
         self.stats.bestmoves += 1;
         let Some(turn_line) = self.bestturn.take() else {
             return fail(
@@ -356,21 +527,29 @@ impl<'a> Session<'a> {
         };
         let turn: Vec<&str> = turn_line["bestturn".len()..].split_whitespace().collect();
         let best = text["bestmove".len()..].trim();
-        let (go, roots, infinite_early) = match self.pending.pop_front() {
-            Some(p) => {
+        let (go, roots, infinite_early) = match self.pending.iter().position(Pending::is_search) {
+            Some(i) => {
+                let p = self.pending.remove(i).expect("index from position");
                 if let Some(d) = p.deadline
-                    && Instant::now() > d
+                    && self.driver.arrived > d
                 {
                     return fail(
-                        "search-overran",
-                        format!("bestmove for '{}' came after its deadline", p.go),
+                        if p.stopped {
+                            "stop-not-obeyed"
+                        } else {
+                            "search-overran"
+                        },
+                        format!(
+                            "bestmove for '{}' came after its deadline ({})",
+                            p.line, p.why
+                        ),
                     );
                 }
-                let early = p.infinite_pure && !p.stopped;
-                (p.go, p.roots, early)
+                let early = p.is_infinite() && !p.stopped;
+                (p.line, vec![p.root], early)
             }
-            None => match &self.burst_roots {
-                Some(r) => ("(a go in a burst)".to_string(), r.clone(), false),
+            None => match &self.burst {
+                Some(b) => ("(a go in a burst)".to_string(), b.roots.clone(), false),
                 None => {
                     return fail(
                         "unsolicited-bestmove",
@@ -379,40 +558,8 @@ impl<'a> Session<'a> {
                 }
             },
         };
-        let verdict = self.judge(&go, &roots, infinite_early, &turn, best, text);
+        let verdict = judge(&go, &roots, infinite_early, &turn, best, text);
         self.soft(verdict)
-    }
-
-    /// Checks a search's answer against the positions it may have searched.
-    fn judge(
-        &self,
-        go: &str,
-        roots: &[String],
-        infinite_early: bool,
-        turn: &[&str],
-        best: &str,
-        text: &str,
-    ) -> Result<(), Failure> {
-        // The last root is the likeliest (the burst's latest position).
-        let mut first_err = None;
-        for root in roots.iter().rev() {
-            let pos = Position::from_spn(root)
-                .or_else(|e| fail("spn-unparseable", format!("{root}: {e}")))?;
-            if infinite_early && self.cfg.infinite_waits && !pos.is_game_over() {
-                return fail(
-                    "infinite-ended-without-stop",
-                    format!("'{go}' answered '{text}' before any stop"),
-                );
-            }
-            match check::bestturn(&pos, turn, best) {
-                Ok(()) => return Ok(()),
-                Err(e) => {
-                    first_err.get_or_insert((e, root.clone()));
-                }
-            }
-        }
-        let ((kind, msg), root) = first_err.expect("at least one root");
-        fail(kind, format!("after '{go}' from position '{root}': {msg}"))
     }
 
     /// Reads until the window closes: `count` = (readyoks, responses) the
@@ -464,7 +611,16 @@ impl<'a> Session<'a> {
             }
             self.step()?;
         }
-        self.finish()
+        self.finish(until)
+    }
+
+    fn stop_action() -> Action {
+        Action {
+            line: b"stop".to_vec(),
+            kind: Kind::Stop,
+            expect: Expect::Ok,
+            mutated: false,
+        }
     }
 
     fn step(&mut self) -> Result<(), Failure> {
@@ -473,27 +629,30 @@ impl<'a> Session<'a> {
         let now = Instant::now();
         if self
             .pending
-            .front()
-            .is_some_and(|p| p.deadline.is_none() && !p.stopped && now >= p.stop_at)
+            .iter()
+            .any(|p| p.deadline.is_none() && !p.stopped && now >= p.stop_at)
         {
-            return self.single(make::Action {
-                line: b"stop".to_vec(),
-                kind: Kind::Stop,
-                expect: Expect::Ok,
-                mutated: false,
-            });
+            return self.single(Self::stop_action());
         }
         let cfg = self.cfg;
         let rng = &mut self.rng;
         let action = match rng.weighted(&[14, 14, 10, 6, 3, 10, 7, 4, 18, 6, 2]) {
             0 => make::go(rng, cfg, false),
             1 => {
-                let (line, spn) = make::position(rng, cfg);
-                Action {
-                    line: line.into_bytes(),
-                    kind: Kind::Position(spn),
-                    expect: Expect::Ok,
-                    mutated: false,
+                let (line, result) = make::position(rng);
+                match result {
+                    Some((spn, p1)) => Action {
+                        line: line.into_bytes(),
+                        kind: Kind::Position(spn, p1),
+                        expect: Expect::Ok,
+                        mutated: false,
+                    },
+                    None => Action {
+                        line: line.into_bytes(),
+                        kind: Kind::Other,
+                        expect: Expect::Err,
+                        mutated: false,
+                    },
                 }
             }
             2 => make::query(rng),
@@ -501,27 +660,18 @@ impl<'a> Session<'a> {
             4 => make::simple(rng),
             5 => make::setoption(rng, cfg, &self.decls),
             6 => make::simple(rng),
-            7 => return self.wait_search(),
+            7 => return self.wait_jobs(),
             8 => {
                 let base = match rng.below(6) {
-                    0 => make::go(rng, cfg, false),
-                    1 => {
-                        let (line, _) = make::position(rng, cfg);
-                        Action {
-                            line: line.into_bytes(),
-                            kind: Kind::Other,
-                            expect: Expect::Any,
-                            mutated: false,
-                        }
-                    }
-                    2 => make::setoption(rng, cfg, &self.decls),
-                    3 => make::query(rng),
-                    4 => make::perft(rng),
-                    _ => make::simple(rng),
+                    0 => make::go(rng, cfg, false).line,
+                    1 => make::position(rng).0.into_bytes(),
+                    2 => make::setoption(rng, cfg, &self.decls).line,
+                    3 => make::query(rng).line,
+                    4 => make::perft(rng).line,
+                    _ => make::simple(rng).line,
                 };
-                let line = make::mutate(rng, &base.line);
                 Action {
-                    line,
+                    line: make::mutate(rng, &base),
                     kind: Kind::Other,
                     expect: Expect::Any,
                     mutated: true,
@@ -538,58 +688,83 @@ impl<'a> Session<'a> {
         self.single(action)
     }
 
-    /// Whether `go` must not be sent now: without `huge_turns`, positions
-    /// whose turn number is near `u32::MAX` are not searched.
-    fn go_gated(&self) -> bool {
-        !self.cfg.huge_turns && Position::from_spn(&self.spn).is_ok_and(|p| p.turn() >= HUGE_TURN)
-    }
-
-    fn fresh_position(&mut self) -> Action {
-        let (line, spn) = make::position(&mut self.rng, self.cfg);
-        Action {
-            line: line.into_bytes(),
-            kind: Kind::Position(spn),
-            expect: Expect::Ok,
-            mutated: false,
-        }
-    }
-
     fn single(&mut self, mut a: Action) -> Result<(), Failure> {
         if make::is_unsafe(&a.line, self.cfg) {
-            a = make::simple(&mut self.rng);
-            a.line = b"isready".to_vec();
-            a.kind = Kind::Other;
-            a.expect = Expect::Ok;
+            a = Action {
+                line: b"isready".to_vec(),
+                kind: Kind::Other,
+                expect: Expect::Ok,
+                mutated: false,
+            };
         }
-        let is_go = matches!(a.kind, Kind::Go(_)) || make::maybe_command(&a.line, "go");
-        if is_go && self.go_gated() {
-            a = self.fresh_position();
+        if a.mutated {
+            // What protocol.md makes certain about any line.
+            a.expect = make::spec_expect(&a.line);
+            a.kind = make::spec_kind(&a.line);
         }
-        let is_go = matches!(a.kind, Kind::Go(_)) || make::maybe_command(&a.line, "go");
-        let needs_idle = [
-            "position",
-            "go",
-            "setoption",
-            "uginewgame",
-            "ucinewgame",
-            "perft",
-        ]
-        .iter()
-        .any(|w| make::maybe_command(&a.line, w));
+        let cmd = make::command(&a.line);
+        let needs_idle = cmd
+            .as_deref()
+            .is_some_and(|c| make::NEEDS_IDLE.contains(&c));
+        let pos = self.model()?;
+        if let Kind::Go(_) = a.kind {
+            let words = make::words(&a.line).unwrap_or_default();
+            let args: Vec<&str> = words.iter().skip(1).map(String::as_str).collect();
+            let two = pos.players_left() == 2 && self.p1.is_some_and(|p| pos.in_game(p));
+            a.expect = check::go_expect(&args, pos.side_to_move(), self.p1, two);
+        }
+        // An infinite search that was not stopped is running for sure:
+        // whatever needs an idle engine must be refused.
+        let surely_busy = self.pending.iter().any(|p| p.is_infinite() && !p.stopped);
+        if surely_busy && needs_idle {
+            a.expect = Expect::Err;
+        }
         let before = self.spn.clone();
         let busy_before = !self.pending.is_empty();
         let now = Instant::now();
-        if is_go {
-            let (deadline, infinite_pure) = match &a.kind {
-                Kind::Go(spec) => (spec.bound.map(|b| now + b), spec.infinite_pure),
-                _ => (None, false),
+        // Whether the line may start a job: conservative, so that a deep
+        // perft or a search the engine did start is tracked and stopped.
+        let maybe_go = matches!(a.kind, Kind::Go(_)) || make::maybe_command(&a.line, "go");
+        let maybe_perft = matches!(a.kind, Kind::Perft(_)) || make::maybe_command(&a.line, "perft");
+        if maybe_go || maybe_perft {
+            let is_perft = match cmd.as_deref() {
+                Some("perft") => true,
+                Some("go") => false,
+                _ => !maybe_go,
+            };
+            let (job, bound) = if is_perft {
+                let depth = match a.kind {
+                    Kind::Perft(d) => Some(d),
+                    _ => None,
+                };
+                let bound = depth
+                    .filter(|&d| d <= PERFT_BOUNDED)
+                    .map(|_| self.cfg.margin(PERFT_MS));
+                (
+                    Job::Perft {
+                        depth,
+                        rows: Vec::new(),
+                    },
+                    bound,
+                )
+            } else {
+                match &a.kind {
+                    Kind::Go(spec) => (
+                        Job::Search {
+                            infinite: spec.infinite,
+                        },
+                        spec.bound,
+                    ),
+                    _ => (Job::Search { infinite: false }, None),
+                }
             };
             let stop_at = now + Duration::from_millis(self.rng.range(0, 600));
             self.pending.push_back(Pending {
-                go: escape(&a.line, 200),
-                roots: vec![self.spn.clone()],
-                deadline,
-                infinite_pure,
+                line: escape(&a.line, 200),
+                job,
+                root: self.spn.clone(),
+                deadline: bound.map(|b| now + b),
+                why: "its limit + margin",
                 stopped: false,
                 tentative: true,
                 action: self.action,
@@ -600,57 +775,86 @@ impl<'a> Session<'a> {
             let d = now + self.cfg.margin(STOP_MS);
             for p in &mut self.pending {
                 p.stopped = true;
-                p.deadline = Some(p.deadline.map_or(d, |x| x.min(d)));
-            }
-        } else if a.mutated && make::maybe_command(&a.line, "stop") {
-            for p in &mut self.pending {
-                p.stopped = true;
+                p.limit(d, "1 s after stop");
             }
         }
         let mut bytes = a.line.clone();
         bytes.extend_from_slice(b"\nquery spn\nisready\n");
         self.send(&bytes);
-        // Long lines take time to read, echo and parse.
+        // Long lines take time to read and parse.
         let extra = (a.line.len() as u64 / 1_000_000) * 1000;
-        let count = if a.mutated {
-            None
-        } else {
-            let ready = usize::from(a.line == b"isready") + 1;
-            let resp = usize::from(matches!(a.kind, Kind::Query(_))) + 1;
-            Some((ready, resp))
-        };
-        let w = self.window(count, self.cfg.margin(READY_MS + extra))?;
-        // Settle the `go` sent in this window: refused, or a search.
-        if is_go {
-            let refused = !w.errors.is_empty();
-            let idx = self
-                .pending
-                .iter()
-                .position(|p| p.action == self.action && p.tentative);
-            match idx {
-                Some(i) if refused => {
-                    self.pending.remove(i);
-                }
-                Some(i) => {
-                    self.pending[i].tentative = false;
-                    self.stats.searches += 1;
-                }
-                None => self.stats.searches += u64::from(!refused),
+        let w = self.window(None, self.cfg.margin(READY_MS + extra))?;
+        // Settle the job this line may have started: refused, or running.
+        let refused = !w.errors.is_empty();
+        let started = match self
+            .pending
+            .iter()
+            .position(|p| p.action == self.action && p.tentative)
+        {
+            Some(i) if refused => {
+                self.pending.remove(i);
+                None
             }
+            Some(i) => {
+                self.pending[i].tentative = false;
+                Some(self.pending[i].is_perft())
+            }
+            // Answered within the window.
+            None if (maybe_go || maybe_perft) && !refused => Some(cmd.as_deref() == Some("perft")),
+            None => None,
+        };
+        match started {
+            Some(true) => self.stats.perfts += 1,
+            Some(false) => self.stats.searches += 1,
+            None => {}
         }
+        let line = escape(&a.line, 200);
         if w.errors.len() > 1 {
-            return fail(
+            self.soft(fail(
                 "several-error-lines",
                 format!(
-                    "{} error lines for one line: {:?}",
+                    "{} error lines for '{line}': {:?}",
                     w.errors.len(),
                     w.errors
                 ),
-            );
+            ))?;
+        }
+        // `isready` gets one `readyok`, a valid `query` one `response`;
+        // the same words with anything else added get neither.
+        let want = (
+            1 + usize::from(make::bare(&a.line, "isready")),
+            1 + usize::from(make::valid_query(&a.line)),
+        );
+        if w.readyoks != want.0 {
+            self.soft(fail(
+                "readyok-count",
+                format!(
+                    "'{line}' then 'query spn' and 'isready' gave {} readyok, expected {} (errors {:?})",
+                    w.readyoks, want.0, w.errors
+                ),
+            ))?;
+        }
+        if w.responses.len() != want.1 {
+            self.soft(fail(
+                "response-count",
+                format!(
+                    "'{line}' then 'query spn' gave responses {:?}, expected {} (errors {:?})",
+                    w.responses, want.1, w.errors
+                ),
+            ))?;
         }
         self.take_spn(&w)?;
-        let verdict = self.check_answer(&a, &w, &before, busy_before, is_go, needs_idle);
-        self.soft(verdict)
+        let verdict = self.check_answer(&a, &w, &before, busy_before, needs_idle, surely_busy);
+        self.soft(verdict)?;
+        if !refused {
+            match &a.kind {
+                Kind::Position(_, p1) => self.p1 = Some(*p1),
+                // A mutated `position` was taken: its start is unknown.
+                _ if make::maybe_command(&a.line, "position") => self.p1 = None,
+                _ => {}
+            }
+        }
+        Ok(())
     }
 
     /// Checks one action's answer: refusals, state, and the answers the
@@ -661,10 +865,12 @@ impl<'a> Session<'a> {
         w: &Window,
         before: &str,
         busy_before: bool,
-        is_go: bool,
         needs_idle: bool,
+        surely_busy: bool,
     ) -> Result<(), Failure> {
         let line = escape(&a.line, 200);
+        let read = make::read(&a.line);
+        let cmd = make::command(&a.line);
         if !w.errors.is_empty() {
             if self.spn != before {
                 return fail(
@@ -675,8 +881,21 @@ impl<'a> Session<'a> {
                     ),
                 );
             }
-            let busy = busy_before || !self.pending.is_empty() || w.bestmoves > 0;
-            let game_over_go = is_go && self.model()?.is_game_over();
+            if read == Read::TooLong && !w.errors[0].starts_with("info string error: line too long")
+            {
+                return fail(
+                    "too-long-line-error-text",
+                    format!("a line of {} bytes got '{}'", a.line.len(), w.errors[0]),
+                );
+            }
+            if !w.other.is_empty() {
+                return fail(
+                    "refused-line-printed-output",
+                    format!("'{line}' got '{}' and printed {:?}", w.errors[0], w.other),
+                );
+            }
+            let busy = busy_before || !self.pending.is_empty() || w.ends > 0;
+            let game_over_go = cmd.as_deref() == Some("go") && self.model()?.is_game_over();
             if a.expect == Expect::Ok && !(needs_idle && busy) && !game_over_go {
                 return fail(
                     "valid-command-refused",
@@ -686,41 +905,24 @@ impl<'a> Session<'a> {
             return Ok(());
         }
         if a.expect == Expect::Err {
-            return fail("invalid-command-accepted", format!("'{line}' got no error"));
+            let kind = match (&read, cmd.as_deref()) {
+                (Read::TooLong, _) => "too-long-line-accepted".to_string(),
+                (Read::Control, _) => "control-char-line-accepted".to_string(),
+                _ if surely_busy && needs_idle => "busy-command-accepted".to_string(),
+                (_, Some(c)) if make::COMMANDS.contains(&c) => format!("invalid-{c}-accepted"),
+                _ => "unknown-command-accepted".to_string(),
+            };
+            return fail(kind, format!("'{line}' got no error"));
         }
         let pos = self.model()?;
         match &a.kind {
-            Kind::Position(spn) if *spn != self.spn => fail(
+            Kind::Position(spn, _) if *spn != self.spn => fail(
                 "position-mismatch",
                 format!("'{line}' gave '{}', the rules give '{spn}'", self.spn),
             ),
-            Kind::Query(what) => {
-                let answer = w.responses.first().cloned().unwrap_or_default();
-                if w.responses.len() != 2 {
-                    return fail(
-                        "query-answers",
-                        format!("'{line}': responses {:?}", w.responses),
-                    );
-                }
-                check::query_answer(&pos, what, &answer).or_else(|e| fail("query-wrong", e))
-            }
-            Kind::Perft(depth) => {
-                let want = if *depth == 0 {
-                    1
-                } else {
-                    splut::game::perft(&pos, *depth)
-                };
-                let got = w.other.iter().find_map(|l| l.strip_prefix("nodes "));
-                if got != Some(want.to_string().as_str()) {
-                    return fail(
-                        "perft-wrong",
-                        format!(
-                            "'{line}' in {}: nodes {got:?}, the rules give {want}",
-                            self.spn
-                        ),
-                    );
-                }
-                Ok(())
+            Kind::Query(what) if w.responses.len() == 2 => {
+                check::query_answer(&pos, self.p1, what, &w.responses[0])
+                    .or_else(|e| fail("query-wrong", e))
             }
             Kind::Display if !w.other.iter().any(|l| l.contains(self.spn.as_str())) => fail(
                 "d-without-spn",
@@ -733,43 +935,41 @@ impl<'a> Session<'a> {
         }
     }
 
-    /// Waits for the running searches to end (stopping those without a
-    /// limit first).
-    fn wait_search(&mut self) -> Result<(), Failure> {
+    /// Waits for the running jobs to end (stopping those without a limit
+    /// first).
+    fn wait_jobs(&mut self) -> Result<(), Failure> {
         if self.pending.iter().any(|p| p.deadline.is_none()) {
-            return self.single(Action {
-                line: b"stop".to_vec(),
-                kind: Kind::Stop,
-                expect: Expect::Ok,
-                mutated: false,
-            });
+            return self.single(Self::stop_action());
         }
-        // Every pending search has a deadline, which `pump` enforces.
+        // Every pending job has a deadline, which `pump` enforces.
         let until = Instant::now() + Duration::from_secs(120);
         while !self.pending.is_empty() {
             if !self.pump(until)? {
-                return fail("search-overran", "waited 120 s for a bestmove");
+                return fail("search-overran", "waited 120 s for a result");
             }
         }
         Ok(())
     }
 
     /// Several valid lines in one write, no `isready` between them, then
-    /// `stop`: commands while a search runs, `go` after `go`.
+    /// `stop`: commands while a job runs, `go` after `go`, `perft` after
+    /// `go`.
     fn burst(&mut self) -> Result<(), Failure> {
         let mut roots = vec![self.spn.clone()];
         let mut bytes = Vec::new();
         let (mut ready, mut resp) = (1, 1);
-        let huge = |spn: &str| Position::from_spn(spn).is_ok_and(|p| p.turn() >= HUGE_TURN);
+        let perft_depth = 1 + self.rng.below(2) as u32;
         for _ in 0..2 + self.rng.below(6) {
             let rng = &mut self.rng;
-            let line = match rng.below(8) {
-                0..=2 if self.cfg.huge_turns || !roots.iter().any(|r| huge(r)) => {
-                    make::go(rng, self.cfg, true).line
-                }
+            let line = match rng.below(9) {
+                0..=2 => make::go(rng, self.cfg, true).line,
                 3 => {
-                    let (line, spn) = make::position(rng, self.cfg);
-                    roots.push(spn);
+                    let (line, result) = make::position(rng);
+                    if let Some((spn, _)) = result {
+                        roots.push(spn);
+                    }
+                    // Which positions were taken is unknown.
+                    self.p1 = None;
                     line.into_bytes()
                 }
                 4 => {
@@ -781,6 +981,7 @@ impl<'a> Session<'a> {
                     b"isready".to_vec()
                 }
                 6 => b"stop".to_vec(),
+                7 => format!("perft {perft_depth}").into_bytes(),
                 _ => b"d".to_vec(),
             };
             bytes.extend_from_slice(&line);
@@ -789,20 +990,24 @@ impl<'a> Session<'a> {
         let d = Instant::now() + self.cfg.margin(STOP_MS);
         for p in &mut self.pending {
             p.stopped = true;
-            p.deadline = Some(p.deadline.map_or(d, |x| x.min(d)));
+            p.limit(d, "1 s after the stop ending a burst");
         }
-        self.burst_roots = Some(roots);
+        self.burst = Some(Burst {
+            roots,
+            perft_depth,
+            rows: Vec::new(),
+        });
         bytes.extend_from_slice(b"stop\nquery spn\nisready\n");
         self.send(&bytes);
         let result = self.burst_rest(ready, resp);
-        self.burst_roots = None;
+        self.burst = None;
         result
     }
 
     fn burst_rest(&mut self, ready: usize, resp: usize) -> Result<(), Failure> {
         let w = self.window(Some((ready, resp)), self.cfg.margin(READY_MS))?;
         self.take_spn(&w)?;
-        // Searches the burst started were stopped: their last lines come
+        // Jobs the burst started were stopped: their last lines come
         // within milliseconds. Wait for a quiet spell.
         let quiet = self.cfg.margin(150);
         let give_up = Instant::now() + self.cfg.margin(3000);
@@ -821,27 +1026,39 @@ impl<'a> Session<'a> {
         Ok(())
     }
 
-    /// Ends the session: `quit` (at once, or after stopping searches) or
-    /// the end of input, and the exit within its deadline.
-    fn finish(&mut self) -> Result<(), Failure> {
-        let all_bounded = self.pending.iter().all(|p| p.deadline.is_some());
+    /// Ends the session: `quit` (at once, or after the jobs end) or the
+    /// end of input, and the exit within its deadline. Past `until`, only
+    /// ways that end quickly.
+    fn finish(&mut self, until: Instant) -> Result<(), Failure> {
+        let now = Instant::now();
+        // What the end of input costs: a running job gets up to 5 s more
+        // (an infinite search none).
+        let eof_cost = self
+            .pending
+            .iter()
+            .map(|p| match (p.is_infinite(), p.deadline) {
+                (true, _) => Duration::ZERO,
+                (false, Some(d)) => d.saturating_duration_since(now).min(END_GRACE),
+                (false, None) => END_GRACE,
+            })
+            .max()
+            .unwrap_or_default();
+        let eof_fits = now + eof_cost + Duration::from_secs(1) <= until
+            || eof_cost <= Duration::from_millis(300);
         let mode = self.rng.below(10);
-        let deadline = if mode == 0 && all_bounded {
-            let last = self.pending.iter().filter_map(|p| p.deadline).max();
-            self.driver.close_input();
-            let base = last.unwrap_or_else(Instant::now).max(Instant::now());
-            base + self.cfg.margin(QUIT_MS)
-        } else {
-            if mode < 3 {
-                self.wait_search()?;
-                if !self.pending.is_empty() {
-                    self.wait_search()?;
-                }
+        if mode < 3 && eof_fits {
+            return self.finish_eof();
+        }
+        if mode < 5 && now < until {
+            self.wait_jobs()?;
+            if !self.pending.is_empty() {
+                self.wait_jobs()?;
             }
-            self.send(b"quit\n");
-            Instant::now() + self.cfg.margin(QUIT_MS)
-        };
-        // Lines may still come (a bounded search finishing at end of input).
+        }
+        self.send(b"quit\n");
+        let deadline = Instant::now() + self.cfg.margin(QUIT_MS);
+        // `quit` exits at once: what a running job may still print is not
+        // judged.
         loop {
             if self.driver.eof {
                 break;
@@ -852,14 +1069,62 @@ impl<'a> Session<'a> {
             {
                 Ok(Some(_)) => {}
                 Ok(None) => {
-                    return fail(
-                        "quit-timeout",
-                        "the engine did not exit in time after quit / end of input",
-                    );
+                    return fail("quit-timeout", "the engine did not exit in time after quit");
                 }
                 Err(()) => break,
             }
         }
+        self.exit_status(deadline)
+    }
+
+    /// The end of input: every running job must print its result (a
+    /// search within 5 s, an infinite one at once), then the engine exits.
+    fn finish_eof(&mut self) -> Result<(), Failure> {
+        self.driver.close_input();
+        let now = Instant::now();
+        let stop = self.cfg.margin(STOP_MS);
+        for p in &mut self.pending {
+            // Ended by the end of input: it may end without a count, and
+            // an infinite search answers.
+            p.stopped = true;
+            if p.is_infinite() {
+                p.limit(now + stop, "1 s after the end of input (infinite)");
+            } else {
+                p.limit(now + END_GRACE + stop, "5 s + 1 s after the end of input");
+            }
+        }
+        let give_up = now + END_GRACE + stop + self.cfg.margin(QUIT_MS);
+        loop {
+            match self.pump_raw(give_up)? {
+                Pumped::Line => {}
+                Pumped::Timeout => {
+                    return fail(
+                        "quit-timeout",
+                        "the engine did not exit in time after the end of input",
+                    );
+                }
+                Pumped::Closed => break,
+            }
+        }
+        if let Some(p) = self.pending.front() {
+            return fail(
+                "eof-job-unanswered",
+                format!(
+                    "'{}' printed no result before the engine exited at the end of input",
+                    p.line
+                ),
+            );
+        }
+        if self.bestturn.is_some() {
+            return fail(
+                "bestmove-missing",
+                "a bestturn was not followed by its bestmove",
+            );
+        }
+        self.exit_status(Instant::now() + self.cfg.margin(QUIT_MS))
+    }
+
+    fn exit_status(&mut self, deadline: Instant) -> Result<(), Failure> {
         match self.driver.wait_exit(
             deadline.saturating_duration_since(Instant::now()) + Duration::from_millis(200),
         ) {
@@ -867,11 +1132,42 @@ impl<'a> Session<'a> {
             Some(s) => Err(Failure {
                 kind: "bad-exit-status".into(),
                 detail: format!(
-                    "exit status {s} after quit; stderr: {}",
+                    "exit status {s} after quit / end of input; stderr: {}",
                     self.driver.stderr_tail()
                 ),
             }),
             None => fail("quit-timeout", "stdout closed but the process did not exit"),
         }
     }
+}
+
+/// Checks a search's answer against the positions it may have searched.
+fn judge(
+    go: &str,
+    roots: &[String],
+    infinite_early: bool,
+    turn: &[&str],
+    best: &str,
+    text: &str,
+) -> Result<(), Failure> {
+    // The last root is the likeliest (the burst's latest position).
+    let mut first_err = None;
+    for root in roots.iter().rev() {
+        let pos = Position::from_spn(root)
+            .or_else(|e| fail("spn-unparseable", format!("{root}: {e}")))?;
+        if infinite_early && !pos.is_game_over() {
+            return fail(
+                "infinite-ended-without-stop",
+                format!("'{go}' answered '{text}' before any stop"),
+            );
+        }
+        match check::bestturn(&pos, turn, best) {
+            Ok(()) => return Ok(()),
+            Err(e) => {
+                first_err.get_or_insert((e, root.clone()));
+            }
+        }
+    }
+    let ((kind, msg), root) = first_err.expect("at least one root");
+    fail(kind, format!("after '{go}' from position '{root}': {msg}"))
 }
