@@ -326,3 +326,18 @@ fn a_deep_perft_does_not_block_the_protocol_and_stops() {
     e.send("perft 2");
     assert_eq!(e.expect("nodes "), "nodes 9");
 }
+
+/// Found by the fuzzer: plain UCT has no solver, so when its best step wins
+/// at once its line never reaches `depth 2` and the search never ended.
+#[test]
+fn a_depth_limit_ends_when_the_best_line_ends_the_game() {
+    let mut e = Engine::start();
+    for algorithm in ["uct-plain", "mcts", "alphabeta"] {
+        e.send(&format!("setoption name Algorithm value {algorithm}"));
+        e.send("position fen 1/2gT/5/2gS2rTR/rS6R1/7/2R2/1rDR/1 r 2 144 - h5 -");
+        e.send("go depth 2");
+        let got = e.read_until_within("bestmove", Duration::from_secs(5));
+        let lines = got.unwrap_or_else(|| panic!("{algorithm}: no bestmove in 5 s"));
+        assert_eq!(lines.last().unwrap(), "bestmove g6h6*w", "{algorithm}");
+    }
+}

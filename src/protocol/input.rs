@@ -95,11 +95,20 @@ pub fn words(line: &str) -> Result<Vec<&str>, String> {
     Ok(line.split([' ', '\t']).filter(|w| !w.is_empty()).collect())
 }
 
-/// Whether a character must not reach a terminal raw: control characters
-/// and the invisible marks that reorder or hide text.
+/// Whether a character must not reach a terminal raw: control characters,
+/// line and paragraph separators, and the invisible marks that reorder or
+/// hide text (bidi marks, overrides and isolates, zero-width characters).
 fn unsafe_char(c: char) -> bool {
     c.is_control()
-        || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+        || matches!(
+            c,
+            '\u{061c}'
+                | '\u{180e}'
+                | '\u{200b}'..='\u{200f}'
+                | '\u{2028}'..='\u{202e}'
+                | '\u{2060}'..='\u{2069}'
+                | '\u{feff}'
+        )
 }
 
 /// `text` with every unsafe character written as `\xNN` or `\u{…}`.
@@ -203,6 +212,10 @@ mod tests {
     #[test]
     fn errors_are_escaped_and_bounded() {
         assert_eq!(escape("a\u{1b}[31mb\u{202e}"), "a\\x1b[31mb\\u{202e}");
+        assert_eq!(
+            escape("\u{61c}\u{2028}\u{2066}é"),
+            "\\u{61c}\\u{2028}\\u{2066}é"
+        );
         let long = "é".repeat(1000);
         let e = echo(&long);
         assert!(

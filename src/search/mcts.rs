@@ -651,6 +651,18 @@ fn best_line(trees: &[Tree], root: &Position, solver: bool) -> (Vec<Step>, f64, 
     (line, root_q, root_proven)
 }
 
+/// Whether playing `line` from `root` ends the game.
+fn ends_the_game(root: &Position, line: &[Step]) -> bool {
+    let mut pos = *root;
+    for &s in line {
+        if pos.is_game_over() || !pos.is_legal(s) {
+            return false;
+        }
+        pos.play(s);
+    }
+    !line.is_empty() && pos.is_game_over()
+}
+
 /// Runs MCTS (or plain UCT) on `root` within the limits of `control` and
 /// the simulation/depth caps; returns the final report. Reproducible with
 /// one thread, a seed and a simulation cap.
@@ -707,7 +719,9 @@ pub fn run(
             }
             if let Some(d) = max_depth {
                 let (line, _, _) = best_line(std::slice::from_ref(t), root, cfg.solver);
-                if line.len() as u32 >= d {
+                // A line that ends the game cannot grow: it is as deep as
+                // it gets (plain UCT has no solver to prove it).
+                if line.len() as u32 >= d || ends_the_game(root, &line) {
                     return true;
                 }
             }
