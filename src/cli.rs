@@ -207,7 +207,8 @@ pub struct DatagenArgs {
     /// Most positions kept from one game (1 to 1000).
     #[arg(long, default_value_t = crate::datagen::DEFAULT_PER_GAME as u64, value_parser = clap::value_parser!(u64).range(1..=1000))]
     per_game: u64,
-    /// Random steps from the start before the game proper (0 to 40).
+    /// Random steps from the start before the game proper (0 to 40; with
+    /// 0 every game is the same game).
     #[arg(long, default_value_t = crate::datagen::DEFAULT_OPENING_STEPS as u64, value_parser = clap::value_parser!(u64).range(0..=MAX_OPENING_STEPS as u64))]
     opening_steps: u64,
     /// Draw a game after this many game turns (1 to 100000).

@@ -229,3 +229,33 @@ fn bad_arguments_and_files_are_errors_not_panics() {
     );
     assert!(e.is_err());
 }
+
+#[test]
+fn games_at_the_turn_limit_are_draws_among_the_seats_left() {
+    let cfg = Config {
+        max_turns: 5,
+        ..config(2, 4)
+    };
+    let mut bytes = Vec::new();
+    let stats = run(
+        &cfg,
+        &mut bytes,
+        &Arc::new(AtomicBool::new(false)),
+        &mut |_| {},
+    )
+    .unwrap();
+    assert!(stats.turn_limit > 0, "{stats:?}");
+    assert_eq!(stats.games, 4);
+    let text = String::from_utf8(bytes).unwrap();
+    for line in text.lines() {
+        let s = Sample::parse_line(line).unwrap();
+        assert!(s.turn() <= 5, "{line}");
+        if s.places.len() == 1 {
+            assert_eq!(s.result_for(s.side_to_move()), Some(0.5), "{line}");
+        }
+    }
+    assert!(
+        text.contains(" | r = g | ") || text.contains(" | g = r | "),
+        "{text}"
+    );
+}

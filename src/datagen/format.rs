@@ -15,7 +15,8 @@
 //! - `<seed>:<game>`: which game the position comes from (positions of one
 //!   game are correlated: split training and validation data by game).
 //!
-//! Lines starting with `#` are comments. Every line ends with a newline;
+//! A line takes about 76 bytes with 2 players, 84 with 3, 92 with 4 (a
+//! million positions: 76–92 MB). Lines starting with `#` are comments. Every line ends with a newline;
 //! a last line without one was cut short by a killed run and is skipped.
 
 use crate::game::{Position, Seat};

@@ -135,8 +135,12 @@ impl Stats {
             format!("{what:<34}{n:>10} ({share:.1}%)\n")
         };
         let mut s = format!(
-            "{} games: {} won, {} drawn at the turn limit, {} drawn by repetition\n",
-            self.games, self.decisive, self.turn_limit, self.repetition
+            "{} game{}: {} won, {} drawn at the turn limit, {} drawn by repetition\n",
+            self.games,
+            if self.games == 1 { "" } else { "s" },
+            self.decisive,
+            self.turn_limit,
+            self.repetition
         );
         s += &line("positions searched after openings", self.candidates);
         s += &line("- proven score", self.decided);
@@ -154,7 +158,7 @@ impl Stats {
     }
 }
 
-/// One finished game: its lines (each with its newline) and its counts.
+/// One finished game: its kept positions and its counts.
 #[derive(Clone, Debug, Default)]
 pub struct GameData {
     /// The kept positions, in game order.
@@ -180,9 +184,10 @@ pub fn play_game(
     stop: &Arc<AtomicBool>,
 ) -> Result<Option<GameData>, String> {
     let game_seed = mix(cfg.seed ^ mix(number));
-    let opening = random_openings(cfg.players, cfg.opening_steps, 1, game_seed)?
+    let opening = random_openings(cfg.players, cfg.opening_steps, 1, game_seed)
+        .map_err(|e| format!("game {number}: {e}"))?
         .pop()
-        .ok_or("no opening")?;
+        .ok_or_else(|| format!("game {number}: no opening"))?;
     let mut game: Game = opening.game();
     tt.clear();
     let limits = Limits {
@@ -322,6 +327,17 @@ pub fn run(
     progress: &mut dyn FnMut(&Stats),
 ) -> Result<Stats, String> {
     check(cfg)?;
+    // Every table is written whole at each game's start: all of them must
+    // fit at once.
+    let sum = cfg.threads.saturating_mul(cfg.hash_mib);
+    if let Some(avail) = crate::system::available_mib()
+        && sum > avail / 100 * crate::system::TABLE_MEMORY_PERCENT
+    {
+        return Err(format!(
+            "{} tables of {} MiB ({sum} MiB) do not fit in the {avail} MiB of memory available",
+            cfg.threads, cfg.hash_mib
+        ));
+    }
     let tables = (0..cfg.threads)
         .map(|_| TranspositionTable::try_new(cfg.hash_mib))
         .collect::<Result<Vec<_>, _>>()?;
@@ -497,9 +513,10 @@ pub fn run_to_file(
     let mut stdout = std::io::stdout();
     let _ = writeln!(
         stdout,
-        "{} positions from {} games appended to {name} in {:.1} s: {:.0} positions/s, {} thread{}",
+        "{} positions from {} game{} appended to {name} in {:.1} s: {:.0} positions/s, {} thread{}",
         stats.written,
         stats.games,
+        if stats.games == 1 { "" } else { "s" },
         start.elapsed().as_secs_f64(),
         per_second(stats.written),
         cfg.threads,
