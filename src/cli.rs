@@ -97,6 +97,10 @@ enum Command {
         /// The records file.
         file: PathBuf,
     },
+    /// Self-play games from seeded random openings, each step chosen by a
+    /// fixed-node search; appends sampled positions with their score and
+    /// the game's outcome to a data file (README, "Data generation").
+    Datagen(DatagenArgs),
     /// The standings of records files of one tournament (its shards, or
     /// its runs), as the whole tournament prints them at its end.
     Standings {
@@ -179,6 +183,49 @@ pub struct TournamentArgs {
     /// The game records file (games are appended).
     #[arg(long, default_value = "tournament.games")]
     records: PathBuf,
+    /// No progress bar.
+    #[arg(long)]
+    no_progress: bool,
+}
+
+/// `splut datagen` options.
+#[derive(Args, Debug)]
+pub struct DatagenArgs {
+    /// 2, 3 or 4 players per game.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=4))]
+    players: u8,
+    /// Nodes searched for each step (1 to 10^9).
+    #[arg(long, default_value_t = crate::datagen::DEFAULT_NODES, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    nodes: u64,
+    /// Stop after this many games.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    games: Option<u64>,
+    /// Stop after this many positions (without --games or --positions
+    /// the run goes on until Ctrl-C).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    positions: Option<u64>,
+    /// Most positions kept from one game (1 to 1000).
+    #[arg(long, default_value_t = crate::datagen::DEFAULT_PER_GAME as u64, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    per_game: u64,
+    /// Random steps from the start before the game proper (0 to 40; with
+    /// 0 every game is the same game).
+    #[arg(long, default_value_t = crate::datagen::DEFAULT_OPENING_STEPS as u64, value_parser = clap::value_parser!(u64).range(0..=MAX_OPENING_STEPS as u64))]
+    opening_steps: u64,
+    /// Draw a game after this many game turns (1 to 100000).
+    #[arg(long, default_value_t = crate::datagen::DEFAULT_MAX_TURNS, value_parser = clap::value_parser!(u32).range(1..=MAX_TURNS as i64))]
+    max_turns: u32,
+    /// Seed of the openings and of the sampling.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once, 1 to 256 (the output does not depend on it).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS))]
+    threads: u64,
+    /// Each game's transposition table in MiB (1 to 1024).
+    #[arg(long, default_value_t = crate::datagen::DEFAULT_HASH_MIB as u64, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    hash: u64,
+    /// The data file (appended to).
+    #[arg(long, short, default_value = "datagen.txt")]
+    output: PathBuf,
     /// No progress bar.
     #[arg(long)]
     no_progress: bool,
@@ -453,6 +500,28 @@ pub fn main() -> i32 {
         Some(Command::Tournament(args)) => {
             match tournament_config(*args, engine_groups).and_then(crate::tournament::run) {
                 Ok(code) => code,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    2
+                }
+            }
+        }
+        Some(Command::Datagen(a)) => {
+            let cfg = crate::datagen::Config {
+                players: a.players.into(),
+                nodes: a.nodes,
+                opening_steps: a.opening_steps as usize,
+                max_turns: a.max_turns,
+                per_game: a.per_game as usize,
+                seed: a.seed,
+                threads: a.threads as usize,
+                hash_mib: a.hash as usize,
+                games: a.games,
+                positions: a.positions,
+            };
+            let progress = !a.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr());
+            match crate::datagen::run_to_file(&cfg, &a.output, progress) {
+                Ok(()) => 0,
                 Err(e) => {
                     eprintln!("error: {e}");
                     2

@@ -6,6 +6,7 @@
 //! - [`parallel_perft`]: perft split over threads with rayon.
 //! - [`protocol`]: the UGI-based text protocol (`protocol.md`).
 //! - [`tournament`]: self-play tournaments with statistics, game records.
+//! - [`datagen`]: training positions from self-play, and their reader.
 //! - [`system`]: what the machine has (available memory).
 //! - [`bench`]: the `splut bench` search benchmark.
 //! - [`cli`]: the `splut` command line.
@@ -15,6 +16,7 @@
 
 pub mod bench;
 pub mod cli;
+pub mod datagen;
 pub mod eval;
 pub mod game;
 pub mod parallel_perft;
