@@ -204,9 +204,10 @@ pub struct DatagenArgs {
     /// the run goes on until Ctrl-C).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     positions: Option<u64>,
-    /// Most positions kept from one game (1 to 1000).
-    #[arg(long, default_value_t = crate::datagen::DEFAULT_PER_GAME as u64, value_parser = clap::value_parser!(u64).range(1..=1000))]
-    per_game: u64,
+    /// Most positions kept from one game (1 to 1000; default 16 with 2
+    /// players, 32 with 3-4, whose games are about twice as long).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    per_game: Option<u64>,
     /// Random steps from the start before the game proper (0 to 40; with
     /// 0 every game is the same game).
     #[arg(long, default_value_t = crate::datagen::DEFAULT_OPENING_STEPS as u64, value_parser = clap::value_parser!(u64).range(0..=MAX_OPENING_STEPS as u64))]
@@ -512,7 +513,11 @@ pub fn main() -> i32 {
                 nodes: a.nodes,
                 opening_steps: a.opening_steps as usize,
                 max_turns: a.max_turns,
-                per_game: a.per_game as usize,
+                per_game: a
+                    .per_game
+                    .map_or(crate::datagen::default_per_game(a.players.into()), |k| {
+                        k as usize
+                    }),
                 seed: a.seed,
                 threads: a.threads as usize,
                 hash_mib: a.hash as usize,

@@ -50,6 +50,18 @@ use std::sync::{Arc, mpsc};
 pub const DEFAULT_NODES: u64 = 500;
 /// Default most positions kept per game.
 pub const DEFAULT_PER_GAME: usize = 16;
+
+/// Default most positions kept from one game with `players` players:
+/// [`DEFAULT_PER_GAME`] with 2, twice that with 3-4, whose games are about
+/// twice as long (the same share of each game, and 2,000 positions/s a
+/// core at the default nodes).
+pub fn default_per_game(players: usize) -> usize {
+    if players <= 2 {
+        DEFAULT_PER_GAME
+    } else {
+        2 * DEFAULT_PER_GAME
+    }
+}
 /// Default random opening steps: the first three turns (1, 2 and 3 steps).
 pub const DEFAULT_OPENING_STEPS: usize = 6;
 /// Default turn limit.
