@@ -1,0 +1,67 @@
+//! Completing the turn: a search answers with the whole rest of the side
+//! to move's turn, the principal variation's steps until the turn ends,
+//! completed by short searches if the variation stops early.
+
+use super::Settings;
+use super::alphabeta::{AlphaBeta, Mode};
+use super::control::{Control, Progress};
+use super::thread::Worker;
+use super::tt::TranspositionTable;
+use crate::game::{Position, Step};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+/// The steps of the principal variation that belong to the root's turn,
+/// completed with short searches if the variation ends before the turn.
+pub fn complete_turn(
+    root: &Position,
+    pv: &[Step],
+    tt: &TranspositionTable,
+    settings: &Settings,
+) -> Vec<Step> {
+    let mut turn = Vec::new();
+    let mut pos = *root;
+    for &s in pv {
+        if pos.turn() != root.turn() || pos.is_game_over() || !pos.is_legal(s) {
+            break;
+        }
+        turn.push(s);
+        pos.play(s);
+    }
+    while pos.turn() == root.turn() && !pos.is_game_over() {
+        let step = quick_best_step(&pos, tt, settings);
+        turn.push(step);
+        pos.play(step);
+    }
+    turn
+}
+
+/// A short search for one step, ignoring the stopped main search: used to
+/// finish a turn the main search did not reach the end of.
+fn quick_best_step(pos: &Position, tt: &TranspositionTable, settings: &Settings) -> Step {
+    let control = Control::new(Arc::new(AtomicBool::new(false)), None, Some(20_000));
+    let progress = Progress::default();
+    let mut w = AlphaBeta::new(
+        pos,
+        &[],
+        tt,
+        &settings.params,
+        &control,
+        &progress,
+        true,
+        Mode::Paranoid,
+    );
+    let mut p = *pos;
+    let mut best = None;
+    for depth in 1..=i32::from(pos.steps_left()) {
+        w.search_root(&mut p, depth);
+        if w.stopped() && best.is_some() {
+            break;
+        }
+        if let Some(&s) = w.root_pv().first() {
+            best = Some(s);
+        }
+    }
+    best.filter(|&s| pos.is_legal(s))
+        .unwrap_or_else(|| pos.legal_step_vec()[0])
+}

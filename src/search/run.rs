@@ -1,0 +1,212 @@
+//! One search from start to answer: the time budget, the choice of search
+//! for the algorithm, the fallback to best-reply search when paranoid
+//! alpha-beta proves a loss, and the turn completed from its line.
+
+use super::alphabeta::{AlphaBeta, Mode};
+use super::complete_turn::complete_turn;
+use super::control::{Control, Progress, cores};
+use super::maxn::MaxN;
+use super::score::Score;
+use super::smp::{Iteration, lazy_smp};
+use super::thread::Worker;
+use super::tt::TranspositionTable;
+use super::{Algorithm, Info, Limits, MAX_DEPTH, Outcome, Settings, mcts, reference, time};
+use crate::game::Position;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// Below this much time left, a proven loss is not searched again.
+const FALLBACK_MIN_TIME: Duration = Duration::from_millis(5);
+
+/// What a search works on: the root and the positions before it, the
+/// limits and settings, the shared table. Built once per `go`; each search
+/// run on it (the first, a fallback) brings its own [`Control`].
+pub struct Search<'a> {
+    /// The position searched.
+    pub root: &'a Position,
+    /// Hashes of the game's earlier positions (repetitions).
+    pub game_hashes: &'a [u64],
+    /// What limits the search.
+    pub limits: &'a Limits,
+    /// How it searches.
+    pub settings: &'a Settings,
+    /// The table shared by every thread and search.
+    pub tt: &'a TranspositionTable,
+}
+
+/// Searches `root` (reached after positions hashing to `game_hashes`) and
+/// returns the rest of the turn to play. `report` receives an [`Info`] after
+/// every iteration. `stop` may be set from another thread to end the search
+/// early. `infinite` obeys every other limit given; it only keeps
+/// deepening a proven result (holding the answer back until `stop` is the
+/// caller's business).
+///
+/// With `Algorithm::Auto` and 3–4 players, paranoid alpha-beta may prove a
+/// loss: all the other seats together can kill the side to move. Real
+/// opponents do not play as one, and every turn then looks alike to
+/// paranoid (it may even pass up a kill), so the rest of the budget goes
+/// to best-reply search, which assumes only one opponent replies, and its
+/// turn is played.
+pub fn think(
+    root: &Position,
+    game_hashes: &[u64],
+    limits: &Limits,
+    settings: &Settings,
+    tt: &TranspositionTable,
+    stop: Arc<AtomicBool>,
+    report: &mut dyn FnMut(&Info),
+) -> Outcome {
+    let search = Search {
+        root,
+        game_hashes,
+        limits,
+        settings,
+        tt,
+    };
+    search.think(stop, report)
+}
+
+impl Search<'_> {
+    /// [`think`] on this search.
+    pub fn think(&self, stop: Arc<AtomicBool>, report: &mut dyn FnMut(&Info)) -> Outcome {
+        let (root, limits, settings) = (self.root, self.limits, self.settings);
+        let start = Instant::now();
+        let budget = time::budget(limits.movetime, limits.clock, settings.move_overhead);
+        let (hard, soft) = (budget.hard, budget.soft);
+        let algorithm = settings.algorithm.resolve(root.players_left());
+        let control = Control::new(stop.clone(), hard, limits.nodes);
+        let first = self.run(algorithm, &control, soft, report);
+        let paranoid_lost = settings.algorithm == Algorithm::Auto
+            && algorithm == Algorithm::AlphaBeta
+            && root.players_left() >= 3
+            && matches!(first.info.score, Score::Loss(_));
+        if !paranoid_lost || limits.infinite || control.stopped_from_outside() {
+            return first;
+        }
+        let elapsed = start.elapsed();
+        let nodes_left = limits.nodes.map(|n| n.saturating_sub(first.info.nodes));
+        let hard_left = hard.map(|h| h.saturating_sub(elapsed));
+        if nodes_left == Some(0) || hard_left.is_some_and(|h| h < FALLBACK_MIN_TIME) {
+            return first;
+        }
+        let control = Control::new(stop, hard_left, nodes_left);
+        let soft_left = soft.map(|s| s.saturating_sub(elapsed));
+        let mut fallback = self.run(Algorithm::Brs, &control, soft_left, report);
+        if fallback.info.depth == 0 {
+            // Not one iteration done: the paranoid turn is as good a guess.
+            return first;
+        }
+        fallback.info.nodes += first.info.nodes;
+        fallback.info.time_ms = start.elapsed().as_millis() as u64;
+        fallback.info.nps = fallback.info.nodes * 1000 / fallback.info.time_ms.max(1);
+        fallback
+    }
+
+    /// One search with `algorithm` under `control`; `soft` is when
+    /// iterative deepening stops starting new iterations.
+    fn run(
+        &self,
+        algorithm: Algorithm,
+        control: &Control,
+        soft: Option<Duration>,
+        report: &mut dyn FnMut(&Info),
+    ) -> Outcome {
+        let (root, limits, settings, tt) = (self.root, self.limits, self.settings, self.tt);
+        tt.new_search();
+        // A node limit is exact only on one thread.
+        let threads = if limits.nodes.is_some() {
+            1
+        } else {
+            settings.threads.clamp(1, cores())
+        };
+        if root.is_game_over() {
+            return Outcome {
+                turn: Vec::new(),
+                info: Info::default(),
+            };
+        }
+        let info = match algorithm {
+            Algorithm::Random | Algorithm::Greedy => {
+                let turn = if algorithm == Algorithm::Random {
+                    reference::random_turn(root, settings.seed)
+                } else {
+                    reference::greedy_turn(root, settings.seed)
+                };
+                let info = Info {
+                    depth: turn.len() as u32,
+                    pv: turn.clone(),
+                    time_ms: control.elapsed().as_millis() as u64,
+                    ..Info::default()
+                };
+                report(&info);
+                return Outcome { turn, info };
+            }
+            Algorithm::Mcts | Algorithm::UctPlain => {
+                let cfg = if algorithm == Algorithm::Mcts {
+                    settings.mcts
+                } else {
+                    mcts::MctsConfig {
+                        parallel: settings.mcts.parallel,
+                        ..mcts::UCT_PLAIN
+                    }
+                };
+                mcts::run(
+                    root,
+                    &cfg,
+                    &settings.params,
+                    threads,
+                    settings.seed,
+                    settings.tree_mib,
+                    control,
+                    soft,
+                    limits.nodes,
+                    limits.depth,
+                    report,
+                )
+            }
+            _ => {
+                let progress = Progress::default();
+                let mode = match algorithm {
+                    Algorithm::Brs => Mode::Brs,
+                    Algorithm::BrsPlus => Mode::BrsPlus,
+                    _ => Mode::Paranoid,
+                };
+                let worker = |is_main| -> Box<dyn Worker + '_> {
+                    match algorithm {
+                        Algorithm::MaxN => Box::new(MaxN::new(
+                            root,
+                            tt,
+                            &settings.params,
+                            control,
+                            &progress,
+                            is_main,
+                        )),
+                        _ => Box::new(AlphaBeta::new(
+                            root,
+                            self.game_hashes,
+                            tt,
+                            &settings.params,
+                            control,
+                            &progress,
+                            is_main,
+                            mode,
+                        )),
+                    }
+                };
+                let iteration = Iteration {
+                    root,
+                    infinite: limits.infinite,
+                    control,
+                    progress: &progress,
+                    tt,
+                    soft,
+                    max_depth: limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH),
+                };
+                lazy_smp(&iteration, threads, &worker, report)
+            }
+        };
+        let turn = complete_turn(root, &info.pv, tt, settings);
+        Outcome { turn, info }
+    }
+}

@@ -1,0 +1,86 @@
+//! Lazy SMP: with more than one thread, helper threads search the same tree
+//! and share the table. Every helper publishes its completed iterations;
+//! the deepest one is played, and a helper that completes the target depth
+//! first ends the search.
+
+use super::Info;
+pub use super::iterate::Iteration;
+use super::thread::Worker;
+use std::sync::Mutex;
+
+/// Runs `threads` workers (made by `worker(is_main)`) on `it`: the main
+/// thread iterates and reports, helpers publish; returns the best completed
+/// iteration with every thread's nodes.
+pub fn lazy_smp<'a>(
+    it: &Iteration<'_>,
+    threads: usize,
+    worker: &(dyn Fn(bool) -> Box<dyn Worker + 'a> + Sync),
+    report: &mut dyn FnMut(&Info),
+) -> Info {
+    let control = it.control;
+    let helper_best: Mutex<Option<Info>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads)
+            .map(|i| {
+                let published = &helper_best;
+                scope.spawn(move || {
+                    let mut w = worker(false);
+                    helper(it, &mut *w, i, published);
+                    w.nodes() % 1024
+                })
+            })
+            .collect();
+
+        let mut w = worker(true);
+        let mut last = it.main(&mut *w, report);
+        let main_nodes = w.nodes();
+        control.stop();
+        let mut total = it.progress.nodes() + main_nodes % 1024;
+        for h in helpers {
+            total += h.join().unwrap_or(0);
+        }
+        // A helper that got deeper than the main thread has the better turn.
+        let helper = helper_best.lock().ok().and_then(|mut h| h.take());
+        if let Some(h) = helper.filter(|h| h.depth > last.depth && !h.pv.is_empty()) {
+            last.depth = h.depth;
+            last.seldepth = h.seldepth;
+            last.score = h.score;
+            last.pv = h.pv;
+        }
+        last.nodes = total;
+        let ms = control.elapsed().as_millis() as u64;
+        last.time_ms = ms;
+        last.nps = total * 1000 / ms.max(1);
+        last
+    })
+}
+
+/// A helper thread's iterations: published when complete; completing the
+/// target depth ends the search.
+fn helper(it: &Iteration<'_>, w: &mut dyn Worker, index: usize, published: &Mutex<Option<Info>>) {
+    let control = it.control;
+    let mut pos = *it.root;
+    // Odd helpers start one step deeper, so threads spread over depths.
+    let mut depth = 1 + (index % 2) as u32;
+    while !control.stopped() && depth <= it.max_depth {
+        let value = w.search_root(&mut pos, depth as i32);
+        if w.stopped() {
+            break;
+        }
+        if let Ok(mut best) = published.lock()
+            && best.as_ref().is_none_or(|b| b.depth < depth)
+        {
+            *best = Some(Info {
+                depth,
+                seldepth: w.seldepth() as u32,
+                score: w.score(value),
+                pv: w.root_pv(),
+                ..Info::default()
+            });
+        }
+        if depth == it.max_depth {
+            control.stop();
+        }
+        depth += 1;
+    }
+}
