@@ -119,6 +119,10 @@ eval_params! {
 /// search's proven-result scores even summed over every term.
 pub const MAX_WEIGHT: i32 = 1_000_000;
 
+/// Largest parameter file read, bytes: far more than any set of weights
+/// needs, so reading a wrong file (or a device) stops early.
+pub const MAX_PARAMS_FILE: u64 = 1 << 20;
+
 /// Largest magnitude of [`evaluate`]: evaluations stay well inside the
 /// search's proven-result scores whatever the weights.
 pub const MAX_EVAL: i32 = 500_000;
@@ -194,6 +198,28 @@ impl EvalParams {
             }
         }
         Ok(params)
+    }
+
+    /// Reads a parameter file ([`EvalParams::from_text`]). An empty path
+    /// or `default` gives the compiled-in weights. Errors (a file that
+    /// cannot be read, is not UTF-8 text, is larger than
+    /// [`MAX_PARAMS_FILE`] or holds a bad line) name the file.
+    pub fn from_file(path: &str) -> Result<EvalParams, String> {
+        use std::io::Read;
+        if path.is_empty() || path.eq_ignore_ascii_case("default") {
+            return Ok(DEFAULT_PARAMS);
+        }
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| f.take(MAX_PARAMS_FILE + 1).read_to_end(&mut bytes))
+            .map_err(|e| format!("cannot read '{path}': {e}"))?;
+        if bytes.len() as u64 > MAX_PARAMS_FILE {
+            return Err(format!(
+                "'{path}' is larger than {MAX_PARAMS_FILE} bytes; not a parameter file"
+            ));
+        }
+        let text = String::from_utf8(bytes).map_err(|_| format!("'{path}' is not UTF-8 text"))?;
+        EvalParams::from_text(&text).map_err(|e| format!("'{path}' {e}"))
     }
 
     /// Every number as `(name, value)`, in declaration order; an array's
