@@ -1,6 +1,7 @@
 //! Search speed: fixed-depth searches (one thread, fresh table) of 2-, 3-
-//! and 4-player positions with each algorithm, and the evaluation alone.
-//! `cargo bench --bench search`. `splut bench` gives the node-count
+//! and 4-player positions with each algorithm, and the evaluation alone
+//! (one call). `cargo bench --bench search`; `cargo bench --bench search --
+//! eval/` for the evaluation only. `splut bench` gives the node-count
 //! signature and nodes per second.
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -77,9 +78,26 @@ fn search(c: &mut Criterion) {
     g.finish();
 }
 
+/// Positions for the evaluation alone: the search cases and one where a
+/// levitation sets up a throw (the levitation threat term's work).
+const EVAL_CASES: [(&str, &str); 6] = [
+    (CASES[0].0, CASES[0].1),
+    (CASES[1].0, CASES[1].1),
+    (CASES[2].0, CASES[2].1),
+    (CASES[3].0, CASES[3].1),
+    (
+        "4p-start-late",
+        "R/gTgDgS/5/yS5bT/RyD5bDR/yT5bS/5/rSrDrT/R r 3 10 - - -",
+    ),
+    (
+        "2p-levitation",
+        "1/3/gTgDgS2/7/R2R1rT2R/1rS5/4R/1rD1/1 r 3 10 - - -",
+    ),
+];
+
 fn evaluation(c: &mut Criterion) {
     let mut g = c.benchmark_group("eval");
-    for (name, spn, _, _) in CASES {
+    for (name, spn) in EVAL_CASES {
         let pos = Position::from_spn(spn).expect("bench SPN");
         let root = pos.side_to_move();
         g.bench_function(format!("evaluate/{name}"), |b| {

@@ -6,6 +6,7 @@ use crate::protocol::{Flow, Output};
 use crate::search::Algorithm;
 use crate::tournament::participant::{
     DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, ParticipantSpec, Program, TimeControl,
+    check_resource_option,
 };
 use crate::tournament::referee::Adjudication;
 use crate::tournament::schedule::{SeatingMode, Shard};
@@ -29,9 +30,6 @@ pub const MAX_TURNS: u32 = 100_000;
 
 /// Most openings (`--rounds`) a tournament plays.
 pub const MAX_ROUNDS: u64 = 1_000_000;
-
-/// A participant's `hash=` bounds in MiB: the engine's `Hash` option's.
-const HASH_MIB: (u64, u64) = (1, 65_536);
 
 /// Most random opening steps (`--openings random:<steps>`): longer random
 /// lines nearly always end the game or leave a kill, and are drawn again.
@@ -289,23 +287,16 @@ fn participant(
             }
             "tc" => tc = Some(TimeControl::parse(value)?),
             "timeout" => timeout = bounded(word, value, 1, MAX_TIMEOUT_MS, " ms")?,
-            "threads" => {
-                bounded(word, value, 1, MAX_THREADS, " threads")?;
-                options.push(("Threads".into(), value.into()));
-            }
-            "hash" => {
-                bounded(word, value, HASH_MIB.0, HASH_MIB.1, " MiB")?;
-                options.push(("Hash".into(), value.into()));
+            "threads" | "hash" => {
+                let opt = if key == "hash" { "Hash" } else { "Threads" };
+                check_resource_option(word, opt, value)?;
+                options.push((opt.into(), value.into()));
             }
             _ => match key.strip_prefix("option.") {
                 Some(opt) if !opt.is_empty() => {
                     // The tournament sums the tables and counts threads: the
                     // same bounds whichever way they are given.
-                    if opt.eq_ignore_ascii_case("hash") {
-                        bounded(word, value, HASH_MIB.0, HASH_MIB.1, " MiB")?;
-                    } else if opt.eq_ignore_ascii_case("threads") {
-                        bounded(word, value, 1, MAX_THREADS, " threads")?;
-                    }
+                    check_resource_option(word, opt, value)?;
                     options.push((opt.into(), value.into()))
                 }
                 _ => return Err(format!("engine setting '{word}': unknown key '{key}'")),
@@ -317,7 +308,7 @@ fn participant(
         Program::Builtin { algorithm } => algorithm.clone(),
         Program::External { .. } => format!("engine{n}"),
     });
-    Ok(ParticipantSpec {
+    let spec = ParticipantSpec {
         name,
         program,
         options,
@@ -326,7 +317,9 @@ fn participant(
             None => TimeControl::parse(default_tc)?,
         },
         timeout: Duration::from_millis(timeout),
-    })
+    };
+    spec.check_options()?;
+    Ok(spec)
 }
 
 /// `engines`: the words of each `--engine`, one group per occurrence.

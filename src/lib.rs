@@ -4,6 +4,8 @@
 //! - [`eval`]: static evaluation for 2–4 players.
 //! - [`search`]: alpha-beta (2 players, paranoid), max-n, time, threads.
 //! - [`parallel_perft`]: perft split over threads with rayon.
+//! - [`options`]: the engine's options, one table for the protocol and the
+//!   tournament.
 //! - [`protocol`]: the UGI-based text protocol (`protocol.md`).
 //! - [`tournament`]: self-play tournaments with statistics, game records.
 //! - [`datagen`]: training positions from self-play, and their reader.
@@ -19,6 +21,7 @@ pub mod cli;
 pub mod datagen;
 pub mod eval;
 pub mod game;
+pub mod options;
 pub mod parallel_perft;
 pub mod protocol;
 pub mod search;

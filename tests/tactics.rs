@@ -293,3 +293,46 @@ fn auto_turns_to_best_reply_search_when_paranoid_proves_a_loss() {
     assert!(!last_info(&auto).contains("score loss"), "{auto:?}");
     assert_eq!(auto_turn, brs_turn);
 }
+
+// ----- levitation threats -----
+
+/// `spn` with `seat` to move at the start of its turn and no rock cooling:
+/// the board as the next seat would find it if the side to move passed.
+fn as_if_to_move(spn: &str, seat: char) -> Position {
+    let mut f: Vec<String> = spn.split(' ').map(String::from).collect();
+    f[1] = seat.to_string();
+    f[5] = "-".into();
+    Position::from_spn(&f.join(" ")).unwrap()
+}
+
+#[test]
+fn avoid_a_levitation_kill_threatened_next_turn() {
+    // Found in random games: the next seat can float a rock into line with
+    // the side to move's sorcerer and throw it in one turn; no rock is
+    // lined up before. At depth 3 the search ends with the side to move's
+    // own turn, so only the evaluation can see the threat: before it
+    // counted levitations, the engine walked into each of these kills.
+    let mut e = Engine::start();
+    for (spn, next) in [
+        // 2 players: green to move, red threatens.
+        ("1/1R1/2gDgS1/2rS4/4rT4/gT1rD2RR/5/3/R g 3 24 - g4 -", 'r'),
+        // 3 players: yellow to move, green threatens.
+        ("R/3/3gTR/1yS1rD3/RgSyT3R2/1rS5/1yD3/3/rT y 3 26 - - -", 'g'),
+        // 3 players (red, green, blue): red to move, green threatens.
+        (
+            "R/gD2/2gS2/1R5/5bSbDbT1/5R1/2gTrDrT/rS2/R r 3 13 - - -",
+            'g',
+        ),
+    ] {
+        let start = Position::from_spn(spn).unwrap();
+        let me = start.side_to_move();
+        assert!(can_eliminate(&as_if_to_move(spn, next), me), "{spn}");
+        let (after, turn, _) = engine_turn(&mut e, spn, "depth 3");
+        assert!(after.in_game(me), "{spn}");
+        assert_eq!(after.side_to_move().letter(), next, "{spn}");
+        assert!(
+            !can_eliminate(&after, me),
+            "{spn}: after {turn:?} {next} still kills"
+        );
+    }
+}

@@ -612,6 +612,6 @@ fn the_tournament_knows_the_engines_bounds_without_depending_on_them() {
     assert_eq!(MAX_DEPTH, u64::from(splut::search::MAX_DEPTH));
     assert_eq!(
         BUILTIN_HASH_MIB,
-        splut::protocol::options::Options::default().hash_mib
+        splut::protocol::options::Options::default().hash_mib()
     );
 }

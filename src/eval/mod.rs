@@ -11,63 +11,267 @@
 
 pub mod threats;
 
-use crate::game::{Kind, Position, Seat};
-use threats::{exposed_lines, steps_to_kill, troll_steps_to_rock};
+use crate::game::{Bitboard, Kind, Levitation, Position, Seat};
+use threats::{
+    exposed_lines, levitation_landings, levitation_steps_to_kill_onto, lines_through,
+    steps_to_kill, troll_steps_to_rock,
+};
 
-/// The evaluation's weights, in centi-units (a dwarf is worth about 150).
-#[derive(Clone, Debug, PartialEq)]
-pub struct EvalParams {
+/// Declares [`EvalParams`] once: each weight's doc, name, type (`i32` or
+/// `[i32; N]`) and default value. The text form, the flat view for a tuner
+/// and the defaults are all derived from this one list, so a new weight is
+/// one entry here.
+macro_rules! eval_params {
+    ($($(#[doc = $doc:literal])* $name:ident: $ty:ty = $default:expr,)*) => {
+        /// The evaluation's weights, in centi-units (a dwarf is worth about
+        /// 150). As text ([`EvalParams::to_text`], [`EvalParams::from_text`]):
+        /// one `name value…` line per weight.
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct EvalParams {
+            $($(#[doc = $doc])* pub $name: $ty,)*
+        }
+
+        /// The weights the engine plays with.
+        pub const DEFAULT_PARAMS: EvalParams = EvalParams {
+            $($name: $default,)*
+        };
+
+        impl EvalParams {
+            /// Every weight by name, in declaration order, as a slice (one
+            /// number for a scalar weight).
+            fn terms(&self) -> Vec<(&'static str, &[i32])> {
+                vec![$((stringify!($name), Weight::values(&self.$name)),)*]
+            }
+
+            /// [`EvalParams::terms`], writable.
+            fn terms_mut(&mut self) -> Vec<(&'static str, &mut [i32])> {
+                vec![$((stringify!($name), Weight::values_mut(&mut self.$name)),)*]
+            }
+        }
+    };
+}
+
+/// A weight's numbers: one for `i32`, several for an array.
+trait Weight {
+    fn values(&self) -> &[i32];
+    fn values_mut(&mut self) -> &mut [i32];
+}
+
+impl Weight for i32 {
+    fn values(&self) -> &[i32] {
+        std::slice::from_ref(self)
+    }
+    fn values_mut(&mut self) -> &mut [i32] {
+        std::slice::from_mut(self)
+    }
+}
+
+impl<const N: usize> Weight for [i32; N] {
+    fn values(&self) -> &[i32] {
+        self
+    }
+    fn values_mut(&mut self) -> &mut [i32] {
+        self
+    }
+}
+
+eval_params! {
     /// Having one's dwarf: it pushes rocks and pieces, blocks lines and
     /// shields the sorcerer (thrown rocks fly over it, levitated ones do not).
-    pub dwarf: i32,
+    dwarf: i32 = 150,
     /// Charged to a seat whose sorcerer the side to move can hit within the
     /// steps it has left this turn: it is as good as dead. A throw ends the
     /// turn, so only one such seat is charged (the one scoring best, the
     /// likeliest target); any other the side to move could reach gets its
     /// turn to react and is charged `threat`.
-    pub kill_now: i32,
+    kill_now: i32 = 5000,
     /// Charged to a seat whose sorcerer another seat, moving before it, can
     /// hit within a full turn (3 steps): the victim cannot react in time.
-    pub threat_unanswered: i32,
+    threat_unanswered: i32 = 3000,
     /// Charged to a seat whose sorcerer another seat can hit within a full
     /// turn, when the victim moves first and may still parry.
-    pub threat: i32,
+    threat: i32 = 250,
     /// Added to `threat` for the side to move per step it has already
     /// spent this turn (fewer steps left to parry).
-    pub threat_per_spent_step: i32,
+    threat_per_spent_step: i32 = 150,
+    /// A kill that needs a levitation first (the attacker's sorcerer floats
+    /// a rock into line, its troll throws it; [`threats::levitation_steps_to_kill`]),
+    /// in percent of the charge of a plain throw threat (`kill_now`,
+    /// `threat_unanswered`, `threat`); 0 turns the term off.
+    levitation_threat: i32 = 100,
     /// Sorcerer safety: charged per rock lined up with one's sorcerer over
     /// empty squares and dwarves (a throw waiting for a troll).
-    pub exposed_line: i32,
+    exposed_line: i32 = 30,
     /// Sorcerer safety: per empty square next to one's sorcerer (room to
     /// step out of a line).
-    pub sorcerer_freedom: i32,
+    sorcerer_freedom: i32 = 10,
     /// Rock control: by the steps one's troll needs to stand next to a rock
     /// (index 0 to 3; farther is worth nothing).
-    pub troll_near_rock: [i32; 4],
+    troll_near_rock: [i32; 4] = [60, 40, 20, 10],
     /// Mobility: per empty square next to one of one's pieces.
-    pub mobility: i32,
+    mobility: i32 = 3,
     /// Paranoid view: per opponent eliminated since the search's root (in
     /// 3-4 player games each elimination brings the win closer).
-    pub eliminated_opponent: i32,
+    eliminated_opponent: i32 = 5000,
 }
 
-/// The weights the engine plays with.
-pub const DEFAULT_PARAMS: EvalParams = EvalParams {
-    dwarf: 150,
-    kill_now: 5000,
-    threat_unanswered: 3000,
-    threat: 250,
-    threat_per_spent_step: 150,
-    exposed_line: 30,
-    sorcerer_freedom: 10,
-    troll_near_rock: [60, 40, 20, 10],
-    mobility: 3,
-    eliminated_opponent: 5000,
-};
+/// Largest magnitude of a weight in a parameter file: far below the
+/// search's proven-result scores even summed over every term.
+pub const MAX_WEIGHT: i32 = 1_000_000;
+
+/// Largest parameter file read, bytes: far more than any set of weights
+/// needs, so reading a wrong file (or a device) stops early.
+pub const MAX_PARAMS_FILE: u64 = 1 << 20;
+
+/// Largest magnitude of [`evaluate`]: evaluations stay well inside the
+/// search's proven-result scores whatever the weights.
+pub const MAX_EVAL: i32 = 500_000;
 
 impl Default for EvalParams {
     fn default() -> Self {
         DEFAULT_PARAMS
+    }
+}
+
+impl EvalParams {
+    /// The weights as text: one `name value…` line per weight, in
+    /// declaration order, which [`EvalParams::from_text`] reads back.
+    pub fn to_text(&self) -> String {
+        let mut text = String::new();
+        for (name, values) in self.terms() {
+            text.push_str(name);
+            for v in values {
+                text.push(' ');
+                text.push_str(&v.to_string());
+            }
+            text.push('\n');
+        }
+        text
+    }
+
+    /// Reads weights written as by [`EvalParams::to_text`]: one `name
+    /// value…` line per weight (an array weight takes all its numbers on
+    /// its line), `#` starts a comment, blank lines are ignored. A weight
+    /// the text does not name keeps its default, so a file may change a
+    /// few weights and older files load after a new weight is added. An
+    /// unknown or repeated name, too few or too many numbers, or a number
+    /// that is not a whole number within ±[`MAX_WEIGHT`] is an error naming
+    /// the line.
+    pub fn from_text(text: &str) -> Result<EvalParams, String> {
+        let mut params = DEFAULT_PARAMS;
+        let mut seen: Vec<&str> = Vec::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.split('#').next().unwrap_or("");
+            let mut words = line.split_whitespace();
+            let Some(name) = words.next() else {
+                continue;
+            };
+            let at = |what: String| format!("line {}: {what}", i + 1);
+            let mut terms = params.terms_mut();
+            let Some((known, values)) = terms.iter_mut().find(|(n, _)| *n == name) else {
+                return Err(at(format!("unknown weight '{}'", shorten(name))));
+            };
+            if seen.contains(known) {
+                return Err(at(format!("'{name}' given twice")));
+            }
+            seen.push(known);
+            let numbers: Vec<&str> = words.collect();
+            if numbers.len() != values.len() {
+                return Err(at(format!(
+                    "'{name}' takes {} number{}, found {}",
+                    values.len(),
+                    if values.len() == 1 { "" } else { "s" },
+                    numbers.len()
+                )));
+            }
+            for (slot, word) in values.iter_mut().zip(numbers) {
+                *slot = word
+                    .parse::<i32>()
+                    .ok()
+                    .filter(|v| v.abs() <= MAX_WEIGHT)
+                    .ok_or_else(|| {
+                        at(format!(
+                            "'{name}': '{}' is not a whole number from -{MAX_WEIGHT} to {MAX_WEIGHT}",
+                            shorten(word)
+                        ))
+                    })?;
+            }
+        }
+        Ok(params)
+    }
+
+    /// Reads a parameter file ([`EvalParams::from_text`]). An empty path
+    /// or `default` gives the compiled-in weights. Errors (a file that
+    /// cannot be read, is not UTF-8 text, is larger than
+    /// [`MAX_PARAMS_FILE`] or holds a bad line) name the file.
+    pub fn from_file(path: &str) -> Result<EvalParams, String> {
+        use std::io::Read;
+        if path.is_empty() || path.eq_ignore_ascii_case("default") {
+            return Ok(DEFAULT_PARAMS);
+        }
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| f.take(MAX_PARAMS_FILE + 1).read_to_end(&mut bytes))
+            .map_err(|e| format!("cannot read '{path}': {e}"))?;
+        if bytes.len() as u64 > MAX_PARAMS_FILE {
+            return Err(format!(
+                "'{path}' is larger than {MAX_PARAMS_FILE} bytes; not a parameter file"
+            ));
+        }
+        let text = String::from_utf8(bytes).map_err(|_| format!("'{path}' is not UTF-8 text"))?;
+        EvalParams::from_text(&text).map_err(|e| format!("'{path}' {e}"))
+    }
+
+    /// Every number as `(name, value)`, in declaration order; an array's
+    /// elements are `name.0`, `name.1`, … (for a tuner).
+    pub fn flat(&self) -> Vec<(String, i32)> {
+        let mut out = Vec::new();
+        for (name, values) in self.terms() {
+            if let [v] = values {
+                out.push((name.to_string(), *v));
+            } else {
+                for (i, v) in values.iter().enumerate() {
+                    out.push((format!("{name}.{i}"), *v));
+                }
+            }
+        }
+        out
+    }
+
+    /// Sets one number by its [`EvalParams::flat`] name; an error for an
+    /// unknown name or a value beyond ±[`MAX_WEIGHT`].
+    pub fn set_flat(&mut self, name: &str, value: i32) -> Result<(), String> {
+        if value.abs() > MAX_WEIGHT {
+            return Err(format!("weight '{name}': {value} is beyond ±{MAX_WEIGHT}"));
+        }
+        let (base, index) = match name.split_once('.') {
+            Some((b, i)) => (b, Some(i.parse::<usize>().ok())),
+            None => (name, None),
+        };
+        for (n, values) in self.terms_mut() {
+            if n != base {
+                continue;
+            }
+            let slot = match (index, values.len()) {
+                (None, 1) => values.get_mut(0),
+                (Some(Some(i)), len) if len > 1 => values.get_mut(i),
+                _ => None,
+            };
+            if let Some(slot) = slot {
+                *slot = value;
+                return Ok(());
+            }
+        }
+        Err(format!("unknown weight '{}'", shorten(name)))
+    }
+}
+
+/// A word from a file, cut short for an error message.
+fn shorten(word: &str) -> String {
+    if word.chars().count() > 40 {
+        format!("{}…", word.chars().take(40).collect::<String>())
+    } else {
+        word.to_string()
     }
 }
 
@@ -115,38 +319,92 @@ pub fn seat_scores(pos: &Position, p: &EvalParams) -> [i32; 4] {
         score[s.index()] = positional(pos, s, p);
     }
     let positional_score = score;
-    let mut doomed: Option<Seat> = None;
+    // The charge of a threat: a weight, scaled when the kill needs a
+    // levitation first; bounded so that no file of weights can overflow.
+    let charge = |w: i32, percent: i32| {
+        (i64::from(w) * i64::from(percent) / 100)
+            .clamp(-i64::from(MAX_WEIGHT), i64::from(MAX_WEIGHT)) as i32
+    };
+    let mut lines = [Bitboard::EMPTY; 4];
+    for &s in order {
+        if let Some(sq) = pos.piece_square(s, Kind::Sorcerer) {
+            lines[s.index()] = lines_through(sq);
+        }
+    }
+    let mut doomed: Option<(Seat, i32)> = None;
     for (ia, &attacker) in order.iter().enumerate() {
         let steps = if ia == 0 { pos.steps_left() } else { 3 };
+        let floatable = floatable_rocks(pos, ia);
+        // Most attackers float no rock anywhere useful: one cheap superset
+        // per attacker spares the exact search per victim.
+        let landings = if p.levitation_threat != 0 {
+            let aim = order
+                .iter()
+                .filter(|&&v| v != attacker)
+                .fold(Bitboard::EMPTY, |a, v| a | lines[v.index()]);
+            levitation_landings(pos, attacker, steps, floatable, aim)
+        } else {
+            Bitboard::EMPTY
+        };
         for (iv, &victim) in order.iter().enumerate() {
-            if iv == ia || steps_to_kill(pos, attacker, victim, steps).is_none() {
+            if iv == ia {
                 continue;
             }
+            let percent = if steps_to_kill(pos, attacker, victim, steps).is_some() {
+                100
+            } else if (landings & lines[victim.index()]).any()
+                && levitation_steps_to_kill_onto(pos, attacker, victim, steps, floatable, landings)
+                    .is_some()
+            {
+                p.levitation_threat
+            } else {
+                continue;
+            };
             if ia == 0 {
                 // The side to move kills one victim at most this turn.
                 let better =
                     |v: Seat| positional_score[v.index()] > positional_score[victim.index()];
-                if doomed.is_none_or(|d| !better(d)) {
-                    if let Some(d) = doomed {
-                        score[d.index()] += p.kill_now - p.threat;
+                if doomed.is_none_or(|(d, _)| !better(d)) {
+                    if let Some((d, dp)) = doomed {
+                        score[d.index()] += charge(p.kill_now, dp) - charge(p.threat, dp);
                     }
-                    doomed = Some(victim);
-                    score[victim.index()] -= p.kill_now;
+                    doomed = Some((victim, percent));
+                    score[victim.index()] -= charge(p.kill_now, percent);
                 } else {
-                    score[victim.index()] -= p.threat;
+                    score[victim.index()] -= charge(p.threat, percent);
                 }
                 continue;
             }
-            score[victim.index()] -= if ia < iv {
-                p.threat_unanswered
-            } else if iv == 0 {
-                p.threat + p.threat_per_spent_step * (3 - pos.steps_left() as i32)
-            } else {
-                p.threat
-            };
+            score[victim.index()] -= charge(
+                if ia < iv {
+                    p.threat_unanswered
+                } else if iv == 0 {
+                    p.threat + p.threat_per_spent_step * (3 - pos.steps_left() as i32)
+                } else {
+                    p.threat
+                },
+                percent,
+            );
         }
     }
     score
+}
+
+/// The rocks the seat moving `ia`-th from now (0: the side to move) may
+/// levitate in its turn: for the side to move, as the levitation state and
+/// the cooling rocks allow; for the next seat, those not moved in the
+/// current turn; for later seats, any (the board is assumed to stay still
+/// until then).
+fn floatable_rocks(pos: &Position, ia: usize) -> Bitboard {
+    match ia {
+        0 => match pos.levitation() {
+            Levitation::NotStarted => pos.rocks() & !pos.cooling(),
+            Levitation::Rock(sq) => sq.bb(),
+            Levitation::Over => Bitboard::EMPTY,
+        },
+        1 => pos.rocks() & !pos.moved(),
+        _ => pos.rocks(),
+    }
 }
 
 /// The position from `root`'s side: its score against the average of its
@@ -165,7 +423,7 @@ pub fn evaluate(pos: &Position, root: Seat, players_at_root: u32, p: &EvalParams
     }
     let out = players_at_root.saturating_sub(pos.players_left()) as i32;
     let against = if opponents > 0 { sum / opponents } else { 0 };
-    score[root.index()] - against + p.eliminated_opponent * out
+    (score[root.index()] - against + p.eliminated_opponent * out).clamp(-MAX_EVAL, MAX_EVAL)
 }
 
 /// Max-n scores: each seat's share of [`SHARES_TOTAL`] (0 for seats out of
@@ -252,5 +510,104 @@ mod tests {
         let k = pos("R/gTgDgS/5/3yS3/RyD6R/yT2R3/rD1rT2/rS2/1 r 3 10 - - -");
         let s = evaluate_shares(&k, &DEFAULT_PARAMS);
         assert!(s[Seat::Red.index()] > 3 * s[Seat::Yellow.index()], "{s:?}");
+    }
+    #[test]
+    fn params_round_trip_as_text_and_flat() {
+        let text = DEFAULT_PARAMS.to_text();
+        assert!(text.contains("troll_near_rock 60 40 20 10\n"), "{text}");
+        assert_eq!(EvalParams::from_text(&text), Ok(DEFAULT_PARAMS));
+        let mut p = DEFAULT_PARAMS;
+        for (i, (name, _)) in DEFAULT_PARAMS.flat().into_iter().enumerate() {
+            p.set_flat(&name, i as i32 - 5).unwrap();
+        }
+        assert_eq!(p.troll_near_rock, [3, 4, 5, 6]);
+        assert_eq!(EvalParams::from_text(&p.to_text()), Ok(p.clone()));
+        let flat = p.flat();
+        assert_eq!(flat[0], ("dwarf".to_string(), -5));
+        assert!(flat.contains(&("troll_near_rock.3".to_string(), 6)));
+        assert!(p.set_flat("troll_near_rock.4", 1).is_err());
+        assert!(p.set_flat("troll_near_rock", 1).is_err());
+        assert!(p.set_flat("dwarf.0", 1).is_err());
+        assert!(p.set_flat("dwarf", MAX_WEIGHT + 1).is_err());
+        // Comments, blank lines and missing weights (defaults).
+        let q = EvalParams::from_text("# tuned\n\n  dwarf 170 # more\nmobility -4\n").unwrap();
+        assert_eq!((q.dwarf, q.mobility, q.kill_now), (170, -4, 5000));
+    }
+
+    #[test]
+    fn bad_parameter_text_names_the_line() {
+        for (text, says) in [
+            ("dwarf 1\nbishop 3", "line 2: unknown weight 'bishop'"),
+            ("dwarf", "line 1: 'dwarf' takes 1 number, found 0"),
+            ("dwarf 1 2", "takes 1 number, found 2"),
+            (
+                "troll_near_rock 1 2 3",
+                "line 1: 'troll_near_rock' takes 4 numbers, found 3",
+            ),
+            (
+                "\n\ndwarf 1.5",
+                "line 3: 'dwarf': '1.5' is not a whole number",
+            ),
+            ("dwarf 1000001", "from -1000000 to 1000000"),
+            ("dwarf 99999999999", "not a whole number"),
+            ("dwarf 1\ndwarf 2", "line 2: 'dwarf' given twice"),
+            ("troll_near_rock.0 5", "unknown weight"),
+        ] {
+            let e = EvalParams::from_text(text).unwrap_err();
+            assert!(e.contains(says), "{text:?}: {e}");
+        }
+        assert!(EvalParams::from_text("dwarf -1000000").is_ok());
+    }
+
+    #[test]
+    fn extreme_weights_neither_overflow_nor_leave_the_eval_range() {
+        let mut p = DEFAULT_PARAMS;
+        for (name, _) in DEFAULT_PARAMS.flat() {
+            p.set_flat(&name, MAX_WEIGHT).unwrap();
+        }
+        let q = pos("R/gT2/2gS2/7/R3gD3R/rS2R3/rD1rT2/3/1 r 3 10 - - -");
+        for seat in [Seat::Red, Seat::Green] {
+            let e = evaluate(&q, seat, 4, &p);
+            assert!(e.abs() <= MAX_EVAL, "{e}");
+        }
+        p.levitation_threat = -MAX_WEIGHT;
+        let e = evaluate(&pos(threats_levitate()), Seat::Red, 2, &p);
+        assert!(e.abs() <= MAX_EVAL, "{e}");
+    }
+
+    fn threats_levitate() -> &'static str {
+        "1/3/gTgDgS2/7/R2R1rT2R/1rS5/4R/1rD1/1 r 3 10 - - -"
+    }
+
+    #[test]
+    fn a_levitation_kill_this_turn_dominates() {
+        let e = |spn: &str, p: &EvalParams| evaluate(&pos(spn), Seat::Red, 2, p);
+        let kill = threats_levitate();
+        assert!(
+            e(kill, &DEFAULT_PARAMS) > 4000,
+            "{}",
+            e(kill, &DEFAULT_PARAMS)
+        );
+        // Off, the same board is about even.
+        let off = EvalParams {
+            levitation_threat: 0,
+            ..DEFAULT_PARAMS
+        };
+        assert!(e(kill, &off).abs() < 1000, "{}", e(kill, &off));
+        let half = EvalParams {
+            levitation_threat: 50,
+            ..DEFAULT_PARAMS
+        };
+        let h = e(kill, &half);
+        assert!(
+            (e(kill, &off) + 2000..e(kill, &DEFAULT_PARAMS) - 2000).contains(&h),
+            "{h}"
+        );
+        // The rock d5 is cooling.
+        let cooling = "1/3/gTgDgS2/7/R2R1rT2R/1rS5/4R/1rD1/1 r 3 10 - d5 -";
+        assert!(e(cooling, &DEFAULT_PARAMS).abs() < 1000);
+        // The sorcerer has just floated d5 (from c5); it may float it on.
+        let going = "1/3/gTgDgS2/7/R2R1rT2R/1rS5/4R/1rD1/1 r 2 10 d5 - d5";
+        assert!(e(going, &DEFAULT_PARAMS) > 4000);
     }
 }

@@ -5,9 +5,15 @@
 //! threatens seat `v` within `k` steps when a rock lined up with `v`'s
 //! sorcerer is adjacent to a square `a`'s troll can walk to in `k − 1` steps
 //! over empty squares. The rest of the board is assumed to stay still (no
-//! pushes, pulls or levitations on the way); the search sees those.
+//! pushes or pulls on the way); the search sees those.
+//!
+//! A kill may also begin with a levitation ([`levitation_steps_to_kill`]):
+//! the attacker's sorcerer floats a rock one or two squares into line with
+//! the victim's sorcerer, then its troll steps onto the rock and throws it.
+//! The rules allow throwing a rock levitated earlier in the same turn.
 
-use crate::game::{Bitboard, Direction, Kind, Position, Seat};
+use crate::game::{Bitboard, Direction, Kind, NUM_SQUARES, Position, Seat, Square};
+use std::sync::LazyLock;
 
 /// Squares the troll on `from` can stand on after at most `steps` plain
 /// steps through `empty`, `from` included.
@@ -61,6 +67,230 @@ pub fn steps_to_kill(pos: &Position, attacker: Seat, victim: Seat, max_steps: u8
         reach = walk(reach, empty, 1);
     }
     None
+}
+
+/// The squares in `aim` onto which `attacker`'s sorcerer might float one
+/// of the rocks `floatable` within `max_steps`, leaving its troll enough
+/// steps to step onto the rock there: a quick, generous superset of the
+/// landing squares [`levitation_steps_to_kill`] finds. `aim` is where a
+/// rock would be of use (the lines through the victims' sorcerers,
+/// [`lines_through`]). Empty in most positions, after a few bitboard
+/// operations.
+pub fn levitation_landings(
+    pos: &Position,
+    attacker: Seat,
+    max_steps: u8,
+    floatable: Bitboard,
+    aim: Bitboard,
+) -> Bitboard {
+    let rocks = floatable & pos.rocks();
+    let troll = pos.seat_bb(attacker) & pos.kind_bb(Kind::Troll);
+    let mine = pos.seat_bb(attacker) & pos.kind_bb(Kind::Sorcerer);
+    let empty = pos.empty();
+    let Some(t) = troll.lowest() else {
+        return Bitboard::EMPTY;
+    };
+    if max_steps < 2 || rocks.is_empty() {
+        return Bitboard::EMPTY;
+    }
+    // First, ignoring everything in the way: a rock floats one or two
+    // squares (one if the troll must then walk), and the troll needs a
+    // step onto the landing square after the levitation's.
+    let balls = &*BALLS;
+    let float = if max_steps >= 3 { 2 } else { 1 };
+    let mut floated = Bitboard::EMPTY;
+    for r in rocks {
+        floated |= balls[float][r.index()];
+    }
+    if (floated & aim & balls[usize::from(max_steps) - 1][t.index()]).is_empty()
+        || (mine.neighbours() & empty).is_empty()
+    {
+        return Bitboard::EMPTY;
+    }
+    // The troll may walk over squares a floated rock or the sorcerer left,
+    // and a rock may land where either was.
+    let free = empty | rocks | mine;
+    let mut near = troll.neighbours();
+    if max_steps >= 3 {
+        near |= (near & free).neighbours();
+    }
+    let zone = near & aim & free;
+    // A rock floats one square per step, two at most.
+    let zone_near = zone | zone.neighbours();
+    let rocks = rocks & (zone_near | zone_near.neighbours());
+    if rocks.is_empty() {
+        return Bitboard::EMPTY;
+    }
+    // After two levitating steps the troll has one step left: it must
+    // already stand next to the landing square.
+    let next_to_troll = if max_steps >= 3 {
+        troll.neighbours()
+    } else {
+        Bitboard::EMPTY
+    };
+    let mut landings = Bitboard::EMPTY;
+    for d1 in Direction::ALL {
+        let s1 = mine.shift(d1);
+        let f1 = rocks.shift(d1) & empty;
+        if (s1 & empty).is_empty() || f1.is_empty() {
+            continue;
+        }
+        landings |= f1 & zone;
+        if (zone & next_to_troll).is_empty() {
+            continue;
+        }
+        let free1 = free & !s1;
+        for d2 in Direction::ALL {
+            if d2 != d1.opposite() && (s1.shift(d2) & free1).any() {
+                landings |= f1.shift(d2) & free1 & zone & next_to_troll;
+            }
+        }
+    }
+    landings
+}
+
+/// `BALLS[r][sq]`: the squares at most `r` steps from `sq` (0..=3) over an
+/// empty board. The board is a diamond, so any two squares are joined by a
+/// shortest path of the grid that stays on it: walking distance on an
+/// empty board is the Manhattan distance.
+static BALLS: LazyLock<[[Bitboard; NUM_SQUARES]; 4]> = LazyLock::new(|| {
+    let mut balls = [[Bitboard::EMPTY; NUM_SQUARES]; 4];
+    for sq in Square::all() {
+        let mut ball = sq.bb();
+        for ring in &mut balls {
+            ring[sq.index()] = ball;
+            ball |= ball.neighbours();
+        }
+    }
+    balls
+});
+
+/// Every square on a line with `sq` (its rank and file), whatever stands
+/// between.
+pub fn lines_through(sq: Square) -> Bitboard {
+    sq.ray(Direction::North)
+        | sq.ray(Direction::East)
+        | sq.ray(Direction::South)
+        | sq.ray(Direction::West)
+}
+
+/// The fewest steps (2..=`max_steps`) in which `attacker` can kill
+/// `victim` by first levitating one of the rocks `floatable` (the rocks its
+/// sorcerer may levitate this turn: not cooling, RULES.md §3) into line
+/// with `victim`'s sorcerer, once or twice along any directions, and then
+/// having its troll walk next to the rock, step onto it and throw it.
+///
+/// A levitating step moves the sorcerer and the rock one square each in the
+/// same direction, both onto squares empty before the step. The troll walks
+/// over the board as the levitation leaves it. Orders other than
+/// levitation first (the troll walking out of the way first) are not
+/// looked at; neither are throws that need no levitation
+/// ([`steps_to_kill`] finds those).
+pub fn levitation_steps_to_kill(
+    pos: &Position,
+    attacker: Seat,
+    victim: Seat,
+    max_steps: u8,
+    floatable: Bitboard,
+) -> Option<u8> {
+    let aim = match pos.piece_square(victim, Kind::Sorcerer) {
+        Some(v) => lines_through(v),
+        None => Bitboard::EMPTY,
+    };
+    let landings = levitation_landings(pos, attacker, max_steps, floatable, aim);
+    levitation_steps_to_kill_onto(pos, attacker, victim, max_steps, floatable, landings)
+}
+
+/// [`levitation_steps_to_kill`] given the attacker's
+/// [`levitation_landings`] (the same for every victim, so computed once).
+pub fn levitation_steps_to_kill_onto(
+    pos: &Position,
+    attacker: Seat,
+    victim: Seat,
+    max_steps: u8,
+    floatable: Bitboard,
+    landings: Bitboard,
+) -> Option<u8> {
+    // A levitation and a throw take two steps at least.
+    if max_steps < 2 || attacker == victim {
+        return None;
+    }
+    let rocks = floatable & pos.rocks();
+    let troll = pos.seat_bb(attacker) & pos.kind_bb(Kind::Troll);
+    let mine = pos.seat_bb(attacker) & pos.kind_bb(Kind::Sorcerer);
+    let target = pos.seat_bb(victim) & pos.kind_bb(Kind::Sorcerer);
+    let v = target.lowest()?;
+    if rocks.is_empty() || troll.is_empty() || mine.is_empty() {
+        return None;
+    }
+    // Landing squares in line with `v`, ignoring what stands between: the
+    // cheap first test of every levitation; only rocks within two squares
+    // of one can get there.
+    let targets = landings & lines_through(v);
+    let near = targets | targets.neighbours();
+    let rocks = rocks & (near | near.neighbours());
+    if rocks.is_empty() {
+        return None;
+    }
+    let empty = pos.empty();
+    let other_stoppers = pos.kind_bb(Kind::Sorcerer) | (pos.kind_bb(Kind::Troll) & !troll);
+    // After the rock on `from` was floated to `to` and the sorcerer to
+    // `sorcerer`, `used` steps spent: the steps in all if the troll can
+    // then throw it onto `v` within `max_steps`.
+    let throws = |from: Bitboard, to: Bitboard, sorcerer: Bitboard, used: u8| {
+        let f = to.lowest()?;
+        if !targets.has(f) {
+            return None;
+        }
+        let stoppers = (pos.rocks() ^ from ^ to) | (other_stoppers ^ mine ^ sorcerer);
+        let lined_up = Direction::ALL
+            .into_iter()
+            .any(|d| v.ray(d).has(f) && (v.ray(d) & stoppers).first_towards(d) == Some(f));
+        if !lined_up {
+            return None;
+        }
+        let walkable = (empty | from | mine) & !to & !sorcerer;
+        let mut reach = troll;
+        for k in used + 1..=max_steps {
+            if (reach.neighbours() & to).any() {
+                return Some(k);
+            }
+            reach = walk(reach, walkable, 1);
+        }
+        None
+    };
+    let mut best = None;
+    for r in rocks {
+        let from = r.bb();
+        for d1 in Direction::ALL {
+            let (s1, f1) = (mine.shift(d1), from.shift(d1));
+            if (s1 & empty).is_empty() || (f1 & empty).is_empty() {
+                continue;
+            }
+            if let Some(k) = throws(from, f1, s1, 1) {
+                if k == 2 {
+                    return Some(2);
+                }
+                best = Some(k);
+            }
+            if max_steps < 3 || (f1.neighbours() & targets).is_empty() {
+                continue;
+            }
+            // A second levitating step of the same rock, over the board
+            // the first one left.
+            let empty1 = (empty | mine | from) & !s1 & !f1;
+            for d2 in Direction::ALL {
+                if d2 == d1.opposite() {
+                    continue;
+                }
+                let (s2, f2) = (s1.shift(d2), f1.shift(d2));
+                if (s2 & empty1).any() && (f2 & empty1).any() {
+                    best = best.or(throws(from, f2, s2, 2));
+                }
+            }
+        }
+    }
+    best
 }
 
 /// Rocks lined up with `seat`'s sorcerer over empty squares and dwarves,
@@ -138,5 +368,156 @@ mod tests {
     fn another_troll_on_the_line_blocks_it() {
         let p = pos("R/3/2gS2/3gT3/R7R/rS2R3/rD1rT2/3/1 r 3 10 - - -");
         assert_eq!(steps_to_kill(&p, Seat::Red, Seat::Green, 3), None);
+    }
+    /// Red's sorcerer c4 steps east to d4 floating the rock d5 to e5, in
+    /// line with the green sorcerer e7; the red troll f5 steps onto e5 and
+    /// throws north. No rock is lined up with e7 before.
+    const LEVITATE: &str = "1/3/gTgDgS2/7/R2R1rT2R/1rS5/4R/1rD1/1 r 3 10 - - -";
+
+    fn lev(spn: &str, attacker: Seat, victim: Seat, steps: u8) -> Option<u8> {
+        let p = pos(spn);
+        let floatable = p.rocks() & !p.cooling();
+        let found = levitation_steps_to_kill(&p, attacker, victim, steps, floatable);
+        // The quick superset never misses what the exact search finds.
+        let v = p.piece_square(victim, Kind::Sorcerer).unwrap();
+        let landings = levitation_landings(&p, attacker, steps, floatable, lines_through(v));
+        assert!(found.is_none() || (landings & lines_through(v)).any());
+        found
+    }
+
+    #[test]
+    fn a_levitation_then_a_throw_kills() {
+        let p = pos(LEVITATE);
+        assert_eq!(steps_to_kill(&p, Seat::Red, Seat::Green, 3), None);
+        assert_eq!(lev(LEVITATE, Seat::Red, Seat::Green, 3), Some(2));
+        assert_eq!(lev(LEVITATE, Seat::Red, Seat::Green, 2), Some(2));
+        assert_eq!(lev(LEVITATE, Seat::Red, Seat::Green, 1), None);
+        // The rules agree: the two steps kill green.
+        let mut g = crate::game::Game::new(p);
+        g.play_text("c4d4@d5").unwrap();
+        let throw = g.position().parse_step("f5e5*n").unwrap();
+        assert_eq!(g.position().throw_victim(throw), Some(Seat::Green));
+    }
+
+    #[test]
+    fn a_rock_floated_twice_counts_three_steps() {
+        // The sorcerer b4 floats c5 east twice (to d5, then e5); the troll
+        // f5 is next to e5 already.
+        let spn = "1/3/gTgDgS2/7/R1R2rT2R/rS6/4R/1rD1/1 r 3 10 - - -";
+        assert_eq!(lev(spn, Seat::Red, Seat::Green, 3), Some(3));
+        assert_eq!(lev(spn, Seat::Red, Seat::Green, 2), None);
+    }
+
+    #[test]
+    fn levitation_near_misses() {
+        for (why, spn, steps) in [
+            // The rock d5 moved in the previous turn: it may not be floated.
+            (
+                "cooling rock",
+                "1/3/gTgDgS2/7/R2R1rT2R/1rS5/4R/1rD1/1 r 3 10 - d5 -",
+                3,
+            ),
+            // The red dwarf d4 bars the sorcerer's way east and the rock's
+            // way south; floating north then east takes two steps and the
+            // troll two more.
+            (
+                "not movable into line",
+                "1/3/gTgDgS2/7/R2R1rT2R/1rSrD4/4R/3/1 r 3 10 - - -",
+                3,
+            ),
+            // A troll on e6 stops the throw.
+            (
+                "troll on the line",
+                "1/3/1gDgS2/3gT3/R2R1rT2R/1rS5/4R/1rD1/1 r 3 10 - - -",
+                3,
+            ),
+            // So does a sorcerer.
+            (
+                "sorcerer on the line",
+                "1/3/gTgDgS2/3yS3/R2R1rT2R/1rS5/4R/1rD1/1 r 3 10 - - -",
+                3,
+            ),
+            // One step left: the levitation takes it.
+            ("too few steps", LEVITATE, 1),
+            // The troll g4 needs two steps to stand next to e5.
+            (
+                "troll too far",
+                "1/3/gTgDgS2/7/R2R4R/1rS3rT1/4R/1rD1/1 r 3 10 - - -",
+                3,
+            ),
+            // The troll g5 needs one, but only two steps are left.
+            (
+                "troll one step too far",
+                "1/3/gTgDgS2/7/R2R2rT1R/1rS5/4R/1rD1/1 r 3 10 - - -",
+                2,
+            ),
+            // Only yellow's sorcerer could float d5 to e5; red's is boxed
+            // in on e1.
+            (
+                "another seat's sorcerer",
+                "1/3/gTgDgS2/7/R2R2rT1R/1yS5/4R/1rD1/rS r 3 10 - - -",
+                3,
+            ),
+        ] {
+            assert_eq!(lev(spn, Seat::Red, Seat::Green, steps), None, "{why}");
+        }
+        // One step farther is still a threat with a whole turn.
+        let far = "1/3/gTgDgS2/7/R2R2rT1R/1rS5/4R/1rD1/1 r 3 10 - - -";
+        assert_eq!(lev(far, Seat::Red, Seat::Green, 3), Some(3));
+        // Green may float too: its sorcerer e7 steps to e8 and d8 and takes
+        // d5 to d6 and c6, in line with the red sorcerer c4, next to the
+        // green troll c7.
+        assert_eq!(lev(LEVITATE, Seat::Green, Seat::Red, 3), Some(3));
+        assert_eq!(lev(LEVITATE, Seat::Green, Seat::Red, 2), None);
+    }
+    /// Whether the side to move can kill `victim` within `steps` steps of
+    /// this turn, by trying every line of steps.
+    fn can_kill(p: &Position, victim: Seat, steps: u8) -> bool {
+        steps > 0
+            && p.legal_step_vec().into_iter().any(|s| {
+                p.throw_victim(s) == Some(victim) || {
+                    let q = p.after(s);
+                    q.side_to_move() == p.side_to_move() && can_kill(&q, victim, steps - 1)
+                }
+            })
+    }
+
+    #[test]
+    fn levitation_threats_in_random_games_are_real_and_the_filter_misses_none() {
+        use rand::rngs::SmallRng;
+        use rand::{Rng, SeedableRng};
+        let mut rng = SmallRng::seed_from_u64(7);
+        let mut found = 0;
+        for game in 0..60 {
+            let mut p = Position::start(2 + game % 3).unwrap();
+            while !p.is_game_over() && p.turn() < 60 {
+                let stm = p.side_to_move();
+                let floatable = match p.levitation() {
+                    crate::game::Levitation::NotStarted => p.rocks() & !p.cooling(),
+                    crate::game::Levitation::Rock(sq) => sq.bb(),
+                    crate::game::Levitation::Over => Bitboard::EMPTY,
+                };
+                for victim in p.seats_in_game().filter(|&v| v != stm) {
+                    let steps = p.steps_left();
+                    let k = levitation_steps_to_kill(&p, stm, victim, steps, floatable);
+                    let all = levitation_steps_to_kill_onto(
+                        &p,
+                        stm,
+                        victim,
+                        steps,
+                        floatable,
+                        Bitboard::ALL,
+                    );
+                    assert_eq!(k, all, "{}", p.to_spn());
+                    if let Some(k) = k {
+                        found += 1;
+                        assert!(can_kill(&p, victim, k), "{} {victim:?}", p.to_spn());
+                    }
+                }
+                let steps = p.legal_step_vec();
+                p = p.after(steps[rng.random_range(0..steps.len())]);
+            }
+        }
+        assert!(found > 10, "{found}");
     }
 }

@@ -11,11 +11,13 @@ pub mod commands;
 pub mod input;
 pub mod options;
 
+use crate::eval::EvalParams;
 use crate::game::{Game, Position, Seat, Step, perft_interruptible};
+use crate::options::Id;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Info, Limits, Settings, think};
 use commands::{parse_go, parse_position, parse_setoption};
-use options::{Changed, Options};
+use options::Options;
 use std::io::{BufRead, Write};
 
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
@@ -93,6 +95,8 @@ pub struct Engine {
     game: Game,
     p1: Seat,
     options: Options,
+    /// The evaluation's weights: compiled in, or from `EvalFile`.
+    params: EvalParams,
     tt: Arc<TranspositionTable>,
     plan: Arc<Mutex<Option<Plan>>>,
     running: Option<Running>,
@@ -127,8 +131,9 @@ impl Engine {
             out,
             game: Game::new(Position::start(2).unwrap_or_else(|| unreachable!())),
             p1: Seat::Red,
-            tt: Arc::new(TranspositionTable::new(options.hash_mib)),
+            tt: Arc::new(TranspositionTable::new(options.hash_mib())),
             options,
+            params: EvalParams::default(),
             plan: Arc::new(Mutex::new(None)),
             running: None,
         }
@@ -209,7 +214,7 @@ impl Engine {
             "isready" => self.out.line("readyok"),
             "uginewgame" | "ucinewgame" => {
                 // A fresh table is instant where clearing a big one is not.
-                let (mib, freed) = (self.options.hash_mib, self.tt.mib());
+                let (mib, freed) = (self.options.hash_mib(), self.tt.mib());
                 self.tt = Arc::new(TranspositionTable::new(1));
                 match TranspositionTable::try_replacing(mib, freed) {
                     Ok(tt) => self.tt = Arc::new(tt),
@@ -256,19 +261,28 @@ impl Engine {
         let result =
             parse_setoption(args).and_then(|(name, value)| self.options.set(&name, &value));
         match result {
-            Ok(Changed::Hash) => {
-                match TranspositionTable::try_replacing(self.options.hash_mib, self.tt.mib()) {
+            Ok(Id::Hash) => {
+                match TranspositionTable::try_replacing(self.options.hash_mib(), self.tt.mib()) {
                     Ok(tt) => self.tt = Arc::new(tt),
                     Err(e) => {
                         self.options = before;
                         self.error(&format!(
                             "option Hash: {e}; keeping {} MiB",
-                            self.options.hash_mib
+                            self.options.hash_mib()
                         ));
                     }
                 }
             }
-            Ok(Changed::Other) => {}
+            Ok(Id::EvalFile) => match EvalParams::from_file(self.options.eval_file()) {
+                Ok(params) => self.params = params,
+                Err(e) => {
+                    self.options = before;
+                    self.error(&format!(
+                        "option EvalFile: {e}; the weights in use are kept"
+                    ));
+                }
+            },
+            Ok(_) => {}
             Err(e) => self.error(&e),
         }
     }
@@ -388,13 +402,13 @@ impl Engine {
             .map(|p| p.hash())
             .collect();
         let settings = Settings {
-            algorithm: self.options.algorithm,
-            threads: self.options.threads,
-            move_overhead: self.options.move_overhead,
-            seed: self.options.seed,
-            tree_mib: self.options.hash_mib,
+            algorithm: self.options.algorithm(),
+            threads: self.options.threads(),
+            move_overhead: self.options.move_overhead(),
+            seed: self.options.seed(),
+            tree_mib: self.options.hash_mib(),
             mcts: self.options.mcts(),
-            ..Settings::default()
+            params: self.params.clone(),
         };
         let infinite = limits.infinite;
         let stop = Arc::new(AtomicBool::new(false));

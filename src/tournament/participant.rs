@@ -8,6 +8,7 @@
 
 use super::judge::Forfeit;
 use crate::game::{Game, Seat};
+use crate::options::{self, Id, Kind, OPTIONS, Spec};
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -108,7 +109,34 @@ pub const MAX_NODES: u64 = 1_000_000_000_000;
 pub const MAX_DEPTH: u64 = 100;
 
 /// The built-in engine's default `Hash`, in MiB (protocol.md, options).
-pub const BUILTIN_HASH_MIB: usize = 64;
+pub const BUILTIN_HASH_MIB: usize = match OPTIONS[Id::Hash as usize].kind {
+    Kind::Spin { default, .. } => default as usize,
+    _ => 64,
+};
+
+/// Checks a participant's `hash=`, `threads=`, `option.Hash=` or
+/// `option.Threads=` setting (`word` as written) against the engine's
+/// option table: the tournament sums tables and counts threads, so these
+/// are bounded for any program. Other names pass here
+/// ([`ParticipantSpec::check_options`] checks them for the built-in
+/// engine).
+pub fn check_resource_option(word: &str, name: &str, value: &str) -> Result<(), String> {
+    match options::find(name) {
+        Some(spec) if matches!(spec.id, Id::Hash | Id::Threads) => check_option(word, spec, value),
+        _ => Ok(()),
+    }
+}
+
+/// Checks one value against its row of the option table; a spin's error
+/// gives its bounds.
+fn check_option(word: &str, spec: &Spec, value: &str) -> Result<(), String> {
+    spec.parse(value).map(|_| ()).map_err(|e| match spec.kind {
+        Kind::Spin { min, max, unit, .. } => {
+            format!("engine setting '{word}': expected {min} to {max}{unit}")
+        }
+        _ => format!("engine setting '{word}': {e}"),
+    })
+}
 
 impl std::fmt::Display for TimeControl {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -158,6 +186,29 @@ pub struct ParticipantSpec {
     /// the handshake (`ugiok`, `readyok`) and a turn under `nodes` or
     /// `depth`. Missing it forfeits the game.
     pub timeout: Duration,
+}
+
+impl ParticipantSpec {
+    /// Checks the `setoption` pairs of a built-in participant against the
+    /// engine's option table (an unknown name or a bad value is an error:
+    /// the engine would only answer it with an error line nobody reads).
+    /// An external program's options are its own and pass.
+    pub fn check_options(&self) -> Result<(), String> {
+        if let Program::Builtin { .. } = self.program {
+            for (name, value) in &self.options {
+                let word = format!("option.{name}={value}");
+                let spec = options::find(name).ok_or_else(|| {
+                    let names: Vec<&str> = OPTIONS.iter().map(|o| o.name).collect();
+                    format!(
+                        "engine setting '{word}': this engine has no option '{name}' (options: {})",
+                        names.join(", ")
+                    )
+                })?;
+                check_option(&word, spec, value)?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The default [`ParticipantSpec::timeout`]: a minute per answer, far
@@ -505,5 +556,45 @@ mod tests {
         ] {
             assert!(TimeControl::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn engine_options_are_checked_by_the_table() {
+        assert_eq!(check_resource_option("hash=16", "Hash", "16"), Ok(()));
+        assert_eq!(
+            check_resource_option("hash=0", "Hash", "0"),
+            Err("engine setting 'hash=0': expected 1 to 65536 MiB".into())
+        );
+        assert!(
+            check_resource_option("option.threads=300", "threads", "300")
+                .unwrap_err()
+                .contains("expected 1 to 256 threads")
+        );
+        // Other names are the program's own business here.
+        assert_eq!(check_resource_option("option.Foo=x", "Foo", "x"), Ok(()));
+        let mut spec = ParticipantSpec {
+            name: "a".into(),
+            program: Program::Builtin {
+                algorithm: "greedy".into(),
+            },
+            options: vec![("evalfile".into(), "w.txt".into())],
+            tc: TimeControl::Depth(1),
+            timeout: Duration::from_secs(1),
+        };
+        assert_eq!(spec.check_options(), Ok(()));
+        spec.options.push(("MctsParallel".into(), "leaf".into()));
+        assert!(spec.check_options().unwrap_err().contains(
+            "'option.MctsParallel=leaf': option MctsParallel: 'leaf' is not one of tree, root"
+        ));
+        spec.options = vec![("Ponder".into(), "true".into())];
+        assert!(
+            spec.check_options()
+                .unwrap_err()
+                .contains("no option 'Ponder'")
+        );
+        spec.program = Program::External {
+            command: vec!["other".into()],
+        };
+        assert_eq!(spec.check_options(), Ok(()));
     }
 }

@@ -1,0 +1,140 @@
+//! `setoption name EvalFile value <path>`, through the real binary: a file
+//! of weights reaches the search, a bad file is refused with one error line
+//! and the weights in use stay, `default` brings the compiled-in ones back.
+
+mod common;
+
+use common::Engine;
+use splut::eval::DEFAULT_PARAMS;
+use std::path::PathBuf;
+
+/// A middle game position with 2 players.
+const POSITION: &str = "position fen 1/3/2gT1gD/5R1/5gS3/R5rT/rS4/RR1/1 r 3 17 - g6 -";
+
+fn temp(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("splut-eval-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// The search's result from a fresh table, without its timing: each
+/// `info` line's depth, score, nodes and pv, and the turn chosen.
+fn search(e: &mut Engine) -> Vec<String> {
+    e.send("uginewgame");
+    e.send(POSITION);
+    let (lines, turn, _) = e.go("depth 5");
+    let mut out: Vec<String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .map(|l| {
+            // Everything but the timing (and the table's fill, which
+            // follows the timing-free search anyway).
+            let mut words = l.split(' ');
+            let mut kept = Vec::new();
+            while let Some(w) = words.next() {
+                if matches!(w, "nps" | "time" | "hashfull") {
+                    words.next();
+                } else {
+                    kept.push(w);
+                }
+            }
+            kept.join(" ")
+        })
+        .collect();
+    out.push(turn.join(" "));
+    out
+}
+
+/// Sends `setoption` and returns the lines it caused (up to `readyok`).
+fn set_eval_file(e: &mut Engine, value: &str) -> Vec<String> {
+    e.send(&format!("setoption name EvalFile value {value}"));
+    e.send("isready");
+    let mut lines = e.read_until("readyok");
+    lines.pop();
+    lines
+}
+
+#[test]
+fn ugi_lists_the_option() {
+    let mut e = Engine::spawn();
+    e.send("ugi");
+    let lines = e.read_until("ugiok");
+    assert!(
+        lines.contains(&"option name EvalFile type string default <empty>".to_string()),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn a_file_of_weights_reaches_the_search_and_default_restores() {
+    let mut e = Engine::start();
+    let compiled = search(&mut e);
+    // The compiled-in weights written out load as the same weights.
+    let same = temp("same.txt", &DEFAULT_PARAMS.to_text());
+    assert_eq!(
+        set_eval_file(&mut e, same.to_str().unwrap()),
+        Vec::<String>::new()
+    );
+    assert_eq!(search(&mut e), compiled);
+    // One weight changed (the others keep their defaults).
+    let changed = temp(
+        "changed.txt",
+        "# sorcerers want room\nsorcerer_freedom 400\n",
+    );
+    assert_eq!(
+        set_eval_file(&mut e, changed.to_str().unwrap()),
+        Vec::<String>::new()
+    );
+    let tuned = search(&mut e);
+    assert_ne!(tuned, compiled, "the file changed nothing");
+    for back in ["default", "<empty>"] {
+        set_eval_file(&mut e, changed.to_str().unwrap());
+        assert_eq!(set_eval_file(&mut e, back), Vec::<String>::new());
+        assert_eq!(search(&mut e), compiled, "{back}");
+    }
+}
+
+#[test]
+fn a_bad_file_is_refused_and_the_weights_in_use_stay() {
+    let mut e = Engine::start();
+    let changed = temp("in-use.txt", "sorcerer_freedom 400\n");
+    assert!(set_eval_file(&mut e, changed.to_str().unwrap()).is_empty());
+    let in_use = search(&mut e);
+    let bad = temp("bad.txt", "dwarf 100\nsorcerer_freedom ten\n");
+    let unknown = temp("unknown.txt", "dwarf 100\n\nbishop 3\n");
+    let missing = std::env::temp_dir().join("splut-no-such-weights.txt");
+    for (path, says) in [
+        (
+            bad,
+            "line 2: 'sorcerer_freedom': 'ten' is not a whole number",
+        ),
+        (unknown, "line 3: unknown weight 'bishop'"),
+        (missing, "cannot read"),
+    ] {
+        let lines = set_eval_file(&mut e, path.to_str().unwrap());
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with("info string error: option EvalFile:"),
+            "{lines:?}"
+        );
+        assert!(lines[0].contains(says), "{lines:?}");
+        assert!(lines[0].contains("kept"), "{lines:?}");
+        assert_eq!(search(&mut e), in_use, "{path:?}");
+    }
+    // A directory is no file of weights either.
+    let lines = set_eval_file(&mut e, std::env::temp_dir().to_str().unwrap());
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(search(&mut e), in_use);
+}
+
+#[test]
+fn protocol_md_shows_the_compiled_in_weights() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/protocol.md")).unwrap();
+    let text = DEFAULT_PARAMS.to_text();
+    assert!(
+        doc.contains(&format!("```\n{text}```\n")),
+        "protocol.md: update the parameter file example to\n{text}"
+    );
+}
