@@ -99,6 +99,10 @@ enum Command {
     /// fixed-node search; appends sampled positions with their score and
     /// the game's outcome to a data file (README, "Data generation").
     Datagen(DatagenArgs),
+    /// Fit the evaluation's weights to datagen files, Texel style; prints
+    /// the loss before and after and every weight, writes the tuned weights
+    /// (README, "Tuning").
+    Tune(TuneArgs),
     /// The standings of records files of one tournament (its shards, or
     /// its runs), as the whole tournament prints them at its end.
     Standings {
@@ -526,8 +530,90 @@ pub fn main() -> i32 {
                 }
             }
         }
+        Some(Command::Tune(a)) => run_tune(&a),
         Some(Command::Replay { file }) => run_replay(&file),
         Some(Command::Standings { check, files }) => run_standings(&files, check),
+    }
+}
+
+/// `splut tune` options.
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    /// Data files from `splut datagen` (any number; they concatenate).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Only the samples with this many seats in the game (2, 3 or 4);
+    /// default: every sample.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(2..=4))]
+    players: Option<u8>,
+    /// Start from these weights (a parameter file, as `EvalFile` loads)
+    /// instead of the compiled-in ones.
+    #[arg(long)]
+    start: Option<PathBuf>,
+    /// Tune only these weights (comma-separated flat names, e.g.
+    /// `dwarf,troll_near_rock.0`); default: all.
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
+    /// Most passes over the weights (1 to 1000).
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    max_passes: u64,
+    /// The sigmoid's and softmax's scale in centi-units; default: fitted
+    /// to the starting weights and kept.
+    #[arg(long)]
+    scale: Option<f64>,
+    /// Where the tuned weights go.
+    #[arg(short, long, default_value = "tuned.txt")]
+    output: PathBuf,
+}
+
+/// Reads the data, tunes, prints the report and writes the weights; exit
+/// code 2 on an error.
+fn run_tune(a: &TuneArgs) -> i32 {
+    let result = (|| -> Result<String, String> {
+        let start = match &a.start {
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                crate::eval::EvalParams::from_text(&text)
+                    .map_err(|e| format!("{}: {e}", path.display()))?
+            }
+            None => crate::eval::EvalParams::default(),
+        };
+        let samples = crate::datagen::read_files(&a.files)?;
+        let data: Vec<crate::tune::Prepared> = samples
+            .iter()
+            .filter(|s| {
+                a.players
+                    .is_none_or(|n| s.position.players_left() == u32::from(n))
+            })
+            .filter_map(crate::tune::Prepared::new)
+            .collect();
+        eprintln!("{} samples read, {} used", samples.len(), data.len());
+        let cfg = crate::tune::Config {
+            only: a.only.clone(),
+            max_passes: a.max_passes as usize,
+            scale: a.scale,
+        };
+        let o = crate::tune::tune(&data, &start, &cfg, &mut |pass, loss| {
+            eprintln!("pass {pass}: loss {loss:.6}");
+        })?;
+        std::fs::write(&a.output, o.params.to_text())
+            .map_err(|e| format!("{}: {e}", a.output.display()))?;
+        Ok(format!(
+            "{}tuned weights written to {}\n",
+            crate::tune::report(&o, data.len()),
+            a.output.display()
+        ))
+    })();
+    match result {
+        Ok(text) => {
+            print!("{text}");
+            0
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
     }
 }
 

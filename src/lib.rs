@@ -27,3 +27,4 @@ pub mod protocol;
 pub mod search;
 pub mod system;
 pub mod tournament;
+pub mod tune;

@@ -1,0 +1,432 @@
+//! `splut tune`: fits the evaluation's weights to self-play data, Texel
+//! style.
+//!
+//! Each sample is a position and how its game ended ([`crate::datagen`]).
+//! The evaluation predicts the outcome:
+//!
+//! - **2 players:** the side to move's evaluation (as the search sees it,
+//!   [`evaluate`]) through a sigmoid, `1 / (1 + exp(−e / scale))`, against
+//!   its result (1 win, ½ draw, 0 loss);
+//! - **3–4 players:** a softmax over the seats' scores ([`seat_scores`]),
+//!   `exp(s_i / scale) / Σ exp(s_j / scale)`, read as each seat's chance to
+//!   win, against who won (a draw shares the win among the seats left).
+//!
+//! The loss is the mean squared error over samples (and seats). `scale` is
+//! fitted first with the starting weights (the classic Texel `K`) and then
+//! kept, so the weights cannot shrink or grow all together to fake a gain.
+//! The weights are then improved by the classic local search: each weight
+//! in turn is moved up or down by its step while that lowers the loss; a
+//! weight whose moves no longer help has its step halved, down to 1. The
+//! evaluation is not linear in its weights (the kill terms pick one
+//! victim), so a search that only asks for the loss suits it better than a
+//! gradient, and it needs only a few hundred loss evaluations for the
+//! fifteen-odd weights (measured: README, "Tuning").
+
+use crate::datagen::Sample;
+use crate::eval::{EvalParams, MAX_WEIGHT, evaluate, seat_scores};
+use crate::game::{Position, Seat};
+use rayon::prelude::*;
+
+/// One sample ready for the loss: the position and a target per seat.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    position: Position,
+    /// Seats in the game at the position, side to move first.
+    seats: Vec<Seat>,
+    /// 2 players: the side to move's result; 3–4: each seat's share of the
+    /// win, in the order of `seats`.
+    targets: Vec<f64>,
+}
+
+impl Prepared {
+    /// A sample with its targets; `None` for a sample with fewer than two
+    /// seats in the game or a seat the outcome does not name.
+    pub fn new(s: &Sample) -> Option<Prepared> {
+        let pos = s.position;
+        let stm = pos.side_to_move();
+        let mut seats: Vec<Seat> = vec![stm];
+        seats.extend(pos.seats_in_game().filter(|&x| x != stm));
+        if seats.len() < 2 {
+            return None;
+        }
+        let targets = if seats.len() == 2 {
+            vec![s.result_for(stm)?]
+        } else {
+            // The win, shared by the seats placed first.
+            let first = s.places.first()?;
+            let winners = seats.iter().filter(|x| first.contains(x)).count();
+            if winners == 0 {
+                return None;
+            }
+            seats
+                .iter()
+                .map(|x| {
+                    if first.contains(x) {
+                        1.0 / winners as f64
+                    } else {
+                        0.0
+                    }
+                })
+                .collect()
+        };
+        Some(Prepared {
+            position: pos,
+            seats,
+            targets,
+        })
+    }
+
+    /// This sample's squared error with `params` at `scale`.
+    fn error(&self, params: &EvalParams, scale: f64) -> f64 {
+        let pos = &self.position;
+        if self.seats.len() == 2 {
+            let e = evaluate(pos, self.seats[0], 2, params);
+            let p = 1.0 / (1.0 + (-f64::from(e) / scale).exp());
+            let d = p - self.targets[0];
+            return d * d;
+        }
+        let scores = seat_scores(pos, params);
+        let logits: Vec<f64> = self
+            .seats
+            .iter()
+            .map(|s| f64::from(scores[s.index()]) / scale)
+            .collect();
+        let max = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let exps: Vec<f64> = logits.iter().map(|l| (l - max).exp()).collect();
+        let sum: f64 = exps.iter().sum();
+        exps.iter()
+            .zip(&self.targets)
+            .map(|(e, t)| {
+                let d = e / sum - t;
+                d * d
+            })
+            .sum::<f64>()
+            / self.seats.len() as f64
+    }
+}
+
+/// The mean squared error of `params` over `data` at `scale`.
+pub fn loss(data: &[Prepared], params: &EvalParams, scale: f64) -> f64 {
+    if data.is_empty() {
+        return 0.0;
+    }
+    let total: f64 = data.par_iter().map(|s| s.error(params, scale)).sum();
+    total / data.len() as f64
+}
+
+/// The scale (centi-units per unit of the sigmoid's or softmax's argument)
+/// that fits `params` best, searched on a log scale between 10 and 100,000.
+pub fn fit_scale(data: &[Prepared], params: &EvalParams) -> f64 {
+    let f = |x: f64| loss(data, params, x.exp());
+    // Golden-section search on ln(scale): the loss is unimodal in it.
+    let (mut a, mut b) = (10f64.ln(), 100_000f64.ln());
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut c, mut d) = (b - g * (b - a), a + g * (b - a));
+    let (mut fc, mut fd) = (f(c), f(d));
+    for _ in 0..40 {
+        if fc < fd {
+            b = d;
+            d = c;
+            fd = fc;
+            c = b - g * (b - a);
+            fc = f(c);
+        } else {
+            a = c;
+            c = d;
+            fc = fd;
+            d = a + g * (b - a);
+            fd = f(d);
+        }
+    }
+    ((a + b) / 2.0).exp()
+}
+
+/// How a tuning run goes.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The weights tuned (flat names, [`EvalParams::flat`]); empty: all.
+    pub only: Vec<String>,
+    /// Most passes over the weights.
+    pub max_passes: usize,
+    /// The scale to use; `None`: fitted to the starting weights.
+    pub scale: Option<f64>,
+}
+
+/// One weight before and after.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TermReport {
+    /// Its flat name.
+    pub name: String,
+    /// The starting value.
+    pub before: i32,
+    /// The tuned value.
+    pub after: i32,
+    /// The loss of the tuned weights with this one put back to `before`:
+    /// above the tuned loss by what this weight's change gained.
+    pub loss_reverted: f64,
+}
+
+/// A finished tuning run.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The tuned weights.
+    pub params: EvalParams,
+    /// The scale fitted to the starting weights and kept.
+    pub scale: f64,
+    /// Loss of the starting weights.
+    pub loss_before: f64,
+    /// Loss of the tuned weights.
+    pub loss_after: f64,
+    /// Passes made.
+    pub passes: usize,
+    /// Loss evaluations made.
+    pub evaluations: usize,
+    /// Every tuned weight.
+    pub terms: Vec<TermReport>,
+}
+
+/// Tunes `start` on `data`; `progress` hears the loss after every pass.
+pub fn tune(
+    data: &[Prepared],
+    start: &EvalParams,
+    cfg: &Config,
+    progress: &mut dyn FnMut(usize, f64),
+) -> Result<Outcome, String> {
+    if data.is_empty() {
+        return Err("no usable samples to tune on".into());
+    }
+    let flat = start.flat();
+    for name in &cfg.only {
+        if !flat.iter().any(|(n, _)| n == name) {
+            return Err(format!(
+                "unknown weight '{name}' (weights: {})",
+                flat.iter()
+                    .map(|(n, _)| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+    }
+    let tuned: Vec<(String, i32)> = flat
+        .into_iter()
+        .filter(|(n, _)| cfg.only.is_empty() || cfg.only.contains(n))
+        .collect();
+    let scale = match cfg.scale {
+        Some(s) if s.is_finite() && s > 0.0 => s,
+        Some(s) => return Err(format!("scale {s}: expected a positive number")),
+        None => fit_scale(data, start),
+    };
+    let loss_before = loss(data, start, scale);
+    let mut params = start.clone();
+    let mut best = loss_before;
+    let mut evaluations = 1;
+    let mut steps: Vec<i32> = tuned.iter().map(|(_, v)| (v.abs() / 4).max(8)).collect();
+    let mut passes = 0;
+    while passes < cfg.max_passes && steps.iter().any(|&s| s > 0) {
+        passes += 1;
+        for (i, (name, _)) in tuned.iter().enumerate() {
+            if steps[i] == 0 {
+                continue;
+            }
+            let value = value_of(&params, name);
+            let mut moved = false;
+            for dir in [1, -1] {
+                // Keep going while the move helps.
+                let mut v = value;
+                loop {
+                    let next = (v + dir * steps[i]).clamp(-MAX_WEIGHT, MAX_WEIGHT);
+                    if next == v {
+                        break;
+                    }
+                    let mut trial = params.clone();
+                    trial.set_flat(name, next)?;
+                    let l = loss(data, &trial, scale);
+                    evaluations += 1;
+                    if l < best {
+                        best = l;
+                        params = trial;
+                        v = next;
+                        moved = true;
+                    } else {
+                        break;
+                    }
+                }
+                if moved {
+                    break;
+                }
+            }
+            if !moved {
+                steps[i] /= 2;
+            }
+        }
+        progress(passes, best);
+    }
+    let mut terms = Vec::new();
+    for (name, before) in &tuned {
+        let after = value_of(&params, name);
+        let mut reverted = params.clone();
+        reverted.set_flat(name, *before)?;
+        terms.push(TermReport {
+            name: name.clone(),
+            before: *before,
+            after,
+            loss_reverted: loss(data, &reverted, scale),
+        });
+    }
+    Ok(Outcome {
+        params,
+        scale,
+        loss_before,
+        loss_after: best,
+        passes,
+        evaluations,
+        terms,
+    })
+}
+
+fn value_of(p: &EvalParams, name: &str) -> i32 {
+    p.flat()
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .map_or(0, |(_, v)| v)
+}
+
+/// The report `splut tune` prints.
+pub fn report(o: &Outcome, samples: usize) -> String {
+    let mut out = format!(
+        "{samples} samples, scale {:.1}\nloss before {:.6}, after {:.6} ({:+.2}%), {} passes, {} loss evaluations\n\n{:<24} {:>8} {:>8}   {}\n",
+        o.scale,
+        o.loss_before,
+        o.loss_after,
+        (o.loss_after / o.loss_before - 1.0) * 100.0,
+        o.passes,
+        o.evaluations,
+        "weight",
+        "before",
+        "after",
+        "loss with it put back"
+    );
+    for t in &o.terms {
+        out.push_str(&format!(
+            "{:<24} {:>8} {:>8}   {:.6}{}\n",
+            t.name,
+            t.before,
+            t.after,
+            t.loss_reverted,
+            if t.before == t.after {
+                "  (unchanged)"
+            } else {
+                ""
+            }
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    /// Positions from random play, `players` seats, with targets made by a
+    /// known set of weights at a known scale.
+    fn synthetic(players: usize, truth: &EvalParams, scale: f64, n: usize) -> Vec<Prepared> {
+        let mut rng = SmallRng::seed_from_u64(7);
+        let mut out = Vec::new();
+        while out.len() < n {
+            let mut pos = Position::start(players).unwrap();
+            for _ in 0..rng.random_range(4..40) {
+                let steps = pos.legal_step_vec();
+                if pos.is_game_over() || steps.is_empty() {
+                    break;
+                }
+                pos.play(steps[rng.random_range(0..steps.len())]);
+            }
+            if pos.is_game_over() || pos.can_kill_this_turn() {
+                continue;
+            }
+            let stm = pos.side_to_move();
+            let mut seats = vec![stm];
+            seats.extend(pos.seats_in_game().filter(|&x| x != stm));
+            let mut p = Prepared {
+                position: pos,
+                seats,
+                targets: Vec::new(),
+            };
+            // The prediction of the true weights is the target.
+            if p.seats.len() == 2 {
+                let e = evaluate(&pos, stm, 2, truth);
+                p.targets = vec![1.0 / (1.0 + (-f64::from(e) / scale).exp())];
+            } else {
+                let sc = seat_scores(&pos, truth);
+                let ex: Vec<f64> = p
+                    .seats
+                    .iter()
+                    .map(|s| (f64::from(sc[s.index()]) / scale).exp())
+                    .collect();
+                let sum: f64 = ex.iter().sum();
+                p.targets = ex.iter().map(|e| e / sum).collect();
+            }
+            out.push(p);
+        }
+        out
+    }
+
+    #[test]
+    fn the_tuner_recovers_a_known_weight() {
+        let truth = EvalParams::default();
+        for players in [2, 4] {
+            let data = synthetic(players, &truth, 400.0, 600);
+            let mut start = truth.clone();
+            start.set_flat("mobility", 30).unwrap();
+            // The scale of the truth: fitted to the wrong start, a scale
+            // would be found that the wrong weight fits better.
+            let cfg = Config {
+                only: vec!["mobility".into()],
+                max_passes: 30,
+                scale: Some(400.0),
+            };
+            let o = tune(&data, &start, &cfg, &mut |_, _| {}).unwrap();
+            let got = value_of(&o.params, "mobility");
+            let want = value_of(&truth, "mobility");
+            assert!(
+                (got - want).abs() <= 1,
+                "{players} players: mobility {got}, truth {want}"
+            );
+            assert!(o.loss_after < o.loss_before / 10.0, "{o:?}");
+        }
+    }
+
+    #[test]
+    fn the_scale_is_found() {
+        let truth = EvalParams::default();
+        let data = synthetic(2, &truth, 250.0, 400);
+        let s = fit_scale(&data, &truth);
+        assert!((s - 250.0).abs() < 5.0, "{s}");
+    }
+
+    #[test]
+    fn unknown_weights_and_no_data_are_errors() {
+        let cfg = Config {
+            only: vec!["nonsense".into()],
+            max_passes: 1,
+            scale: None,
+        };
+        let data = synthetic(2, &EvalParams::default(), 400.0, 10);
+        let e = tune(&data, &EvalParams::default(), &cfg, &mut |_, _| {}).unwrap_err();
+        assert!(e.contains("unknown weight 'nonsense'"), "{e}");
+        let cfg = Config {
+            only: vec![],
+            max_passes: 1,
+            scale: Some(-1.0),
+        };
+        assert!(tune(&data, &EvalParams::default(), &cfg, &mut |_, _| {}).is_err());
+        let cfg = Config {
+            only: vec![],
+            max_passes: 1,
+            scale: None,
+        };
+        assert!(tune(&[], &EvalParams::default(), &cfg, &mut |_, _| {}).is_err());
+    }
+}
