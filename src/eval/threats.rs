@@ -86,63 +86,53 @@ pub fn levitation_landings(
     let rocks = floatable & pos.rocks();
     let troll = pos.seat_bb(attacker) & pos.kind_bb(Kind::Troll);
     let mine = pos.seat_bb(attacker) & pos.kind_bb(Kind::Sorcerer);
-    let empty = pos.empty();
-    let Some(t) = troll.lowest() else {
+    let (Some(t), Some(s)) = (troll.lowest(), mine.lowest()) else {
         return Bitboard::EMPTY;
     };
     if max_steps < 2 || rocks.is_empty() {
         return Bitboard::EMPTY;
     }
-    // First, ignoring everything in the way: a rock floats one or two
-    // squares (one if the troll must then walk), and the troll needs a
-    // step onto the landing square after the levitation's.
+    // Table lookups first, ignoring what stands in the way: the troll steps
+    // onto the landing square after at least one levitating step, so it
+    // lies within `max_steps - 1` of the troll; a rock floats one square
+    // per step, two at most (one if the troll must then walk). A rock may
+    // land where a rock or the sorcerer was.
     let balls = &*BALLS;
-    let float = if max_steps >= 3 { 2 } else { 1 };
-    let mut floated = Bitboard::EMPTY;
-    for r in rocks {
-        floated |= balls[float][r.index()];
-    }
-    if (floated & aim & balls[usize::from(max_steps) - 1][t.index()]).is_empty()
-        || (mine.neighbours() & empty).is_empty()
-    {
-        return Bitboard::EMPTY;
-    }
-    // The troll may walk over squares a floated rock or the sorcerer left,
-    // and a rock may land where either was.
+    let empty = pos.empty();
     let free = empty | rocks | mine;
-    let mut near = troll.neighbours();
-    if max_steps >= 3 {
-        near |= (near & free).neighbours();
+    let zone = balls[usize::from(max_steps) - 1][t.index()] & aim & free;
+    let float = if max_steps >= 3 { 2 } else { 1 };
+    let mut near_rocks = Bitboard::EMPTY;
+    for r in rocks {
+        if (balls[float][r.index()] & zone).any() {
+            near_rocks |= r.bb();
+        }
     }
-    let zone = near & aim & free;
-    // A rock floats one square per step, two at most.
-    let zone_near = zone | zone.neighbours();
-    let rocks = rocks & (zone_near | zone_near.neighbours());
-    if rocks.is_empty() {
+    if near_rocks.is_empty() {
         return Bitboard::EMPTY;
     }
     // After two levitating steps the troll has one step left: it must
     // already stand next to the landing square.
     let next_to_troll = if max_steps >= 3 {
-        troll.neighbours()
+        t.adjacent() & zone
     } else {
         Bitboard::EMPTY
     };
     let mut landings = Bitboard::EMPTY;
     for d1 in Direction::ALL {
-        let s1 = mine.shift(d1);
-        let f1 = rocks.shift(d1) & empty;
+        let s1 = s.neighbour_bb(d1);
+        let f1 = near_rocks.shift(d1) & empty;
         if (s1 & empty).is_empty() || f1.is_empty() {
             continue;
         }
         landings |= f1 & zone;
-        if (zone & next_to_troll).is_empty() {
+        if next_to_troll.is_empty() {
             continue;
         }
         let free1 = free & !s1;
         for d2 in Direction::ALL {
             if d2 != d1.opposite() && (s1.shift(d2) & free1).any() {
-                landings |= f1.shift(d2) & free1 & zone & next_to_troll;
+                landings |= f1.shift(d2) & free1 & next_to_troll;
             }
         }
     }
@@ -223,17 +213,35 @@ pub fn levitation_steps_to_kill_onto(
     if rocks.is_empty() || troll.is_empty() || mine.is_empty() {
         return None;
     }
-    // Landing squares in line with `v`, ignoring what stands between: the
-    // cheap first test of every levitation; only rocks within two squares
-    // of one can get there.
-    let targets = landings & lines_through(v);
-    let near = targets | targets.neighbours();
-    let rocks = rocks & (near | near.neighbours());
+    // First the landing squares worth trying, cheaply: in line with `v`
+    // and not behind anything a levitation leaves in place; then only the
+    // rocks within two squares of one.
+    let other_stoppers = pos.kind_bb(Kind::Sorcerer) | (pos.kind_bb(Kind::Troll) & !troll);
+    // What no levitation moves (all but the attacker's sorcerer, its troll
+    // and the rocks it may float) stops a throw whatever happens: a landing
+    // square beyond such a stopper, seen from `v`, is of no use.
+    let fixed = (other_stoppers & !mine) | (pos.rocks() & !rocks);
+    let mut open = Bitboard::EMPTY;
+    for d in Direction::ALL {
+        let ray = v.ray(d);
+        open |= match (ray & fixed).first_towards(d) {
+            Some(stop) => ray & !stop.bb() & !stop.ray(d),
+            None => ray,
+        };
+    }
+    let targets = landings & open;
+    if targets.is_empty() {
+        return None;
+    }
+    let balls = &*BALLS;
+    let float = if max_steps >= 3 { 2 } else { 1 };
+    let rocks = rocks
+        .filter(|r| (balls[float][r.index()] & targets).any())
+        .collect::<Bitboard>();
     if rocks.is_empty() {
         return None;
     }
     let empty = pos.empty();
-    let other_stoppers = pos.kind_bb(Kind::Sorcerer) | (pos.kind_bb(Kind::Troll) & !troll);
     // After the rock on `from` was floated to `to` and the sorcerer to
     // `sorcerer`, `used` steps spent: the steps in all if the troll can
     // then throw it onto `v` within `max_steps`.
