@@ -312,7 +312,11 @@ fn avoid_a_levitation_kill_threatened_next_turn() {
     // lined up before. At depth 3 the search ends with the side to move's
     // own turn, so only the evaluation can see the threat: before it
     // counted levitations, the engine walked into each of these kills.
+    // The term is off by default (until a tournament shows it pays).
+    let file = std::env::temp_dir().join(format!("splut-lev-{}.txt", std::process::id()));
+    std::fs::write(&file, "levitation_threat 100\n").unwrap();
     let mut e = Engine::start();
+    e.send(&format!("setoption name EvalFile value {}", file.display()));
     for (spn, next) in [
         // 2 players: green to move, red threatens.
         ("1/1R1/2gDgS1/2rS4/4rT4/gT1rD2RR/5/3/R g 3 24 - g4 -", 'r'),

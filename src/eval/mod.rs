@@ -97,8 +97,11 @@ eval_params! {
     /// A kill that needs a levitation first (the attacker's sorcerer floats
     /// a rock into line, its troll throws it; [`threats::levitation_steps_to_kill`]),
     /// in percent of the charge of a plain throw threat (`kill_now`,
-    /// `threat_unanswered`, `threat`); 0 turns the term off.
-    levitation_threat: i32 = 100,
+    /// `threat_unanswered`, `threat`); 0 turns the term off and skips its
+    /// work. Off by default: it costs about 30% of the search's nodes/s,
+    /// and stays off until a tournament shows it pays (README, "Strength";
+    /// `EvalFile` with `levitation_threat 100` turns it on).
+    levitation_threat: i32 = 0,
     /// Sorcerer safety: charged per rock lined up with one's sorcerer over
     /// empty squares and dwarves (a throw waiting for a troll).
     exposed_line: i32 = 30,
@@ -583,6 +586,11 @@ mod tests {
     fn a_levitation_kill_this_turn_dominates() {
         let e = |spn: &str, p: &EvalParams| evaluate(&pos(spn), Seat::Red, 2, p);
         let kill = threats_levitate();
+        // The term at full weight (it is off by default until measured).
+        const DEFAULT_PARAMS: EvalParams = EvalParams {
+            levitation_threat: 100,
+            ..super::DEFAULT_PARAMS
+        };
         assert!(
             e(kill, &DEFAULT_PARAMS) > 4000,
             "{}",
