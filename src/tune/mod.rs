@@ -114,12 +114,18 @@ pub fn loss(data: &[Prepared], params: &EvalParams, scale: f64) -> f64 {
     total / data.len() as f64
 }
 
+/// Smallest scale [`fit_scale`] considers.
+pub const SCALE_MIN: f64 = 10.0;
+/// Largest scale [`fit_scale`] considers.
+pub const SCALE_MAX: f64 = 100_000.0;
+
 /// The scale (centi-units per unit of the sigmoid's or softmax's argument)
-/// that fits `params` best, searched on a log scale between 10 and 100,000.
+/// that fits `params` best, searched on a log scale between [`SCALE_MIN`]
+/// and [`SCALE_MAX`].
 pub fn fit_scale(data: &[Prepared], params: &EvalParams) -> f64 {
     let f = |x: f64| loss(data, params, x.exp());
     // Golden-section search on ln(scale): the loss is unimodal in it.
-    let (mut a, mut b) = (10f64.ln(), 100_000f64.ln());
+    let (mut a, mut b) = (SCALE_MIN.ln(), SCALE_MAX.ln());
     let g = (5f64.sqrt() - 1.0) / 2.0;
     let (mut c, mut d) = (b - g * (b - a), a + g * (b - a));
     let (mut fc, mut fd) = (f(c), f(d));
@@ -214,7 +220,18 @@ pub fn tune(
     let scale = match cfg.scale {
         Some(s) if s.is_finite() && s > 0.0 => s,
         Some(s) => return Err(format!("scale {s}: expected a positive number")),
-        None => fit_scale(data, start),
+        None => {
+            let s = fit_scale(data, start);
+            // At a bound the fit failed: the starting evaluation predicts
+            // the outcomes at no scale, and tuning with it would only
+            // inflate every weight together (seen on 4-player data).
+            if !(SCALE_MIN * 1.05..=SCALE_MAX / 1.05).contains(&s) {
+                return Err(format!(
+                    "the fitted scale {s:.0} is at the end of its range {SCALE_MIN}..{SCALE_MAX}:                      the starting weights do not predict these outcomes at any scale;                      give one with --scale, or other data"
+                ));
+            }
+            s
+        }
     };
     let loss_before = loss(data, start, scale);
     let mut params = start.clone();
@@ -404,6 +421,23 @@ mod tests {
         let data = synthetic(2, &truth, 250.0, 400);
         let s = fit_scale(&data, &truth);
         assert!((s - 250.0).abs() < 5.0, "{s}");
+    }
+
+    #[test]
+    fn outcomes_the_evaluation_cannot_predict_are_refused() {
+        // Targets that say the opposite of the evaluation: the best scale
+        // is as large as allowed (predict a coin toss).
+        let mut data = synthetic(2, &EvalParams::default(), 400.0, 200);
+        for p in &mut data {
+            p.targets[0] = if p.targets[0] > 0.5 { 0.0 } else { 1.0 };
+        }
+        let cfg = Config {
+            only: vec![],
+            max_passes: 1,
+            scale: None,
+        };
+        let e = tune(&data, &EvalParams::default(), &cfg, &mut |_, _| {}).unwrap_err();
+        assert!(e.contains("at the end of its range"), "{e}");
     }
 
     #[test]
