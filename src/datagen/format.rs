@@ -156,19 +156,9 @@ fn parse_score(s: &str) -> Result<Score, String> {
     }
 }
 
-/// The places as game records write them: `g > r = y > b`.
-pub fn places_text(places: &Places) -> String {
-    places
-        .iter()
-        .map(|g| {
-            g.iter()
-                .map(|s| s.letter().to_string())
-                .collect::<Vec<_>>()
-                .join(" = ")
-        })
-        .collect::<Vec<_>>()
-        .join(" > ")
-}
+/// The places as game records write them: `g > r = y > b` (the records'
+/// own writer, so the two formats cannot drift apart).
+pub use crate::tournament::judge::places_text;
 
 /// Reads [`places_text`]: 2 to 4 seats, each once.
 fn parse_places(s: &str) -> Result<Places, String> {
