@@ -80,6 +80,14 @@ const COMMANDS: [&str; 13] = [
     "quit",
 ];
 
+/// Sets the planned turn, also after a thread panicked holding it.
+fn set_plan(plan: &Mutex<Option<Plan>>, value: Option<Plan>) {
+    match plan.lock() {
+        Ok(mut p) => *p = value,
+        Err(poisoned) => *poisoned.into_inner() = value,
+    }
+}
+
 /// What the input loop should do after a line.
 #[derive(PartialEq, Eq, Debug)]
 pub enum Flow {
@@ -220,7 +228,7 @@ impl Engine {
                     Ok(tt) => self.tt = Arc::new(tt),
                     Err(e) => self.error(&format!("uginewgame: {e}; the table is now 1 MiB")),
                 }
-                self.set_plan(None);
+                set_plan(&self.plan, None);
             }
             "setoption" => self.setoption(args),
             "position" => match parse_position(args) {
@@ -249,11 +257,31 @@ impl Engine {
         Flow::Continue
     }
 
-    fn set_plan(&self, plan: Option<Plan>) {
-        match self.plan.lock() {
-            Ok(mut p) => *p = plan,
-            Err(poisoned) => *poisoned.into_inner() = plan,
-        }
+    /// Runs `job` on its own thread as the running search: it gets the
+    /// stop flag and returns its last lines, written after `busy` is
+    /// cleared (so a command that needs an idle engine, sent once they
+    /// are read, is accepted).
+    fn start_job(
+        &mut self,
+        infinite: bool,
+        job: impl FnOnce(Arc<AtomicBool>) -> Vec<String> + Send + 'static,
+    ) {
+        let stop = Arc::new(AtomicBool::new(false));
+        let busy = Arc::new(AtomicBool::new(true));
+        let (out, stop2, busy2) = (self.out.clone(), stop.clone(), busy.clone());
+        let handle = std::thread::spawn(move || {
+            let last = job(stop2);
+            busy2.store(false, SeqCst);
+            for line in &last {
+                out.line(line);
+            }
+        });
+        self.running = Some(Running {
+            handle,
+            stop,
+            busy,
+            infinite,
+        });
     }
 
     fn setoption(&mut self, args: &[&str]) {
@@ -327,11 +355,8 @@ impl Engine {
         // Deep perft runs for hours: it runs like a search, on its own
         // thread, and `stop` ends it.
         let pos = *self.game.position();
-        let stop = Arc::new(AtomicBool::new(false));
-        let busy = Arc::new(AtomicBool::new(true));
-        let (out, stop2, busy2) = (self.out.clone(), stop.clone(), busy.clone());
-        let handle = std::thread::spawn(move || {
-            let mut go_on = || !stop2.load(SeqCst);
+        self.start_job(false, move |stop| {
+            let mut go_on = || !stop.load(SeqCst);
             let mut rows = Vec::new();
             let mut total = Some(u64::from(depth == 0));
             if depth > 0 {
@@ -341,23 +366,16 @@ impl Engine {
                     rows.push((s.to_string(), n));
                 }
             }
-            busy2.store(false, SeqCst);
-            match total {
-                Some(total) => {
-                    rows.sort();
-                    for (s, n) in &rows {
-                        out.line(&format!("{s} {}", n.unwrap_or(0)));
-                    }
-                    out.line(&format!("nodes {total}"));
-                }
-                None => out.line("info string perft stopped; no count"),
-            }
-        });
-        self.running = Some(Running {
-            handle,
-            stop,
-            busy,
-            infinite: false,
+            let Some(total) = total else {
+                return vec!["info string perft stopped; no count".into()];
+            };
+            rows.sort();
+            let mut lines: Vec<String> = rows
+                .iter()
+                .map(|(s, n)| format!("{s} {}", n.unwrap_or(0)))
+                .collect();
+            lines.push(format!("nodes {total}"));
+            lines
         });
     }
 
@@ -411,11 +429,8 @@ impl Engine {
             params: self.params.clone(),
         };
         let infinite = limits.infinite;
-        let stop = Arc::new(AtomicBool::new(false));
-        let busy = Arc::new(AtomicBool::new(true));
         let (out, tt, plan) = (self.out.clone(), self.tt.clone(), self.plan.clone());
-        let (stop2, busy2) = (stop.clone(), busy.clone());
-        let handle = std::thread::spawn(move || {
+        self.start_job(infinite, move |stop| {
             let mut reported = None;
             let outcome = think(
                 &pos,
@@ -423,42 +438,36 @@ impl Engine {
                 &limits,
                 &settings,
                 &tt,
-                stop2.clone(),
+                stop.clone(),
                 &mut |i| {
                     out.line(&info_line(i));
                     reported = Some(i.clone());
                 },
             );
-            let new_plan = Plan {
-                root: pos,
-                turn: outcome.turn.clone(),
-            };
-            match plan.lock() {
-                Ok(mut p) => *p = Some(new_plan),
-                Err(poisoned) => *poisoned.into_inner() = Some(new_plan),
-            }
+            set_plan(
+                &plan,
+                Some(Plan {
+                    root: pos,
+                    turn: outcome.turn.clone(),
+                }),
+            );
             // The totals of a search cut short, unless the last report has them.
             if reported.is_none_or(|r| r.nodes != outcome.info.nodes) {
                 out.line(&info_line(&outcome.info));
             }
             // `infinite` holds the answer back until `stop`, whatever ended
             // the search (a limit, a proof, a search that cannot go on).
-            while infinite && !stop2.load(SeqCst) {
+            while infinite && !stop.load(SeqCst) {
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
-            busy2.store(false, SeqCst);
-            out.line(&format!("bestturn {}", steps_text(&outcome.turn)));
             let first = outcome
                 .turn
                 .first()
                 .map_or("(none)".to_string(), |s| s.to_string());
-            out.line(&format!("bestmove {first}"));
-        });
-        self.running = Some(Running {
-            handle,
-            stop,
-            busy,
-            infinite,
+            vec![
+                format!("bestturn {}", steps_text(&outcome.turn)),
+                format!("bestmove {first}"),
+            ]
         });
     }
 
