@@ -308,17 +308,14 @@ impl Header {
 
     /// The schedule these options play (the whole tournament).
     pub(crate) fn schedule(&self) -> Result<Vec<GameSpec>, String> {
-        let n = self.names.len();
-        schedule::check_size(
-            n,
+        let (per, openings) = schedule::plan(
+            self.names.len(),
             self.players,
             self.gauntlet,
             self.seatings,
             self.rounds,
             self.max_games,
         )?;
-        let per = schedule::seatings(n, self.players, self.gauntlet, self.seatings);
-        let openings = schedule::openings_needed(self.rounds, self.max_games, per.len());
         Ok(schedule::schedule(
             self.players,
             &per,

@@ -261,19 +261,16 @@ pub fn run(cfg: Config) -> Result<i32, String> {
     }
     // Counted before anything is made: a round-robin of many participants
     // in 4-player games has millions of seatings.
-    let n = cfg.participants.len();
-    schedule::check_size(
-        n,
+    // Only the openings the games reach (opening `i` does not depend on
+    // how many are made).
+    let (per_opening, rounds) = schedule::plan(
+        cfg.participants.len(),
         cfg.players,
         cfg.gauntlet,
         cfg.seatings,
         cfg.rounds,
         cfg.max_games,
     )?;
-    let per_opening = schedule::seatings(n, cfg.players, cfg.gauntlet, cfg.seatings);
-    // Only the openings the games reach (opening `i` does not depend on
-    // how many are made).
-    let rounds = schedule::openings_needed(cfg.rounds, cfg.max_games, per_opening.len());
     let (openings, openings_name): (Vec<Opening>, String) = match &cfg.openings {
         OpeningSource::Random(steps) => (
             openings::random_openings(cfg.players, *steps, rounds, cfg.seed)?,

@@ -277,6 +277,23 @@ pub(crate) fn check_size(
     Ok(())
 }
 
+/// The seatings of one opening and the number of openings the games
+/// reach, once the schedule's size is checked ([`check_size`]): what both
+/// a tournament and a records header's schedule start from.
+pub(crate) fn plan(
+    participants: usize,
+    players: usize,
+    gauntlet: bool,
+    mode: SeatingMode,
+    rounds: usize,
+    max_games: Option<usize>,
+) -> Result<(Vec<Seating>, usize), String> {
+    check_size(participants, players, gauntlet, mode, rounds, max_games)?;
+    let per_opening = seatings(participants, players, gauntlet, mode);
+    let openings = openings_needed(rounds, max_games, per_opening.len());
+    Ok((per_opening, openings))
+}
+
 /// The games: every seating of every opening, up to `max_games`.
 pub(crate) fn schedule(
     players: usize,
