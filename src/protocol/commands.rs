@@ -16,12 +16,6 @@ pub struct PositionCommand {
     pub p1: Seat,
 }
 
-/// The seat UGI calls p1 for a game set up from `start`: the seat that
-/// moved first, a rule of the game ([`Position::first_mover`]).
-pub fn first_mover(start: &Position) -> Seat {
-    start.first_mover()
-}
-
 /// Parses the words after `position`.
 pub fn parse_position(words: &[&str]) -> Result<PositionCommand, String> {
     let (start, rest) = match words.first().copied() {
@@ -79,7 +73,7 @@ pub fn parse_position(words: &[&str]) -> Result<PositionCommand, String> {
         Some(other) => return Err(format!("position: expected 'moves', found '{other}'")),
     }
     Ok(PositionCommand {
-        p1: first_mover(&start),
+        p1: start.first_mover(),
         game,
     })
 }

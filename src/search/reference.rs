@@ -65,12 +65,6 @@ fn turn_ends(root: &Position) -> Vec<(Position, Vec<Step>)> {
     out
 }
 
-/// Whether the side to move can, within the rest of its turn, put an
-/// opponent out of the game: a rules question, answered by the rules core
-/// ([`Position::can_kill_this_turn`]).
-pub fn can_kill_this_turn(pos: &Position) -> bool {
-    pos.can_kill_this_turn()
-}
 
 /// The greedy player's rest of the turn.
 pub fn greedy_turn(root: &Position, seed: u64) -> Vec<Step> {
@@ -138,10 +132,10 @@ mod tests {
     #[test]
     fn a_kill_this_turn_is_found_exhaustively() {
         let kill = Position::from_spn("R/gT2/2gS2/7/R3gD3R/rS2R3/rD3rT/3/1 r 3 10 - - -").unwrap();
-        assert!(can_kill_this_turn(&kill));
+        assert!(kill.can_kill_this_turn());
         // One step short of it.
         let short = Position::from_spn("R/gT2/2gS2/7/R3gD3R/rS2R3/rD3rT/3/1 r 2 10 - - -").unwrap();
-        assert!(!can_kill_this_turn(&short));
-        assert!(!can_kill_this_turn(&Position::start(4).unwrap()));
+        assert!(!short.can_kill_this_turn());
+        assert!(!Position::start(4).unwrap().can_kill_this_turn());
     }
 }
