@@ -65,7 +65,6 @@ fn turn_ends(root: &Position) -> Vec<(Position, Vec<Step>)> {
     out
 }
 
-
 /// The greedy player's rest of the turn.
 pub fn greedy_turn(root: &Position, seed: u64) -> Vec<Step> {
     let me = root.side_to_move();
