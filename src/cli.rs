@@ -546,8 +546,9 @@ pub struct TuneArgs {
     /// default: every sample.
     #[arg(long, value_parser = clap::value_parser!(u8).range(2..=4))]
     players: Option<u8>,
-    /// Start from these weights (a parameter file, as `EvalFile` loads)
-    /// instead of the compiled-in ones.
+    /// Start from these weights (a parameter file, as `EvalFile` loads;
+    /// its section for `--players`, or for 2) instead of the compiled-in
+    /// ones.
     #[arg(long)]
     start: Option<PathBuf>,
     /// Tune only these weights (comma-separated flat names, e.g.
@@ -561,7 +562,13 @@ pub struct TuneArgs {
     /// to the starting weights and kept.
     #[arg(long)]
     scale: Option<f64>,
-    /// Where the tuned weights go.
+    /// How positions with 3-4 seats in the game predict the outcome:
+    /// `pairs` (every two seats: who finishes ahead) or `softmax` (who
+    /// wins).
+    #[arg(long, default_value = "pairs")]
+    model: crate::tune::Model,
+    /// Where the tuned weights go (with `--players`, as that count's
+    /// `players <n>` section).
     #[arg(short, long, default_value = "tuned.txt")]
     output: PathBuf,
 }
@@ -574,8 +581,10 @@ fn run_tune(a: &TuneArgs) -> i32 {
             Some(path) => {
                 let text = std::fs::read_to_string(path)
                     .map_err(|e| format!("{}: {e}", path.display()))?;
-                crate::eval::EvalParams::from_text(&text)
+                crate::eval::EvalSet::from_text(&text)
                     .map_err(|e| format!("{}: {e}", path.display()))?
+                    .for_players(a.players.map_or(2, u32::from))
+                    .clone()
             }
             None => crate::eval::EvalParams::default(),
         };
@@ -586,7 +595,7 @@ fn run_tune(a: &TuneArgs) -> i32 {
                 a.players
                     .is_none_or(|n| s.position.players_left() == u32::from(n))
             })
-            .filter_map(crate::tune::Prepared::new)
+            .filter_map(|s| crate::tune::Prepared::new(s, a.model))
             .collect();
         eprintln!("{} samples read, {} used", samples.len(), data.len());
         let cfg = crate::tune::Config {
@@ -597,7 +606,12 @@ fn run_tune(a: &TuneArgs) -> i32 {
         let o = crate::tune::tune(&data, &start, &cfg, &mut |pass, loss| {
             eprintln!("pass {pass}: loss {loss:.6}");
         })?;
-        std::fs::write(&a.output, o.params.to_text())
+        // Weights fitted to one count of seats are written as its section.
+        let text = match a.players {
+            Some(n) => format!("players {n}\n{}", o.params.to_text()),
+            None => o.params.to_text(),
+        };
+        std::fs::write(&a.output, text)
             .map_err(|e| format!("{}: {e}", a.output.display()))?;
         Ok(format!(
             "{}tuned weights written to {}\n",

@@ -162,8 +162,16 @@ impl EvalParams {
     /// the line.
     pub fn from_text(text: &str) -> Result<EvalParams, String> {
         let mut params = DEFAULT_PARAMS;
+        params.apply(text.lines().enumerate())?;
+        Ok(params)
+    }
+
+    /// Sets the weights that numbered `lines` name (see
+    /// [`EvalParams::from_text`]); a name given twice among them is an error.
+    fn apply<'t>(&mut self, lines: impl Iterator<Item = (usize, &'t str)>) -> Result<(), String> {
+        let params = self;
         let mut seen: Vec<&str> = Vec::new();
-        for (i, raw) in text.lines().enumerate() {
+        for (i, raw) in lines {
             let line = raw.split('#').next().unwrap_or("");
             let mut words = line.split_whitespace();
             let Some(name) = words.next() else {
@@ -200,29 +208,7 @@ impl EvalParams {
                     })?;
             }
         }
-        Ok(params)
-    }
-
-    /// Reads a parameter file ([`EvalParams::from_text`]). An empty path
-    /// or `default` gives the compiled-in weights. Errors (a file that
-    /// cannot be read, is not UTF-8 text, is larger than
-    /// [`MAX_PARAMS_FILE`] or holds a bad line) name the file.
-    pub fn from_file(path: &str) -> Result<EvalParams, String> {
-        use std::io::Read;
-        if path.is_empty() || path.eq_ignore_ascii_case("default") {
-            return Ok(DEFAULT_PARAMS);
-        }
-        let mut bytes = Vec::new();
-        std::fs::File::open(path)
-            .and_then(|f| f.take(MAX_PARAMS_FILE + 1).read_to_end(&mut bytes))
-            .map_err(|e| format!("cannot read '{path}': {e}"))?;
-        if bytes.len() as u64 > MAX_PARAMS_FILE {
-            return Err(format!(
-                "'{path}' is larger than {MAX_PARAMS_FILE} bytes; not a parameter file"
-            ));
-        }
-        let text = String::from_utf8(bytes).map_err(|_| format!("'{path}' is not UTF-8 text"))?;
-        EvalParams::from_text(&text).map_err(|e| format!("'{path}' {e}"))
+        Ok(())
     }
 
     /// Every number as `(name, value)`, in declaration order; an array's
@@ -266,6 +252,112 @@ impl EvalParams {
             }
         }
         Err(format!("unknown weight '{}'", shorten(name)))
+    }
+}
+
+/// The weights for each count of seats in the game (2, 3 and 4): the
+/// same terms weigh differently with more opponents (README, "Tuning").
+/// A search uses the weights of the count at its root.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvalSet {
+    by_players: [EvalParams; 3],
+}
+
+/// The weights the engine plays with, by count of seats in the game.
+pub const DEFAULT_SET: EvalSet = EvalSet {
+    by_players: [DEFAULT_PARAMS, DEFAULT_PARAMS, DEFAULT_PARAMS],
+};
+
+impl Default for EvalSet {
+    fn default() -> Self {
+        DEFAULT_SET
+    }
+}
+
+impl EvalSet {
+    /// The same weights for every count.
+    pub fn uniform(p: &EvalParams) -> EvalSet {
+        EvalSet {
+            by_players: [p.clone(), p.clone(), p.clone()],
+        }
+    }
+
+    /// The weights with `players` seats in the game (below 2 counts as 2,
+    /// above 4 as 4).
+    pub fn for_players(&self, players: u32) -> &EvalParams {
+        &self.by_players[players.clamp(2, 4) as usize - 2]
+    }
+
+    /// Reads a parameter file: `name value…` lines as
+    /// [`EvalParams::from_text`] reads them. Lines before any `players`
+    /// line set the weights for every count; a line `players <n>…` (counts
+    /// 2, 3, 4) starts a section whose lines set them for those counts
+    /// only, over the common lines. A weight no line names keeps its
+    /// compiled-in value for that count.
+    pub fn from_text(text: &str) -> Result<EvalSet, String> {
+        let mut common = Vec::new();
+        let mut sections: Vec<(Vec<u32>, Vec<(usize, &str)>)> = Vec::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.split('#').next().unwrap_or("");
+            let mut words = line.split_whitespace();
+            if words.next() == Some("players") {
+                let counts: Vec<u32> = words
+                    .map(|w| w.parse::<u32>().ok().filter(|n| (2..=4).contains(n)))
+                    .collect::<Option<_>>()
+                    .filter(|c: &Vec<u32>| !c.is_empty())
+                    .ok_or_else(|| {
+                        format!("line {}: 'players' takes counts from 2 to 4", i + 1)
+                    })?;
+                sections.push((counts, Vec::new()));
+            } else if let Some((_, lines)) = sections.last_mut() {
+                lines.push((i, raw));
+            } else {
+                common.push((i, raw));
+            }
+        }
+        let mut set = DEFAULT_SET;
+        for (k, params) in set.by_players.iter_mut().enumerate() {
+            params.apply(common.iter().copied())?;
+            for (counts, lines) in &sections {
+                if counts.contains(&(k as u32 + 2)) {
+                    params.apply(lines.iter().copied())?;
+                }
+            }
+        }
+        Ok(set)
+    }
+
+    /// The weights as text [`EvalSet::from_text`] reads back: one
+    /// `players <n>` section per count.
+    pub fn to_text(&self) -> String {
+        let mut text = String::new();
+        for (k, p) in self.by_players.iter().enumerate() {
+            text.push_str(&format!("players {}\n", k + 2));
+            text.push_str(&p.to_text());
+        }
+        text
+    }
+
+    /// Reads a parameter file ([`EvalSet::from_text`]). An empty path or
+    /// `default` gives the compiled-in weights. Errors (a file that cannot
+    /// be read, is not UTF-8 text, is larger than [`MAX_PARAMS_FILE`] or
+    /// holds a bad line) name the file.
+    pub fn from_file(path: &str) -> Result<EvalSet, String> {
+        use std::io::Read;
+        if path.is_empty() || path.eq_ignore_ascii_case("default") {
+            return Ok(DEFAULT_SET);
+        }
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| f.take(MAX_PARAMS_FILE + 1).read_to_end(&mut bytes))
+            .map_err(|e| format!("cannot read '{path}': {e}"))?;
+        if bytes.len() as u64 > MAX_PARAMS_FILE {
+            return Err(format!(
+                "'{path}' is larger than {MAX_PARAMS_FILE} bytes; not a parameter file"
+            ));
+        }
+        let text = String::from_utf8(bytes).map_err(|_| format!("'{path}' is not UTF-8 text"))?;
+        EvalSet::from_text(&text).map_err(|e| format!("'{path}' {e}"))
     }
 }
 
@@ -465,6 +557,37 @@ pub fn evaluate_shares(pos: &Position, p: &EvalParams) -> [i32; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sections_set_weights_by_count_of_seats() {
+        let text = "dwarf 100\nplayers 3 4\nmobility 9\nplayers 4\ndwarf 400\n";
+        let set = EvalSet::from_text(text).unwrap();
+        let (two, three, four) = (set.for_players(2), set.for_players(3), set.for_players(4));
+        assert_eq!((two.dwarf, two.mobility), (100, DEFAULT_PARAMS.mobility));
+        assert_eq!((three.dwarf, three.mobility), (100, 9));
+        assert_eq!((four.dwarf, four.mobility), (400, 9));
+        // Below 2 and above 4 seats count as the nearest count.
+        assert_eq!(set.for_players(1), two);
+        assert_eq!(set.for_players(9), four);
+        assert_eq!(EvalSet::from_text(&set.to_text()).unwrap(), set);
+        // No section: every count alike.
+        let flat = EvalSet::from_text("mobility 7\n").unwrap();
+        assert_eq!(flat, EvalSet::uniform(&EvalParams::from_text("mobility 7").unwrap()));
+    }
+
+    #[test]
+    fn bad_sections_are_errors_naming_the_line() {
+        for (text, says) in [
+            ("players\n", "line 1: 'players' takes counts from 2 to 4"),
+            ("dwarf 1\nplayers 5\n", "line 2: 'players'"),
+            ("players two\n", "line 1: 'players'"),
+            ("players 2\ndwarf 1\ndwarf 2\n", "line 3: 'dwarf' given twice"),
+            ("players 3\nbishop 1\n", "line 2: unknown weight"),
+        ] {
+            let e = EvalSet::from_text(text).unwrap_err();
+            assert!(e.contains(says), "{text:?}: {e}");
+        }
+    }
 
     fn pos(spn: &str) -> Position {
         Position::from_spn(spn).unwrap()

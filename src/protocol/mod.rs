@@ -11,7 +11,7 @@ pub mod commands;
 pub mod input;
 pub mod options;
 
-use crate::eval::EvalParams;
+use crate::eval::EvalSet;
 use crate::game::{Game, Position, Seat, Step, perft_interruptible};
 use crate::options::Id;
 use crate::search::tt::TranspositionTable;
@@ -104,7 +104,7 @@ pub struct Engine {
     p1: Seat,
     options: Options,
     /// The evaluation's weights: compiled in, or from `EvalFile`.
-    params: EvalParams,
+    params: EvalSet,
     tt: Arc<TranspositionTable>,
     plan: Arc<Mutex<Option<Plan>>>,
     running: Option<Running>,
@@ -141,7 +141,7 @@ impl Engine {
             p1: Seat::Red,
             tt: Arc::new(TranspositionTable::new(options.hash_mib())),
             options,
-            params: EvalParams::default(),
+            params: EvalSet::default(),
             plan: Arc::new(Mutex::new(None)),
             running: None,
         }
@@ -301,7 +301,7 @@ impl Engine {
                     }
                 }
             }
-            Ok(Id::EvalFile) => match EvalParams::from_file(self.options.eval_file()) {
+            Ok(Id::EvalFile) => match EvalSet::from_file(self.options.eval_file()) {
                 Ok(params) => self.params = params,
                 Err(e) => {
                     self.options = before;

@@ -45,7 +45,7 @@ fn quick_best_step(pos: &Position, tt: &TranspositionTable, settings: &Settings)
         pos,
         &[],
         tt,
-        &settings.params,
+        settings.params.for_players(pos.players_left()),
         &control,
         &progress,
         true,

@@ -39,7 +39,7 @@ pub mod tt;
 pub use control::{Control, Progress, cores};
 pub use run::{Search, think};
 
-use crate::eval::EvalParams;
+use crate::eval::EvalSet;
 use crate::game::Step;
 use score::Score;
 
@@ -147,8 +147,9 @@ pub struct Settings {
     pub threads: usize,
     /// Milliseconds lost between engine and referee per move.
     pub move_overhead: u64,
-    /// Evaluation weights.
-    pub params: EvalParams,
+    /// Evaluation weights, by count of seats in the game (the root's
+    /// count is used).
+    pub params: EvalSet,
     /// Seed of the randomised searches (MCTS, UCT, random, greedy).
     pub seed: u64,
     /// Memory for the MCTS tree, MiB.
@@ -163,7 +164,7 @@ impl Default for Settings {
             algorithm: Algorithm::Auto,
             threads: 1,
             move_overhead: 30,
-            params: EvalParams::default(),
+            params: EvalSet::default(),
             seed: 0,
             tree_mib: 64,
             mcts: mcts::MCTS,

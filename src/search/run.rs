@@ -113,6 +113,7 @@ impl Search<'_> {
         report: &mut dyn FnMut(&Info),
     ) -> Outcome {
         let (root, limits, settings, tt) = (self.root, self.limits, self.settings, self.tt);
+        let params = settings.params.for_players(root.players_left());
         tt.new_search();
         // A node limit is exact only on one thread.
         let threads = if limits.nodes.is_some() {
@@ -154,7 +155,7 @@ impl Search<'_> {
                 mcts::run(
                     root,
                     &cfg,
-                    &settings.params,
+                    params,
                     threads,
                     settings.seed,
                     settings.tree_mib,
@@ -177,7 +178,7 @@ impl Search<'_> {
                         Algorithm::MaxN => Box::new(MaxN::new(
                             root,
                             tt,
-                            &settings.params,
+                            params,
                             control,
                             &progress,
                             is_main,
@@ -186,7 +187,7 @@ impl Search<'_> {
                             root,
                             self.game_hashes,
                             tt,
-                            &settings.params,
+                            params,
                             control,
                             &progress,
                             is_main,

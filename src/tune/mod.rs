@@ -7,9 +7,16 @@
 //! - **2 players:** the side to move's evaluation (as the search sees it,
 //!   [`evaluate`]) through a sigmoid, `1 / (1 + exp(−e / scale))`, against
 //!   its result (1 win, ½ draw, 0 loss);
-//! - **3–4 players:** a softmax over the seats' scores ([`seat_scores`]),
-//!   `exp(s_i / scale) / Σ exp(s_j / scale)`, read as each seat's chance to
-//!   win, against who won (a draw shares the win among the seats left).
+//! - **3–4 players**, one of two models ([`Model`]):
+//!   - `pairs` (the default): for every two seats in the game, a sigmoid of
+//!     the difference of their scores ([`seat_scores`]),
+//!     `1 / (1 + exp(−(s_i − s_j) / scale))`, read as the chance that `i`
+//!     finishes ahead of `j`, against whether it did (½ for a shared
+//!     place). It uses the whole order of finish, not the winner alone;
+//!   - `softmax`: a softmax over the seats' scores,
+//!     `exp(s_i / scale) / Σ exp(s_j / scale)`, read as each seat's chance
+//!     to win, against who won (a draw shares the win among the seats
+//!     left).
 //!
 //! The loss is the mean squared error over samples (and seats). `scale` is
 //! fitted first with the starting weights (the classic Texel `K`) and then
@@ -27,6 +34,26 @@ use crate::eval::{EvalParams, MAX_WEIGHT, evaluate, seat_scores};
 use crate::game::{Position, Seat};
 use rayon::prelude::*;
 
+/// How a position with 3–4 seats in the game predicts its outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Model {
+    /// Every two seats: who finishes ahead (from the places).
+    Pairs,
+    /// A softmax over the seats: who wins.
+    Softmax,
+}
+
+impl std::str::FromStr for Model {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Model, String> {
+        match s {
+            "pairs" => Ok(Model::Pairs),
+            "softmax" => Ok(Model::Softmax),
+            _ => Err(format!("unknown model '{s}': pairs or softmax")),
+        }
+    }
+}
+
 /// One sample ready for the loss: the position and a target per seat.
 #[derive(Clone, Debug)]
 pub struct Prepared {
@@ -34,14 +61,16 @@ pub struct Prepared {
     /// Seats in the game at the position, side to move first.
     seats: Vec<Seat>,
     /// 2 players: the side to move's result; 3–4: each seat's share of the
-    /// win, in the order of `seats`.
+    /// win (`Softmax`) or its place points (`Pairs`), in the order of
+    /// `seats`.
     targets: Vec<f64>,
+    model: Model,
 }
 
 impl Prepared {
-    /// A sample with its targets; `None` for a sample with fewer than two
-    /// seats in the game or a seat the outcome does not name.
-    pub fn new(s: &Sample) -> Option<Prepared> {
+    /// A sample with its targets for `model`; `None` for a sample with
+    /// fewer than two seats in the game or a seat the outcome does not name.
+    pub fn new(s: &Sample, model: Model) -> Option<Prepared> {
         let pos = s.position;
         let stm = pos.side_to_move();
         let mut seats: Vec<Seat> = vec![stm];
@@ -51,6 +80,11 @@ impl Prepared {
         }
         let targets = if seats.len() == 2 {
             vec![s.result_for(stm)?]
+        } else if model == Model::Pairs {
+            seats
+                .iter()
+                .map(|&x| s.result_for(x))
+                .collect::<Option<Vec<f64>>>()?
         } else {
             // The win, shared by the seats placed first.
             let first = s.places.first()?;
@@ -73,6 +107,7 @@ impl Prepared {
             position: pos,
             seats,
             targets,
+            model,
         })
     }
 
@@ -86,6 +121,23 @@ impl Prepared {
             return d * d;
         }
         let scores = seat_scores(pos, params);
+        if self.model == Model::Pairs {
+            let n = self.seats.len();
+            let mut sum = 0.0;
+            for i in 0..n {
+                for j in i + 1..n {
+                    let diff = scores[self.seats[i].index()] - scores[self.seats[j].index()];
+                    let p = 1.0 / (1.0 + (-f64::from(diff) / scale).exp());
+                    let t = match self.targets[i].total_cmp(&self.targets[j]) {
+                        std::cmp::Ordering::Greater => 1.0,
+                        std::cmp::Ordering::Equal => 0.5,
+                        std::cmp::Ordering::Less => 0.0,
+                    };
+                    sum += (p - t) * (p - t);
+                }
+            }
+            return sum / (n * (n - 1) / 2) as f64;
+        }
         let logits: Vec<f64> = self
             .seats
             .iter()
@@ -370,6 +422,7 @@ mod tests {
                 position: pos,
                 seats,
                 targets: Vec::new(),
+                model: Model::Softmax,
             };
             // The prediction of the true weights is the target.
             if p.seats.len() == 2 {
