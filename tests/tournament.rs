@@ -272,6 +272,23 @@ fn bad_options_are_errors() {
 }
 
 #[test]
+fn a_participant_that_refuses_an_option_stops_the_tournament_before_it_starts() {
+    let rec = temp("refused.games");
+    let o = tournament(
+        "--engine name=a algo=random option.EvalFile=/nonexistent/weights.txt --engine name=b algo=greedy --rounds 1",
+        &["--no-progress"],
+        &rec,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let t = text(&o);
+    assert!(
+        t.contains("participant a: it refused an option: info string error: option EvalFile"),
+        "{t}"
+    );
+    assert!(!t.contains("game 1/"), "no game was played: {t}");
+}
+
+#[test]
 fn replay_finds_tampered_records() {
     let rec = temp("tamper.games");
     let o = tournament(

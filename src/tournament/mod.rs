@@ -157,6 +157,19 @@ fn hash_mib(p: &ParticipantSpec) -> usize {
 /// MiB (the engine's rule for one table). A worker keeps a process per
 /// participant and per place that participant takes in one game, so the
 /// peak is `workers` × the sum over those processes.
+/// Starts every participant once: one that refuses an option it is given
+/// (a missing `EvalFile`, an option an external engine lacks) would play
+/// with other settings than asked, so the tournament does not start.
+/// Other failures are left to the games, which record them as forfeits.
+fn check_options_accepted(cfg: &Config) -> Result<(), String> {
+    for p in &cfg.participants {
+        if let Err(participant::Failure::Refused(e)) = Process::start(p) {
+            return Err(format!("participant {}: {e}", p.name));
+        }
+    }
+    Ok(())
+}
+
 fn check_memory(cfg: &Config, games: &[GameSpec], available: Option<usize>) -> Result<(), String> {
     let Some(avail) = available else {
         return Ok(());
@@ -305,6 +318,7 @@ pub fn run(cfg: Config) -> Result<i32, String> {
         .filter(|g| cfg.shard.has(g.unit))
         .collect();
     check_memory(&cfg, &games, available_mib())?;
+    check_options_accepted(&cfg)?;
     let total = games.len();
     let head = header::Header::new(&cfg, &openings_name);
     let mut records = open_records(&cfg.records, &head)?;

@@ -226,6 +226,9 @@ pub enum Failure {
     Crashed(String),
     /// No answer in time.
     Timeout(String),
+    /// It refused an option it was given (an `info string error` line
+    /// before `readyok`): it would play with settings other than asked.
+    Refused(String),
 }
 
 impl From<Failure> for Forfeit {
@@ -233,6 +236,7 @@ impl From<Failure> for Forfeit {
         match f {
             Failure::Crashed(s) => Forfeit::Crashed(s),
             Failure::Timeout(s) => Forfeit::TimedOut(s),
+            Failure::Refused(s) => Forfeit::Crashed(s),
         }
     }
 }
@@ -242,6 +246,7 @@ impl std::fmt::Display for Failure {
         match self {
             Failure::Crashed(s) => write!(f, "crashed ({s})"),
             Failure::Timeout(s) => write!(f, "timed out ({s})"),
+            Failure::Refused(s) => write!(f, "refused ({s})"),
         }
     }
 }
@@ -310,7 +315,11 @@ impl Process {
         for (name, value) in options.drain(..) {
             p.send(&format!("setoption name {name} value {value}"))?;
         }
-        p.ready()?;
+        p.send("isready")?;
+        let lines = p.read_until("readyok", p.timeout)?;
+        if let Some(e) = lines.iter().find(|l| l.starts_with("info string error")) {
+            return Err(Failure::Refused(format!("it refused an option: {e}")));
+        }
         Ok(p)
     }
 
