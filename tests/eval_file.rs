@@ -5,7 +5,7 @@
 mod common;
 
 use common::Engine;
-use splut::eval::DEFAULT_PARAMS;
+use splut::eval::DEFAULT_SET;
 use std::path::PathBuf;
 
 /// A middle game position with 2 players.
@@ -22,8 +22,13 @@ fn temp(name: &str, text: &str) -> PathBuf {
 /// The search's result from a fresh table, without its timing: each
 /// `info` line's depth, score, nodes and pv, and the turn chosen.
 fn search(e: &mut Engine) -> Vec<String> {
+    search_from(e, POSITION)
+}
+
+/// [`search`] from `position` (a `position` command).
+fn search_from(e: &mut Engine, position: &str) -> Vec<String> {
     e.send("uginewgame");
-    e.send(POSITION);
+    e.send(position);
     let (lines, turn, _) = e.go("depth 5");
     let mut out: Vec<String> = lines
         .iter()
@@ -72,7 +77,7 @@ fn a_file_of_weights_reaches_the_search_and_default_restores() {
     let mut e = Engine::start();
     let compiled = search(&mut e);
     // The compiled-in weights written out load as the same weights.
-    let same = temp("same.txt", &DEFAULT_PARAMS.to_text());
+    let same = temp("same.txt", &DEFAULT_SET.to_text());
     assert_eq!(
         set_eval_file(&mut e, same.to_str().unwrap()),
         Vec::<String>::new()
@@ -94,6 +99,30 @@ fn a_file_of_weights_reaches_the_search_and_default_restores() {
         assert_eq!(set_eval_file(&mut e, back), Vec::<String>::new());
         assert_eq!(search(&mut e), compiled, "{back}");
     }
+}
+
+#[test]
+fn a_section_changes_only_its_count_of_seats() {
+    let three = "position startpos players 3 moves e2e3 b5c5 b6c6";
+    let mut e = Engine::start();
+    let (two_before, three_before) = (search(&mut e), search_from(&mut e, three));
+    let file = temp(
+        "section.txt",
+        "players 3\nsorcerer_freedom 400\nmobility 40\n",
+    );
+    assert!(set_eval_file(&mut e, file.to_str().unwrap()).is_empty());
+    assert_eq!(search(&mut e), two_before, "2 players: no section, no change");
+    assert_ne!(
+        search_from(&mut e, three),
+        three_before,
+        "3 players: the section changed nothing"
+    );
+    let bad = temp("bad-section.txt", "players 5\ndwarf 1\n");
+    let lines = set_eval_file(&mut e, bad.to_str().unwrap());
+    assert!(
+        lines.len() == 1 && lines[0].contains("line 1: 'players' takes counts from 2 to 4"),
+        "{lines:?}"
+    );
 }
 
 #[test]
@@ -132,7 +161,7 @@ fn a_bad_file_is_refused_and_the_weights_in_use_stay() {
 #[test]
 fn protocol_md_shows_the_compiled_in_weights() {
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/protocol.md")).unwrap();
-    let text = DEFAULT_PARAMS.to_text();
+    let text = DEFAULT_SET.to_text();
     assert!(
         doc.contains(&format!("```\n{text}```\n")),
         "protocol.md: update the parameter file example to\n{text}"
