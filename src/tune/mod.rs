@@ -468,6 +468,86 @@ mod tests {
         }
     }
 
+    /// A sample of `pos` whose game ended in `places`.
+    fn sample(pos: Position, places: Vec<Vec<Seat>>) -> Sample {
+        Sample {
+            position: pos,
+            score: crate::search::score::Score::Cp(0),
+            places,
+            seed: 1,
+            game: 1,
+        }
+    }
+
+    #[test]
+    fn the_pairs_model_reads_the_places() {
+        use Seat::*;
+        let pos = Position::start(4).unwrap();
+        let s = sample(pos, vec![vec![Green], vec![Red], vec![Yellow, Blue]]);
+        let p = Prepared::new(&s, Model::Pairs).unwrap();
+        // Side to move (red) first; place points 1, 2/3, 1/6 shared.
+        assert_eq!(p.seats, vec![Red, Yellow, Green, Blue]);
+        let want = [2.0 / 3.0, 1.0 / 6.0, 1.0, 1.0 / 6.0];
+        for (got, want) in p.targets.iter().zip(want) {
+            assert!((got - want).abs() < 1e-9, "{:?}", p.targets);
+        }
+        // Equal scores predict ½ for every pair: the error is that of the
+        // five decided pairs (¼ each) and the one shared place (0), over 6.
+        let flat = EvalParams::from_text(
+            "dwarf 0\nexposed_line 0\nsorcerer_freedom 0\ntroll_near_rock 0 0 0 0\nmobility 0",
+        )
+        .unwrap();
+        assert!((p.error(&flat, 100.0) - 5.0 / 24.0).abs() < 1e-9);
+        // The softmax model wants the winner alone.
+        let q = Prepared::new(&s, Model::Softmax).unwrap();
+        assert_eq!(q.targets, vec![0.0, 0.0, 1.0, 0.0]);
+    }
+
+    #[test]
+    fn the_pairs_model_learns_a_weight_from_places() {
+        // Places that follow the scores of the true weights: starting from
+        // a mobility of 0, tuning moves it up and lowers the loss.
+        let truth = EvalParams::default();
+        let mut rng = SmallRng::seed_from_u64(11);
+        let mut data = Vec::new();
+        while data.len() < 300 {
+            let mut pos = Position::start(4).unwrap();
+            for _ in 0..rng.random_range(6..30) {
+                let steps = pos.legal_step_vec();
+                if pos.is_game_over() || steps.is_empty() {
+                    break;
+                }
+                pos.play(steps[rng.random_range(0..steps.len())]);
+            }
+            if pos.is_game_over() || pos.players_left() < 3 {
+                continue;
+            }
+            let scores = seat_scores(&pos, &truth);
+            let mut order: Vec<Seat> = pos.seats_in_game().collect();
+            order.sort_by_key(|s| std::cmp::Reverse(scores[s.index()]));
+            let mut places: Vec<Vec<Seat>> = order.iter().map(|&s| vec![s]).collect();
+            // Seats out of the game finished last.
+            let out: Vec<Seat> = (0..4)
+                .map(Seat::from_index)
+                .filter(|&s| !pos.in_game(s))
+                .collect();
+            if !out.is_empty() {
+                places.push(out);
+            }
+            data.extend(Prepared::new(&sample(pos, places), Model::Pairs));
+        }
+        let mut start = truth.clone();
+        start.set_flat("mobility", 0).unwrap();
+        let cfg = Config {
+            only: vec!["mobility".into()],
+            max_passes: 20,
+            scale: Some(300.0),
+        };
+        let o = tune(&data, &start, &cfg, &mut |_, _| {}).unwrap();
+        assert!(o.loss_after < o.loss_before, "{o:?}");
+        assert!(value_of(&o.params, "mobility") > 20, "{o:?}");
+    }
+
     #[test]
     fn the_scale_is_found() {
         let truth = EvalParams::default();
