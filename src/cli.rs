@@ -611,8 +611,7 @@ fn run_tune(a: &TuneArgs) -> i32 {
             Some(n) => format!("players {n}\n{}", o.params.to_text()),
             None => o.params.to_text(),
         };
-        std::fs::write(&a.output, text)
-            .map_err(|e| format!("{}: {e}", a.output.display()))?;
+        std::fs::write(&a.output, text).map_err(|e| format!("{}: {e}", a.output.display()))?;
         Ok(format!(
             "{}tuned weights written to {}\n",
             crate::tune::report(&o, data.len()),

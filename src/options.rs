@@ -68,6 +68,8 @@ pub enum Id {
     MctsMinimax,
     /// A file of evaluation weights.
     EvalFile,
+    /// Principal variations reported (the best turns, each with its line).
+    MultiPv,
 }
 
 /// One option: its name as `ugi` shows it and its type.
@@ -99,6 +101,8 @@ pub const ALGORITHMS: [&str; 9] = [
 pub const HASH_MAX: u64 = 65_536;
 /// Largest `Threads`.
 pub const THREADS_MAX: u64 = 256;
+/// Largest `MultiPV`.
+pub const MULTI_PV_MAX: u64 = 64;
 
 /// The `EvalFile` value that stands for the compiled-in weights, as `ugi`
 /// shows it (`default` and an empty value mean the same).
@@ -106,7 +110,7 @@ pub const EVAL_FILE_DEFAULT: &str = "<empty>";
 
 /// Every option, in the order `ugi` lists them; row `i` has `id as usize
 /// == i`. A new option is one row here (and an [`Id`]).
-pub const OPTIONS: [Spec; 10] = [
+pub const OPTIONS: [Spec; 11] = [
     Spec {
         id: Id::Hash,
         name: "Hash",
@@ -201,6 +205,16 @@ pub const OPTIONS: [Spec; 10] = [
         name: "EvalFile",
         kind: Kind::Text {
             default: EVAL_FILE_DEFAULT,
+        },
+    },
+    Spec {
+        id: Id::MultiPv,
+        name: "MultiPV",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: MULTI_PV_MAX,
+            unit: " lines",
         },
     },
 ];

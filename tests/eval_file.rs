@@ -111,7 +111,11 @@ fn a_section_changes_only_its_count_of_seats() {
         "players 3\nsorcerer_freedom 400\nmobility 40\n",
     );
     assert!(set_eval_file(&mut e, file.to_str().unwrap()).is_empty());
-    assert_eq!(search(&mut e), two_before, "2 players: no section, no change");
+    assert_eq!(
+        search(&mut e),
+        two_before,
+        "2 players: no section, no change"
+    );
     assert_ne!(
         search_from(&mut e, three),
         three_before,

@@ -296,7 +296,9 @@ impl EvalSet {
     /// compiled-in value for that count.
     pub fn from_text(text: &str) -> Result<EvalSet, String> {
         let mut common = Vec::new();
-        let mut sections: Vec<(Vec<u32>, Vec<(usize, &str)>)> = Vec::new();
+        // Each section: its counts and its numbered lines.
+        type Lines<'t> = Vec<(usize, &'t str)>;
+        let mut sections: Vec<(Vec<u32>, Lines)> = Vec::new();
         for (i, raw) in text.lines().enumerate() {
             let line = raw.split('#').next().unwrap_or("");
             let mut words = line.split_whitespace();
@@ -305,9 +307,7 @@ impl EvalSet {
                     .map(|w| w.parse::<u32>().ok().filter(|n| (2..=4).contains(n)))
                     .collect::<Option<_>>()
                     .filter(|c: &Vec<u32>| !c.is_empty())
-                    .ok_or_else(|| {
-                        format!("line {}: 'players' takes counts from 2 to 4", i + 1)
-                    })?;
+                    .ok_or_else(|| format!("line {}: 'players' takes counts from 2 to 4", i + 1))?;
                 sections.push((counts, Vec::new()));
             } else if let Some((_, lines)) = sections.last_mut() {
                 lines.push((i, raw));
@@ -589,7 +589,10 @@ mod tests {
             ("players\n", "line 1: 'players' takes counts from 2 to 4"),
             ("dwarf 1\nplayers 5\n", "line 2: 'players'"),
             ("players two\n", "line 1: 'players'"),
-            ("players 2\ndwarf 1\ndwarf 2\n", "line 3: 'dwarf' given twice"),
+            (
+                "players 2\ndwarf 1\ndwarf 2\n",
+                "line 3: 'dwarf' given twice",
+            ),
             ("players 3\nbishop 1\n", "line 2: unknown weight"),
         ] {
             let e = EvalSet::from_text(text).unwrap_err();
@@ -640,8 +643,8 @@ mod tests {
         let mut more = DEFAULT_PARAMS;
         more.dwarf += 100;
         assert_eq!(worth(&more), worth(&DEFAULT_PARAMS) + 100);
-        let hand_set = EvalParams::from_text("dwarf 150\nmobility 3\ntroll_near_rock 60 40 20 10")
-            .unwrap();
+        let hand_set =
+            EvalParams::from_text("dwarf 150\nmobility 3\ntroll_near_rock 60 40 20 10").unwrap();
         assert!(worth(&hand_set) > 50, "{}", worth(&hand_set));
     }
 

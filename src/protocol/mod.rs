@@ -120,8 +120,13 @@ fn steps_text(steps: &[Step]) -> String {
 
 /// The `info` line of a report.
 pub fn info_line(i: &Info) -> String {
+    let multipv = if i.multipv > 0 {
+        format!(" multipv {}", i.multipv)
+    } else {
+        String::new()
+    };
     let mut line = format!(
-        "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {}",
+        "info depth {} seldepth {}{multipv} score {} nodes {} nps {} time {} hashfull {}",
         i.depth, i.seldepth, i.score, i.nodes, i.nps, i.time_ms, i.hashfull
     );
     if !i.pv.is_empty() {
@@ -427,6 +432,7 @@ impl Engine {
             tree_mib: self.options.hash_mib(),
             mcts: self.options.mcts(),
             params: self.params.clone(),
+            multi_pv: self.options.multi_pv(),
         };
         let infinite = limits.infinite;
         let (out, tt, plan) = (self.out.clone(), self.tt.clone(), self.plan.clone());
@@ -441,7 +447,10 @@ impl Engine {
                 stop.clone(),
                 &mut |i| {
                     out.line(&info_line(i));
-                    reported = Some(i.clone());
+                    // The best line (`MultiPV`'s first, or the only one).
+                    if i.multipv <= 1 {
+                        reported = Some(i.clone());
+                    }
                 },
             );
             set_plan(
@@ -451,8 +460,13 @@ impl Engine {
                     turn: outcome.turn.clone(),
                 }),
             );
-            // The totals of a search cut short, unless the last report has them.
-            if reported.is_none_or(|r| r.nodes != outcome.info.nodes) {
+            // The totals of a search cut short, unless the last report has
+            // them (with `MultiPV`, unless it reported this line: the other
+            // lines' nodes are all that differ).
+            let o = &outcome.info;
+            if reported.is_none_or(|r| {
+                r.nodes != o.nodes && (r.multipv == 0 || r.depth != o.depth || r.pv != o.pv)
+            }) {
                 out.line(&info_line(&outcome.info));
             }
             // `infinite` holds the answer back until `stop`, whatever ended

@@ -43,6 +43,11 @@ impl Options {
         self.0.text(Id::EvalFile)
     }
 
+    /// Principal variations (best turns) an alpha-beta search reports.
+    pub fn multi_pv(&self) -> usize {
+        self.0.spin(Id::MultiPv) as usize
+    }
+
     /// The engine's MCTS as these options tune it.
     pub fn mcts(&self) -> MctsConfig {
         MctsConfig {
@@ -102,7 +107,11 @@ mod tests {
         assert_eq!(o.set("MctsExploration", "141"), Ok(Id::MctsExploration));
         assert_eq!(o.mcts().exploration, 1.41);
         assert_eq!(o.mcts().parallel, Parallel::Root);
-        assert_eq!(declarations().len(), 10);
+        assert_eq!(o.multi_pv(), 1);
+        assert_eq!(o.set("multipv", "8"), Ok(Id::MultiPv));
+        assert_eq!(o.multi_pv(), 8);
+        assert!(o.set("MultiPV", "0").is_err());
+        assert_eq!(declarations().len(), 11);
     }
 
     #[test]
@@ -111,6 +120,7 @@ mod tests {
         let d = Options::default();
         assert_eq!(d.mcts(), MCTS);
         assert_eq!(d.algorithm(), Algorithm::Auto);
+        assert_eq!(d.multi_pv(), crate::search::Settings::default().multi_pv);
         // Every algorithm by its name, in the search's order.
         assert_eq!(
             crate::options::ALGORITHMS.to_vec(),

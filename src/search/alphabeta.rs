@@ -71,6 +71,9 @@ pub struct AlphaBeta<'a> {
     /// Hashes of the game so far and of the current search path.
     path: Vec<u64>,
     mode: Mode,
+    /// `MultiPV`: where the turns already reported end (hashes); lines
+    /// that reach one of them in the root's turn are left out.
+    excluded: Vec<u64>,
     /// Node count, variation, killers and history.
     pub t: ThreadState<'a>,
 }
@@ -79,6 +82,11 @@ impl Worker for AlphaBeta<'_> {
     fn search_root(&mut self, root: &mut Position, depth: i32) -> i32 {
         self.t.new_iteration();
         self.search(root, depth, -INFINITY, INFINITY, 0, Phase::Normal)
+    }
+
+    fn exclude_turns(&mut self, ends: &[u64]) -> bool {
+        self.excluded = ends.to_vec();
+        true
     }
 
     fn score(&self, value: i32) -> Score {
@@ -125,6 +133,7 @@ impl<'a> AlphaBeta<'a> {
             },
             path,
             mode,
+            excluded: Vec::new(),
             t: ThreadState::new(control, progress, is_main),
         }
     }
@@ -146,6 +155,19 @@ impl<'a> AlphaBeta<'a> {
             return None;
         };
         Some(root_value * self.sign(pos.side_to_move()))
+    }
+
+    /// Whether `step`, in the root's turn, leads where a line already
+    /// reported ends its part of that turn (`MultiPV`): the end of the turn,
+    /// or the end of a line too short to finish it.
+    fn ends_an_excluded_turn(&self, pos: &mut Position, step: Step) -> bool {
+        if self.excluded.is_empty() || pos.turn() != self.root_turn {
+            return false;
+        }
+        let undo = pos.make(step);
+        let hit = self.excluded.contains(&pos.hash());
+        pos.unmake(step, &undo);
+        hit
     }
 
     fn is_repetition(&self, hash: u64) -> bool {
@@ -346,10 +368,13 @@ impl<'a> AlphaBeta<'a> {
         let pv_node = beta - alpha > 1;
         let key = hash ^ self.salt;
         let turns_from_root = pos.turn() - self.root_turn;
+        // With turns left out (`MultiPV`), values in the root's turn are
+        // not those of the game: neither read nor written in the table.
+        let excluding = !self.excluded.is_empty() && turns_from_root == 0;
         let mut tt_step = None;
         if let Some(e) = self.tt.probe(key) {
             tt_step = e.step;
-            if ply > 0 && !pv_node && i32::from(e.depth) >= depth {
+            if ply > 0 && !pv_node && !excluding && i32::from(e.depth) >= depth {
                 let v = from_tt(e.score, turns_from_root);
                 let usable = match e.bound {
                     Bound::Exact => true,
@@ -378,18 +403,25 @@ impl<'a> AlphaBeta<'a> {
         let alpha0 = alpha;
         let mut best = -INFINITY;
         let mut best_step = None;
+        let mut searched = 0;
         for (i, &step) in list.iter().enumerate() {
+            if excluding && self.ends_an_excluded_turn(pos, step) {
+                continue;
+            }
+            // Steps searched before this one (steps left out not counted).
+            let n = searched;
+            searched += 1;
             let quiet = step.kind() != StepKind::Throw;
             let window = alpha;
             let value = self.visit(pos, step, my_sign, phase, |this, pos, same, next| {
                 let child = |this: &mut Self, pos: &mut Position, d, a, b| {
                     this.child(pos, d, a, b, ply, same, next)
                 };
-                if i == 0 {
+                if n == 0 {
                     return child(this, pos, depth - 1, window, beta);
                 }
                 // Late quiet steps are searched a step shallower first.
-                let reduction = i32::from(depth >= 3 && i >= 4 && quiet && !pv_node);
+                let reduction = i32::from(depth >= 3 && n >= 4 && quiet && !pv_node);
                 // (An aborted child's 0 is no fail-high: no re-search then.)
                 let mut v = child(this, pos, depth - 1 - reduction, window, window + 1);
                 if v > window && reduction > 0 && !this.t.stopped {
@@ -431,9 +463,11 @@ impl<'a> AlphaBeta<'a> {
         } else {
             Bound::Upper
         };
-        let depth_u8 = depth.clamp(0, 255) as u8;
-        let stored = to_tt(best, turns_from_root);
-        self.tt.store(key, best_step, stored, depth_u8, bound);
+        if !excluding {
+            let depth_u8 = depth.clamp(0, 255) as u8;
+            let stored = to_tt(best, turns_from_root);
+            self.tt.store(key, best_step, stored, depth_u8, bound);
+        }
         best
     }
 
@@ -456,6 +490,7 @@ impl<'a> AlphaBeta<'a> {
         for &step in list.iter() {
             if step.kind() != StepKind::Throw
                 || !matches!(self.classify(pos, step, my_sign), ThrowClass::Kills)
+                || self.ends_an_excluded_turn(pos, step)
             {
                 continue;
             }

@@ -750,6 +750,7 @@ pub fn run(
             time_ms: ms,
             hashfull: trees.iter().map(Tree::used_permille).max().unwrap_or(0),
             pv,
+            multipv: 0,
         }
     };
 

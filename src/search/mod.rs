@@ -156,6 +156,8 @@ pub struct Settings {
     pub tree_mib: usize,
     /// The MCTS knobs (its `parallel` also serves plain UCT).
     pub mcts: mcts::MctsConfig,
+    /// Best turns an alpha-beta-family search reports (`MultiPV`).
+    pub multi_pv: usize,
 }
 
 impl Default for Settings {
@@ -168,6 +170,7 @@ impl Default for Settings {
             seed: 0,
             tree_mib: 64,
             mcts: mcts::MCTS,
+            multi_pv: 1,
         }
     }
 }
@@ -191,6 +194,9 @@ pub struct Info {
     pub hashfull: u32,
     /// Principal variation.
     pub pv: Vec<Step>,
+    /// Which of several variations this is (1 the best), with `MultiPV`
+    /// above 1; 0 when only one is searched.
+    pub multipv: u32,
 }
 
 /// A finished search.

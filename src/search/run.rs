@@ -175,14 +175,9 @@ impl Search<'_> {
                 };
                 let worker = |is_main| -> Box<dyn Worker + '_> {
                     match algorithm {
-                        Algorithm::MaxN => Box::new(MaxN::new(
-                            root,
-                            tt,
-                            params,
-                            control,
-                            &progress,
-                            is_main,
-                        )),
+                        Algorithm::MaxN => {
+                            Box::new(MaxN::new(root, tt, params, control, &progress, is_main))
+                        }
                         _ => Box::new(AlphaBeta::new(
                             root,
                             self.game_hashes,
@@ -203,6 +198,7 @@ impl Search<'_> {
                     tt,
                     soft,
                     max_depth: limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH),
+                    multi_pv: settings.multi_pv,
                 };
                 lazy_smp(&iteration, threads, &worker, report)
             }

@@ -111,6 +111,14 @@ impl<'a> ThreadState<'a> {
 pub trait Worker {
     /// Searches the root to `depth` steps; the value is the root side's.
     fn search_root(&mut self, root: &mut Position, depth: i32) -> i32;
+    /// Leaves out of the next searches every line whose root turn ends in
+    /// a position hashing to one of `ends` (`MultiPV`: the turns already
+    /// reported); an empty list leaves out nothing. False for a search
+    /// that cannot.
+    fn exclude_turns(&mut self, ends: &[u64]) -> bool {
+        let _ = ends;
+        false
+    }
     /// The value as the protocol shows it.
     fn score(&self, value: i32) -> Score;
     /// The thread's bookkeeping.
