@@ -289,6 +289,12 @@ impl Session {
                 }
             }
         }
+        {
+            // Thought done: what follows is the turn being shown.
+            let mut st = self.lock();
+            st.thinking = None;
+            self.bump(&mut st);
+        }
         if stopped || turn.is_empty() || turn[0] == "(none)" {
             return Ok(());
         }

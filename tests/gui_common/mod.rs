@@ -89,6 +89,14 @@ pub fn request(
             r.read_exact(&mut chunk)?;
             body.extend_from_slice(&chunk[..n]);
         }
+    } else if let Some(n) = headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("content-length"))
+        .and_then(|(_, v)| v.parse::<usize>().ok())
+    {
+        // Some servers (chromedriver) keep the connection open anyway.
+        body.resize(n, 0);
+        r.read_exact(&mut body)?;
     } else {
         r.read_to_end(&mut body)?;
     }

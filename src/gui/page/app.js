@@ -19,6 +19,7 @@ let game = null;        // the last state from the server
 let pollToken = 0;
 let selected = null;
 let drawnSpn = null;
+let lastThought = null;  // the engine's last search, shown after it
 let rockEls = new Map(); // square -> rock <g>
 let pieceEls = new Map(); // "rS" -> piece <g>
 
@@ -109,7 +110,7 @@ function buildBoard() {
 function place(g, sq) {
   const [x, y] = centre(sq);
   g.style.transform = `translate(${x}px, ${y}px)`;
-  g.dataset.square = sq;
+  g.dataset.at = sq;
 }
 
 function makePiece(code) {
@@ -147,7 +148,7 @@ function drawPosition(spn) {
     seen.add(c);
     let g = pieceEls.get(c);
     if (!g) { g = makePiece(c); pieceEls.set(c, g); place(g, sq); layers.pieces.appendChild(g); }
-    else if (g.dataset.square !== sq) place(g, sq);
+    else if (g.dataset.at !== sq) place(g, sq);
   }
   for (const [c, g] of pieceEls) if (!seen.has(c)) { g.remove(); pieceEls.delete(c); }
   // Rocks are alike: those still on their square stay, the others are
@@ -162,7 +163,7 @@ function drawPosition(spn) {
     const [x, y] = centre(sq);
     gone.forEach((g, i) => {
       if (!g) return;
-      const [gx, gy] = centre(g.dataset.square);
+      const [gx, gy] = centre(g.dataset.at);
       const d = Math.abs(gx - x) + Math.abs(gy - y);
       if (d < bestD) { bestD = d; best = i; }
     });
@@ -283,11 +284,12 @@ async function playStep(text) {
 function render(st) {
   if (!st || (game && st.id === game.id && st.version < game.version)) return;
   const firstDraw = !game || game.id !== st.id;
-  if (firstDraw) buildBoard();
+  if (firstDraw) { buildBoard(); window.splut.log = []; lastThought = null; }
   game = st;
   if (st.spn && st.spn !== drawnSpn) drawPosition(st.spn);
   window.splut.log.push({ t: performance.now(), version: st.version, steps: st.step_count,
-                          side: st.side, thinking: !!st.thinking, spn: st.spn });
+                          side: st.side, thinking: !!st.thinking, spn: st.spn,
+                          think: st.thinking ? `${st.step_count}${st.thinking.seat}` : null });
   if (window.splut.log.length > 2000) window.splut.log.shift();
   // Status line.
   const status = $("status");
@@ -312,11 +314,14 @@ function render(st) {
   else if (!$("error-text").textContent.startsWith("Step refused")) showError("", false);
   // Thinking.
   const th = st.thinking;
+  const infoText = (i) => (i && i.depth != null
+    ? `depth ${i.depth}  score ${i.score || "?"}  nodes ${i.nodes ?? "?"}  time ${i.time ?? "?"} ms\npv ${(i.pv || []).join(" ")}` : "");
   if (th) {
-    const i = th.info || {};
-    $("thinking").textContent = `${SEAT_NAME[th.seat]} thinking…\n` +
-      (i.depth != null ? `depth ${i.depth}  score ${i.score || "?"}  nodes ${i.nodes ?? "?"}  time ${i.time ?? "?"} ms\npv ${(i.pv || []).join(" ")}` : "");
-  } else if (st.gameover) $("thinking").textContent = "";
+    lastThought = th;
+    $("thinking").textContent = `${SEAT_NAME[th.seat]} thinking…\n` + infoText(th.info);
+  } else if (lastThought) {
+    $("thinking").textContent = `${SEAT_NAME[lastThought.seat]} thought:\n` + infoText(lastThought.info);
+  } else $("thinking").textContent = "";
   // Moves.
   const ol = $("moves");
   ol.textContent = "";
