@@ -75,7 +75,7 @@ impl Browser {
             "goog:chromeOptions": {
                 "binary": chromium,
                 "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
-                         "--disable-dev-shm-usage", "--window-size=1200,860"],
+                         "--disable-dev-shm-usage", "--window-size=1200,960"],
             },
         }}});
         let v = b.call("POST", "/session", Some(caps));
