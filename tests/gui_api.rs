@@ -46,7 +46,12 @@ fn a_person_plays_and_the_engine_replies() {
         "not json",
     ] {
         let r = gui.post(&format!("/api/games/{id}/step"), bad);
-        assert!((400..500).contains(&r.status), "{bad}: {} {}", r.status, r.body);
+        assert!(
+            (400..500).contains(&r.status),
+            "{bad}: {} {}",
+            r.status,
+            r.body
+        );
         assert!(r.json()["error"].is_string(), "{bad}: {}", r.body);
     }
     let after = gui.state(id);
@@ -134,7 +139,11 @@ fn records_replay() {
     );
     let r = gui.get(&format!("/api/games/{id}/record"));
     assert_eq!(r.status, 200);
-    assert!(r.header("Content-Disposition").unwrap().contains("attachment"));
+    assert!(
+        r.header("Content-Disposition")
+            .unwrap()
+            .contains("attachment")
+    );
     assert!(r.body.contains("[Reason turn limit 2]"), "{}", r.body);
     replay("unfinished.txt", &r.body);
 
@@ -154,7 +163,11 @@ fn records_replay() {
     });
     let winner = st["winner"].as_str().unwrap().to_string();
     let r = gui.get(&format!("/api/games/{id}/record"));
-    assert!(r.body.contains("[Reason last sorcerer standing]"), "{}", r.body);
+    assert!(
+        r.body.contains("[Reason last sorcerer standing]"),
+        "{}",
+        r.body
+    );
     assert!(
         r.body.contains(&format!("[Result {winner} >")),
         "{}",
@@ -174,7 +187,11 @@ fn malformed_and_hostile_requests_change_nothing() {
     let path = format!("/api/games/{id}/step");
 
     // DNS rebinding: a Host that is not this server's.
-    for host in ["evil.example:80", &format!("evil.example:{port}"), "127.0.0.1:1"] {
+    for host in [
+        "evil.example:80",
+        &format!("evil.example:{port}"),
+        "127.0.0.1:1",
+    ] {
         let r = request(port, "GET", "/api/status", &[("Host", host)], b"").unwrap();
         assert_eq!(r.status, 403, "{host}");
         let r = request(port, "POST", &path, &[("Host", host)], step).unwrap();
@@ -185,11 +202,21 @@ fn malformed_and_hostile_requests_change_nothing() {
         assert_eq!(r.status, 200, "{host}");
     }
     // Another site's page may not change anything.
-    for origin in ["http://evil.example", "null", &format!("http://localhost:{port}")] {
+    for origin in [
+        "http://evil.example",
+        "null",
+        &format!("http://localhost:{port}"),
+    ] {
         let r = request(port, "POST", &path, &[("Origin", origin)], step).unwrap();
         assert_eq!(r.status, 403, "{origin}: {}", r.body);
-        let r = request(port, "DELETE", &format!("/api/games/{id}"), &[("Origin", origin)], b"")
-            .unwrap();
+        let r = request(
+            port,
+            "DELETE",
+            &format!("/api/games/{id}"),
+            &[("Origin", origin)],
+            b"",
+        )
+        .unwrap();
         assert_eq!(r.status, 403, "{origin}");
     }
     // Too big.
@@ -205,11 +232,26 @@ fn malformed_and_hostile_requests_change_nothing() {
         (r#"{"seats":[]}"#, 400),
         (r#"{"players":2,"spn":"x","seats":[]}"#, 400),
         (r#"{"players":2,"seats":[{"engine":true}]}"#, 422),
-        (r#"{"players":2,"seats":[{"engine":true},{"engine":true,"movetime":0}]}"#, 422),
-        (r#"{"players":2,"seats":[{"engine":true},{"engine":true,"algorithm":"rm -rf"}]}"#, 422),
-        (r#"{"players":2,"seats":[{"engine":true},{"engine":true}],"cmd":"sh"}"#, 400),
-        (r#"{"spn":"R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 1 1 - -","seats":[]}"#, 422),
-        (r#"{"spn":"R/gTgDgS/5/7/R7R/7/5/rSrDrX/R r 1 1 - - -","seats":[]}"#, 422),
+        (
+            r#"{"players":2,"seats":[{"engine":true},{"engine":true,"movetime":0}]}"#,
+            422,
+        ),
+        (
+            r#"{"players":2,"seats":[{"engine":true},{"engine":true,"algorithm":"rm -rf"}]}"#,
+            422,
+        ),
+        (
+            r#"{"players":2,"seats":[{"engine":true},{"engine":true}],"cmd":"sh"}"#,
+            400,
+        ),
+        (
+            r#"{"spn":"R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 1 1 - -","seats":[]}"#,
+            422,
+        ),
+        (
+            r#"{"spn":"R/gTgDgS/5/7/R7R/7/5/rSrDrX/R r 1 1 - - -","seats":[]}"#,
+            422,
+        ),
     ] {
         let r = gui.post("/api/games", body);
         assert_eq!(r.status, status, "{body}: {}", r.body);
@@ -239,7 +281,11 @@ fn malformed_and_hostile_requests_change_nothing() {
     let page = gui.get("/");
     assert_eq!(page.status, 200);
     assert!(page.body.contains("<svg id=\"board\""));
-    assert!(page.header("Content-Security-Policy").unwrap().contains("default-src 'self'"));
+    assert!(
+        page.header("Content-Security-Policy")
+            .unwrap()
+            .contains("default-src 'self'")
+    );
     assert_eq!(gui.get("/app.js").status, 200);
     assert_eq!(gui.get("/style.css").status, 200);
 }
@@ -331,10 +377,17 @@ fn a_crashed_engine_is_reported_and_restarted() {
     let st = gui.wait_for(id, Duration::from_secs(5), "the crash", |s| {
         s["error"].is_string()
     });
-    assert!(st["error"].as_str().unwrap().contains("engine crashed"), "{st}");
+    assert!(
+        st["error"].as_str().unwrap().contains("engine crashed"),
+        "{st}"
+    );
     assert_eq!(st["engine_running"], false);
     assert_eq!(gui.engines(), 0);
-    assert!(gui.children().is_empty(), "not reaped: {:?}", gui.children());
+    assert!(
+        gui.children().is_empty(),
+        "not reaped: {:?}",
+        gui.children()
+    );
     let r = gui.post(&format!("/api/games/{id}/step"), r#"{"step":"e2e3"}"#);
     assert_eq!(r.status, 409, "{}", r.body);
     let r = gui.post(&format!("/api/games/{id}/restart"), "");
@@ -347,7 +400,12 @@ fn a_crashed_engine_is_reported_and_restarted() {
     // An engine command that is not an engine: the page is told.
     let bad = Gui::start(&["--engine", "/nonexistent/engine"]);
     let cfg = bad.get("/api/config").json();
-    assert!(cfg["engine_error"].as_str().unwrap().contains("cannot start"));
+    assert!(
+        cfg["engine_error"]
+            .as_str()
+            .unwrap()
+            .contains("cannot start")
+    );
     let r = bad.post(
         "/api/games",
         &json!({"players": 2, "seats": [{"engine": false}, {"engine": false}]}).to_string(),

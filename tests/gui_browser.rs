@@ -67,7 +67,10 @@ impl Browser {
             {
                 break;
             }
-            assert!(t0.elapsed() < Duration::from_secs(20), "chromedriver did not start");
+            assert!(
+                t0.elapsed() < Duration::from_secs(20),
+                "chromedriver did not start"
+            );
             std::thread::sleep(Duration::from_millis(100));
         }
         let caps = json!({"capabilities": {"alwaysMatch": {
@@ -126,7 +129,11 @@ impl Browser {
 
     fn click(&self, css: &str) {
         let e = self.find(css);
-        self.call("POST", &self.s(&format!("/element/{e}/click")), Some(json!({})));
+        self.call(
+            "POST",
+            &self.s(&format!("/element/{e}/click")),
+            Some(json!({})),
+        );
     }
 
     fn click_square(&self, sq: &str) {
@@ -139,7 +146,11 @@ impl Browser {
 
     fn type_into(&self, css: &str, text: &str) {
         let e = self.find(css);
-        self.call("POST", &self.s(&format!("/element/{e}/clear")), Some(json!({})));
+        self.call(
+            "POST",
+            &self.s(&format!("/element/{e}/clear")),
+            Some(json!({})),
+        );
         if text.is_empty() {
             return;
         }
@@ -231,7 +242,11 @@ fn check_board(b: &Browser, gui: &Gui, id: u64) -> Value {
 
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
-    if v.is_empty() { f64::NAN } else { v[v.len() / 2] }
+    if v.is_empty() {
+        f64::NAN
+    } else {
+        v[v.len() / 2]
+    }
 }
 
 /// Milliseconds from the person's last step being sent to the engine's
@@ -252,7 +267,9 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
     );
     let (Some(chromium), Some(chromedriver)) = (chromium, chromedriver) else {
         if std::env::var("SPLUT_SKIP_BROWSER").as_deref() == Ok("1") {
-            eprintln!("gui_browser: skipped (SPLUT_SKIP_BROWSER=1; chromium or chromedriver missing)");
+            eprintln!(
+                "gui_browser: skipped (SPLUT_SKIP_BROWSER=1; chromium or chromedriver missing)"
+            );
             return;
         }
         panic!(
@@ -269,7 +286,11 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
     // Interactive within 300 ms of opening: read a few times.
     for _ in 0..5 {
         b.go(&gui.url());
-        let ready = b.wait("window.splut && window.splut.ready", Duration::from_secs(10), "the page");
+        let ready = b.wait(
+            "window.splut && window.splut.ready",
+            Duration::from_secs(10),
+            "the page",
+        );
         ready_ms.push(ready.as_f64().unwrap());
     }
 
@@ -281,8 +302,13 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
     };
     set_seat("g", "engine", "alphabeta", movetime as u32);
     b.click("#start");
-    b.wait("document.getElementById('board').dataset.spn", Duration::from_secs(10), "the board");
-    let id: u64 = b.js("return document.getElementById('board').dataset.gameId;")
+    b.wait(
+        "document.getElementById('board').dataset.spn",
+        Duration::from_secs(10),
+        "the board",
+    );
+    let id: u64 = b
+        .js("return document.getElementById('board').dataset.gameId;")
         .as_str()
         .unwrap()
         .parse()
@@ -291,7 +317,8 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
     b.screenshot("gui-start.png");
     // Click the dwarf, its square lights up as a target, click it.
     b.click_square("e2");
-    let lit = b.js("return [...document.querySelectorAll('.hit.target')].map(e => e.dataset.square);");
+    let lit =
+        b.js("return [...document.querySelectorAll('.hit.target')].map(e => e.dataset.square);");
     assert_eq!(lit, json!(["e3"]));
     b.click_square("e3");
     b.wait(
@@ -304,7 +331,11 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
 
     // From a prepared position: a levitation, a plain step, a throw.
     b.type_into("#start-spn", THROW_SPN);
-    b.wait("document.getElementById('kind-g')", Duration::from_secs(5), "the seats");
+    b.wait(
+        "document.getElementById('kind-g')",
+        Duration::from_secs(5),
+        "the seats",
+    );
     set_seat("r", "person", "auto", 1000);
     set_seat("g", "engine", "alphabeta", movetime as u32);
     b.click("#start");
@@ -313,7 +344,8 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
         Duration::from_secs(10),
         "the new game",
     );
-    let id: u64 = b.js("return document.getElementById('board').dataset.gameId;")
+    let id: u64 = b
+        .js("return document.getElementById('board').dataset.gameId;")
         .as_str()
         .unwrap()
         .parse()
@@ -326,14 +358,20 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
     let choices = b.js("return [...document.querySelectorAll('#chooser button[data-step]')].map(e => e.dataset.step);");
     assert_eq!(choices, json!(["d2d3", "d2d3@f3"]));
     b.choose("d2d3@f3");
-    b.wait("document.querySelector('[data-square=\"f4\"]').dataset.levitated === '1'",
-        Duration::from_secs(5), "the levitated rock");
+    b.wait(
+        "document.querySelector('[data-square=\"f4\"]').dataset.levitated === '1'",
+        Duration::from_secs(5),
+        "the levitated rock",
+    );
     b.screenshot("gui-levitation.png");
     check_board(&b, &gui, id);
     b.click_square("f2");
     b.click_square("f3");
-    b.wait("document.querySelector('[data-square=\"f3\"]').dataset.content === 'rT'",
-        Duration::from_secs(5), "the troll's step");
+    b.wait(
+        "document.querySelector('[data-square=\"f3\"]').dataset.content === 'rT'",
+        Duration::from_secs(5),
+        "the troll's step",
+    );
     b.click_square("f3");
     b.click_square("f4");
     let choices = b.js("return [...document.querySelectorAll('#chooser button[data-step]')].map(e => e.dataset.step).sort();");
@@ -346,7 +384,10 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
     );
     latency.push(engine_latency(&b, 3) - movetime);
     let st = check_board(&b, &gui, id);
-    assert_eq!(st["turns"][0]["steps"], json!(["d2d3@f3", "f2f3", "f3f4*w"]));
+    assert_eq!(
+        st["turns"][0]["steps"],
+        json!(["d2d3@f3", "f2f3", "f3f4*w"])
+    );
     assert_eq!(st["turns"][1]["seat"], "g");
 
     // The killing throw, and the banner.
@@ -374,7 +415,12 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
     b.type_into("#start-spn", "");
     b.click("#players option[value=\"4\"]");
     // Strong and weak players, so the game ends soon.
-    for (seat, algo) in [("r", "alphabeta"), ("y", "greedy"), ("g", "random"), ("b", "greedy")] {
+    for (seat, algo) in [
+        ("r", "alphabeta"),
+        ("y", "greedy"),
+        ("g", "random"),
+        ("b", "greedy"),
+    ] {
         set_seat(seat, "engine", algo, 20);
     }
     let kill_id = b.js("return document.getElementById('board').dataset.gameId;");
@@ -389,7 +435,8 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
         Duration::from_secs(300),
         "the end of the 4-player game",
     );
-    let id: u64 = b.js("return document.getElementById('board').dataset.gameId;")
+    let id: u64 = b
+        .js("return document.getElementById('board').dataset.gameId;")
         .as_str()
         .unwrap()
         .parse()
@@ -402,13 +449,11 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
     );
     // Each engine turn: from the first render that shows it thinking to
     // the render of its first step.
-    let watched = b.js(
-        "const l = window.splut.log, out = [], seen = new Set(); \
+    let watched = b.js("const l = window.splut.log, out = [], seen = new Set(); \
          for (let i = 0; i < l.length; i++) if (l[i].think && !seen.has(l[i].think)) { \
            seen.add(l[i].think); \
            const s = l[i].steps, j = l.findIndex((e, k) => k > i && e.steps > s); \
-           if (j > 0) out.push(l[j].t - l[i].t); } return out;",
-    );
+           if (j > 0) out.push(l[j].t - l[i].t); } return out;");
     let mut watched: Vec<f64> = watched
         .as_array()
         .unwrap()
@@ -449,20 +494,34 @@ fn screenshot_for_the_readme() {
     let gui = Gui::start(&[]);
     let b = Browser::start(&chromium, &chromedriver);
     b.go(&gui.url());
-    b.wait("window.splut && window.splut.ready", Duration::from_secs(10), "the page");
+    b.wait(
+        "window.splut && window.splut.ready",
+        Duration::from_secs(10),
+        "the page",
+    );
     b.type_into("#start-spn", THROW_SPN);
     b.click("#kind-g option[value=\"engine\"]");
     b.click("#start");
-    b.wait("document.getElementById('board').dataset.spn", Duration::from_secs(10), "the board");
+    b.wait(
+        "document.getElementById('board').dataset.spn",
+        Duration::from_secs(10),
+        "the board",
+    );
     b.click_square("d2");
     b.click_square("d3");
     b.choose("d2d3@f3");
-    b.wait("document.querySelector('[data-square=\"f4\"]').dataset.levitated === '1'",
-        Duration::from_secs(5), "the levitated rock");
+    b.wait(
+        "document.querySelector('[data-square=\"f4\"]').dataset.levitated === '1'",
+        Duration::from_secs(5),
+        "the levitated rock",
+    );
     b.click_square("f2");
     b.click_square("f3");
-    b.wait("document.querySelector('[data-square=\"f3\"]').dataset.content === 'rT'",
-        Duration::from_secs(5), "the troll's step");
+    b.wait(
+        "document.querySelector('[data-square=\"f3\"]').dataset.content === 'rT'",
+        Duration::from_secs(5),
+        "the troll's step",
+    );
     b.click_square("f3");
     b.click_square("f4");
     std::thread::sleep(Duration::from_millis(400));

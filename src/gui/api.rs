@@ -223,10 +223,12 @@ impl Games {
                 }
                 Err(r) => r,
             },
-            ("DELETE", ["api", "games", id]) => match id.parse().ok().filter(|&id| self.close(id)) {
-                Some(_) => Reply::json(200, serde_json::json!({ "closed": true })),
-                None => Reply::error(404, "no such game"),
-            },
+            ("DELETE", ["api", "games", id]) => {
+                match id.parse().ok().filter(|&id| self.close(id)) {
+                    Some(_) => Reply::json(200, serde_json::json!({ "closed": true })),
+                    None => Reply::error(404, "no such game"),
+                }
+            }
             ("POST", ["api", "games", id, action]) => {
                 let s = match self.session(id) {
                     Ok(s) => s,
@@ -291,7 +293,10 @@ impl Games {
             let algorithm = s.algorithm.clone().unwrap_or_else(|| "auto".into());
             let known = if self.algorithms.is_empty() {
                 // An engine without the option: a plain word at most.
-                algorithm.len() <= 32 && algorithm.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+                algorithm.len() <= 32
+                    && algorithm
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '-')
             } else {
                 self.algorithms.contains(&algorithm)
             };

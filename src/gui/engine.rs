@@ -50,7 +50,10 @@ impl Engine {
     /// Starts `command` (program and arguments) and does the handshake;
     /// returns the engine and the `Algorithm` choices it offers (empty if
     /// it has no such option).
-    pub fn start(command: &[String], live: &Arc<AtomicUsize>) -> Result<(Engine, Vec<String>), String> {
+    pub fn start(
+        command: &[String],
+        live: &Arc<AtomicUsize>,
+    ) -> Result<(Engine, Vec<String>), String> {
         let (program, args) = command.split_first().ok_or("empty engine command")?;
         let mut child = Command::new(program)
             .args(args)
@@ -166,11 +169,18 @@ impl Engine {
     pub fn query(&mut self, q: &str) -> Result<String, String> {
         self.send(&format!("query {q}"))?;
         let lines = self.read_until("response", ANSWER_TIMEOUT)?;
-        if let Some(e) = lines.iter().find_map(|l| l.strip_prefix("info string error: ")) {
+        if let Some(e) = lines
+            .iter()
+            .find_map(|l| l.strip_prefix("info string error: "))
+        {
             return Err(format!("the engine refused it: {e}"));
         }
         let last = lines.last().map_or("", |l| l.as_str());
-        Ok(last.strip_prefix("response").unwrap_or("").trim().to_string())
+        Ok(last
+            .strip_prefix("response")
+            .unwrap_or("")
+            .trim()
+            .to_string())
     }
 
     /// Sets up `position spn <start> moves <steps>` and asks the engine

@@ -165,7 +165,12 @@ mod tests {
     #[test]
     fn hosts_are_checked() {
         let h = server::Hosts::new("127.0.0.1", 8080);
-        for ok in ["127.0.0.1:8080", "localhost:8080", "LOCALHOST:8080", "[::1]:8080"] {
+        for ok in [
+            "127.0.0.1:8080",
+            "localhost:8080",
+            "LOCALHOST:8080",
+            "[::1]:8080",
+        ] {
             assert!(h.allows(ok), "{ok}");
         }
         for bad in ["evil.com:8080", "127.0.0.1:8081", "localhost", "127.0.0.1"] {

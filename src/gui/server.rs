@@ -50,7 +50,10 @@ fn header<'a>(req: &'a Request, name: &str) -> Option<&'a str> {
 /// The checks, then the API.
 fn answer(games: &Games, hosts: &Hosts, req: &mut Request) -> Reply {
     let Some(host) = header(req, "Host").filter(|h| hosts.allows(h)) else {
-        return Reply::error(403, "this server only answers to its own address (Host header)");
+        return Reply::error(
+            403,
+            "this server only answers to its own address (Host header)",
+        );
     };
     let method = req.method().as_str().to_ascii_uppercase();
     let changes = !matches!(method.as_str(), "GET" | "HEAD" | "OPTIONS");
@@ -100,7 +103,10 @@ fn respond(req: Request, reply: Reply) {
         "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'",
     );
     if let Some(name) = &reply.download {
-        add("Content-Disposition", &format!("attachment; filename=\"{name}\""));
+        add(
+            "Content-Disposition",
+            &format!("attachment; filename=\"{name}\""),
+        );
     }
     let _ = req.respond(resp);
 }

@@ -237,7 +237,10 @@ impl Session {
         generation: u64,
     ) -> Result<(), String> {
         if engine.algorithm.as_deref() != Some(&seat.algorithm) {
-            engine.send(&format!("setoption name Algorithm value {}", seat.algorithm))?;
+            engine.send(&format!(
+                "setoption name Algorithm value {}",
+                seat.algorithm
+            ))?;
             engine.algorithm = Some(seat.algorithm.clone());
         }
         let mut steps: Vec<String> = game.steps().iter().map(|s| s.to_string()).collect();
@@ -249,7 +252,8 @@ impl Session {
         engine.send(&cmd)?;
         engine.send(&format!("go movetime {}", seat.movetime))?;
         // An engine silent this long past its time is hung.
-        let deadline = Instant::now() + Duration::from_millis(seat.movetime) + Duration::from_secs(10);
+        let deadline =
+            Instant::now() + Duration::from_millis(seat.movetime) + Duration::from_secs(10);
         let mut stopped = false;
         let mut turn: Vec<String> = Vec::new();
         loop {
@@ -373,14 +377,14 @@ impl Session {
             return Err((409, "the game is over".into()));
         }
         if !snap.legal.iter().any(|s| s == text) {
-            return Err((
-                422,
-                format!("'{}' is not a legal step here", short(text)),
-            ));
+            return Err((422, format!("'{}' is not a legal step here", short(text))));
         }
         let mut game = st.game.clone();
         if let Err(e) = game.play_text(text) {
-            return Err((422, format!("the rules core refused '{}': {e}", short(text))));
+            return Err((
+                422,
+                format!("the rules core refused '{}': {e}", short(text)),
+            ));
         }
         let steps: Vec<String> = game.steps().iter().map(|s| s.to_string()).collect();
         let start = st.start_spn.clone();

@@ -17,8 +17,7 @@ pub struct Resp {
 
 impl Resp {
     pub fn json(&self) -> serde_json::Value {
-        serde_json::from_str(&self.body)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
     }
 
     pub fn header(&self, name: &str) -> Option<&str> {
