@@ -328,6 +328,40 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
     );
     latency.push(engine_latency(&b, 1) - movetime);
     check_board(&b, &gui, id);
+    // More turns for the timing: the page's own playStep with the first
+    // legal step (the clicks are tested above and below).
+    for _ in 0..6 {
+        let st = gui.state(id);
+        if st["gameover"] == true {
+            break;
+        }
+        assert_eq!(st["side"], "r");
+        let mut n = st["step_count"].as_u64().unwrap();
+        while b.js("return game.side === 'r' && !game.gameover;") == true {
+            b.js("playStep(game.legal[0]); return null;");
+            n += 1;
+            b.wait(
+                &format!("game.step_count >= {n}"),
+                Duration::from_secs(5),
+                "the person's step",
+            );
+        }
+        if b.js("return game.gameover;") == true {
+            break;
+        }
+        b.wait(
+            &format!("window.splut.log.some(e => e.steps > {n}) || game.gameover"),
+            Duration::from_secs(15),
+            "the engine's reply",
+        );
+        latency.push(engine_latency(&b, n) - movetime);
+        b.wait(
+            "(game.side === 'r' && !game.thinking) || game.gameover",
+            Duration::from_secs(15),
+            "the engine's whole turn",
+        );
+    }
+    check_board(&b, &gui, id);
 
     // From a prepared position: a levitation, a plain step, a throw.
     b.type_into("#start-spn", THROW_SPN);
@@ -463,6 +497,7 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
         .collect();
     b.screenshot("gui-4p.png");
 
+    println!("gui: engine steps shown after their turn (ms): {latency:.0?}");
     let ready = median(&mut ready_ms);
     let reply = median(&mut latency);
     let watch = median(&mut watched);
