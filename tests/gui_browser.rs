@@ -328,6 +328,38 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
     );
     latency.push(engine_latency(&b, 1) - movetime);
     check_board(&b, &gui, id);
+    // Take back: the engine's turn and the person's, to the start.
+    b.click("#takeback");
+    b.wait(
+        "game.step_count === 0",
+        Duration::from_secs(5),
+        "the take-back",
+    );
+    b.wait(
+        "document.querySelector('[data-square=\"e2\"]').dataset.content === 'rD'",
+        Duration::from_secs(5),
+        "the board after the take-back",
+    );
+    let st = check_board(&b, &gui, id);
+    assert_eq!(st["step_count"], 0);
+    // The record link and the SPN box.
+    let href = b.js("return document.getElementById('download').getAttribute('href');");
+    assert_eq!(href, format!("/api/games/{id}/record"));
+    assert!(gui.get(href.as_str().unwrap()).body.starts_with("[Game 1]"));
+    assert_eq!(
+        b.js("return document.getElementById('spn-text').value;"),
+        st["spn"]
+    );
+    b.js("window.splut.log = []; return null;");
+    b.click_square("e2");
+    b.click_square("e3");
+    b.wait(
+        "window.splut.log.some(e => e.steps >= 3 && e.side === 'r' && !e.thinking)",
+        Duration::from_secs(15),
+        "the engine's reply",
+    );
+    latency.push(engine_latency(&b, 1) - movetime);
+    check_board(&b, &gui, id);
     // More turns for the timing: the page's own playStep with the first
     // legal step (the clicks are tested above and below).
     for _ in 0..6 {
@@ -496,6 +528,29 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
         .map(|t| t - 20.0)
         .collect();
     b.screenshot("gui-4p.png");
+
+    // The engine dies: the page says so and offers a restart.
+    for (pid, _) in gui.children() {
+        let _ = Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .status();
+    }
+    b.wait(
+        "!document.getElementById('restart').classList.contains('hidden')",
+        Duration::from_secs(10),
+        "the restart button",
+    );
+    let text = b.js("return document.getElementById('error-text').textContent;");
+    assert!(text.as_str().unwrap().contains("engine crashed"), "{text}");
+    b.screenshot("gui-crash.png");
+    b.click("#restart");
+    b.wait(
+        "document.getElementById('error').classList.contains('hidden')",
+        Duration::from_secs(10),
+        "the restarted engine",
+    );
+    assert_eq!(gui.engines(), 1);
+    check_board(&b, &gui, id);
 
     println!("gui: engine steps shown after their turn (ms): {latency:.0?}");
     let ready = median(&mut ready_ms);

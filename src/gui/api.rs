@@ -74,6 +74,9 @@ impl From<Refusal> for Reply {
 /// Every game, the engine command and what the engine offers.
 pub struct Games {
     sessions: Mutex<HashMap<u64, Arc<Session>>>,
+    /// Held while a game is made, so the cap on games holds under
+    /// concurrent requests.
+    creating: Mutex<()>,
     next_id: AtomicU64,
     /// Live engine processes.
     pub live: Arc<AtomicUsize>,
@@ -122,6 +125,7 @@ impl Games {
         };
         Games {
             sessions: Mutex::new(HashMap::new()),
+            creating: Mutex::new(()),
             next_id: AtomicU64::new(1),
             live,
             command,
@@ -324,6 +328,7 @@ impl Games {
         if let Some(old) = req.replace {
             self.close(old);
         }
+        let _creating = self.creating.lock().unwrap_or_else(|e| e.into_inner());
         if self.sessions().len() >= MAX_GAMES {
             return Err(Reply::error(
                 429,

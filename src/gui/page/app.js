@@ -348,6 +348,8 @@ async function poll(token) {
     } catch (e) {
       if (token !== pollToken) return;
       showError(`Lost the game: ${e.message}`, false);
+      // Closed or abandoned on the server: start a new one.
+      if (e.message.startsWith("no such game")) return;
       await new Promise((r) => setTimeout(r, 1000));
     }
   }
