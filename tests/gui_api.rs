@@ -292,7 +292,7 @@ fn malformed_and_hostile_requests_change_nothing() {
 
 #[test]
 fn engine_processes_end_with_their_games() {
-    let mut gui = Gui::start(&["--abandon-after", "2"]);
+    let mut gui = Gui::start(&["--abandon-after", "3"]);
     assert_eq!(gui.engines(), 0);
     let a = person_vs_engine(&gui);
     let b = person_vs_engine(&gui);
@@ -315,9 +315,9 @@ fn engine_processes_end_with_their_games() {
         s["step_count"].as_u64().unwrap() >= 3
     });
     assert!(st["error"].is_null());
-    // Abandoned: nobody asks about c or d for 2 s.
+    // Abandoned: nobody asks about c or d for 3 s.
     let _ = c;
-    gui.wait_engines(0, Duration::from_secs(8));
+    gui.wait_engines(0, Duration::from_secs(12));
     assert_eq!(gui.get("/api/status").json()["games"], 0);
     let zombies: Vec<_> = gui.children().into_iter().filter(|c| c.1 == 'Z').collect();
     assert!(zombies.is_empty(), "zombies: {zombies:?}");

@@ -164,9 +164,10 @@ impl Games {
 
     /// Closes every game not asked about for `after`.
     pub fn reap(&self, after: Duration) {
-        let idle: Vec<u64> = self
-            .sessions()
-            .values()
+        // Not under the map's lock: a session may be busy with its engine.
+        let all: Vec<Arc<Session>> = self.sessions().values().cloned().collect();
+        let idle: Vec<u64> = all
+            .iter()
             .filter(|s| s.idle_for() > after)
             .map(|s| s.id)
             .collect();

@@ -319,7 +319,7 @@ function render(st) {
   if (th) {
     lastThought = th;
     $("thinking").textContent = `${SEAT_NAME[th.seat]} thinking…\n` + infoText(th.info);
-  } else if (lastThought) {
+  } else if (lastThought && lastThought.info) {
     $("thinking").textContent = `${SEAT_NAME[lastThought.seat]} thought:\n` + infoText(lastThought.info);
   } else $("thinking").textContent = "";
   // Moves.
