@@ -174,6 +174,16 @@ fn records_replay() {
         r.body
     );
     replay("finished.txt", &r.body);
+    // The finished game needs no engine (the unfinished one keeps its
+    // own); a take-back starts one again.
+    gui.wait_engines(1, Duration::from_secs(5));
+    let r = gui.post(&format!("/api/games/{id}/takeback"), "");
+    assert_eq!(r.status, 200, "{}", r.body);
+    let st = r.json();
+    assert_eq!(st["gameover"], false);
+    assert!(!st["legal"].as_array().unwrap().is_empty());
+    assert_eq!(gui.delete(&format!("/api/games/{id}")).status, 200);
+    gui.wait_engines(1, Duration::from_secs(5));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -456,6 +456,29 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
     );
     assert_eq!(st["turns"][1]["seat"], "g");
 
+    // The engine dies: the page says so and offers a restart.
+    for (pid, _) in gui.children() {
+        let _ = Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .status();
+    }
+    b.wait(
+        "!document.getElementById('restart').classList.contains('hidden')",
+        Duration::from_secs(10),
+        "the restart button",
+    );
+    let text = b.js("return document.getElementById('error-text').textContent;");
+    assert!(text.as_str().unwrap().contains("engine crashed"), "{text}");
+    b.screenshot("gui-crash.png");
+    b.click("#restart");
+    b.wait(
+        "document.getElementById('error').classList.contains('hidden')",
+        Duration::from_secs(10),
+        "the restarted engine",
+    );
+    assert_eq!(gui.engines(), 1);
+    check_board(&b, &gui, id);
+
     // The killing throw, and the banner.
     b.type_into("#start-spn", THROW_SPN);
     b.click("#start");
@@ -528,29 +551,8 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
         .map(|t| t - 20.0)
         .collect();
     b.screenshot("gui-4p.png");
-
-    // The engine dies: the page says so and offers a restart.
-    for (pid, _) in gui.children() {
-        let _ = Command::new("kill")
-            .args(["-KILL", &pid.to_string()])
-            .status();
-    }
-    b.wait(
-        "!document.getElementById('restart').classList.contains('hidden')",
-        Duration::from_secs(10),
-        "the restart button",
-    );
-    let text = b.js("return document.getElementById('error-text').textContent;");
-    assert!(text.as_str().unwrap().contains("engine crashed"), "{text}");
-    b.screenshot("gui-crash.png");
-    b.click("#restart");
-    b.wait(
-        "document.getElementById('error').classList.contains('hidden')",
-        Duration::from_secs(10),
-        "the restarted engine",
-    );
-    assert_eq!(gui.engines(), 1);
-    check_board(&b, &gui, id);
+    // The finished game's engine is stopped.
+    gui.wait_engines(0, Duration::from_secs(5));
 
     println!("gui: engine steps shown after their turn (ms): {latency:.0?}");
     let ready = median(&mut ready_ms);

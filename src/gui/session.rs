@@ -179,6 +179,18 @@ impl Session {
                     ));
                     self.bump(&mut st);
                 }
+                // A finished game needs no engine: it is stopped, and a
+                // take-back starts another.
+                if !st.busy
+                    && st.snapshot.as_ref().is_some_and(|s| s.gameover)
+                    && let Some(e) = st.engine.take()
+                {
+                    drop(st);
+                    e.stop();
+                    st = self.lock();
+                    self.bump(&mut st);
+                    continue;
+                }
                 if !st.busy
                     && st.engine.is_some()
                     && let Some(seat) = Self::engine_to_move(&st)
@@ -426,6 +438,11 @@ impl Session {
                 .any(|s| s.engine && s.seat == game.position().side_to_move().letter())
         {
             undo_turn(&mut game);
+        }
+        if st.engine.is_none() && st.error.is_none() {
+            // Stopped when the game ended: the game goes on again.
+            let (engine, _) = Engine::start(&self.command, &self.live).map_err(|e| (502, e))?;
+            st.engine = Some(engine);
         }
         st.game = game;
         st.generation += 1;
