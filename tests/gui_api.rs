@@ -423,3 +423,24 @@ fn a_crashed_engine_is_reported_and_restarted() {
     assert_eq!(r.status, 502, "{}", r.body);
     assert_eq!(bad.engines(), 0);
 }
+
+#[test]
+fn engines_end_even_when_the_server_is_killed() {
+    // No chance to clean up: the engines see the end of their input and
+    // quit by themselves (protocol.md).
+    let mut gui = Gui::start(&[]);
+    person_vs_engine(&gui);
+    person_vs_engine(&gui);
+    let pids: Vec<u32> = gui.children().into_iter().map(|c| c.0).collect();
+    assert_eq!(pids.len(), 2);
+    gui.child.kill().unwrap();
+    gui.child.wait().unwrap();
+    let t0 = std::time::Instant::now();
+    while pids.iter().any(|&p| running(p)) {
+        assert!(
+            t0.elapsed() < Duration::from_secs(8),
+            "engines outlived a killed server"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
