@@ -269,6 +269,12 @@ fn malformed_and_hostile_requests_change_nothing() {
     }
     let r = gui.post("/api/games", r#"{"spn":"junk","seats":[]}"#);
     assert!(r.json()["error"].as_str().unwrap().starts_with("bad SPN"));
+    // A refused game does not replace the one it was to replace.
+    let r = gui.post(
+        "/api/games",
+        &json!({"spn": "junk", "seats": [], "replace": id}).to_string(),
+    );
+    assert_eq!(r.status, 422);
     // Unknown games, routes and parameters.
     assert_eq!(gui.get("/api/games/999").status, 404);
     assert_eq!(gui.get("/api/games/abc").status, 404);

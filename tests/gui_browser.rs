@@ -479,6 +479,21 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
     assert_eq!(gui.engines(), 1);
     check_board(&b, &gui, id);
 
+    // A bad SPN is said plainly, and the game on the board stays.
+    b.type_into("#start-spn", "R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 1 1 - - x");
+    b.click("#start");
+    let text = b.wait(
+        "!document.getElementById('error').classList.contains('hidden') && \
+         document.getElementById('error-text').textContent",
+        Duration::from_secs(5),
+        "the SPN error",
+    );
+    assert!(text.as_str().unwrap().starts_with("bad SPN"), "{text}");
+    assert_eq!(
+        b.js("return document.getElementById('board').dataset.gameId;"),
+        id.to_string()
+    );
+
     // The killing throw, and the banner.
     b.type_into("#start-spn", THROW_SPN);
     b.click("#start");

@@ -326,11 +326,11 @@ impl Games {
                 movetime,
             });
         }
-        if let Some(old) = req.replace {
-            self.close(old);
-        }
         let _creating = self.creating.lock().unwrap_or_else(|e| e.into_inner());
-        if self.sessions().len() >= MAX_GAMES {
+        // The game replaced makes room, but is closed only once the new
+        // one runs: a refused new game leaves the old one playing.
+        let replaced = req.replace.filter(|old| self.sessions().contains_key(old));
+        if self.sessions().len() - usize::from(replaced.is_some()) >= MAX_GAMES {
             return Err(Reply::error(
                 429,
                 &format!("at most {MAX_GAMES} games at once: close one first"),
@@ -339,6 +339,9 @@ impl Games {
         let id = self.next_id.fetch_add(1, Ordering::SeqCst);
         let session = Session::start(id, start, seats, self.command.clone(), self.live.clone())
             .map_err(Reply::from)?;
+        if let Some(old) = replaced {
+            self.close(old);
+        }
         let state = session.get(None, Duration::ZERO);
         self.sessions().insert(id, session);
         Ok(Reply::json(201, state))
