@@ -90,6 +90,9 @@ enum Command {
     // overrides to a fixed command.
     #[command(args_override_self = true)]
     Tournament(Box<TournamentArgs>),
+    /// A local web board: play against the engine or watch it play, in
+    /// the browser (README, "Playing in the browser").
+    Gui(GuiArgs),
     /// Replay and validate a game records file.
     Replay {
         /// The records file.
@@ -532,8 +535,59 @@ pub fn main() -> i32 {
         }
         Some(Command::Tune(a)) => run_tune(&a),
         Some(Command::Replay { file }) => run_replay(&file),
+        Some(Command::Gui(a)) => run_gui(a),
         Some(Command::Standings { check, files }) => run_standings(&files, check),
     }
+}
+
+/// `splut gui` options.
+#[derive(Args, Debug)]
+pub struct GuiArgs {
+    /// Port to listen on; 0 takes any free port.
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// Address to listen on. Anything but a loopback address lets other
+    /// machines play on this one.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// The engine: any program that speaks the protocol, with its
+    /// arguments (default: this program).
+    #[arg(long)]
+    engine: Option<String>,
+    /// Open the default browser at the page.
+    #[arg(long)]
+    open: bool,
+    /// Seconds after which a game nobody looks at is closed and its
+    /// engine stopped (1 to 86400).
+    #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    abandon_after: u64,
+}
+
+/// Starts the GUI's server; exit code 2 if it cannot.
+fn run_gui(a: GuiArgs) -> i32 {
+    let engine = match &a.engine {
+        Some(cmd) => match crate::gui::split_command(cmd) {
+            Ok(words) => words,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return 2;
+            }
+        },
+        None => match std::env::current_exe() {
+            Ok(exe) => vec![exe.to_string_lossy().into_owned()],
+            Err(e) => {
+                eprintln!("error: cannot find this program: {e}");
+                return 2;
+            }
+        },
+    };
+    crate::gui::run(crate::gui::Config {
+        host: a.host,
+        port: a.port,
+        engine,
+        open: a.open,
+        abandon_after: std::time::Duration::from_secs(a.abandon_after),
+    })
 }
 
 /// `splut tune` options.

@@ -11,6 +11,7 @@
 //! - [`datagen`]: training positions from self-play, and their reader.
 //! - [`system`]: what the machine has (available memory).
 //! - [`bench`]: the `splut bench` search benchmark.
+//! - [`gui`]: `splut gui`, the local web board.
 //! - [`cli`]: the `splut` command line.
 
 #![forbid(unsafe_code)]
@@ -21,6 +22,7 @@ pub mod cli;
 pub mod datagen;
 pub mod eval;
 pub mod game;
+pub mod gui;
 pub mod options;
 pub mod parallel_perft;
 pub mod protocol;

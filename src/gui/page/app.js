@@ -1,0 +1,452 @@
+// splut gui: the page. It draws what the server says (the engine's SPN and
+// its `query legal` list) and never decides legality itself: it only
+// parses step text to know which squares a step touches.
+"use strict";
+
+const SVGNS = "http://www.w3.org/2000/svg";
+const CELL = 56, OX = 30, OY = 8;
+const FILES = "abcdefghi";
+const SEAT_COLOUR = { r: "#c62828", y: "#d4a017", g: "#2e7d32", b: "#1565c0" };
+const SEAT_NAME = { r: "Red", y: "Yellow", g: "Green", b: "Blue" };
+const KIND_NAME = { S: "sorcerer", D: "dwarf", T: "troll" };
+const DIR_NAME = { n: "north", e: "east", s: "south", w: "west" };
+
+// Timing for the measurements the browser test reads.
+window.splut = { ready: null, log: [], stepPosted: null };
+
+let config = null;
+let game = null;        // the last state from the server
+let pollToken = 0;
+let selected = null;
+let drawnSpn = null;
+let lastThought = null;  // the engine's last search, shown after it
+let rockEls = new Map(); // square -> rock <g>
+let pieceEls = new Map(); // "rS" -> piece <g>
+
+const $ = (id) => document.getElementById(id);
+
+function centre(sq) {
+  const f = FILES.indexOf(sq[0]), r = Number(sq[1]) - 1;
+  return [OX + f * CELL + CELL / 2, OY + (8 - r) * CELL + CELL / 2];
+}
+
+function onBoard(f, r) { return Math.abs(f - 4) + Math.abs(r - 4) <= 4; }
+
+function allSquares() {
+  const out = [];
+  for (let r = 8; r >= 0; r--) for (let f = 0; f < 9; f++) if (onBoard(f, r)) out.push(FILES[f] + (r + 1));
+  return out;
+}
+
+// SPN → { board: {square: "R"|"rS"…}, side, steps, turn, lev, cooling[], moved[] }
+function parseSpn(spn) {
+  const fields = spn.trim().split(" ");
+  if (fields.length !== 7) return null;
+  const ranks = fields[0].split("/");
+  if (ranks.length !== 9) return null;
+  const board = {};
+  for (let i = 0; i < 9; i++) {
+    const r = 8 - i, lo = Math.abs(r - 4), width = 9 - 2 * lo;
+    let f = lo, s = ranks[i];
+    for (let k = 0; k < s.length; k++) {
+      const c = s[k];
+      if (c >= "1" && c <= "9") { f += Number(c); continue; }
+      const sq = FILES[f] + (r + 1);
+      if (c === "R") { board[sq] = "R"; f++; continue; }
+      board[sq] = c + s[k + 1]; k++; f++;
+    }
+    if (f !== lo + width) return null;
+  }
+  const list = (x) => (x === "-" ? [] : x.split(","));
+  return { board, side: fields[1], steps: Number(fields[2]), turn: Number(fields[3]),
+           lev: fields[4], cooling: list(fields[5]), moved: list(fields[6]) };
+}
+
+// Step text → {from, to, pull, throwDir, lev} (null for pass).
+function parseStep(t) {
+  const m = /^([a-i][1-9])([a-i][1-9])(?:\^([a-i][1-9])|\*([nesw])|@([a-i][1-9]))?$/.exec(t);
+  if (!m) return null;
+  return { text: t, from: m[1], to: m[2], pull: m[3] || null, throwDir: m[4] || null, lev: m[5] || null };
+}
+
+function el(name, attrs, parent) {
+  const e = document.createElementNS(SVGNS, name);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+let layers = {};
+function buildBoard() {
+  const svg = $("board");
+  svg.textContent = "";
+  layers.squares = el("g", {}, svg);
+  layers.marks = el("g", {}, svg);
+  layers.rocks = el("g", {}, svg);
+  layers.pieces = el("g", {}, svg);
+  layers.hits = el("g", {}, svg);
+  for (const sq of allSquares()) {
+    const [x, y] = centre(sq);
+    const f = FILES.indexOf(sq[0]), r = Number(sq[1]);
+    el("rect", { x: x - CELL / 2, y: y - CELL / 2, width: CELL, height: CELL,
+                 class: "sq" + ((f + r) % 2 ? " dark" : "") }, layers.squares);
+    const hit = el("rect", { x: x - CELL / 2, y: y - CELL / 2, width: CELL, height: CELL,
+                             class: "hit", "data-square": sq, "data-content": "" }, layers.hits);
+    hit.addEventListener("click", () => clickSquare(sq));
+  }
+  for (let f = 0; f < 9; f++) {
+    const t = el("text", { x: OX + f * CELL + CELL / 2 - 4, y: OY + 9 * CELL + 16, class: "coord" }, svg);
+    t.textContent = FILES[f];
+  }
+  for (let r = 0; r < 9; r++) {
+    const t = el("text", { x: 10, y: OY + (8 - r) * CELL + CELL / 2 + 5, class: "coord" }, svg);
+    t.textContent = String(r + 1);
+  }
+  rockEls = new Map();
+  pieceEls = new Map();
+  drawnSpn = null;
+}
+
+function place(g, sq) {
+  const [x, y] = centre(sq);
+  g.style.transform = `translate(${x}px, ${y}px)`;
+  g.dataset.at = sq;
+}
+
+function makePiece(code) {
+  const seat = code[0], kind = code[1], col = SEAT_COLOUR[seat];
+  const g = el("g", { class: "piece", "data-piece": code });
+  let shape;
+  if (kind === "S") shape = el("polygon", { points: "0,-23 20,17 -20,17" }, g);          // sorcerer: pointed hat
+  else if (kind === "T") shape = el("rect", { x: -19, y: -19, width: 38, height: 38, rx: 3 }, g); // troll: block
+  else shape = el("circle", { r: 15 }, g);                                                 // dwarf: small round
+  shape.setAttribute("fill", col);
+  shape.setAttribute("stroke", "#222");
+  shape.setAttribute("stroke-width", "2");
+  const t = el("text", { x: -5, y: kind === "S" ? 12 : 5 }, g);
+  t.textContent = kind;
+  const title = el("title", {}, g);
+  title.textContent = `${SEAT_NAME[seat]} ${KIND_NAME[kind]}`;
+  return g;
+}
+
+function makeRock() {
+  const g = el("g", { class: "piece rock-g" });
+  el("polygon", { class: "rock", points: "-14,-20 10,-21 22,-4 17,16 -4,22 -21,10 -22,-9" }, g);
+  return g;
+}
+
+// Draws the position, moving the pieces that moved (CSS transitions).
+function drawPosition(spn) {
+  const p = parseSpn(spn);
+  if (!p) return;
+  const svg = $("board");
+  // Team pieces are unique: key them by seat and kind.
+  const seen = new Set();
+  for (const [sq, c] of Object.entries(p.board)) {
+    if (c === "R") continue;
+    seen.add(c);
+    let g = pieceEls.get(c);
+    if (!g) { g = makePiece(c); pieceEls.set(c, g); place(g, sq); layers.pieces.appendChild(g); }
+    else if (g.dataset.at !== sq) place(g, sq);
+  }
+  for (const [c, g] of pieceEls) if (!seen.has(c)) { g.remove(); pieceEls.delete(c); }
+  // Rocks are alike: those still on their square stay, the others are
+  // matched to the new rock squares nearest them, so a moved rock slides.
+  const newRocks = Object.keys(p.board).filter((s) => p.board[s] === "R");
+  const keep = new Map();
+  const gone = [];
+  for (const [sq, g] of rockEls) (newRocks.includes(sq) ? keep.set(sq, g) : gone.push(g));
+  for (const sq of newRocks) {
+    if (keep.has(sq)) continue;
+    let best = -1, bestD = 1e9;
+    const [x, y] = centre(sq);
+    gone.forEach((g, i) => {
+      if (!g) return;
+      const [gx, gy] = centre(g.dataset.at);
+      const d = Math.abs(gx - x) + Math.abs(gy - y);
+      if (d < bestD) { bestD = d; best = i; }
+    });
+    let g;
+    if (best >= 0) { g = gone[best]; gone[best] = null; } else { g = makeRock(); layers.rocks.appendChild(g); }
+    place(g, sq);
+    keep.set(sq, g);
+  }
+  for (const g of gone) if (g) g.remove();
+  rockEls = keep;
+  // Marks: cooling rocks, rocks moved this turn, the levitated rock.
+  layers.marks.textContent = "";
+  const ring = (sq, cls, r, label) => {
+    const [x, y] = centre(sq);
+    const c = el("circle", { cx: x, cy: y, r, class: cls }, layers.marks);
+    const t = el("title", {}, c); t.textContent = label;
+  };
+  for (const sq of p.cooling) ring(sq, "rock-cooling", 26, "cooling: moved last turn, cannot be levitated");
+  for (const sq of p.moved) ring(sq, "rock-moved", 23, "moved this turn");
+  if (/^[a-i][1-9]$/.test(p.lev)) ring(p.lev, "rock-levitated", 27, "levitated this turn");
+  // Each square says what is on it, for tests and for the curious.
+  for (const hit of layers.hits.children) {
+    const sq = hit.dataset.square;
+    hit.dataset.content = p.board[sq] || "";
+    hit.dataset.cooling = p.cooling.includes(sq) ? "1" : "";
+    hit.dataset.moved = p.moved.includes(sq) ? "1" : "";
+    hit.dataset.levitated = p.lev === sq ? "1" : "";
+  }
+  svg.dataset.spn = spn;
+  drawnSpn = spn;
+}
+
+function seatOf(letter) { return game && game.seats.find((s) => s.seat === letter); }
+
+function personToMove() {
+  if (!game || game.gameover || game.error || game.thinking || !game.side) return false;
+  const s = seatOf(game.side);
+  return !!s && !s.engine;
+}
+
+function legalSteps() { return personToMove() ? game.legal.map(parseStep).filter(Boolean) : []; }
+
+function highlight() {
+  const steps = legalSteps();
+  const froms = new Set(steps.map((s) => s.from));
+  const targets = new Set(steps.filter((s) => s.from === selected).map((s) => s.to));
+  for (const hit of layers.hits.children) {
+    const sq = hit.dataset.square;
+    hit.classList.toggle("from", froms.has(sq) && selected === null);
+    hit.classList.toggle("selected", sq === selected);
+    hit.classList.toggle("target", targets.has(sq));
+  }
+}
+
+function hideChooser() { $("chooser").classList.add("hidden"); $("chooser-buttons").textContent = ""; }
+
+function describe(s, plainSteps) {
+  if (s.pull) return `pull the rock from ${s.pull}`;
+  if (s.throwDir) return `throw ${DIR_NAME[s.throwDir]}`;
+  if (s.lev) return `levitate the rock on ${s.lev}`;
+  return plainSteps ? "just step" : s.text;
+}
+
+function clickSquare(sq) {
+  if (!personToMove()) return;
+  const steps = legalSteps();
+  if (selected) {
+    const cands = steps.filter((s) => s.from === selected && s.to === sq);
+    if (cands.length === 1) { hideChooser(); playStep(cands[0].text); return; }
+    if (cands.length > 1) {
+      // Ambiguous: pull or not, throw direction, levitate or not / which rock.
+      $("chooser-title").textContent = `${selected}→${sq}: `;
+      const box = $("chooser-buttons");
+      box.textContent = "";
+      for (const c of cands) {
+        const b = document.createElement("button");
+        b.textContent = describe(c, true);
+        b.dataset.step = c.text;
+        b.addEventListener("click", () => { hideChooser(); playStep(c.text); });
+        box.appendChild(b);
+      }
+      const cancel = document.createElement("button");
+      cancel.textContent = "cancel";
+      cancel.addEventListener("click", () => { hideChooser(); selected = null; highlight(); });
+      box.appendChild(cancel);
+      $("chooser").classList.remove("hidden");
+      return;
+    }
+  }
+  hideChooser();
+  selected = steps.some((s) => s.from === sq) && selected !== sq ? sq : null;
+  highlight();
+}
+
+async function api(method, path, body) {
+  const opts = { method, headers: {} };
+  if (body !== undefined) { opts.body = JSON.stringify(body); opts.headers["Content-Type"] = "application/json"; }
+  const r = await fetch(path, opts);
+  let data = null;
+  try { data = await r.json(); } catch (e) { data = { error: `HTTP ${r.status}` }; }
+  if (!r.ok) throw new Error(data.error || `HTTP ${r.status}`);
+  return data;
+}
+
+function showError(msg, restart) {
+  $("error-text").textContent = msg;
+  $("error").classList.toggle("hidden", !msg);
+  $("restart").classList.toggle("hidden", !restart);
+}
+
+async function playStep(text) {
+  selected = null;
+  window.splut.stepPosted = performance.now();
+  try { render(await api("POST", `/api/games/${game.id}/step`, { step: text })); }
+  catch (e) { showError(`Step refused: ${e.message}`, false); highlight(); }
+}
+
+function render(st) {
+  if (!st || (game && st.id === game.id && st.version < game.version)) return;
+  const firstDraw = !game || game.id !== st.id;
+  if (firstDraw) { buildBoard(); window.splut.log = []; lastThought = null; }
+  game = st;
+  if (st.spn && st.spn !== drawnSpn) drawPosition(st.spn);
+  window.splut.log.push({ t: performance.now(), version: st.version, steps: st.step_count,
+                          side: st.side, thinking: !!st.thinking, spn: st.spn,
+                          think: st.thinking ? `${st.step_count}${st.thinking.seat}` : null });
+  if (window.splut.log.length > 2000) window.splut.log.shift();
+  // Status line.
+  const status = $("status");
+  if (st.gameover) status.textContent = `Game over`;
+  else if (st.side) {
+    const who = seatOf(st.side);
+    status.textContent = `${SEAT_NAME[st.side]} to move (${who && who.engine ? "engine" : "you"}), ` +
+      `${st.steps_left} step${st.steps_left === 1 ? "" : "s"} left, turn ${st.turn}`;
+  }
+  status.className = "status seat-" + (st.side || "");
+  $("board").dataset.side = st.side || "";
+  $("board").dataset.stepsLeft = st.steps_left == null ? "" : String(st.steps_left);
+  $("board").dataset.version = String(st.version);
+  $("board").dataset.gameId = String(st.id);
+  // Banner.
+  const banner = $("banner");
+  banner.classList.toggle("hidden", !st.gameover);
+  banner.dataset.winner = st.winner || "";
+  if (st.gameover) banner.textContent = `${SEAT_NAME[st.winner] || st.winner} wins!`;
+  // Errors.
+  if (st.error) showError(st.error, !st.engine_running);
+  else if (!$("error-text").textContent.startsWith("Step refused")) showError("", false);
+  // Thinking.
+  const th = st.thinking;
+  const infoText = (i) => (i && i.depth != null
+    ? `depth ${i.depth}  score ${i.score || "?"}  nodes ${i.nodes ?? "?"}  time ${i.time ?? "?"} ms\npv ${(i.pv || []).join(" ")}` : "");
+  if (th) {
+    lastThought = th;
+    $("thinking").textContent = `${SEAT_NAME[th.seat]} thinking…\n` + infoText(th.info);
+  } else if (lastThought && lastThought.info) {
+    $("thinking").textContent = `${SEAT_NAME[lastThought.seat]} thought:\n` + infoText(lastThought.info);
+  } else $("thinking").textContent = "";
+  // Moves.
+  const ol = $("moves");
+  ol.textContent = "";
+  for (const t of st.turns) {
+    const li = document.createElement("li");
+    li.className = "seat-" + t.seat;
+    li.textContent = `${t.seat}  ${t.steps.join(" ")}`;
+    ol.appendChild(li);
+  }
+  ol.scrollTop = ol.scrollHeight;
+  $("spn-text").value = st.spn || "";
+  $("download").href = `/api/games/${st.id}/record`;
+  $("pass").classList.toggle("hidden", !(personToMove() && st.legal.includes("pass")));
+  if (!personToMove()) { selected = null; hideChooser(); }
+  highlight();
+}
+
+async function poll(token) {
+  while (token === pollToken && game) {
+    try {
+      const st = await api("GET", `/api/games/${game.id}?since=${game.version}`);
+      if (token !== pollToken) return;
+      render(st);
+    } catch (e) {
+      if (token !== pollToken) return;
+      showError(`Lost the game: ${e.message}`, false);
+      // Closed or abandoned on the server: start a new one.
+      if (e.message.startsWith("no such game")) return;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+}
+
+function seatLetters() {
+  const spn = $("start-spn").value.trim();
+  if (spn) {
+    const p = parseSpn(spn);
+    if (!p) return null;
+    const present = new Set(Object.values(p.board).filter((c) => c[1] === "S").map((c) => c[0]));
+    return "rygb".split("").filter((s) => present.has(s));
+  }
+  return { 2: ["r", "g"], 3: ["r", "y", "g"], 4: ["r", "y", "g", "b"] }[$("players").value];
+}
+
+function drawSeatForm() {
+  const box = $("seats");
+  const letters = seatLetters() || [];
+  const old = {};
+  for (const row of box.querySelectorAll("[data-seat]")) old[row.dataset.seat] = row.value;
+  box.textContent = "";
+  letters.forEach((s, i) => {
+    const name = document.createElement("span");
+    name.textContent = SEAT_NAME[s];
+    name.className = "seat-" + s;
+    const kind = document.createElement("select");
+    kind.id = `kind-${s}`;
+    kind.dataset.seat = s;
+    for (const [v, t] of [["person", "person"], ["engine", "engine"]]) {
+      const o = document.createElement("option"); o.value = v; o.textContent = t; kind.appendChild(o);
+    }
+    kind.value = old[s] || (i === 0 ? "person" : "engine");
+    const algo = document.createElement("select");
+    algo.id = `algo-${s}`;
+    for (const a of (config && config.algorithms.length ? config.algorithms : ["auto"])) {
+      const o = document.createElement("option"); o.value = a; o.textContent = a; algo.appendChild(o);
+    }
+    const ms = document.createElement("input");
+    ms.type = "number"; ms.id = `ms-${s}`; ms.value = "1000"; ms.min = "10"; ms.max = "600000";
+    ms.title = "time per turn, ms";
+    box.append(name, kind, algo, ms);
+  });
+}
+
+async function newGame(allEngines) {
+  const letters = seatLetters();
+  if (!letters) { showError("Bad SPN: it does not have seven fields and nine ranks", false); return; }
+  const seats = letters.map((s) => ({
+    engine: allEngines || $(`kind-${s}`).value === "engine",
+    algorithm: $(`algo-${s}`).value,
+    movetime: Number($(`ms-${s}`).value) || 1000,
+  }));
+  const spn = $("start-spn").value.trim();
+  const body = spn ? { spn, seats } : { players: Number($("players").value), seats };
+  if (game) body.replace = game.id;
+  try {
+    const st = await api("POST", "/api/games", body);
+    showError("", false);
+    game = null;
+    render(st);
+    pollToken++;
+    poll(pollToken);
+  } catch (e) {
+    showError(e.message, false);
+  }
+}
+
+async function main() {
+  buildBoard();
+  $("players").addEventListener("change", drawSeatForm);
+  $("start-spn").addEventListener("input", drawSeatForm);
+  $("newgame-form").addEventListener("submit", (ev) => { ev.preventDefault(); newGame(false); });
+  $("watch").addEventListener("click", () => newGame(true));
+  $("pass").addEventListener("click", () => playStep("pass"));
+  $("takeback").addEventListener("click", async () => {
+    if (!game) return;
+    try { render(await api("POST", `/api/games/${game.id}/takeback`)); }
+    catch (e) { showError(`Take back: ${e.message}`, false); }
+  });
+  $("restart").addEventListener("click", async () => {
+    try { render(await api("POST", `/api/games/${game.id}/restart`)); }
+    catch (e) { showError(`Restart failed: ${e.message}`, true); }
+  });
+  $("copy-spn").addEventListener("click", async () => {
+    const t = $("spn-text");
+    try { await navigator.clipboard.writeText(t.value); }
+    catch (e) { t.select(); document.execCommand("copy"); }
+  });
+  try {
+    config = await api("GET", "/api/config");
+    if (config.engine_error) showError(`The engine could not start: ${config.engine_error}`, false);
+  } catch (e) { showError(`No server: ${e.message}`, false); }
+  drawSeatForm();
+  $("status").textContent = "Start a game →";
+  window.splut.ready = performance.now();
+  document.body.dataset.ready = "1";
+}
+
+main();

@@ -1,0 +1,619 @@
+//! One game in the GUI: its seats, its steps, its engine process and the
+//! thread that plays the engine's turns. The engine is the only judge of
+//! legality the page sees (`query legal`); the rules core keeps the step
+//! list in turns for the move list, take-backs and the record.
+
+use super::engine::{Engine, Info, Snapshot};
+use crate::game::{Game, Position, Seat};
+use crate::tournament::judge::{Reason, places};
+use crate::tournament::record::GameRecord;
+use serde::Serialize;
+use std::sync::atomic::AtomicUsize;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// Pause between the steps of an engine's turn, so each can be seen.
+const STEP_DELAY: Duration = Duration::from_millis(350);
+
+/// Who plays a seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SeatConfig {
+    /// `r`, `y`, `g` or `b`.
+    pub seat: char,
+    /// A person (clicks on the page) or the engine.
+    pub engine: bool,
+    /// The engine's `Algorithm`.
+    pub algorithm: String,
+    /// The engine's time per turn in ms.
+    pub movetime: u64,
+}
+
+/// What the engine is thinking, for the page.
+#[derive(Clone, Debug, Serialize)]
+pub struct Thinking {
+    /// The seat it thinks for.
+    pub seat: char,
+    /// The last `info` line.
+    pub info: Option<Info>,
+}
+
+/// A game's mutable state, behind the session's mutex.
+struct State {
+    /// Bumped on every change the page should see (long-polls wait on it).
+    version: u64,
+    /// Bumped when the game is changed under a running engine turn, whose
+    /// result is then dropped.
+    generation: u64,
+    start_spn: String,
+    game: Game,
+    seats: Vec<SeatConfig>,
+    snapshot: Option<Snapshot>,
+    /// `None` while the worker has it, or after a crash.
+    engine: Option<Engine>,
+    busy: bool,
+    stop: bool,
+    thinking: Option<Thinking>,
+    error: Option<String>,
+    closed: bool,
+    last_seen: Instant,
+    last_step: Option<String>,
+}
+
+/// A game and its engine.
+pub struct Session {
+    /// Its id in the API.
+    pub id: u64,
+    state: Mutex<State>,
+    changed: Condvar,
+    command: Vec<String>,
+    live: Arc<AtomicUsize>,
+}
+
+/// A refused request: the HTTP status and the message.
+pub type Refusal = (u16, String);
+
+impl Session {
+    /// Starts a game from `start` with these seats (one per seat in the
+    /// game, in seat order), its engine and the thread that plays its
+    /// turns.
+    pub fn start(
+        id: u64,
+        start: Position,
+        seats: Vec<SeatConfig>,
+        command: Vec<String>,
+        live: Arc<AtomicUsize>,
+    ) -> Result<Arc<Session>, Refusal> {
+        let start_spn = start.to_spn();
+        let (mut engine, _) = Engine::start(&command, &live).map_err(|e| (502, e))?;
+        let snapshot = engine
+            .sync(&start_spn, &[])
+            .map_err(|e| (422, format!("the engine refused the position: {e}")))?;
+        let session = Arc::new(Session {
+            id,
+            state: Mutex::new(State {
+                version: 1,
+                generation: 0,
+                start_spn,
+                game: Game::new(start),
+                seats,
+                snapshot: Some(snapshot),
+                engine: Some(engine),
+                busy: false,
+                stop: false,
+                thinking: None,
+                error: None,
+                closed: false,
+                last_seen: Instant::now(),
+                last_step: None,
+            }),
+            changed: Condvar::new(),
+            command,
+            live,
+        });
+        let s = session.clone();
+        std::thread::spawn(move || s.worker());
+        Ok(session)
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic elsewhere must not take the server down with it.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn bump(&self, st: &mut State) {
+        st.version += 1;
+        self.changed.notify_all();
+    }
+
+    /// Time since the page last asked about this game.
+    pub fn idle_for(&self) -> Duration {
+        self.lock().last_seen.elapsed()
+    }
+
+    /// Ends the game: the worker stops its engine and exits.
+    pub fn close(&self) {
+        let mut st = self.lock();
+        st.closed = true;
+        st.stop = true;
+        st.generation += 1;
+        if let Some(e) = st.engine.take() {
+            drop(st);
+            e.stop();
+            st = self.lock();
+        }
+        self.bump(&mut st);
+    }
+
+    /// Whether the seat to move is the engine's and it should play.
+    fn engine_to_move(st: &State) -> Option<SeatConfig> {
+        let snap = st.snapshot.as_ref()?;
+        if snap.gameover || st.error.is_some() || st.closed {
+            return None;
+        }
+        st.seats
+            .iter()
+            .find(|s| s.seat.to_string() == snap.side && s.engine)
+            .cloned()
+    }
+
+    /// Plays the engine's turns until the game is closed.
+    fn worker(self: Arc<Self>) {
+        loop {
+            let mut st = self.lock();
+            let (mut engine, seat, generation) = loop {
+                if st.closed {
+                    if let Some(e) = st.engine.take() {
+                        drop(st);
+                        e.stop();
+                    }
+                    return;
+                }
+                if let Some(e) = st.engine.as_mut()
+                    && !e.alive()
+                {
+                    let msg = e.recv(Duration::ZERO).err();
+                    st.engine = None;
+                    st.error = Some(format!(
+                        "engine crashed: {}",
+                        msg.unwrap_or_else(|| "the engine exited".into())
+                    ));
+                    self.bump(&mut st);
+                }
+                // A finished game needs no engine: it is stopped, and a
+                // take-back starts another.
+                if !st.busy
+                    && st.snapshot.as_ref().is_some_and(|s| s.gameover)
+                    && let Some(e) = st.engine.take()
+                {
+                    drop(st);
+                    e.stop();
+                    st = self.lock();
+                    self.bump(&mut st);
+                    continue;
+                }
+                if !st.busy
+                    && st.engine.is_some()
+                    && let Some(seat) = Self::engine_to_move(&st)
+                    && let Some(e) = st.engine.take()
+                {
+                    break (e, seat, st.generation);
+                }
+                st = self
+                    .changed
+                    .wait_timeout(st, Duration::from_millis(300))
+                    .map(|r| r.0)
+                    .unwrap_or_else(|e| e.into_inner().0);
+            };
+            st.busy = true;
+            st.stop = false;
+            st.thinking = Some(Thinking {
+                seat: seat.seat,
+                info: None,
+            });
+            let start = st.start_spn.clone();
+            let game = st.game.clone();
+            self.bump(&mut st);
+            drop(st);
+            let result = self.play_turn(&mut engine, &seat, &start, game, generation);
+            let mut st = self.lock();
+            st.busy = false;
+            st.thinking = None;
+            match result {
+                Ok(()) => {
+                    st.engine = Some(engine);
+                    // The game changed under the turn: the engine follows.
+                    if st.generation != generation {
+                        self.resync(&mut st);
+                    }
+                }
+                Err(e) => {
+                    st.error = Some(format!("engine crashed: {e}"));
+                    drop(st);
+                    drop(engine);
+                    st = self.lock();
+                }
+            }
+            self.bump(&mut st);
+        }
+    }
+
+    /// One engine turn: `go`, the info lines to the page, then the steps
+    /// of `bestturn` one by one. Stops early (with `Ok`) when the game
+    /// changes under it.
+    fn play_turn(
+        &self,
+        engine: &mut Engine,
+        seat: &SeatConfig,
+        start: &str,
+        mut game: Game,
+        generation: u64,
+    ) -> Result<(), String> {
+        if engine.algorithm.as_deref() != Some(&seat.algorithm) {
+            engine.send(&format!(
+                "setoption name Algorithm value {}",
+                seat.algorithm
+            ))?;
+            engine.algorithm = Some(seat.algorithm.clone());
+        }
+        let mut steps: Vec<String> = game.steps().iter().map(|s| s.to_string()).collect();
+        let mut cmd = format!("position spn {start}");
+        if !steps.is_empty() {
+            cmd.push_str(" moves ");
+            cmd.push_str(&steps.join(" "));
+        }
+        engine.send(&cmd)?;
+        engine.send(&format!("go movetime {}", seat.movetime))?;
+        // An engine silent this long past its time is hung.
+        let deadline =
+            Instant::now() + Duration::from_millis(seat.movetime) + Duration::from_secs(10);
+        let mut stopped = false;
+        let mut turn: Vec<String> = Vec::new();
+        loop {
+            if Instant::now() > deadline {
+                return Err(format!("no bestmove within {} ms", seat.movetime + 10_000));
+            }
+            match engine.recv(Duration::from_millis(20))? {
+                Some(line) => {
+                    if let Some(rest) = line.strip_prefix("bestturn ") {
+                        turn = rest.split_whitespace().map(String::from).collect();
+                    } else if let Some(rest) = line.strip_prefix("bestmove ") {
+                        if turn.is_empty() {
+                            turn = rest.split_whitespace().take(1).map(String::from).collect();
+                        }
+                        break;
+                    } else if let Some(info) = Info::parse(&line) {
+                        let mut st = self.lock();
+                        if st.generation == generation
+                            && let Some(t) = st.thinking.as_mut()
+                        {
+                            t.info = Some(info);
+                            self.bump(&mut st);
+                        }
+                    } else if let Some(e) = line.strip_prefix("info string error: ") {
+                        let mut st = self.lock();
+                        st.error = Some(format!("the engine refused to play: {e}"));
+                        self.bump(&mut st);
+                    }
+                }
+                None => {
+                    let st = self.lock();
+                    if !stopped && (st.stop || st.generation != generation) {
+                        drop(st);
+                        engine.send("stop")?;
+                        stopped = true;
+                    }
+                }
+            }
+        }
+        {
+            // Thought done: what follows is the turn being shown.
+            let mut st = self.lock();
+            st.thinking = None;
+            self.bump(&mut st);
+        }
+        if stopped || turn.is_empty() || turn[0] == "(none)" {
+            return Ok(());
+        }
+        for (i, text) in turn.iter().enumerate() {
+            if i > 0 {
+                std::thread::sleep(STEP_DELAY);
+            }
+            if self.lock().generation != generation {
+                return Ok(());
+            }
+            if let Err(e) = game.play_text(text) {
+                let mut st = self.lock();
+                st.error = Some(format!("the engine played an illegal step: {e}"));
+                self.bump(&mut st);
+                return Ok(());
+            }
+            steps.push(text.clone());
+            let snap = engine.sync(start, &steps)?;
+            let mut st = self.lock();
+            if st.generation != generation {
+                return Ok(());
+            }
+            st.game = game.clone();
+            st.snapshot = Some(snap);
+            st.last_step = Some(text.clone());
+            self.bump(&mut st);
+        }
+        Ok(())
+    }
+
+    /// Sets the engine to the game's position and reads it back.
+    fn resync(&self, st: &mut State) {
+        let steps: Vec<String> = st.game.steps().iter().map(|s| s.to_string()).collect();
+        let Some(engine) = st.engine.as_mut() else {
+            return;
+        };
+        match engine.sync(&st.start_spn, &steps) {
+            Ok(s) => st.snapshot = Some(s),
+            Err(e) => {
+                st.error = Some(format!("engine crashed: {e}"));
+                st.engine = None;
+            }
+        }
+    }
+
+    /// Waits until no engine turn runs, asking a running one to stop.
+    fn idle(&self) -> MutexGuard<'_, State> {
+        let mut st = self.lock();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while st.busy && Instant::now() < deadline {
+            st.stop = true;
+            st.generation += 1;
+            st = self
+                .changed
+                .wait_timeout(st, Duration::from_millis(50))
+                .map(|r| r.0)
+                .unwrap_or_else(|e| e.into_inner().0);
+        }
+        st
+    }
+
+    /// A person's step.
+    pub fn step(&self, text: &str) -> Result<serde_json::Value, Refusal> {
+        let mut st = self.lock();
+        st.last_seen = Instant::now();
+        if st.busy || Self::engine_to_move(&st).is_some() {
+            return Err((409, "it is the engine's turn".into()));
+        }
+        if let Some(e) = &st.error {
+            return Err((409, format!("{e} (restart the engine first)")));
+        }
+        let Some(snap) = st.snapshot.as_ref() else {
+            return Err((409, "the game is not ready".into()));
+        };
+        if snap.gameover {
+            return Err((409, "the game is over".into()));
+        }
+        if !snap.legal.iter().any(|s| s == text) {
+            return Err((422, format!("'{}' is not a legal step here", short(text))));
+        }
+        let mut game = st.game.clone();
+        if let Err(e) = game.play_text(text) {
+            return Err((
+                422,
+                format!("the rules core refused '{}': {e}", short(text)),
+            ));
+        }
+        let steps: Vec<String> = game.steps().iter().map(|s| s.to_string()).collect();
+        let start = st.start_spn.clone();
+        let Some(engine) = st.engine.as_mut() else {
+            return Err((409, "the engine is not running (restart it)".into()));
+        };
+        match engine.sync(&start, &steps) {
+            Ok(snap) => {
+                st.game = game;
+                st.snapshot = Some(snap);
+                st.last_step = Some(text.to_string());
+            }
+            Err(e) => {
+                st.error = Some(format!("engine crashed: {e}"));
+                st.engine = None;
+            }
+        }
+        self.bump(&mut st);
+        Ok(self.json(&st))
+    }
+
+    /// Takes back the current part-turn, or else the last whole turn; then
+    /// more whole turns until a person is to move (if any seat is one).
+    pub fn take_back(&self) -> Result<serde_json::Value, Refusal> {
+        let mut st = self.idle();
+        st.last_seen = Instant::now();
+        st.stop = false;
+        if st.game.steps().is_empty() {
+            return Err((409, "nothing to take back".into()));
+        }
+        let any_person = st.seats.iter().any(|s| !s.engine);
+        let mut game = st.game.clone();
+        undo_turn(&mut game);
+        while any_person
+            && !game.steps().is_empty()
+            && st
+                .seats
+                .iter()
+                .any(|s| s.engine && s.seat == game.position().side_to_move().letter())
+        {
+            undo_turn(&mut game);
+        }
+        if st.engine.is_none() && st.error.is_none() {
+            // Stopped when the game ended: the game goes on again.
+            let (engine, _) = Engine::start(&self.command, &self.live).map_err(|e| (502, e))?;
+            st.engine = Some(engine);
+        }
+        st.game = game;
+        st.generation += 1;
+        st.last_step = None;
+        if st.engine.is_some() {
+            st.error = None;
+        }
+        self.resync(&mut st);
+        self.bump(&mut st);
+        Ok(self.json(&st))
+    }
+
+    /// Starts a new engine process after a crash (or any time).
+    pub fn restart_engine(&self) -> Result<serde_json::Value, Refusal> {
+        let mut st = self.idle();
+        st.last_seen = Instant::now();
+        st.stop = false;
+        if let Some(e) = st.engine.take() {
+            e.stop();
+        }
+        let (engine, _) = Engine::start(&self.command, &self.live).map_err(|e| (502, e))?;
+        st.engine = Some(engine);
+        st.error = None;
+        st.generation += 1;
+        self.resync(&mut st);
+        self.bump(&mut st);
+        Ok(self.json(&st))
+    }
+
+    /// The state, at once or (with `since` equal to the current version)
+    /// when it changes, waiting at most `wait`.
+    pub fn get(&self, since: Option<u64>, wait: Duration) -> serde_json::Value {
+        let mut st = self.lock();
+        st.last_seen = Instant::now();
+        let deadline = Instant::now() + wait;
+        while since == Some(st.version) && !st.closed {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            st = self
+                .changed
+                .wait_timeout(st, left)
+                .map(|r| r.0)
+                .unwrap_or_else(|e| e.into_inner().0);
+        }
+        st.last_seen = Instant::now();
+        self.json(&st)
+    }
+
+    /// The state as the page reads it.
+    fn json(&self, st: &State) -> serde_json::Value {
+        let turns: Vec<serde_json::Value> = st
+            .game
+            .turns()
+            .into_iter()
+            .map(|(seat, steps)| {
+                serde_json::json!({
+                    "seat": seat.letter().to_string(),
+                    "steps": steps.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        let snap = st.snapshot.as_ref();
+        serde_json::json!({
+            "id": self.id,
+            "version": st.version,
+            "start": st.start_spn,
+            "seats": st.seats,
+            "spn": snap.map(|s| s.spn.clone()),
+            "side": snap.map(|s| s.side.clone()),
+            "steps_left": snap.map(|s| s.steps_left),
+            "gameover": snap.is_some_and(|s| s.gameover),
+            "winner": snap.and_then(|s| s.winner.clone()),
+            "legal": snap.map(|s| s.legal.clone()).unwrap_or_default(),
+            "step_count": st.game.steps().len(),
+            "turn": st.game.position().turn(),
+            "turns": turns,
+            "last_step": st.last_step,
+            "thinking": st.thinking,
+            "error": st.error,
+            "engine_running": st.engine.is_some() || st.busy,
+            "closed": st.closed,
+        })
+    }
+
+    /// The game in the tournament records format (`splut replay` reads
+    /// it). An unfinished game is cut to its last whole turn and recorded
+    /// as a draw by a turn limit at that turn, the only ending the format
+    /// has for a game nobody won.
+    pub fn record(&self) -> String {
+        let st = self.lock();
+        let mut game = st.game.clone();
+        let over = game.position().is_game_over();
+        if !over {
+            // A turn part-played is not a whole turn: it is left out.
+            let turn = game.position().turn();
+            while game
+                .positions()
+                .len()
+                .checked_sub(2)
+                .is_some_and(|i| game.positions()[i].turn() == turn)
+            {
+                game.undo();
+            }
+        }
+        let reason = if over {
+            Reason::LastSorcerer
+        } else {
+            Reason::TurnLimit(game.position().turn().saturating_sub(1))
+        };
+        let name = |c: &SeatConfig| {
+            if c.engine {
+                format!("{}-{}ms", c.algorithm, c.movetime)
+            } else {
+                "person".to_string()
+            }
+        };
+        let mut tcs: Vec<String> = st
+            .seats
+            .iter()
+            .filter(|c| c.engine)
+            .map(|c| format!("{}=movetime={}", name(c), c.movetime))
+            .collect();
+        tcs.sort();
+        tcs.dedup();
+        if st.seats.iter().any(|c| !c.engine) {
+            tcs.push("person=none".into());
+        }
+        let start = *game.start();
+        let record = GameRecord {
+            number: 1,
+            players: start.players_left() as usize,
+            seats: st
+                .seats
+                .iter()
+                .filter_map(|c| Seat::from_letter(c.seat).map(|s| (s, name(c))))
+                .collect(),
+            opening: "splut gui".into(),
+            start: st.start_spn.clone(),
+            opening_steps: 0,
+            time_control: tcs.join(" "),
+            places: places(&game, &reason),
+            reason,
+            turns: GameRecord::turns_of(&game),
+        };
+        record.to_text()
+    }
+}
+
+/// Takes back the last turn's steps (the current turn's, if it has begun).
+fn undo_turn(game: &mut Game) {
+    let n = game.positions().len();
+    if n < 2 {
+        return;
+    }
+    let turn = game.positions()[n - 2].turn();
+    while game
+        .positions()
+        .len()
+        .checked_sub(2)
+        .is_some_and(|i| game.positions()[i].turn() == turn)
+    {
+        game.undo();
+    }
+}
+
+/// Text from the page as an error message may quote it.
+fn short(s: &str) -> String {
+    s.chars()
+        .take(40)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
+}

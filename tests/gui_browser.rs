@@ -1,0 +1,641 @@
+//! `splut gui` in a real browser: headless Chromium driven over WebDriver
+//! (chromedriver, W3C protocol, spoken with the tests' tiny HTTP client).
+//! Needs the Debian packages `chromium` and `chromium-driver`; without them
+//! the test fails, unless `SPLUT_SKIP_BROWSER=1` says to skip it.
+
+mod gui_common;
+
+use gui_common::*;
+use serde_json::{Value, json};
+use splut::game::{Position, Square};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The element key of W3C WebDriver.
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
+
+/// A position (2 players, red to move, 3 steps) where red can levitate
+/// (`d2d3@f3`) and its troll can throw the rock on f3 (north kills green).
+const THROW_SPN: &str = "R/gTgDgS/5/7/R7R/7/3R1/rSrDrT/1 r 3 3 - - -";
+
+fn find_program(names: &[&str]) -> Option<String> {
+    let path = std::env::var("PATH").unwrap_or_default();
+    for name in names {
+        for dir in path.split(':').chain(["/usr/bin", "/usr/lib/chromium"]) {
+            let p = std::path::Path::new(dir).join(name);
+            if p.is_file() {
+                return Some(p.to_string_lossy().into_owned());
+            }
+        }
+    }
+    None
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A chromedriver process and one browser session.
+struct Browser {
+    driver: Child,
+    port: u16,
+    session: String,
+}
+
+impl Browser {
+    fn start(chromium: &str, chromedriver: &str) -> Browser {
+        let port = free_port();
+        let driver = Command::new(chromedriver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver");
+        let mut b = Browser {
+            driver,
+            port,
+            session: String::new(),
+        };
+        let t0 = Instant::now();
+        loop {
+            if let Ok(r) = request(port, "GET", "/status", &[], b"")
+                && r.json()["value"]["ready"] == true
+            {
+                break;
+            }
+            assert!(
+                t0.elapsed() < Duration::from_secs(20),
+                "chromedriver did not start"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let caps = json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {
+                "binary": chromium,
+                "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
+                         "--disable-dev-shm-usage", "--window-size=1200,960"],
+            },
+        }}});
+        let v = b.call("POST", "/session", Some(caps));
+        b.session = v["sessionId"].as_str().expect("session id").to_string();
+        b
+    }
+
+    /// A WebDriver command; returns its `value`.
+    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let body = body.map(|b| b.to_string()).unwrap_or_default();
+        let r = request(
+            self.port,
+            method,
+            path,
+            &[("Content-Type", "application/json")],
+            body.as_bytes(),
+        )
+        .expect("WebDriver request");
+        let v = r.json();
+        assert_eq!(r.status, 200, "WebDriver {method} {path}: {}", r.body);
+        v["value"].clone()
+    }
+
+    fn s(&self, rest: &str) -> String {
+        format!("/session/{}{rest}", self.session)
+    }
+
+    fn go(&self, url: &str) {
+        self.call("POST", &self.s("/url"), Some(json!({ "url": url })));
+    }
+
+    fn js(&self, script: &str) -> Value {
+        self.call(
+            "POST",
+            &self.s("/execute/sync"),
+            Some(json!({"script": script, "args": []})),
+        )
+    }
+
+    fn find(&self, css: &str) -> String {
+        let v = self.call(
+            "POST",
+            &self.s("/element"),
+            Some(json!({"using": "css selector", "value": css})),
+        );
+        v[ELEMENT].as_str().unwrap().to_string()
+    }
+
+    fn click(&self, css: &str) {
+        let e = self.find(css);
+        self.call(
+            "POST",
+            &self.s(&format!("/element/{e}/click")),
+            Some(json!({})),
+        );
+    }
+
+    fn click_square(&self, sq: &str) {
+        self.click(&format!("[data-square=\"{sq}\"]"));
+    }
+
+    fn choose(&self, step: &str) {
+        self.click(&format!("#chooser button[data-step=\"{step}\"]"));
+    }
+
+    fn type_into(&self, css: &str, text: &str) {
+        let e = self.find(css);
+        self.call(
+            "POST",
+            &self.s(&format!("/element/{e}/clear")),
+            Some(json!({})),
+        );
+        if text.is_empty() {
+            return;
+        }
+        self.call(
+            "POST",
+            &self.s(&format!("/element/{e}/value")),
+            Some(json!({ "text": text })),
+        );
+    }
+
+    /// Waits until `script` (an expression) is truthy; returns its value.
+    fn wait(&self, expr: &str, limit: Duration, what: &str) -> Value {
+        let t0 = Instant::now();
+        loop {
+            let v = self.js(&format!("return {expr};"));
+            if !(v.is_null() || v == false || v == "" || v == 0) {
+                return v;
+            }
+            assert!(t0.elapsed() < limit, "timed out waiting for {what}");
+            std::thread::sleep(Duration::from_millis(30));
+        }
+    }
+
+    fn screenshot(&self, name: &str) {
+        // Let the pieces' slide (250 ms) end.
+        std::thread::sleep(Duration::from_millis(300));
+        let v = self.call("GET", &self.s("/screenshot"), None);
+        let png = base64_decode(v.as_str().unwrap());
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
+        let _ = std::fs::create_dir_all(&dir);
+        std::fs::write(dir.join(name), png).unwrap();
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        if !self.session.is_empty() {
+            let _ = request(self.port, "DELETE", &self.s(""), &[], b"");
+        }
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+fn base64_decode(s: &str) -> Vec<u8> {
+    let val = |c: u8| match c {
+        b'A'..=b'Z' => Some(c - b'A'),
+        b'a'..=b'z' => Some(c - b'a' + 26),
+        b'0'..=b'9' => Some(c - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    };
+    let mut out = Vec::with_capacity(s.len() * 3 / 4);
+    let (mut acc, mut bits) = (0u32, 0);
+    for v in s.bytes().filter_map(val) {
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    out
+}
+
+/// The page's board against the server's state and the engine's own
+/// answer: the SPN it drew, and every square's content.
+fn check_board(b: &Browser, gui: &Gui, id: u64) -> Value {
+    let st = gui.state(id);
+    let drawn = b.js(
+        "const o = {}; for (const r of document.querySelectorAll('[data-square]')) \
+         o[r.dataset.square] = r.dataset.content; \
+         return {spn: document.getElementById('board').dataset.spn, squares: o};",
+    );
+    let spn = st["spn"].as_str().unwrap();
+    assert_eq!(drawn["spn"], spn, "the page drew another position");
+    let start = st["start"].as_str().unwrap();
+    assert_eq!(engine_query(start, &steps_of(&st), "spn"), spn);
+    let pos = Position::from_spn(spn).unwrap();
+    let squares = drawn["squares"].as_object().unwrap();
+    assert_eq!(squares.len(), 41);
+    for sq in Square::all() {
+        let want = pos.piece_at(sq).map_or(String::new(), |p| p.to_string());
+        assert_eq!(squares[&sq.to_string()], want.as_str(), "square {sq}");
+    }
+    st
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    if v.is_empty() {
+        f64::NAN
+    } else {
+        v[v.len() / 2]
+    }
+}
+
+/// Milliseconds from the person's last step being sent to the engine's
+/// first step drawn, read from the page's render log.
+fn engine_latency(b: &Browser, steps_before: u64) -> f64 {
+    let v = b.js(&format!(
+        "const l = window.splut.log.find(e => e.steps > {steps_before}); \
+         return l ? l.t - window.splut.stepPosted : null;"
+    ));
+    v.as_f64().expect("the engine's step was drawn")
+}
+
+#[test]
+fn the_page_plays_a_whole_game_in_a_real_browser() {
+    let (chromium, chromedriver) = (
+        find_program(&["chromium", "chromium-browser", "google-chrome"]),
+        find_program(&["chromedriver"]),
+    );
+    let (Some(chromium), Some(chromedriver)) = (chromium, chromedriver) else {
+        if std::env::var("SPLUT_SKIP_BROWSER").as_deref() == Ok("1") {
+            eprintln!(
+                "gui_browser: skipped (SPLUT_SKIP_BROWSER=1; chromium or chromedriver missing)"
+            );
+            return;
+        }
+        panic!(
+            "chromium and chromedriver are needed for this test: \
+             apt-get install -y chromium chromium-driver (or set SPLUT_SKIP_BROWSER=1 to skip it)"
+        );
+    };
+    let gui = Gui::start(&[]);
+    let b = Browser::start(&chromium, &chromedriver);
+    let movetime = 200.0;
+    let mut ready_ms = Vec::new();
+    let mut latency = Vec::new();
+
+    // Interactive within 300 ms of opening: read a few times.
+    for _ in 0..5 {
+        b.go(&gui.url());
+        let ready = b.wait(
+            "window.splut && window.splut.ready",
+            Duration::from_secs(10),
+            "the page",
+        );
+        ready_ms.push(ready.as_f64().unwrap());
+    }
+
+    // A 2-player game against the engine: red is a person.
+    let set_seat = |seat: &str, kind: &str, algo: &str, ms: u32| {
+        b.click(&format!("#kind-{seat} option[value=\"{kind}\"]"));
+        b.click(&format!("#algo-{seat} option[value=\"{algo}\"]"));
+        b.type_into(&format!("#ms-{seat}"), &ms.to_string());
+    };
+    set_seat("g", "engine", "alphabeta", movetime as u32);
+    b.click("#start");
+    b.wait(
+        "document.getElementById('board').dataset.spn",
+        Duration::from_secs(10),
+        "the board",
+    );
+    let id: u64 = b
+        .js("return document.getElementById('board').dataset.gameId;")
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    check_board(&b, &gui, id);
+    b.screenshot("gui-start.png");
+    // Click the dwarf, its square lights up as a target, click it.
+    b.click_square("e2");
+    let lit =
+        b.js("return [...document.querySelectorAll('.hit.target')].map(e => e.dataset.square);");
+    assert_eq!(lit, json!(["e3"]));
+    b.click_square("e3");
+    b.wait(
+        "window.splut.log.some(e => e.steps >= 3 && e.side === 'r' && !e.thinking)",
+        Duration::from_secs(15),
+        "the engine's reply",
+    );
+    latency.push(engine_latency(&b, 1) - movetime);
+    check_board(&b, &gui, id);
+    // Take back: the engine's turn and the person's, to the start.
+    b.click("#takeback");
+    b.wait(
+        "game.step_count === 0",
+        Duration::from_secs(5),
+        "the take-back",
+    );
+    b.wait(
+        "document.querySelector('[data-square=\"e2\"]').dataset.content === 'rD'",
+        Duration::from_secs(5),
+        "the board after the take-back",
+    );
+    let st = check_board(&b, &gui, id);
+    assert_eq!(st["step_count"], 0);
+    // The record link and the SPN box.
+    let href = b.js("return document.getElementById('download').getAttribute('href');");
+    assert_eq!(href, format!("/api/games/{id}/record"));
+    assert!(gui.get(href.as_str().unwrap()).body.starts_with("[Game 1]"));
+    assert_eq!(
+        b.js("return document.getElementById('spn-text').value;"),
+        st["spn"]
+    );
+    b.js("window.splut.log = []; return null;");
+    b.click_square("e2");
+    b.click_square("e3");
+    b.wait(
+        "window.splut.log.some(e => e.steps >= 3 && e.side === 'r' && !e.thinking)",
+        Duration::from_secs(15),
+        "the engine's reply",
+    );
+    latency.push(engine_latency(&b, 1) - movetime);
+    check_board(&b, &gui, id);
+    // More turns for the timing: the page's own playStep with the first
+    // legal step (the clicks are tested above and below).
+    for _ in 0..6 {
+        let st = gui.state(id);
+        if st["gameover"] == true {
+            break;
+        }
+        assert_eq!(st["side"], "r");
+        let mut n = st["step_count"].as_u64().unwrap();
+        while b.js("return game.side === 'r' && !game.gameover;") == true {
+            b.js("playStep(game.legal[0]); return null;");
+            n += 1;
+            b.wait(
+                &format!("game.step_count >= {n}"),
+                Duration::from_secs(5),
+                "the person's step",
+            );
+        }
+        if b.js("return game.gameover;") == true {
+            break;
+        }
+        b.wait(
+            &format!("window.splut.log.some(e => e.steps > {n}) || game.gameover"),
+            Duration::from_secs(15),
+            "the engine's reply",
+        );
+        latency.push(engine_latency(&b, n) - movetime);
+        b.wait(
+            "(game.side === 'r' && !game.thinking) || game.gameover",
+            Duration::from_secs(15),
+            "the engine's whole turn",
+        );
+    }
+    check_board(&b, &gui, id);
+
+    // From a prepared position: a levitation, a plain step, a throw.
+    b.type_into("#start-spn", THROW_SPN);
+    b.wait(
+        "document.getElementById('kind-g')",
+        Duration::from_secs(5),
+        "the seats",
+    );
+    set_seat("r", "person", "auto", 1000);
+    set_seat("g", "engine", "alphabeta", movetime as u32);
+    b.click("#start");
+    b.wait(
+        &format!("document.getElementById('board').dataset.gameId !== '{id}'"),
+        Duration::from_secs(10),
+        "the new game",
+    );
+    let id: u64 = b
+        .js("return document.getElementById('board').dataset.gameId;")
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let st = check_board(&b, &gui, id);
+    assert!(st["legal"].as_array().unwrap().contains(&json!("d2d3@f3")));
+    b.click_square("d2");
+    b.click_square("d3");
+    // The chooser: step alone, or take the rock on f3 along.
+    let choices = b.js("return [...document.querySelectorAll('#chooser button[data-step]')].map(e => e.dataset.step);");
+    assert_eq!(choices, json!(["d2d3", "d2d3@f3"]));
+    b.choose("d2d3@f3");
+    b.wait(
+        "document.querySelector('[data-square=\"f4\"]').dataset.levitated === '1'",
+        Duration::from_secs(5),
+        "the levitated rock",
+    );
+    b.screenshot("gui-levitation.png");
+    check_board(&b, &gui, id);
+    b.click_square("f2");
+    b.click_square("f3");
+    b.wait(
+        "document.querySelector('[data-square=\"f3\"]').dataset.content === 'rT'",
+        Duration::from_secs(5),
+        "the troll's step",
+    );
+    b.click_square("f3");
+    b.click_square("f4");
+    let choices = b.js("return [...document.querySelectorAll('#chooser button[data-step]')].map(e => e.dataset.step).sort();");
+    assert_eq!(choices, json!(["f3f4*e", "f3f4*n", "f3f4*s", "f3f4*w"]));
+    b.choose("f3f4*w");
+    b.wait(
+        "window.splut.log.some(e => e.steps >= 4 && e.side === 'r' && !e.thinking)",
+        Duration::from_secs(15),
+        "the engine's reply",
+    );
+    latency.push(engine_latency(&b, 3) - movetime);
+    let st = check_board(&b, &gui, id);
+    assert_eq!(
+        st["turns"][0]["steps"],
+        json!(["d2d3@f3", "f2f3", "f3f4*w"])
+    );
+    assert_eq!(st["turns"][1]["seat"], "g");
+
+    // The engine dies: the page says so and offers a restart.
+    for (pid, _) in gui.children() {
+        let _ = Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .status();
+    }
+    b.wait(
+        "!document.getElementById('restart').classList.contains('hidden')",
+        Duration::from_secs(10),
+        "the restart button",
+    );
+    let text = b.js("return document.getElementById('error-text').textContent;");
+    assert!(text.as_str().unwrap().contains("engine crashed"), "{text}");
+    b.screenshot("gui-crash.png");
+    b.click("#restart");
+    b.wait(
+        "document.getElementById('error').classList.contains('hidden')",
+        Duration::from_secs(10),
+        "the restarted engine",
+    );
+    assert_eq!(gui.engines(), 1);
+    check_board(&b, &gui, id);
+
+    // A bad SPN is said plainly, and the game on the board stays.
+    b.type_into("#start-spn", "R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 1 1 - - x");
+    b.click("#start");
+    let text = b.wait(
+        "!document.getElementById('error').classList.contains('hidden') && \
+         document.getElementById('error-text').textContent",
+        Duration::from_secs(5),
+        "the SPN error",
+    );
+    assert!(text.as_str().unwrap().starts_with("bad SPN"), "{text}");
+    assert_eq!(
+        b.js("return document.getElementById('board').dataset.gameId;"),
+        id.to_string()
+    );
+
+    // The killing throw, and the banner.
+    b.type_into("#start-spn", THROW_SPN);
+    b.click("#start");
+    b.wait(
+        &format!("document.getElementById('board').dataset.gameId !== '{id}'"),
+        Duration::from_secs(10),
+        "the new game",
+    );
+    b.click_square("f2");
+    b.click_square("f3");
+    b.choose("f2f3*n");
+    let winner = b.wait(
+        "!document.getElementById('banner').classList.contains('hidden') && document.getElementById('banner').dataset.winner",
+        Duration::from_secs(10),
+        "the banner",
+    );
+    assert_eq!(winner, "r");
+    let text = b.js("return document.getElementById('banner').textContent;");
+    assert_eq!(text, "Red wins!");
+    b.screenshot("gui-win.png");
+
+    // A 4-player engine game watched to its end.
+    b.type_into("#start-spn", "");
+    b.click("#players option[value=\"4\"]");
+    // Strong and weak players, so the game ends soon.
+    for (seat, algo) in [
+        ("r", "alphabeta"),
+        ("y", "greedy"),
+        ("g", "random"),
+        ("b", "greedy"),
+    ] {
+        set_seat(seat, "engine", algo, 20);
+    }
+    let kill_id = b.js("return document.getElementById('board').dataset.gameId;");
+    b.click("#watch");
+    b.wait(
+        &format!("document.getElementById('board').dataset.gameId !== {kill_id}"),
+        Duration::from_secs(10),
+        "the new game",
+    );
+    b.wait(
+        "!document.getElementById('banner').classList.contains('hidden')",
+        Duration::from_secs(300),
+        "the end of the 4-player game",
+    );
+    let id: u64 = b
+        .js("return document.getElementById('board').dataset.gameId;")
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let st = check_board(&b, &gui, id);
+    assert_eq!(st["gameover"], true);
+    assert_eq!(
+        b.js("return document.getElementById('banner').dataset.winner;"),
+        st["winner"]
+    );
+    // Each engine turn: from the first render that shows it thinking to
+    // the render of its first step.
+    let watched = b.js("const l = window.splut.log, out = [], seen = new Set(); \
+         for (let i = 0; i < l.length; i++) if (l[i].think && !seen.has(l[i].think)) { \
+           seen.add(l[i].think); \
+           const s = l[i].steps, j = l.findIndex((e, k) => k > i && e.steps > s); \
+           if (j > 0) out.push(l[j].t - l[i].t); } return out;");
+    let mut watched: Vec<f64> = watched
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|v| v.as_f64())
+        .map(|t| t - 20.0)
+        .collect();
+    b.screenshot("gui-4p.png");
+    // The finished game's engine is stopped.
+    gui.wait_engines(0, Duration::from_secs(5));
+
+    println!("gui: engine steps shown after their turn (ms): {latency:.0?}");
+    let ready = median(&mut ready_ms);
+    let reply = median(&mut latency);
+    let watch = median(&mut watched);
+    println!(
+        "gui: page interactive after {ready:.0} ms (median of {}); engine step shown \
+         {reply:.0} ms after its {movetime} ms turn (median of {}); in the watched 4-player \
+         game {watch:.0} ms past the 20 ms turn (median of {} turns)",
+        ready_ms.len(),
+        latency.len(),
+        watched.len()
+    );
+    // Generous bounds: machines are noisy; the README gives the medians.
+    assert!(ready < 3000.0, "page interactive after {ready} ms");
+    assert!(reply < 3000.0, "engine step {reply} ms late");
+}
+
+/// The screenshot for the README: `SPLUT_GUI_SCREENSHOT=docs/gui.png`.
+#[test]
+fn screenshot_for_the_readme() {
+    let Ok(target) = std::env::var("SPLUT_GUI_SCREENSHOT") else {
+        return;
+    };
+    let (Some(chromium), Some(chromedriver)) = (
+        find_program(&["chromium", "chromium-browser", "google-chrome"]),
+        find_program(&["chromedriver"]),
+    ) else {
+        panic!("chromium and chromedriver are needed");
+    };
+    let gui = Gui::start(&[]);
+    let b = Browser::start(&chromium, &chromedriver);
+    b.go(&gui.url());
+    b.wait(
+        "window.splut && window.splut.ready",
+        Duration::from_secs(10),
+        "the page",
+    );
+    b.type_into("#start-spn", THROW_SPN);
+    b.click("#kind-g option[value=\"engine\"]");
+    b.click("#start");
+    b.wait(
+        "document.getElementById('board').dataset.spn",
+        Duration::from_secs(10),
+        "the board",
+    );
+    b.click_square("d2");
+    b.click_square("d3");
+    b.choose("d2d3@f3");
+    b.wait(
+        "document.querySelector('[data-square=\"f4\"]').dataset.levitated === '1'",
+        Duration::from_secs(5),
+        "the levitated rock",
+    );
+    b.click_square("f2");
+    b.click_square("f3");
+    b.wait(
+        "document.querySelector('[data-square=\"f3\"]').dataset.content === 'rT'",
+        Duration::from_secs(5),
+        "the troll's step",
+    );
+    b.click_square("f3");
+    b.click_square("f4");
+    std::thread::sleep(Duration::from_millis(400));
+    let v = b.call("GET", &b.s("/screenshot"), None);
+    std::fs::write(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(target),
+        base64_decode(v.as_str().unwrap()),
+    )
+    .unwrap();
+}

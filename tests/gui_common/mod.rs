@@ -1,0 +1,316 @@
+//! Shared by the GUI tests: the real `splut gui` on a loopback port, and a
+//! tiny HTTP/1.1 client over `TcpStream` (no extra dev-dependency).
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A response.
+pub struct Resp {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl Resp {
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// One request on a fresh connection (`Connection: close`).
+pub fn request(
+    port: u16,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> std::io::Result<Resp> {
+    let mut s = TcpStream::connect(("127.0.0.1", port))?;
+    s.set_read_timeout(Some(Duration::from_secs(60)))?;
+    let mut head = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
+    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+        head.push_str(&format!("Host: 127.0.0.1:{port}\r\n"));
+    }
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    if !body.is_empty() || method == "POST" {
+        head.push_str(&format!("Content-Length: {}\r\n", body.len()));
+    }
+    head.push_str("\r\n");
+    s.write_all(head.as_bytes())?;
+    // A huge body may be refused before it is all sent.
+    let _ = s.write_all(body);
+    let mut r = BufReader::new(s);
+    let mut line = String::new();
+    r.read_line(&mut line)?;
+    let status: u16 = line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|x| x.parse().ok())
+        .ok_or_else(|| std::io::Error::other(format!("bad status line '{line}'")))?;
+    let mut headers = Vec::new();
+    loop {
+        line.clear();
+        r.read_line(&mut line)?;
+        let l = line.trim_end();
+        if l.is_empty() {
+            break;
+        }
+        if let Some((k, v)) = l.split_once(':') {
+            headers.push((k.trim().to_string(), v.trim().to_string()));
+        }
+    }
+    let chunked = headers.iter().any(|(k, v)| {
+        k.eq_ignore_ascii_case("transfer-encoding") && v.eq_ignore_ascii_case("chunked")
+    });
+    let mut body = Vec::new();
+    if chunked {
+        loop {
+            line.clear();
+            r.read_line(&mut line)?;
+            let n = usize::from_str_radix(line.trim(), 16).unwrap_or(0);
+            if n == 0 {
+                break;
+            }
+            let mut chunk = vec![0; n + 2];
+            r.read_exact(&mut chunk)?;
+            body.extend_from_slice(&chunk[..n]);
+        }
+    } else if let Some(n) = headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("content-length"))
+        .and_then(|(_, v)| v.parse::<usize>().ok())
+    {
+        // Some servers (chromedriver) keep the connection open anyway.
+        body.resize(n, 0);
+        r.read_exact(&mut body)?;
+    } else {
+        r.read_to_end(&mut body)?;
+    }
+    Ok(Resp {
+        status,
+        headers,
+        body: String::from_utf8_lossy(&body).into_owned(),
+    })
+}
+
+/// The real binary's `splut gui --port 0`.
+pub struct Gui {
+    pub child: Child,
+    pub port: u16,
+}
+
+impl Gui {
+    pub fn start(args: &[&str]) -> Gui {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_splut"))
+            .args(["gui", "--port", "0"])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start splut gui");
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        out.read_line(&mut line).unwrap();
+        let port = line
+            .trim()
+            .strip_prefix("listening on http://127.0.0.1:")
+            .and_then(|x| x.strip_suffix('/'))
+            .and_then(|x| x.parse().ok())
+            .unwrap_or_else(|| panic!("unexpected first line: '{line}'"));
+        Gui { child, port }
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/", self.port)
+    }
+
+    pub fn get(&self, path: &str) -> Resp {
+        request(self.port, "GET", path, &[], b"").expect("GET")
+    }
+
+    pub fn post(&self, path: &str, body: &str) -> Resp {
+        request(
+            self.port,
+            "POST",
+            path,
+            &[("Content-Type", "application/json")],
+            body.as_bytes(),
+        )
+        .expect("POST")
+    }
+
+    pub fn delete(&self, path: &str) -> Resp {
+        request(self.port, "DELETE", path, &[], b"").expect("DELETE")
+    }
+
+    /// A new game; panics unless it was made.
+    pub fn new_game(&self, body: serde_json::Value) -> serde_json::Value {
+        let r = self.post("/api/games", &body.to_string());
+        assert_eq!(r.status, 201, "new game: {}", r.body);
+        r.json()
+    }
+
+    pub fn state(&self, id: u64) -> serde_json::Value {
+        let r = self.get(&format!("/api/games/{id}"));
+        assert_eq!(r.status, 200, "{}", r.body);
+        r.json()
+    }
+
+    /// Polls the game until `done` holds (or panics after `limit`).
+    pub fn wait_for(
+        &self,
+        id: u64,
+        limit: Duration,
+        what: &str,
+        done: impl Fn(&serde_json::Value) -> bool,
+    ) -> serde_json::Value {
+        let t0 = Instant::now();
+        let mut st = self.state(id);
+        while !done(&st) {
+            assert!(t0.elapsed() < limit, "timed out waiting for {what}: {st}");
+            let v = st["version"].as_u64().unwrap();
+            let r = self.get(&format!("/api/games/{id}?since={v}"));
+            assert_eq!(r.status, 200, "{}", r.body);
+            st = r.json();
+        }
+        st
+    }
+
+    /// Live engine processes, as the server counts them.
+    pub fn engines(&self) -> u64 {
+        self.get("/api/status").json()["engines"].as_u64().unwrap()
+    }
+
+    /// Waits until the server counts `n` engines.
+    pub fn wait_engines(&self, n: u64, limit: Duration) {
+        let t0 = Instant::now();
+        while self.engines() != n {
+            assert!(
+                t0.elapsed() < limit,
+                "expected {n} engines, the server counts {}",
+                self.engines()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// The children of the server process in /proc: (pid, state letter).
+    pub fn children(&self) -> Vec<(u32, char)> {
+        children_of(self.child.id())
+    }
+
+    /// Asks the server to stop and waits for it.
+    pub fn shutdown(&mut self) {
+        let _ = request(self.port, "POST", "/api/shutdown", &[], b"");
+        let t0 = Instant::now();
+        while t0.elapsed() < Duration::from_secs(10) {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("the server did not exit after /api/shutdown");
+    }
+}
+
+impl Drop for Gui {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = request(self.port, "POST", "/api/shutdown", &[], b"");
+            std::thread::sleep(Duration::from_millis(300));
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// Processes whose parent is `pid`, with their state (`Z` = zombie).
+pub fn children_of(pid: u32) -> Vec<(u32, char)> {
+    let mut out = Vec::new();
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return out;
+    };
+    for e in dir.flatten() {
+        let Some(p) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{p}/stat")) else {
+            continue;
+        };
+        // After the command's closing parenthesis: state, then ppid.
+        let Some(rest) = stat.rsplit_once(')').map(|x| x.1) else {
+            continue;
+        };
+        let mut w = rest.split_whitespace();
+        let state = w.next().and_then(|s| s.chars().next()).unwrap_or('?');
+        if w.next().and_then(|x| x.parse::<u32>().ok()) == Some(pid) {
+            out.push((p, state));
+        }
+    }
+    out
+}
+
+/// Whether process `pid` still exists and is not a zombie.
+pub fn running(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .and_then(|x| x.1.split_whitespace().next())
+            .is_some_and(|s| s != "Z" && s != "X"),
+        Err(_) => false,
+    }
+}
+
+/// `query <q>` of the engine after `position spn <start> moves <steps>`,
+/// asked of a fresh `splut` (the protocol itself).
+pub fn engine_query(start: &str, steps: &[String], q: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_splut"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut input = format!("position spn {start}");
+    if !steps.is_empty() {
+        input.push_str(" moves ");
+        input.push_str(&steps.join(" "));
+    }
+    input.push_str(&format!("\nquery {q}\nquit\n"));
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    text.lines()
+        .find_map(|l| l.strip_prefix("response"))
+        .map(|x| x.trim().to_string())
+        .unwrap_or_else(|| panic!("no response to 'query {q}': {text}"))
+}
+
+/// All the steps of a state, in order.
+pub fn steps_of(st: &serde_json::Value) -> Vec<String> {
+    st["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|t| t["steps"].as_array().unwrap().iter())
+        .map(|s| s.as_str().unwrap().to_string())
+        .collect()
+}
