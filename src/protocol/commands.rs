@@ -92,8 +92,12 @@ pub fn parse_go(words: &[&str], p1: Seat, side: Seat) -> Result<Limits, String> 
     let mut i = 0;
     while i < words.len() {
         let key = words[i];
-        if key == "infinite" {
-            limits.infinite = true;
+        if key == "infinite" || key == "ponder" {
+            if key == "ponder" {
+                limits.ponder = true;
+            } else {
+                limits.infinite = true;
+            }
             i += 1;
             continue;
         }

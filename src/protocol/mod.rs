@@ -14,8 +14,9 @@ pub mod options;
 use crate::eval::EvalSet;
 use crate::game::{Game, Position, Seat, Step, perft_interruptible};
 use crate::options::Id;
+use crate::search::control::Ponder;
 use crate::search::tt::TranspositionTable;
-use crate::search::{Info, Limits, Settings, think};
+use crate::search::{Info, Limits, Search, Settings};
 use commands::{parse_go, parse_position, parse_setoption};
 use options::Options;
 use std::io::{BufRead, Write};
@@ -58,13 +59,16 @@ struct Plan {
 struct Running {
     handle: JoinHandle<()>,
     stop: Arc<AtomicBool>,
+    /// Waits for an order from outside (`infinite`, or pondering).
     infinite: bool,
+    /// A pondering search's handle (`ponderhit` hits it).
+    ponder: Option<Arc<Ponder>>,
     /// Cleared by the search thread just before its last two lines.
     busy: Arc<AtomicBool>,
 }
 
 /// Every command the engine knows.
-const COMMANDS: [&str; 13] = [
+const COMMANDS: [&str; 14] = [
     "ugi",
     "uci",
     "isready",
@@ -74,6 +78,7 @@ const COMMANDS: [&str; 13] = [
     "position",
     "go",
     "stop",
+    "ponderhit",
     "query",
     "d",
     "perft",
@@ -249,6 +254,10 @@ impl Engine {
                     r.stop.store(true, SeqCst);
                 }
             }
+            "ponderhit" => match self.running.as_ref().and_then(|r| r.ponder.as_ref()) {
+                Some(p) if self.running.as_ref().is_some_and(|r| r.busy.load(SeqCst)) => p.hit(),
+                _ => self.error("ponderhit: no search is pondering"),
+            },
             "query" => self.query(args),
             "d" => {
                 for l in self.game.position().board_art().lines() {
@@ -269,6 +278,7 @@ impl Engine {
     fn start_job(
         &mut self,
         infinite: bool,
+        ponder: Option<Arc<Ponder>>,
         job: impl FnOnce(Arc<AtomicBool>) -> Vec<String> + Send + 'static,
     ) {
         let stop = Arc::new(AtomicBool::new(false));
@@ -286,6 +296,7 @@ impl Engine {
             stop,
             busy,
             infinite,
+            ponder,
         });
     }
 
@@ -360,7 +371,7 @@ impl Engine {
         // Deep perft runs for hours: it runs like a search, on its own
         // thread, and `stop` ends it.
         let pos = *self.game.position();
-        self.start_job(false, move |stop| {
+        self.start_job(false, None, move |stop| {
             let mut go_on = || !stop.load(SeqCst);
             let mut rows = Vec::new();
             let mut total = Some(u64::from(depth == 0));
@@ -414,7 +425,10 @@ impl Engine {
             self.out.line("bestmove (none)");
             return;
         }
-        if let Some(rest) = self.planned_rest().filter(|_| !limits.infinite) {
+        if let Some(rest) = self
+            .planned_rest()
+            .filter(|_| !limits.infinite && !limits.ponder)
+        {
             self.out.line("info string continuing the planned turn");
             self.out.line(&format!("bestturn {}", steps_text(&rest)));
             self.out.line(&format!("bestmove {}", rest[0]));
@@ -435,24 +449,27 @@ impl Engine {
             multi_pv: self.options.multi_pv(),
         };
         let infinite = limits.infinite;
+        let ponder = limits.ponder.then(Ponder::new);
         let (out, tt, plan) = (self.out.clone(), self.tt.clone(), self.plan.clone());
-        self.start_job(infinite, move |stop| {
+        let handle = ponder.clone();
+        let waits = infinite || ponder.is_some();
+        self.start_job(waits, ponder, move |stop| {
             let mut reported = None;
-            let outcome = think(
-                &pos,
-                &game_hashes,
-                &limits,
-                &settings,
-                &tt,
-                stop.clone(),
-                &mut |i| {
-                    out.line(&info_line(i));
-                    // The best line (`MultiPV`'s first, or the only one).
-                    if i.multipv <= 1 {
-                        reported = Some(i.clone());
-                    }
-                },
-            );
+            let search = Search {
+                root: &pos,
+                game_hashes: &game_hashes,
+                limits: &limits,
+                settings: &settings,
+                tt: &tt,
+                ponder: handle.clone(),
+            };
+            let outcome = search.think(stop.clone(), &mut |i| {
+                out.line(&info_line(i));
+                // The best line (`MultiPV`'s first, or the only one).
+                if i.multipv <= 1 {
+                    reported = Some(i.clone());
+                }
+            });
             set_plan(
                 &plan,
                 Some(Plan {
@@ -470,8 +487,10 @@ impl Engine {
                 out.line(&info_line(&outcome.info));
             }
             // `infinite` holds the answer back until `stop`, whatever ended
-            // the search (a limit, a proof, a search that cannot go on).
-            while infinite && !stop.load(SeqCst) {
+            // the search (a limit, a proof, a search that cannot go on);
+            // pondering until `stop` or the `ponderhit`.
+            let waiting = || infinite || handle.as_ref().is_some_and(|p| p.hit_at().is_none());
+            while waiting() && !stop.load(SeqCst) {
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
             let first = outcome

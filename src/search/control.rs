@@ -2,8 +2,8 @@
 //! the threads of one search, their node counts, and how many threads the
 //! machine can run.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Stop flags, clock and node limit, shared by the threads of one search.
@@ -16,6 +16,35 @@ pub struct Control {
     start: Instant,
     hard: Option<Duration>,
     node_limit: Option<u64>,
+    /// A pondering search: its clock starts at the `ponderhit`.
+    ponder: Option<Arc<Ponder>>,
+}
+
+/// A search that ponders (`go ponder`): it thinks on a guessed position
+/// with no time limit until the guess comes true (`ponderhit`); from then
+/// on its time limits count, from the moment of the hit, and it goes on
+/// with everything it has found.
+#[derive(Debug, Default)]
+pub struct Ponder {
+    hit: OnceLock<Instant>,
+}
+
+impl Ponder {
+    /// A pondering search's handle, not hit yet.
+    pub fn new() -> Arc<Ponder> {
+        Arc::new(Ponder::default())
+    }
+
+    /// The guess came true: the clock starts now (a second hit changes
+    /// nothing).
+    pub fn hit(&self) {
+        let _ = self.hit.set(Instant::now());
+    }
+
+    /// When the guess came true, if it has.
+    pub fn hit_at(&self) -> Option<Instant> {
+        self.hit.get().copied()
+    }
 }
 
 impl Control {
@@ -28,7 +57,35 @@ impl Control {
             start: Instant::now(),
             hard,
             node_limit,
+            ponder: None,
         }
+    }
+
+    /// This control, pondering on `ponder` if given: no time limit until
+    /// it is hit, then the limits count from the hit.
+    pub fn pondering_on(mut self, ponder: Option<Arc<Ponder>>) -> Control {
+        self.ponder = ponder;
+        self
+    }
+
+    /// When the clock started: at the start, or at the ponder hit (`None`
+    /// while pondering).
+    fn clock_start(&self) -> Option<Instant> {
+        match &self.ponder {
+            None => Some(self.start),
+            Some(p) => p.hit_at(),
+        }
+    }
+
+    /// Whether `limit` has passed on the clock (never while pondering).
+    pub fn past(&self, limit: Duration) -> bool {
+        self.clock_start().is_some_and(|t| t.elapsed() >= limit)
+    }
+
+    /// Time on the clock: since the start, or since the ponder hit (zero
+    /// while pondering).
+    pub fn clock_elapsed(&self) -> Duration {
+        self.clock_start().map_or(Duration::ZERO, |t| t.elapsed())
     }
 
     /// Asks every thread to stop.
@@ -49,7 +106,7 @@ impl Control {
 
     /// Stops the search if the hard time limit has passed.
     pub fn check_time(&self) {
-        if self.hard.is_some_and(|h| self.start.elapsed() >= h) {
+        if self.hard.is_some_and(|h| self.past(h)) {
             self.stop();
         }
     }

@@ -68,7 +68,7 @@ impl Iteration<'_> {
             if !self.infinite && best.score.is_decided() && depth >= steps_left {
                 break;
             }
-            if w.stopped() || soft.is_some_and(|s| control.elapsed() >= s) {
+            if w.stopped() || soft.is_some_and(|s| control.past(s)) {
                 break;
             }
         }

@@ -714,7 +714,7 @@ pub fn run(
         }
         if local.is_multiple_of(64) {
             control.check_time();
-            if soft.is_some_and(|s| control.elapsed() >= s) {
+            if soft.is_some_and(|s| control.past(s)) {
                 return true;
             }
             if let Some(d) = max_depth {

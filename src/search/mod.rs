@@ -136,6 +136,8 @@ pub struct Limits {
     pub clock: Option<time::Clock>,
     /// Search until told to stop.
     pub infinite: bool,
+    /// Ponder (`go ponder`): no time limit until the `ponderhit`.
+    pub ponder: bool,
 }
 
 /// How the engine searches (the protocol's options).

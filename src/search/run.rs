@@ -4,7 +4,7 @@
 
 use super::alphabeta::{AlphaBeta, Mode};
 use super::complete_turn::complete_turn;
-use super::control::{Control, Progress, cores};
+use super::control::{Control, Ponder, Progress, cores};
 use super::maxn::MaxN;
 use super::score::Score;
 use super::smp::{Iteration, lazy_smp};
@@ -33,6 +33,8 @@ pub struct Search<'a> {
     pub settings: &'a Settings,
     /// The table shared by every thread and search.
     pub tt: &'a TranspositionTable,
+    /// Pondering (`go ponder`): the time limits count from its hit.
+    pub ponder: Option<Arc<Ponder>>,
 }
 
 /// Searches `root` (reached after positions hashing to `game_hashes`) and
@@ -63,6 +65,7 @@ pub fn think(
         limits,
         settings,
         tt,
+        ponder: None,
     };
     search.think(stop, report)
 }
@@ -75,7 +78,8 @@ impl Search<'_> {
         let budget = time::budget(limits.movetime, limits.clock, settings.move_overhead);
         let (hard, soft) = (budget.hard, budget.soft);
         let algorithm = settings.algorithm.resolve(root.players_left());
-        let control = Control::new(stop.clone(), hard, limits.nodes);
+        let control =
+            Control::new(stop.clone(), hard, limits.nodes).pondering_on(self.ponder.clone());
         let first = self.run(algorithm, &control, soft, report);
         let paranoid_lost = settings.algorithm == Algorithm::Auto
             && algorithm == Algorithm::AlphaBeta
@@ -84,15 +88,21 @@ impl Search<'_> {
         if !paranoid_lost || limits.infinite || control.stopped_from_outside() {
             return first;
         }
-        let elapsed = start.elapsed();
+        let elapsed = control.clock_elapsed();
         let nodes_left = limits.nodes.map(|n| n.saturating_sub(first.info.nodes));
         let hard_left = hard.map(|h| h.saturating_sub(elapsed));
         if nodes_left == Some(0) || hard_left.is_some_and(|h| h < FALLBACK_MIN_TIME) {
             return first;
         }
-        let control = Control::new(stop, hard_left, nodes_left);
-        let soft_left = soft.map(|s| s.saturating_sub(elapsed));
-        let mut fallback = self.run(Algorithm::Brs, &control, soft_left, report);
+        // A pondering search's clock runs from its hit, for the fallback
+        // too: it keeps the whole budget, counted from there.
+        let (hard, soft) = if self.ponder.is_some() {
+            (hard, soft)
+        } else {
+            (hard_left, soft.map(|s| s.saturating_sub(elapsed)))
+        };
+        let control = Control::new(stop, hard, nodes_left).pondering_on(self.ponder.clone());
+        let mut fallback = self.run(Algorithm::Brs, &control, soft, report);
         if fallback.info.depth == 0 {
             // Not one iteration done: the paranoid turn is as good a guess.
             return first;
