@@ -257,6 +257,7 @@ fn participant(
     let mut program = None;
     let mut tc = None;
     let mut timeout = default_timeout;
+    let mut ponder = false;
     let mut options: Vec<(String, String)> = Vec::new();
     // `each` first so the participant's own words win.
     for word in each.iter().chain(words) {
@@ -294,6 +295,13 @@ fn participant(
             }
             "tc" => tc = Some(TimeControl::parse(value)?),
             "timeout" => timeout = bounded(word, value, 1, MAX_TIMEOUT_MS, " ms")?,
+            "ponder" => {
+                ponder = match value {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(format!("engine setting '{word}': ponder=on or ponder=off")),
+                }
+            }
             "threads" | "hash" => {
                 let opt = if key == "hash" { "Hash" } else { "Threads" };
                 check_resource_option(word, opt, value)?;
@@ -324,6 +332,7 @@ fn participant(
             None => TimeControl::parse(default_tc)?,
         },
         timeout: Duration::from_millis(timeout),
+        ponder,
     };
     spec.check_options()?;
     Ok(spec)

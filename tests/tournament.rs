@@ -263,6 +263,7 @@ fn bad_options_are_errors() {
         "--engine algo=random --engine algo=greedy --players 5",
         "--engine algo=random --engine algo=greedy --openings /nonexistent",
         "--engine algo=random --engine flavour=sweet",
+        "--engine algo=random ponder=maybe --engine algo=greedy",
         "--engine algo=random --engine algo=greedy --sprt 0 5 0.05",
     ] {
         let o = tournament(args, &[], &temp("bad.games"));
@@ -286,6 +287,74 @@ fn a_participant_that_refuses_an_option_stops_the_tournament_before_it_starts() 
         "{t}"
     );
     assert!(!t.contains("game 1/"), "no game was played: {t}");
+}
+
+#[test]
+fn a_pondering_participant_ponders_and_every_game_is_played_out() {
+    let log = temp("ponder.log");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/logging-engine");
+    let engine = format!(
+        "cmd={} {} {}",
+        script.display(),
+        log.display(),
+        env!("CARGO_BIN_EXE_splut")
+    );
+    let rec = temp("ponder.games");
+    let o = tournament(
+        "--players 2 --tc clock=1+0.05 --rounds 1 --seed 4",
+        &[
+            "--engine",
+            "name=ponderer",
+            &engine,
+            "ponder=on",
+            "--engine",
+            "name=plain",
+            "algo=auto",
+            "--no-progress",
+        ],
+        &rec,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let games = records(&rec);
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert!(
+            !matches!(g.reason, Reason::Forfeit { .. }),
+            "{:?}",
+            g.reason
+        );
+        judge_agrees(g);
+    }
+    // It pondered after its turns, and each ponder search was ended by a
+    // hit or a stop before the next search or game.
+    let sent = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = sent.lines().collect();
+    let ponders = lines.iter().filter(|l| l.starts_with("go ponder ")).count();
+    let ended = lines
+        .iter()
+        .filter(|l| **l == "ponderhit" || **l == "stop")
+        .count();
+    assert!(ponders >= 2, "{ponders} ponder searches:\n{sent}");
+    assert_eq!(ponders, ended, "{sent}");
+    for (i, l) in lines.iter().enumerate() {
+        if l.starts_with("go ponder") {
+            let next = lines[i + 1..]
+                .iter()
+                .find(|n| n.starts_with("go") || **n == "ponderhit" || **n == "stop")
+                .unwrap();
+            assert!(
+                *next == "ponderhit" || *next == "stop",
+                "a search was started over a ponder search: {next}"
+            );
+        }
+    }
+    // The records' header names the setting (another schedule than without).
+    let head = std::fs::read_to_string(&rec).unwrap();
+    assert!(
+        head.lines()
+            .any(|l| l.starts_with("[Participant ponderer ") && l.contains(" ponder=on")),
+        "{head}"
+    );
 }
 
 #[test]

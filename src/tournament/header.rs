@@ -88,6 +88,9 @@ fn participant_line(p: &ParticipantSpec) -> String {
         p.tc,
         p.timeout.as_millis()
     );
+    if p.ponder {
+        line.push_str(" ponder=on");
+    }
     for (k, v) in &p.options {
         line.push_str(&format!(" {}={}", k.escape_debug(), v.escape_debug()));
     }

@@ -504,6 +504,8 @@ fn worker(
                         name: cfg.participants[p].name.clone(),
                         tc: cfg.participants[p].tc,
                         process: pr,
+                        ponder: cfg.participants[p].ponder,
+                        pondering: None,
                     }
                 })
                 .collect();
@@ -554,6 +556,7 @@ mod tests {
                         .unwrap_or_default(),
                     tc: participant::TimeControl::Nodes(100),
                     timeout: std::time::Duration::from_secs(1),
+                    ponder: false,
                 })
                 .collect(),
             gauntlet: false,

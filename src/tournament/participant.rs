@@ -186,6 +186,9 @@ pub struct ParticipantSpec {
     /// the handshake (`ugiok`, `readyok`) and a turn under `nodes` or
     /// `depth`. Missing it forfeits the game.
     pub timeout: Duration,
+    /// Think on the other seats' time (`go ponder` on the turns its last
+    /// line guessed, `ponderhit` when they come true).
+    pub ponder: bool,
 }
 
 impl ParticipantSpec {
@@ -390,6 +393,32 @@ impl Process {
         })
     }
 
+    /// Starts a ponder search (`go ponder`) on `position` with the limits
+    /// of `go` (a `go …` command); no answer is read.
+    pub fn ponder(&mut self, position: &str, go: &str) -> Result<(), Failure> {
+        self.send(position)?;
+        let limits = go.strip_prefix("go").unwrap_or(go);
+        self.send(&format!("go ponder{limits}"))
+    }
+
+    /// The guess came true: `ponderhit`, then its answer (timed from the
+    /// hit, as the clock counts it).
+    pub fn ponderhit(&mut self, limit: Duration) -> Result<Answer, Failure> {
+        let t0 = Instant::now();
+        self.send("ponderhit")?;
+        let lines = self.read_until("bestmove", limit)?;
+        Ok(Answer {
+            lines,
+            elapsed: t0.elapsed(),
+        })
+    }
+
+    /// The guess was wrong: `stop`, and its answer read and dropped.
+    pub fn cancel_ponder(&mut self) -> Result<(), Failure> {
+        self.send("stop")?;
+        self.read_until("bestmove", self.timeout).map(|_| ())
+    }
+
     /// Ends the process (politely, then for sure).
     pub fn stop(mut self) {
         let _ = self.send("quit");
@@ -415,6 +444,17 @@ pub struct Answer {
 }
 
 impl Answer {
+    /// The principal variation of its last `info … pv …` line.
+    pub fn pv(&self) -> Vec<String> {
+        self.lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info ") && l.contains(" pv "))
+            .and_then(|l| l.split_once(" pv "))
+            .map(|(_, pv)| pv.split_whitespace().map(String::from).collect())
+            .unwrap_or_default()
+    }
+
     /// The steps it plays, as it wrote them: its `bestturn` (the whole
     /// rest of its turn, which `bestmove` must begin), or else its
     /// `bestmove` alone (a plain UGI engine, asked again for each step).
@@ -589,6 +629,7 @@ mod tests {
             options: vec![("evalfile".into(), "w.txt".into())],
             tc: TimeControl::Depth(1),
             timeout: Duration::from_secs(1),
+            ponder: false,
         };
         assert_eq!(spec.check_options(), Ok(()));
         spec.options.push(("MctsParallel".into(), "leaf".into()));

@@ -9,7 +9,9 @@
 
 use super::judge::{Judge, places};
 use super::openings::Opening;
-use super::participant::{Clock, Failure, Process, TimeControl, go_command, position_command};
+use super::participant::{
+    Answer, Clock, Failure, Process, TimeControl, go_command, position_command,
+};
 use super::record::{Forfeit, GameRecord, Reason};
 use crate::game::{Game, Seat};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -27,6 +29,11 @@ pub struct SeatPlayer<'a> {
     pub tc: TimeControl,
     /// Its process.
     pub process: &'a mut Process,
+    /// Whether it ponders on the other seats' turns.
+    pub ponder: bool,
+    /// While it ponders: the steps of the game it guessed (those played
+    /// when it started, then the guess).
+    pub pondering: Option<Vec<String>>,
 }
 
 /// How a game ended, besides its record: which seat (if any) failed and
@@ -73,15 +80,23 @@ pub fn play(
         }
     }
     let stop = match not_ready {
-        Some(stop) => stop,
+        Some(stop) => Some(stop),
         None => play_out(
             &mut game,
             Judge::new(adjudication),
             opening.from_startpos,
             seats,
             interrupted,
-        )?,
+        ),
     };
+    // A search still pondering when the game ends is stopped, so that the
+    // process is idle for the next game.
+    for s in seats.iter_mut() {
+        if s.pondering.take().is_some() {
+            let _ = s.process.cancel_ponder();
+        }
+    }
+    let stop = stop?;
     let (reason, restart) = match stop {
         Stop::Ended(r) => (r, None),
         Stop::Forfeit(seat, what, restart) => {
@@ -150,28 +165,35 @@ fn play_out(
             return Some(Stop::Forfeit(side, Forfeit::NoParticipant, false));
         };
         let turn = game.position().turn();
-        while game.position().turn() == turn && !game.position().is_game_over() {
-            let limit = match player.tc {
-                TimeControl::Movetime(m) => Duration::from_millis(m) + GRACE,
-                TimeControl::Clock { .. } => {
-                    let left = clocks
-                        .iter()
-                        .find(|c| c.seat == side)
-                        .map_or(0, |c| c.left_ms);
-                    Duration::from_millis(left) + GRACE
-                }
-                // No time limit of its own: the participant's timeout.
-                _ => player.process.timeout(),
-            };
-            let go = go_command(player.tc, &clocks, p1);
-            let answer =
-                match player
-                    .process
-                    .think(&position_command(game, from_startpos), &go, limit)
-                {
-                    Ok(a) => a,
+        let mut hit = None;
+        if let Some(guess) = player.pondering.take() {
+            let played: Vec<String> = game.steps().iter().map(|s| s.to_string()).collect();
+            if played == guess {
+                let limit = time_limit(player, &clocks);
+                match player.process.ponderhit(limit) {
+                    Ok(a) => hit = Some(a),
                     Err(f) => return Some(Stop::failed(side, f)),
-                };
+                }
+            } else if let Err(f) = player.process.cancel_ponder() {
+                return Some(Stop::failed(side, f));
+            }
+        }
+        let mut last_answer = None;
+        while game.position().turn() == turn && !game.position().is_game_over() {
+            let limit = time_limit(player, &clocks);
+            let go = go_command(player.tc, &clocks, p1);
+            let answer = match hit.take() {
+                Some(a) => a,
+                None => {
+                    match player
+                        .process
+                        .think(&position_command(game, from_startpos), &go, limit)
+                    {
+                        Ok(a) => a,
+                        Err(f) => return Some(Stop::failed(side, f)),
+                    }
+                }
+            };
             if let Some(c) = clocks.iter_mut().find(|c| c.seat == side) {
                 let spent_ms = answer.elapsed.as_millis() as u64;
                 if spent_ms > c.left_ms {
@@ -204,9 +226,64 @@ fn play_out(
                     return Some(Stop::Ended(r));
                 }
             }
+            last_answer = Some(answer);
         }
         if let Some(c) = clocks.iter_mut().find(|c| c.seat == side) {
             c.left_ms += c.inc_ms;
         }
+        if player.ponder
+            && let Some(answer) = last_answer
+            && let Some((guessed, steps)) = guess(game, side, &answer)
+        {
+            let go = go_command(player.tc, &clocks, p1);
+            if let Err(f) = player
+                .process
+                .ponder(&position_command(&guessed, from_startpos), &go)
+            {
+                return Some(Stop::failed(side, f));
+            }
+            player.pondering = Some(steps);
+        }
     }
+}
+
+/// How long `player` may take for its answer before it forfeits.
+fn time_limit(player: &SeatPlayer<'_>, clocks: &[Clock]) -> Duration {
+    match player.tc {
+        TimeControl::Movetime(m) => Duration::from_millis(m) + GRACE,
+        TimeControl::Clock { .. } => {
+            let left = clocks
+                .iter()
+                .find(|c| c.seat == player.seat)
+                .map_or(0, |c| c.left_ms);
+            Duration::from_millis(left) + GRACE
+        }
+        // No time limit of its own: the participant's timeout.
+        _ => player.process.timeout(),
+    }
+}
+
+/// What `seat` guessed, in the line of its last `answer`, the other seats
+/// will play until its next turn: that game and its steps as text. `None`
+/// when the line stops short, goes wrong or ends the game first.
+fn guess(game: &Game, seat: Seat, answer: &Answer) -> Option<(Game, Vec<String>)> {
+    let pv = answer.pv();
+    let played = answer.steps().ok()?;
+    let start = pv.iter().zip(&played).take_while(|(a, b)| a == b).count();
+    if start != played.len() {
+        return None;
+    }
+    let mut g = game.clone();
+    for text in &pv[start..] {
+        if g.position().side_to_move() == seat || g.position().is_game_over() {
+            break;
+        }
+        g.play_text(text).ok()?;
+    }
+    let pos = g.position();
+    if pos.side_to_move() != seat || pos.is_game_over() || g.steps().len() == game.steps().len() {
+        return None;
+    }
+    let steps = g.steps().iter().map(|s| s.to_string()).collect();
+    Some((g, steps))
 }
