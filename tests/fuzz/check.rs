@@ -151,7 +151,7 @@ pub fn go_expect(words: &[&str], side: Seat, p1: Option<Seat>, two: bool) -> Exp
     let mut i = 0;
     while i < words.len() {
         let key = words[i];
-        if key == "infinite" {
+        if key == "infinite" || key == "ponder" {
             i += 1;
             continue;
         }

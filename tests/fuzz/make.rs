@@ -567,7 +567,9 @@ pub fn go(rng: &mut Rng, cfg: &Config, burst: bool) -> Action {
                 parts.push(format!("{seat}inc {}", rng.range(1, 1000)));
             }
             5 => {
-                parts.push("infinite".into());
+                // A ponder search waits like an infinite one: this fuzzer
+                // ends both with `stop`, never with `ponderhit`.
+                parts.push(if rng.chance(25) { "ponder" } else { "infinite" }.into());
                 infinite = true;
             }
             6 if !burst => {
