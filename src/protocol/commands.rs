@@ -292,13 +292,15 @@ mod tests {
                 .unwrap()
                 .infinite
         );
+        let p = parse_go(&w("ponder movetime 50"), Seat::Red, Seat::Red).unwrap();
+        assert!(p.ponder && !p.infinite && p.movetime == Some(50));
         for (text, says) in [
             ("depth", "needs a value"),
             ("depth x", "whole number"),
             ("depth 0", "at least 1"),
             ("movetime -5", "whole number"),
             ("wtime 100", "unknown parameter 'wtime'"),
-            ("ponder", "unknown parameter"),
+            ("pondr", "unknown parameter"),
             (
                 "gtime 100",
                 "no time for the side to move (red: rtime, or p1time)",
