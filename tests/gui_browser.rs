@@ -217,6 +217,15 @@ fn base64_decode(s: &str) -> Vec<u8> {
     out
 }
 
+/// The id of the game the page shows.
+fn game_id(b: &Browser) -> u64 {
+    b.js("return document.getElementById('board').dataset.gameId;")
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
 /// The page's board against the server's state and the engine's own
 /// answer: the SPN it drew, and every square's content.
 fn check_board(b: &Browser, gui: &Gui, id: u64) -> Value {
@@ -307,12 +316,7 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
         Duration::from_secs(10),
         "the board",
     );
-    let id: u64 = b
-        .js("return document.getElementById('board').dataset.gameId;")
-        .as_str()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let id = game_id(&b);
     check_board(&b, &gui, id);
     b.screenshot("gui-start.png");
     // Click the dwarf, its square lights up as a target, click it.
@@ -410,12 +414,7 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
         Duration::from_secs(10),
         "the new game",
     );
-    let id: u64 = b
-        .js("return document.getElementById('board').dataset.gameId;")
-        .as_str()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let id = game_id(&b);
     let st = check_board(&b, &gui, id);
     assert!(st["legal"].as_array().unwrap().contains(&json!("d2d3@f3")));
     b.click_square("d2");
@@ -539,12 +538,7 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
         Duration::from_secs(300),
         "the end of the 4-player game",
     );
-    let id: u64 = b
-        .js("return document.getElementById('board').dataset.gameId;")
-        .as_str()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let id = game_id(&b);
     let st = check_board(&b, &gui, id);
     assert_eq!(st["gameover"], true);
     assert_eq!(
