@@ -356,7 +356,9 @@ impl Session {
         }
     }
 
-    /// Waits until no engine turn runs, asking a running one to stop.
+    /// Waits until no engine turn runs, asking a running one to stop; the
+    /// request that asked counts as the page's activity, and engine turns
+    /// may run again once it is done.
     fn idle(&self) -> MutexGuard<'_, State> {
         let mut st = self.lock();
         let deadline = Instant::now() + Duration::from_secs(5);
@@ -369,6 +371,8 @@ impl Session {
                 .map(|r| r.0)
                 .unwrap_or_else(|e| e.into_inner().0);
         }
+        st.last_seen = Instant::now();
+        st.stop = false;
         st
     }
 
@@ -422,8 +426,6 @@ impl Session {
     /// more whole turns until a person is to move (if any seat is one).
     pub fn take_back(&self) -> Result<serde_json::Value, Refusal> {
         let mut st = self.idle();
-        st.last_seen = Instant::now();
-        st.stop = false;
         if st.game.steps().is_empty() {
             return Err((409, "nothing to take back".into()));
         }
@@ -458,8 +460,6 @@ impl Session {
     /// Starts a new engine process after a crash (or any time).
     pub fn restart_engine(&self) -> Result<serde_json::Value, Refusal> {
         let mut st = self.idle();
-        st.last_seen = Instant::now();
-        st.stop = false;
         if let Some(e) = st.engine.take() {
             e.stop();
         }
