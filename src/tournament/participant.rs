@@ -383,9 +383,16 @@ impl Process {
     /// Asks for the next step or turn: sends the game (`position …`) and
     /// `go …`, and waits up to `limit` for `bestmove`.
     pub fn think(&mut self, position: &str, go: &str, limit: Duration) -> Result<Answer, Failure> {
+        self.ask(&[position, go], limit)
+    }
+
+    /// Sends `commands` and reads the answer up to `bestmove`, timed from
+    /// the first command sent.
+    fn ask(&mut self, commands: &[&str], limit: Duration) -> Result<Answer, Failure> {
         let t0 = Instant::now();
-        self.send(position)?;
-        self.send(go)?;
+        for c in commands {
+            self.send(c)?;
+        }
         let lines = self.read_until("bestmove", limit)?;
         Ok(Answer {
             lines,
@@ -404,13 +411,7 @@ impl Process {
     /// The guess came true: `ponderhit`, then its answer (timed from the
     /// hit, as the clock counts it).
     pub fn ponderhit(&mut self, limit: Duration) -> Result<Answer, Failure> {
-        let t0 = Instant::now();
-        self.send("ponderhit")?;
-        let lines = self.read_until("bestmove", limit)?;
-        Ok(Answer {
-            lines,
-            elapsed: t0.elapsed(),
-        })
+        self.ask(&["ponderhit"], limit)
     }
 
     /// The guess was wrong: `stop`, and its answer read and dropped.
