@@ -254,9 +254,14 @@ impl Engine {
                     r.stop.store(true, SeqCst);
                 }
             }
-            "ponderhit" => match self.running.as_ref().and_then(|r| r.ponder.as_ref()) {
-                Some(p) if self.running.as_ref().is_some_and(|r| r.busy.load(SeqCst)) => p.hit(),
-                _ => self.error("ponderhit: no search is pondering"),
+            "ponderhit" => match self
+                .running
+                .as_ref()
+                .filter(|r| r.busy.load(SeqCst))
+                .and_then(|r| r.ponder.as_ref())
+            {
+                Some(p) => p.hit(),
+                None => self.error("ponderhit: no search is pondering"),
             },
             "query" => self.query(args),
             "d" => {
