@@ -19,6 +19,18 @@ pub fn complete_turn(
     tt: &TranspositionTable,
     settings: &Settings,
 ) -> Vec<Step> {
+    let (mut turn, mut pos) = turn_part(root, pv);
+    while pos.turn() == root.turn() && !pos.is_game_over() {
+        let step = quick_best_step(&pos, tt, settings);
+        turn.push(step);
+        pos.play(step);
+    }
+    turn
+}
+
+/// The steps of `pv` that belong to the turn of `root`'s side to move
+/// (up to the first that does not, or is not legal), and where they lead.
+pub fn turn_part(root: &Position, pv: &[Step]) -> (Vec<Step>, Position) {
     let mut turn = Vec::new();
     let mut pos = *root;
     for &s in pv {
@@ -28,12 +40,7 @@ pub fn complete_turn(
         turn.push(s);
         pos.play(s);
     }
-    while pos.turn() == root.turn() && !pos.is_game_over() {
-        let step = quick_best_step(&pos, tt, settings);
-        turn.push(step);
-        pos.play(step);
-    }
-    turn
+    (turn, pos)
 }
 
 /// A short search for one step, ignoring the stopped main search: used to

@@ -125,12 +125,5 @@ impl Iteration<'_> {
 /// The hash of the position where `pv` ends the turn of `root`'s side to
 /// move (or of where it stops, if it stops sooner).
 fn turn_end(root: &Position, pv: &[Step]) -> u64 {
-    let mut p = *root;
-    for &s in pv {
-        if p.turn() != root.turn() || p.is_game_over() {
-            break;
-        }
-        p.play(s);
-    }
-    p.hash()
+    super::complete_turn::turn_part(root, pv).1.hash()
 }
