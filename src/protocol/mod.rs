@@ -16,6 +16,10 @@ use crate::game::{Game, Position, Seat, Step, perft_interruptible};
 use crate::options::Id;
 use crate::search::control::Ponder;
 use crate::search::tt::TranspositionTable;
+
+/// Largest table (MiB) that `uginewgame` clears in place (a few hundred
+/// milliseconds at most) rather than replacing with fresh memory.
+const CLEAR_IN_PLACE_MIB: usize = 1024;
 use crate::search::{Info, Limits, Search, Settings};
 use commands::{parse_go, parse_position, parse_setoption};
 use options::Options;
@@ -231,12 +235,21 @@ impl Engine {
             }
             "isready" => self.out.line("readyok"),
             "uginewgame" | "ucinewgame" => {
-                // A fresh table is instant where clearing a big one is not.
                 let (mib, freed) = (self.options.hash_mib(), self.tt.mib());
-                self.tt = Arc::new(TranspositionTable::new(1));
-                match TranspositionTable::try_replacing(mib, freed) {
-                    Ok(tt) => self.tt = Arc::new(tt),
-                    Err(e) => self.error(&format!("uginewgame: {e}; the table is now 1 MiB")),
+                // Clearing a table of many GiB would block for seconds; a
+                // fresh one is instant but maps its pages during the search.
+                let clear = mib <= CLEAR_IN_PLACE_MIB;
+                if mib != freed || !clear || Arc::strong_count(&self.tt) > 1 {
+                    self.tt = Arc::new(TranspositionTable::new(1));
+                    match TranspositionTable::try_replacing(mib, freed) {
+                        Ok(tt) => self.tt = Arc::new(tt),
+                        Err(e) => self.error(&format!("uginewgame: {e}; the table is now 1 MiB")),
+                    }
+                }
+                // Cleared (and its pages mapped) here, between games, rather
+                // than page by page during the first searches.
+                if clear {
+                    self.tt.clear_with(self.options.threads());
                 }
                 set_plan(&self.plan, None);
             }

@@ -147,6 +147,24 @@ impl TranspositionTable {
         self.age.store(0, Relaxed);
     }
 
+    /// [`Self::clear`] on `threads` threads. Also maps every page of a
+    /// fresh table now: left to the search, the page faults of a new game
+    /// cost a two-thread search about half its nodes at 100 ms a turn.
+    pub fn clear_with(&self, threads: usize) {
+        let chunk = self.slots.len().div_ceil(threads.max(1)).max(1);
+        std::thread::scope(|scope| {
+            for part in self.slots.chunks(chunk) {
+                scope.spawn(move || {
+                    for s in part {
+                        s[CHECK].store(0, Relaxed);
+                        s[DATA].store(0, Relaxed);
+                    }
+                });
+            }
+        });
+        self.age.store(0, Relaxed);
+    }
+
     /// Marks the start of a new search: older entries become cheaper to
     /// replace.
     pub fn new_search(&self) {
@@ -269,5 +287,26 @@ mod tests {
         }
         assert!(tt.hashfull() <= 1000);
         assert!(tt.mib() >= 1);
+    }
+
+    #[test]
+    fn a_parallel_clear_forgets_every_entry() {
+        let tt = TranspositionTable::new(1);
+        // Keys spread over the whole table, so every thread's part holds some.
+        let keys: Vec<u64> = (1..=200u64)
+            .map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .collect();
+        for threads in [1, 3, 64] {
+            for &k in &keys {
+                tt.store(k, None, 1, 3, Bound::Exact);
+            }
+            assert!(keys.iter().filter(|&&k| tt.probe(k).is_some()).count() > 150);
+            tt.clear_with(threads);
+            assert!(
+                keys.iter().all(|&k| tt.probe(k).is_none()),
+                "{threads} threads"
+            );
+            assert_eq!(tt.hashfull(), 0);
+        }
     }
 }
