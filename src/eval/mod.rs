@@ -78,7 +78,7 @@ impl<const N: usize> Weight for [i32; N] {
 eval_params! {
     /// Having one's dwarf: it pushes rocks and pieces, blocks lines and
     /// shields the sorcerer (thrown rocks fly over it, levitated ones do not).
-    dwarf: i32 = 235,
+    dwarf: i32 = 236,
     /// Charged to a seat whose sorcerer the side to move can hit within the
     /// steps it has left this turn: it is as good as dead. A throw ends the
     /// turn, so only one such seat is charged (the one scoring best, the
@@ -90,7 +90,7 @@ eval_params! {
     threat_unanswered: i32 = 2278,
     /// Charged to a seat whose sorcerer another seat can hit within a full
     /// turn, when the victim moves first and may still parry.
-    threat: i32 = 151,
+    threat: i32 = 150,
     /// Added to `threat` for the side to move per step it has already
     /// spent this turn (fewer steps left to parry).
     threat_per_spent_step: i32 = -29,
@@ -104,15 +104,15 @@ eval_params! {
     levitation_threat: i32 = 0,
     /// Sorcerer safety: charged per rock lined up with one's sorcerer over
     /// empty squares and dwarves (a throw waiting for a troll).
-    exposed_line: i32 = 82,
+    exposed_line: i32 = 86,
     /// Sorcerer safety: per empty square next to one's sorcerer (room to
     /// step out of a line).
     sorcerer_freedom: i32 = -2,
     /// Rock control: by the steps one's troll needs to stand next to a rock
-    /// (index 0 to 3; farther is worth nothing).
-    troll_near_rock: [i32; 4] = [481, 498, 519, 458],
+    /// (index 0 to 5; farther, or no troll, is worth nothing).
+    troll_near_rock: [i32; 6] = [716, 738, 759, 703, 469, 240],
     /// Mobility: per empty square next to one of one's pieces.
-    mobility: i32 = 53,
+    mobility: i32 = 50,
     /// Paranoid view: per opponent eliminated since the search's root (in
     /// 3-4 player games each elimination brings the win closer).
     eliminated_opponent: i32 = 5000,
@@ -187,14 +187,27 @@ impl EvalParams {
             }
             seen.push(known);
             let numbers: Vec<&str> = words.collect();
-            if numbers.len() != values.len() {
+            // An array may be given shorter (files written when it had fewer
+            // entries, e.g. a 4-step `troll_near_rock`): the rest is 0, as
+            // the entries beyond the old end counted for nothing then.
+            let fits = if values.len() == 1 {
+                numbers.len() == 1
+            } else {
+                (1..=values.len()).contains(&numbers.len())
+            };
+            if !fits {
                 return Err(at(format!(
                     "'{name}' takes {} number{}, found {}",
-                    values.len(),
+                    if values.len() == 1 {
+                        "1".to_string()
+                    } else {
+                        format!("1 to {}", values.len())
+                    },
                     if values.len() == 1 { "" } else { "s" },
                     numbers.len()
                 )));
             }
+            values.fill(0);
             for (slot, word) in values.iter_mut().zip(numbers) {
                 *slot = word
                     .parse::<i32>()
@@ -378,6 +391,9 @@ fn shorten(word: &str) -> String {
 /// Total of the max-n shares ([`evaluate_shares`]).
 pub const SHARES_TOTAL: i32 = 10_000;
 
+/// Farthest troll-to-rock distance `troll_near_rock` counts (steps).
+const TROLL_NEAR_ROCK_MAX: u8 = 5;
+
 /// Positional terms of one seat still in the game.
 fn positional(pos: &Position, seat: Seat, p: &EvalParams) -> i32 {
     let mine = pos.seat_bb(seat);
@@ -389,7 +405,7 @@ fn positional(pos: &Position, seat: Seat, p: &EvalParams) -> i32 {
     let sorcerer = mine & pos.kind_bb(Kind::Sorcerer);
     score -= p.exposed_line * exposed_lines(pos, seat) as i32;
     score += p.sorcerer_freedom * (sorcerer.neighbours() & empty).count() as i32;
-    if let Some(d) = troll_steps_to_rock(pos, seat, 3) {
+    if let Some(d) = troll_steps_to_rock(pos, seat, TROLL_NEAR_ROCK_MAX) {
         score += p.troll_near_rock[d as usize];
     }
     let mut free = 0;
@@ -649,6 +665,15 @@ mod tests {
     }
 
     #[test]
+    fn a_short_array_reads_with_zeros_beyond_its_end() {
+        // A file from when `troll_near_rock` had 4 entries keeps its meaning.
+        let p = EvalParams::from_text("troll_near_rock 60 40 20 10").unwrap();
+        assert_eq!(p.troll_near_rock, [60, 40, 20, 10, 0, 0]);
+        let q = EvalParams::from_text("troll_near_rock 5").unwrap();
+        assert_eq!(q.troll_near_rock, [5, 0, 0, 0, 0, 0]);
+    }
+
+    #[test]
     fn shares_sum_to_the_total_and_favour_the_killer() {
         let p = pos("R/gTgDgS/5/yS6/RyD6R/yT6/5/rSrDrT/R r 3 10 - - -");
         let s = evaluate_shares(&p, &DEFAULT_PARAMS);
@@ -662,18 +687,21 @@ mod tests {
     #[test]
     fn params_round_trip_as_text_and_flat() {
         let text = DEFAULT_PARAMS.to_text();
-        assert!(text.contains("troll_near_rock 481 498 519 458\n"), "{text}");
+        assert!(
+            text.contains("troll_near_rock 716 738 759 703 469 240\n"),
+            "{text}"
+        );
         assert_eq!(EvalParams::from_text(&text), Ok(DEFAULT_PARAMS));
         let mut p = DEFAULT_PARAMS;
         for (i, (name, _)) in DEFAULT_PARAMS.flat().into_iter().enumerate() {
             p.set_flat(&name, i as i32 - 5).unwrap();
         }
-        assert_eq!(p.troll_near_rock, [3, 4, 5, 6]);
+        assert_eq!(p.troll_near_rock, [3, 4, 5, 6, 7, 8]);
         assert_eq!(EvalParams::from_text(&p.to_text()), Ok(p.clone()));
         let flat = p.flat();
         assert_eq!(flat[0], ("dwarf".to_string(), -5));
-        assert!(flat.contains(&("troll_near_rock.3".to_string(), 6)));
-        assert!(p.set_flat("troll_near_rock.4", 1).is_err());
+        assert!(flat.contains(&("troll_near_rock.5".to_string(), 8)));
+        assert!(p.set_flat("troll_near_rock.6", 1).is_err());
         assert!(p.set_flat("troll_near_rock", 1).is_err());
         assert!(p.set_flat("dwarf.0", 1).is_err());
         assert!(p.set_flat("dwarf", MAX_WEIGHT + 1).is_err());
@@ -692,8 +720,12 @@ mod tests {
             ("dwarf", "line 1: 'dwarf' takes 1 number, found 0"),
             ("dwarf 1 2", "takes 1 number, found 2"),
             (
-                "troll_near_rock 1 2 3",
-                "line 1: 'troll_near_rock' takes 4 numbers, found 3",
+                "troll_near_rock 1 2 3 4 5 6 7",
+                "line 1: 'troll_near_rock' takes 1 to 6 numbers, found 7",
+            ),
+            (
+                "troll_near_rock",
+                "'troll_near_rock' takes 1 to 6 numbers, found 0",
             ),
             (
                 "\n\ndwarf 1.5",

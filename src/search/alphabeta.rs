@@ -84,6 +84,22 @@ impl Worker for AlphaBeta<'_> {
         self.search(root, depth, -INFINITY, INFINITY, 0, Phase::Normal)
     }
 
+    /// Two players only (where aspiration windows were measured to gain),
+    /// and not while turns are left out (`MultiPV`).
+    fn search_root_window(
+        &mut self,
+        root: &mut Position,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        if self.players_at_root != 2 || self.mode != Mode::Paranoid || !self.excluded.is_empty() {
+            return None;
+        }
+        self.t.new_iteration();
+        Some(self.search(root, depth, alpha, beta, 0, Phase::Normal))
+    }
+
     fn exclude_turns(&mut self, ends: &[u64]) -> bool {
         self.excluded = ends.to_vec();
         true

@@ -111,6 +111,19 @@ impl<'a> ThreadState<'a> {
 pub trait Worker {
     /// Searches the root to `depth` steps; the value is the root side's.
     fn search_root(&mut self, root: &mut Position, depth: i32) -> i32;
+    /// [`Self::search_root`] within the window `(alpha, beta)`: a value at
+    /// or below `alpha` (at or above `beta`) is only a bound. None for a
+    /// search that only searches the full window.
+    fn search_root_window(
+        &mut self,
+        root: &mut Position,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        let _ = (root, depth, alpha, beta);
+        None
+    }
     /// Leaves out of the next searches every line whose root turn ends in
     /// a position hashing to one of `ends` (`MultiPV`: the turns already
     /// reported); an empty list leaves out nothing. False for a search

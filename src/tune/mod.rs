@@ -494,7 +494,7 @@ mod tests {
         // Equal scores predict ½ for every pair: the error is that of the
         // five decided pairs (¼ each) and the one shared place (0), over 6.
         let flat = EvalParams::from_text(
-            "dwarf 0\nexposed_line 0\nsorcerer_freedom 0\ntroll_near_rock 0 0 0 0\nmobility 0",
+            "dwarf 0\nexposed_line 0\nsorcerer_freedom 0\ntroll_near_rock 0 0 0 0 0 0\nmobility 0",
         )
         .unwrap();
         assert!((p.error(&flat, 100.0) - 5.0 / 24.0).abs() < 1e-9);
