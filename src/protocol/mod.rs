@@ -249,7 +249,8 @@ impl Engine {
                 // Cleared (and its pages mapped) here, between games, rather
                 // than page by page during the first searches.
                 if clear {
-                    self.tt.clear_with(self.options.threads());
+                    self.tt
+                        .clear_with(self.options.threads().min(crate::search::control::cores()));
                 }
                 set_plan(&self.plan, None);
             }
