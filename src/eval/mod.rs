@@ -190,20 +190,13 @@ impl EvalParams {
             // An array may be given shorter (files written when it had fewer
             // entries, e.g. a 4-step `troll_near_rock`): the rest is 0, as
             // the entries beyond the old end counted for nothing then.
-            let fits = if values.len() == 1 {
-                numbers.len() == 1
-            } else {
-                (1..=values.len()).contains(&numbers.len())
-            };
-            if !fits {
+            if !(1..=values.len()).contains(&numbers.len()) {
+                let takes = match values.len() {
+                    1 => "1 number".to_string(),
+                    n => format!("1 to {n} numbers"),
+                };
                 return Err(at(format!(
-                    "'{name}' takes {} number{}, found {}",
-                    if values.len() == 1 {
-                        "1".to_string()
-                    } else {
-                        format!("1 to {}", values.len())
-                    },
-                    if values.len() == 1 { "" } else { "s" },
+                    "'{name}' takes {takes}, found {}",
                     numbers.len()
                 )));
             }

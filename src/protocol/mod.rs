@@ -16,10 +16,6 @@ use crate::game::{Game, Position, Seat, Step, perft_interruptible};
 use crate::options::Id;
 use crate::search::control::Ponder;
 use crate::search::tt::TranspositionTable;
-
-/// Largest table (MiB) that `uginewgame` clears in place (a few hundred
-/// milliseconds at most) rather than replacing with fresh memory.
-const CLEAR_IN_PLACE_MIB: usize = 1024;
 use crate::search::{Info, Limits, Search, Settings};
 use commands::{parse_go, parse_position, parse_setoption};
 use options::Options;
@@ -28,6 +24,10 @@ use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
+
+/// Largest table (MiB) that `uginewgame` clears in place (a few hundred
+/// milliseconds at most) rather than replacing with fresh memory.
+const CLEAR_IN_PLACE_MIB: usize = 1024;
 
 /// Where the engine's lines go: shared by the input loop and the search
 /// thread, one whole line at a time, flushed after each.
