@@ -37,6 +37,15 @@ fn parse(line: &str) -> Option<Line> {
     })
 }
 
+/// The `multipv` lines of the iteration of `depth`.
+fn lines_at(lines: &[String], depth: u32) -> Vec<Line> {
+    lines
+        .iter()
+        .filter_map(|l| parse(l))
+        .filter(|l| l.depth == depth)
+        .collect()
+}
+
 /// Where the side to move's turn ends after `pv`'s steps (its SPN).
 fn turn_end(spn: &str, pv: &[String]) -> String {
     let mut pos = Position::from_spn(spn).unwrap();
@@ -61,11 +70,7 @@ fn the_best_turns_each_with_its_score_and_line() {
     e.send("setoption name MultiPV value 4");
     e.send(&format!("position spn {SPN}"));
     let (lines, turn, best) = e.go("depth 5");
-    let last: Vec<Line> = lines
-        .iter()
-        .filter_map(|l| parse(l))
-        .filter(|l| l.depth == 5)
-        .collect();
+    let last = lines_at(&lines, 5);
     assert_eq!(
         last.iter().map(|l| l.k).collect::<Vec<_>>(),
         vec![1, 2, 3, 4],
@@ -120,11 +125,7 @@ fn more_lines_than_turns_reports_every_turn_once() {
     e.send("setoption name MultiPV value 64");
     e.send("position startpos");
     let (lines, _, _) = e.go("depth 3");
-    let last: Vec<Line> = lines
-        .iter()
-        .filter_map(|l| parse(l))
-        .filter(|l| l.depth == 3)
-        .collect();
+    let last = lines_at(&lines, 3);
     let ends: std::collections::HashSet<String> =
         last.iter().map(|l| turn_end(spn, &l.pv)).collect();
     assert_eq!(ends.len(), last.len(), "a turn reported twice: {lines:?}");
