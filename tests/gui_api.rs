@@ -351,7 +351,7 @@ fn engine_processes_end_with_their_games() {
     assert_eq!(r.status, 429, "{}", r.body);
     assert_eq!(gui.engines(), 8);
     // Shutdown stops them all.
-    let pids: Vec<u32> = gui.children().into_iter().map(|c| c.0).collect();
+    let pids = gui.child_pids();
     assert_eq!(pids.len(), 8, "{pids:?}");
     gui.shutdown();
     for p in pids {
@@ -364,7 +364,7 @@ fn ctrl_c_stops_the_engines() {
     let mut gui = Gui::start(&[]);
     person_vs_engine(&gui);
     person_vs_engine(&gui);
-    let pids: Vec<u32> = gui.children().into_iter().map(|c| c.0).collect();
+    let pids = gui.child_pids();
     assert_eq!(pids.len(), 2);
     let ok = std::process::Command::new("kill")
         .args(["-INT", &gui.child.id().to_string()])
@@ -437,7 +437,7 @@ fn engines_end_even_when_the_server_is_killed() {
     let mut gui = Gui::start(&[]);
     person_vs_engine(&gui);
     person_vs_engine(&gui);
-    let pids: Vec<u32> = gui.children().into_iter().map(|c| c.0).collect();
+    let pids = gui.child_pids();
     assert_eq!(pids.len(), 2);
     gui.child.kill().unwrap();
     gui.child.wait().unwrap();

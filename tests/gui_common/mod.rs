@@ -213,6 +213,11 @@ impl Gui {
         children_of(self.child.id())
     }
 
+    /// The process ids of the server's children (its engines).
+    pub fn child_pids(&self) -> Vec<u32> {
+        self.children().into_iter().map(|c| c.0).collect()
+    }
+
     /// Asks the server to stop and waits for it.
     pub fn shutdown(&mut self) {
         let _ = request(self.port, "POST", "/api/shutdown", &[], b"");
