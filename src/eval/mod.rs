@@ -13,8 +13,8 @@ pub mod threats;
 
 use crate::game::{Bitboard, Kind, Levitation, Position, Seat};
 use threats::{
-    exposed_lines, levitation_landings, levitation_steps_to_kill_onto, lines_through,
-    steps_to_kill, troll_steps_to_rock,
+    Throws, exposed_lines, levitation_landings, levitation_steps_to_kill_onto, lines_through,
+    troll_steps_to_rock,
 };
 
 /// Declares [`EvalParams`] once: each weight's doc, name, type (`i32` or
@@ -444,6 +444,7 @@ pub fn seat_scores(pos: &Position, p: &EvalParams) -> [i32; 4] {
     for (ia, &attacker) in order.iter().enumerate() {
         let steps = if ia == 0 { pos.steps_left() } else { 3 };
         let floatable = floatable_rocks(pos, ia);
+        let throws = Throws::new(pos, attacker, steps, true);
         // Most attackers float no rock anywhere useful: one cheap superset
         // per attacker spares the exact search per victim.
         let landings = if p.levitation_threat != 0 {
@@ -459,7 +460,7 @@ pub fn seat_scores(pos: &Position, p: &EvalParams) -> [i32; 4] {
             if iv == ia {
                 continue;
             }
-            let percent = if steps_to_kill(pos, attacker, victim, steps).is_some() {
+            let percent = if throws.hits(pos, victim) {
                 100
             } else if (landings & lines[victim.index()]).any()
                 && levitation_steps_to_kill_onto(pos, attacker, victim, steps, floatable, landings)
@@ -751,8 +752,10 @@ mod tests {
         assert!(e.abs() <= MAX_EVAL, "{e}");
     }
 
+    /// Red floats d5 to e5 and throws it at e7 in two steps; two steps
+    /// are left (with three, the troll could also pull d5 onto e5).
     fn threats_levitate() -> &'static str {
-        "1/3/gTgDgS2/7/R2R1rT2R/1rS5/4R/1rD1/1 r 3 10 - - -"
+        "1/3/gTgDgS2/7/R2R1rT2R/1rS5/4R/1rD1/1 r 2 10 - - -"
     }
 
     #[test]
@@ -785,7 +788,7 @@ mod tests {
             "{h}"
         );
         // The rock d5 is cooling.
-        let cooling = "1/3/gTgDgS2/7/R2R1rT2R/1rS5/4R/1rD1/1 r 3 10 - d5 -";
+        let cooling = "1/3/gTgDgS2/7/R2R1rT2R/1rS5/4R/1rD1/1 r 2 10 - d5 -";
         assert!(e(cooling, &DEFAULT_PARAMS).abs() < 1000);
         // The sorcerer has just floated d5 (from c5); it may float it on.
         let going = "1/3/gTgDgS2/7/R2R1rT2R/1rS5/4R/1rD1/1 r 2 10 d5 - d5";

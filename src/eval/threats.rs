@@ -26,47 +26,158 @@ fn walk(from: Bitboard, empty: Bitboard, steps: u8) -> Bitboard {
     reach
 }
 
-/// The rocks whose throw, by `attacker`'s troll once it stands on them,
-/// would hit `victim`'s sorcerer: the first stopper met going out from the
-/// sorcerer along each direction, when it is a rock. The attacker's troll
-/// itself is not a stopper (it leaves its square to reach the rock).
+/// The lines of fire onto one sorcerer, going out from it along each
+/// direction to the first stopper (a rock, a sorcerer, a troll other than
+/// the attacker's: a thrown rock flies over empty squares and dwarves).
+struct LinesOfFire {
+    /// The stoppers that are rocks: thrown by a troll standing on them,
+    /// they hit the sorcerer.
+    rocks: Bitboard,
+    /// The squares before the stoppers: a rock brought onto one of them
+    /// and thrown back along the line hits the sorcerer.
+    open: Bitboard,
+}
+
+/// The [`LinesOfFire`] onto `victim_sorcerer` for `attacker_troll`, which
+/// is no stopper itself (it leaves its square to reach the rock).
 #[inline]
-fn lined_up_rocks(pos: &Position, attacker_troll: Bitboard, victim_sorcerer: Bitboard) -> Bitboard {
+fn lines_of_fire(
+    pos: &Position,
+    attacker_troll: Bitboard,
+    victim_sorcerer: Bitboard,
+) -> LinesOfFire {
+    let mut lines = LinesOfFire {
+        rocks: Bitboard::EMPTY,
+        open: Bitboard::EMPTY,
+    };
     let Some(s) = victim_sorcerer.lowest() else {
-        return Bitboard::EMPTY;
+        return lines;
     };
     let stoppers =
         pos.rocks() | pos.kind_bb(Kind::Sorcerer) | (pos.kind_bb(Kind::Troll) & !attacker_troll);
-    let mut rocks = Bitboard::EMPTY;
     for d in Direction::ALL {
-        if let Some(first) = (s.ray(d) & stoppers).first_towards(d) {
-            rocks |= first.bb() & pos.rocks();
+        let ray = s.ray(d);
+        match (ray & stoppers).first_towards(d) {
+            Some(first) => {
+                lines.rocks |= first.bb() & pos.rocks();
+                lines.open |= ray & !first.bb() & !first.ray(d);
+            }
+            None => lines.open |= ray,
         }
     }
-    rocks
+    lines
+}
+
+/// The rocks whose throw, by `attacker`'s troll once it stands on them,
+/// would hit `victim`'s sorcerer ([`LinesOfFire::rocks`]).
+#[inline]
+fn lined_up_rocks(pos: &Position, attacker_troll: Bitboard, victim_sorcerer: Bitboard) -> Bitboard {
+    lines_of_fire(pos, attacker_troll, victim_sorcerer).rocks
+}
+
+/// Most pulls in one run that a threat looks at: two pulls and a throw
+/// fill a turn.
+const MAX_PULLS: u8 = 2;
+
+/// Most steps a threat looks at (a turn has 3).
+const MAX_THREAT_STEPS: u8 = 8;
+
+/// Where one seat's troll can throw from within a number of steps, for
+/// any victim: [`Throws::hits`] then only asks the victim's lines of fire.
+/// The rest of the board is assumed to stay still.
+pub struct Throws {
+    troll: Bitboard,
+    /// Squares next to where the troll can stand with a step to spare: a
+    /// rock here, lined up with a sorcerer, is thrown at it.
+    next_to: Bitboard,
+    /// Squares onto which the troll can pull a rock (one step per pull,
+    /// straight ahead, the rock dragged onto the square the troll leaves)
+    /// with a step to spare: on a line of fire, it is thrown back along it.
+    landings: Bitboard,
+}
+
+impl Throws {
+    /// `attacker`'s throws within `max_steps` steps (at most
+    /// [`MAX_THREAT_STEPS`]); `pulls` counts the throws of pulled rocks too.
+    pub fn new(pos: &Position, attacker: Seat, max_steps: u8, pulls: bool) -> Throws {
+        let troll = pos.seat_bb(attacker) & pos.kind_bb(Kind::Troll);
+        let mut throws = Throws {
+            troll,
+            next_to: Bitboard::EMPTY,
+            landings: Bitboard::EMPTY,
+        };
+        if troll.is_empty() || max_steps == 0 {
+            return throws;
+        }
+        let free = pos.empty() | troll;
+        // within[j]: where the troll stands after at most j steps.
+        let mut within = [troll; MAX_THREAT_STEPS as usize];
+        let last = max_steps.min(MAX_THREAT_STEPS) - 1;
+        for j in 1..=last as usize {
+            within[j] = walk(within[j - 1], free, 1);
+        }
+        throws.next_to = within[last as usize].neighbours();
+        if !pulls {
+            return throws;
+        }
+        for d in Direction::ALL {
+            let back = d.opposite();
+            // Squares with a rock right behind (against d) and, after m
+            // pulls, the troll's way m squares ahead free.
+            let mut way = pos.rocks().shift(d) & free;
+            let mut ahead = free;
+            for m in 1..=MAX_PULLS.min(last) {
+                ahead = ahead.shift(back);
+                way &= ahead;
+                let starts = way & within[(last - m) as usize];
+                // m pulls leave the rock m − 1 squares ahead of the start.
+                let mut lands = starts;
+                for _ in 1..m {
+                    lands = lands.shift(d);
+                }
+                throws.landings |= lands;
+            }
+        }
+        throws
+    }
+
+    /// Whether one of these throws hits `victim`'s sorcerer.
+    #[inline]
+    pub fn hits(&self, pos: &Position, victim: Seat) -> bool {
+        let sorcerer = pos.seat_bb(victim) & pos.kind_bb(Kind::Sorcerer);
+        let Some(sq) = sorcerer.lowest() else {
+            return false;
+        };
+        // Most throws are nowhere near the victim's lines: a table look-up
+        // spares the walk along them.
+        let near = lines_through(sq);
+        if ((self.next_to & pos.rocks() | self.landings) & near).is_empty() {
+            return false;
+        }
+        let lines = lines_of_fire(pos, self.troll, sorcerer);
+        ((self.next_to & lines.rocks) | (self.landings & lines.open)).any()
+    }
 }
 
 /// The fewest steps (1..=`max_steps`) in which `attacker`'s troll can throw a
-/// rock onto `victim`'s sorcerer, if it can within `max_steps`.
+/// rock onto `victim`'s sorcerer ([`Throws`], pulls included), if it can
+/// within `max_steps`.
 pub fn steps_to_kill(pos: &Position, attacker: Seat, victim: Seat, max_steps: u8) -> Option<u8> {
-    let troll = pos.seat_bb(attacker) & pos.kind_bb(Kind::Troll);
-    let sorcerer = pos.seat_bb(victim) & pos.kind_bb(Kind::Sorcerer);
-    if troll.is_empty() || sorcerer.is_empty() || attacker == victim || max_steps == 0 {
+    steps_to_kill_with(pos, attacker, victim, max_steps, true)
+}
+
+/// [`steps_to_kill`], with or without the throws of pulled rocks.
+pub fn steps_to_kill_with(
+    pos: &Position,
+    attacker: Seat,
+    victim: Seat,
+    max_steps: u8,
+    pulls: bool,
+) -> Option<u8> {
+    if attacker == victim {
         return None;
     }
-    let targets = lined_up_rocks(pos, troll, sorcerer);
-    if targets.is_empty() {
-        return None;
-    }
-    let empty = pos.empty() | troll;
-    let mut reach = troll;
-    for k in 1..=max_steps {
-        if (reach.neighbours() & targets).any() {
-            return Some(k);
-        }
-        reach = walk(reach, empty, 1);
-    }
-    None
+    (1..=max_steps).find(|&k| Throws::new(pos, attacker, k, pulls).hits(pos, victim))
 }
 
 /// The squares in `aim` onto which `attacker`'s sorcerer might float one
@@ -377,6 +488,76 @@ mod tests {
         let p = pos("R/3/2gS2/3gT3/R7R/rS2R3/rD1rT2/3/1 r 3 10 - - -");
         assert_eq!(steps_to_kill(&p, Seat::Red, Seat::Green, 3), None);
     }
+
+    /// Red's troll e6 stands below the green sorcerer e7 with the rock d6
+    /// behind it (west) and f6 empty: it steps to f6 pulling d6 onto e6,
+    /// then steps back onto e6 and throws north. No rock is lined up.
+    const PULL: &str = "1/gT2/2gS2/2RrT3/R3gD3R/rS5R/rD4/3/1 r 3 10 - - -";
+
+    #[test]
+    fn a_pull_then_a_throw_kills() {
+        let p = pos(PULL);
+        let green_sorcerer = p.seat_bb(Seat::Green) & p.kind_bb(Kind::Sorcerer);
+        assert_eq!(
+            lined_up_rocks(&p, Bitboard::EMPTY, green_sorcerer),
+            Bitboard::EMPTY
+        );
+        assert_eq!(steps_to_kill(&p, Seat::Red, Seat::Green, 3), Some(2));
+        assert_eq!(steps_to_kill(&p, Seat::Red, Seat::Green, 2), Some(2));
+        assert_eq!(steps_to_kill(&p, Seat::Red, Seat::Green, 1), None);
+        // The rules agree: the two steps kill green.
+        let mut g = crate::game::Game::new(p);
+        g.play_text("e6f6^d6").unwrap();
+        let throw = g.position().parse_step("f6e6*n").unwrap();
+        assert_eq!(g.position().throw_victim(throw), Some(Seat::Green));
+    }
+
+    #[test]
+    fn walking_to_a_pull_counts_steps() {
+        // The troll starts on f5 and walks to e6 (f6, e6: 2 steps) first.
+        let p = pos("1/gT2/2gS2/2R4/R3gDrT2R/rS5R/rD4/3/1 r 3 10 - - -");
+        assert_eq!(steps_to_kill(&p, Seat::Red, Seat::Green, 3), None);
+        assert_eq!(steps_to_kill(&p, Seat::Red, Seat::Green, 4), Some(4));
+    }
+
+    #[test]
+    fn two_pulls_then_a_throw_kill() {
+        // The troll d6 pulls c6 onto d6 (stepping to e6), then onto e6
+        // (stepping to f6), and throws it north from f6.
+        let spn = "1/gT2/2gS2/1RrT4/R3gD3R/rS5R/rD4/3/1 r 3 10 - - -";
+        assert_eq!(steps_to_kill(&pos(spn), Seat::Red, Seat::Green, 3), Some(3));
+        assert_eq!(steps_to_kill(&pos(spn), Seat::Red, Seat::Green, 2), None);
+        let mut g = crate::game::Game::new(pos(spn));
+        g.play_all("d6e6^c6 e6f6^d6").unwrap();
+        let throw = g.position().parse_step("f6e6*n").unwrap();
+        assert_eq!(g.position().throw_victim(throw), Some(Seat::Green));
+    }
+
+    #[test]
+    fn pull_near_misses() {
+        for (why, spn) in [
+            // The troll's way ahead (f6) is taken by a dwarf: no pull.
+            (
+                "no room",
+                "1/gT2/2gS2/2RrTgD2/R7R/rS5R/rD4/3/1 r 3 10 - - -",
+            ),
+            // The troll d6 can pull c6 onto d6, off e7's lines, but not on
+            // to e6 (f6 is taken).
+            (
+                "off the line",
+                "1/gT2/2gS2/1RrT1gD2/R7R/rS5R/rD4/3/1 r 3 10 - - -",
+            ),
+            // The troll e6 has no rock behind it (the fourth rock is b6).
+            (
+                "no rock behind",
+                "1/gT2/2gS2/R2rT3/R3gD3R/rS5R/rD4/3/1 r 3 10 - - -",
+            ),
+        ] {
+            let p = pos(spn);
+            assert_eq!(steps_to_kill(&p, Seat::Red, Seat::Green, 3), None, "{why}");
+        }
+    }
+
     /// Red's sorcerer c4 steps east to d4 floating the rock d5 to e5, in
     /// line with the green sorcerer e7; the red troll f5 steps onto e5 and
     /// throws north. No rock is lined up with e7 before.
@@ -396,7 +577,10 @@ mod tests {
     #[test]
     fn a_levitation_then_a_throw_kills() {
         let p = pos(LEVITATE);
-        assert_eq!(steps_to_kill(&p, Seat::Red, Seat::Green, 3), None);
+        // Without a levitation it takes three steps: the troll f5 walks to
+        // e5, steps back to f5 pulling d5 onto e5, and throws it.
+        assert_eq!(steps_to_kill(&p, Seat::Red, Seat::Green, 3), Some(3));
+        assert_eq!(steps_to_kill(&p, Seat::Red, Seat::Green, 2), None);
         assert_eq!(lev(LEVITATE, Seat::Red, Seat::Green, 3), Some(2));
         assert_eq!(lev(LEVITATE, Seat::Red, Seat::Green, 2), Some(2));
         assert_eq!(lev(LEVITATE, Seat::Red, Seat::Green, 1), None);
@@ -488,6 +672,58 @@ mod tests {
                     q.side_to_move() == p.side_to_move() && can_kill(&q, victim, steps - 1)
                 }
             })
+    }
+
+    /// Whether the side to move can kill `victim` within `steps` steps of
+    /// its troll alone.
+    fn troll_can_kill(p: &Position, victim: Seat, steps: u8) -> bool {
+        let troll = p.piece_square(p.side_to_move(), Kind::Troll);
+        steps > 0
+            && p.legal_step_vec().into_iter().any(|s| {
+                s.from() == troll.unwrap()
+                    && (p.throw_victim(s) == Some(victim) || {
+                        let q = p.after(s);
+                        q.side_to_move() == p.side_to_move()
+                            && troll_can_kill(&q, victim, steps - 1)
+                    })
+            })
+    }
+
+    #[test]
+    fn throw_threats_in_random_games_are_real_and_the_trolls_own_are_all_found() {
+        use rand::rngs::SmallRng;
+        use rand::{Rng, SeedableRng};
+        let mut rng = SmallRng::seed_from_u64(8);
+        let (mut found, mut pulls) = (0, 0);
+        for game in 0..60 {
+            let mut p = Position::start(2 + game % 3).unwrap();
+            while !p.is_game_over() && p.turn() < 60 {
+                let stm = p.side_to_move();
+                let has_troll = p.piece_square(stm, Kind::Troll).is_some();
+                for victim in p.seats_in_game().filter(|&v| v != stm) {
+                    let steps = p.steps_left();
+                    let k = steps_to_kill(&p, stm, victim, steps);
+                    if let Some(k) = k {
+                        found += 1;
+                        assert!(troll_can_kill(&p, victim, k), "{} {victim:?}", p.to_spn());
+                        let troll = p.seat_bb(stm) & p.kind_bb(Kind::Troll);
+                        let sorcerer = p.seat_bb(victim) & p.kind_bb(Kind::Sorcerer);
+                        if (troll.neighbours() & lined_up_rocks(&p, troll, sorcerer)).is_empty() {
+                            pulls += 1;
+                        }
+                    } else if has_troll {
+                        assert!(
+                            !troll_can_kill(&p, victim, steps),
+                            "{} {victim:?}",
+                            p.to_spn()
+                        );
+                    }
+                }
+                let steps = p.legal_step_vec();
+                p = p.after(steps[rng.random_range(0..steps.len())]);
+            }
+        }
+        assert!(found > 50 && pulls > 10, "{found} {pulls}");
     }
 
     #[test]

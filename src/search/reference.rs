@@ -9,7 +9,7 @@
 //!
 //! Both are seeded, so a game between them is replayable.
 
-use crate::eval::threats::steps_to_kill;
+use crate::eval::threats::steps_to_kill_with;
 use crate::game::{Position, Step, StepList};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -74,11 +74,12 @@ pub fn greedy_turn(root: &Position, seed: u64) -> Vec<Step> {
         let alive = pos.in_game(me);
         let won = pos.winner() == Some(me);
         let kills = before - pos.players_left() - u32::from(!alive);
+        // Plain throws only (no pulls): the greedy player stays as measured.
         let safe = alive
             && pos
                 .seats_in_game()
                 .filter(|&o| o != me)
-                .all(|o| steps_to_kill(pos, o, me, 3).is_none());
+                .all(|o| steps_to_kill_with(pos, o, me, 3, false).is_none());
         (won, alive, kills, safe, rng.random())
     };
     turn_ends(root)
@@ -125,7 +126,7 @@ mod tests {
         for s in greedy_turn(&dodge, 1) {
             p.play(s);
         }
-        assert!(steps_to_kill(&p, Seat::Red, Seat::Green, 3).is_none());
+        assert!(steps_to_kill_with(&p, Seat::Red, Seat::Green, 3, false).is_none());
     }
 
     #[test]
