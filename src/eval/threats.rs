@@ -4,8 +4,12 @@
 //! reaches a sorcerer over empty squares and dwarves only. So seat `a`
 //! threatens seat `v` within `k` steps when a rock lined up with `v`'s
 //! sorcerer is adjacent to a square `a`'s troll can walk to in `k − 1` steps
-//! over empty squares. The rest of the board is assumed to stay still (no
-//! pushes or pulls on the way); the search sees those.
+//! over empty squares. The troll may also pull a rock into line first
+//! ([`Throws`]): it steps away from a rock right behind it, dragging the
+//! rock onto the square it leaves (one step per pull, at most two pulls),
+//! then steps back onto the rock and throws it, when the rock now stands on
+//! a line of fire (a line from the victim's sorcerer). The rest of the board is assumed to stay still (no dwarf pushes or
+//! other pieces moving on the way); the search sees those.
 //!
 //! A kill may also begin with a levitation ([`levitation_steps_to_kill`]):
 //! the attacker's sorcerer floats a rock one or two squares into line with
