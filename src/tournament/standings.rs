@@ -26,11 +26,32 @@ pub struct Entry {
     /// Points in 72nds, exact: the sum does not depend on the order the
     /// games come in, so merged shards print what one run prints.
     units: u64,
+    /// Sum of each game's points squared, in 72nds squared (exact, as
+    /// `units`): the spread behind [`Entry::score_interval`].
+    square_units: u64,
     /// Games lost by forfeit.
     pub forfeits: u64,
     /// Forfeits by kind, indexed by [`ForfeitKind`] (the rest, of no known
     /// kind, are `forfeits` minus their sum).
     pub forfeit_kinds: [u64; 4],
+}
+
+impl Entry {
+    /// Half the 95% interval of the mean points per game (a fraction, as
+    /// the score): 1.96 standard errors, from the spread of one game's
+    /// points. The games are taken as independent, which the seatings of
+    /// one opening are not quite. `None` before two games.
+    pub fn score_interval(&self) -> Option<f64> {
+        if self.games < 2 {
+            return None;
+        }
+        let n = self.games as f64;
+        let unit = UNITS as f64;
+        let mean = self.units as f64 / unit / n;
+        let mean_square = self.square_units as f64 / (unit * unit) / n;
+        let variance = (mean_square - mean * mean).max(0.0) * n / (n - 1.0);
+        Some(1.96 * (variance / n).sqrt())
+    }
 }
 
 /// How a forfeit came about.
@@ -142,6 +163,7 @@ impl Standings {
                     e.games += 1;
                     e.places[place.min(3)] += 1;
                     e.units = e.units.saturating_add(u);
+                    e.square_units = e.square_units.saturating_add(u * u);
                     e.points = e.units as f64 / UNITS as f64;
                     if let Some((s, kind)) = forfeit
                         && s == seat
@@ -239,8 +261,17 @@ impl Standings {
             .collect();
         let _ = writeln!(
             s,
-            "  # {:<width$} {:>6}{place_cols} {:>8} {:>7} {:>9} {:>5} {:>5} {:>5} {:>7}",
-            "name", "games", "points", "score", "forfeits", "time", "stall", "crash", "illegal"
+            "  # {:<width$} {:>6}{place_cols} {:>8} {:>7} {:>6} {:>9} {:>5} {:>5} {:>5} {:>7}",
+            "name",
+            "games",
+            "points",
+            "score",
+            "±95%",
+            "forfeits",
+            "time",
+            "stall",
+            "crash",
+            "illegal"
         );
         for (rank, &i) in order.iter().enumerate() {
             let e = &self.entries[i];
@@ -249,9 +280,12 @@ impl Standings {
                 .map(|c| format!(" {c:>5}"))
                 .collect();
             let [time, stall, crash, illegal] = e.forfeit_kinds;
+            let interval = e
+                .score_interval()
+                .map_or("-".to_string(), |h| format!("±{:.1}", h * 100.0));
             let _ = writeln!(
                 s,
-                "{:>3} {:<width$} {:>6}{places} {:>8.1} {:>6.1}% {:>9} {time:>5} {stall:>5} {crash:>5} {illegal:>7}",
+                "{:>3} {:<width$} {:>6}{places} {:>8.1} {:>6.1}% {interval:>6} {:>9} {time:>5} {stall:>5} {crash:>5} {illegal:>7}",
                 rank + 1,
                 self.names[i],
                 e.games,
@@ -396,6 +430,48 @@ mod tests {
         );
         let r = st.report(None);
         assert!(r.contains("a vs b: 1-1-1"), "{r}");
+    }
+
+    #[test]
+    fn the_score_interval_comes_from_the_spread_of_game_points() {
+        use Seat::*;
+        let mut st = Standings::new(vec!["a".into(), "b".into(), "c".into()], 3);
+        // a: first, last, second, first: points 1, 0, ½, 1 (mean ⅝,
+        // sample variance 11/48).
+        for (first, second, third) in [
+            ("a", "b", "c"),
+            ("b", "c", "a"),
+            ("c", "a", "b"),
+            ("a", "c", "b"),
+        ] {
+            st.add(
+                &game(
+                    &[(Red, first), (Yellow, second), (Green, third)],
+                    vec![vec![Red], vec![Yellow], vec![Green]],
+                ),
+                None,
+            );
+        }
+        let want = 1.96 * (11.0f64 / 48.0 / 4.0).sqrt();
+        let got = st.entries[0].score_interval().unwrap();
+        assert!((got - want).abs() < 1e-12, "{got} {want}");
+        // Equal points every game: no spread.
+        let mut one = Standings::new(vec!["a".into(), "b".into()], 2);
+        for _ in 0..3 {
+            one.add(
+                &game(&[(Red, "a"), (Green, "b")], vec![vec![Red], vec![Green]]),
+                None,
+            );
+        }
+        assert_eq!(one.entries[0].score_interval(), Some(0.0));
+        assert!(one.report(None).contains("±0.0"), "{}", one.report(None));
+        // One game: no interval.
+        let mut single = Standings::new(vec!["a".into(), "b".into()], 2);
+        single.add(
+            &game(&[(Red, "a"), (Green, "b")], vec![vec![Red], vec![Green]]),
+            None,
+        );
+        assert_eq!(single.entries[0].score_interval(), None);
     }
 
     #[test]
