@@ -8,9 +8,8 @@
 //! ([`Throws`]): it steps away from a rock right behind it, dragging the
 //! rock onto the square it leaves (one step per pull, at most two pulls),
 //! then steps back onto the rock and throws it, when the rock now stands on
-//! a line of fire (a line from the victim's sorcerer). Or the dwarf pushes a
-//! lone rock one square onto a line of fire, next to the troll. The rest of
-//! the board is assumed to stay still; the search sees the rest.
+//! a line of fire (a line from the victim's sorcerer). The rest of the board is assumed to stay still (no dwarf pushes or
+//! other pieces moving on the way); the search sees those.
 //!
 //! A kill may also begin with a levitation ([`levitation_steps_to_kill`]):
 //! the attacker's sorcerer floats a rock one or two squares into line with
@@ -96,16 +95,14 @@ pub struct Throws {
     /// rock here, lined up with a sorcerer, is thrown at it.
     next_to: Bitboard,
     /// Squares onto which the troll can pull a rock (one step per pull,
-    /// straight ahead, the rock dragged onto the square the troll leaves),
-    /// or the dwarf push one, with the troll next to it and a step to
-    /// spare: a rock here on a line of fire is thrown along it.
+    /// straight ahead, the rock dragged onto the square the troll leaves)
+    /// with a step to spare: on a line of fire, it is thrown back along it.
     landings: Bitboard,
 }
 
 impl Throws {
     /// `attacker`'s throws within `max_steps` steps (at most
-    /// [`MAX_THREAT_STEPS`]); `pulls` counts the throws of rocks pulled by
-    /// the troll or pushed by the dwarf first too.
+    /// [`MAX_THREAT_STEPS`]); `pulls` counts the throws of pulled rocks too.
     pub fn new(pos: &Position, attacker: Seat, max_steps: u8, pulls: bool) -> Throws {
         let troll = pos.seat_bb(attacker) & pos.kind_bb(Kind::Troll);
         let mut throws = Throws {
@@ -143,21 +140,6 @@ impl Throws {
                     lands = lands.shift(d);
                 }
                 throws.landings |= lands;
-            }
-        }
-        // The dwarf walks j steps and pushes a lone rock one square (onto
-        // an empty square); the troll then needs a square next to it.
-        let dwarf = pos.seat_bb(attacker) & pos.kind_bb(Kind::Dwarf);
-        let empty = pos.empty();
-        let mut dwarf_reach = dwarf;
-        for j in 0..last {
-            if j > 0 {
-                dwarf_reach = walk(dwarf_reach, empty, 1);
-            }
-            let troll_near = within[(last - 1 - j) as usize].neighbours();
-            for d in Direction::ALL {
-                let lands = (dwarf_reach.shift(d) & pos.rocks()).shift(d) & empty;
-                throws.landings |= lands & troll_near;
             }
         }
         throws
@@ -555,42 +537,6 @@ mod tests {
         assert_eq!(g.position().throw_victim(throw), Some(Seat::Green));
     }
 
-    /// Red's dwarf c6 pushes the rock d6 onto e6, below the green sorcerer
-    /// e7; the troll e5 steps onto it and throws north. No rock is lined up,
-    /// and the troll alone needs three steps (e6, a pull of d6 from f6, e6).
-    const PUSH: &str = "1/gT2/2gS2/1rDR4/R3rT3R/rS4gDR/5/3/1 r 3 10 - - -";
-
-    #[test]
-    fn a_push_then_a_throw_kills() {
-        let p = pos(PUSH);
-        assert_eq!(steps_to_kill(&p, Seat::Red, Seat::Green, 3), Some(2));
-        assert_eq!(steps_to_kill(&p, Seat::Red, Seat::Green, 1), None);
-        assert!(!troll_can_kill(&p, Seat::Green, 2));
-        assert!(troll_can_kill(&p, Seat::Green, 3));
-        let mut g = crate::game::Game::new(p);
-        g.play_text("c6d6").unwrap();
-        let throw = g.position().parse_step("e5e6*n").unwrap();
-        assert_eq!(g.position().throw_victim(throw), Some(Seat::Green));
-    }
-
-    #[test]
-    fn push_near_misses() {
-        // The dwarf b6 walks to c6 first: three steps, as the troll alone.
-        let walk = "1/gT2/2gS2/rD1R4/R3rT3R/rS4gDR/5/3/1 r 3 10 - - -";
-        assert_eq!(steps_to_kill(&pos(walk), Seat::Red, Seat::Green, 2), None);
-        // The rock d6 cannot go: e6 holds a green dwarf (no stopper for a
-        // throw), then f6 a rock, so the run has nowhere to go.
-        let blocked = "1/gT2/2gS2/1rDRgDR2/R3rT4/rS5R/5/3/1 r 3 10 - - -";
-        assert_eq!(
-            steps_to_kill(&pos(blocked), Seat::Red, Seat::Green, 3),
-            None
-        );
-        // Pushed the other way (the dwarf on e6 pushing west), the rock
-        // lands on c6, off the green sorcerer's lines.
-        let away = "1/gT2/2gS2/2RrD3/R3rT3R/rS4gDR/5/3/1 r 2 10 - - -";
-        assert_eq!(steps_to_kill(&pos(away), Seat::Red, Seat::Green, 2), None);
-    }
-
     #[test]
     fn pull_near_misses() {
         for (why, spn) in [
@@ -752,7 +698,7 @@ mod tests {
         use rand::rngs::SmallRng;
         use rand::{Rng, SeedableRng};
         let mut rng = SmallRng::seed_from_u64(8);
-        let (mut found, mut pulls, mut pushes) = (0, 0, 0);
+        let (mut found, mut pulls) = (0, 0);
         for game in 0..60 {
             let mut p = Position::start(2 + game % 3).unwrap();
             while !p.is_game_over() && p.turn() < 60 {
@@ -763,14 +709,10 @@ mod tests {
                     let k = steps_to_kill(&p, stm, victim, steps);
                     if let Some(k) = k {
                         found += 1;
-                        assert!(can_kill(&p, victim, k), "{} {victim:?}", p.to_spn());
+                        assert!(troll_can_kill(&p, victim, k), "{} {victim:?}", p.to_spn());
                         let troll = p.seat_bb(stm) & p.kind_bb(Kind::Troll);
                         let sorcerer = p.seat_bb(victim) & p.kind_bb(Kind::Sorcerer);
-                        if !troll_can_kill(&p, victim, k) {
-                            pushes += 1;
-                        } else if (troll.neighbours() & lined_up_rocks(&p, troll, sorcerer))
-                            .is_empty()
-                        {
+                        if (troll.neighbours() & lined_up_rocks(&p, troll, sorcerer)).is_empty() {
                             pulls += 1;
                         }
                     } else if has_troll {
@@ -785,10 +727,7 @@ mod tests {
                 p = p.after(steps[rng.random_range(0..steps.len())]);
             }
         }
-        assert!(
-            found > 50 && pulls > 10 && pushes > 5,
-            "{found} {pulls} {pushes}"
-        );
+        assert!(found > 50 && pulls > 10, "{found} {pulls}");
     }
 
     #[test]
