@@ -8,8 +8,9 @@
 //! ([`Throws`]): it steps away from a rock right behind it, dragging the
 //! rock onto the square it leaves (one step per pull, at most two pulls),
 //! then steps back onto the rock and throws it, when the rock now stands on
-//! a line of fire (a line from the victim's sorcerer). The rest of the board is assumed to stay still (no dwarf pushes or
-//! other pieces moving on the way); the search sees those.
+//! a line of fire (a line from the victim's sorcerer). The rest of the
+//! board is assumed to stay still (no dwarf pushes or other pieces moving
+//! on the way); the search sees those.
 //!
 //! A kill may also begin with a levitation ([`levitation_steps_to_kill`]):
 //! the attacker's sorcerer floats a rock one or two squares into line with
@@ -450,6 +451,14 @@ mod tests {
         Position::from_spn(spn).unwrap()
     }
 
+    /// Whom the rules say `throw` kills once `steps` are played from `p`.
+    fn victim_of(p: Position, steps: &str, throw: &str) -> Option<Seat> {
+        let mut g = crate::game::Game::new(p);
+        g.play_all(steps).unwrap();
+        let throw = g.position().parse_step(throw).unwrap();
+        g.position().throw_victim(throw)
+    }
+
     #[test]
     fn a_troll_next_to_a_lined_up_rock_kills_in_one_step() {
         // Red troll e3 under the rock e4; over the green dwarf e5 to the
@@ -510,10 +519,7 @@ mod tests {
         assert_eq!(steps_to_kill(&p, Seat::Red, Seat::Green, 2), Some(2));
         assert_eq!(steps_to_kill(&p, Seat::Red, Seat::Green, 1), None);
         // The rules agree: the two steps kill green.
-        let mut g = crate::game::Game::new(p);
-        g.play_text("e6f6^d6").unwrap();
-        let throw = g.position().parse_step("f6e6*n").unwrap();
-        assert_eq!(g.position().throw_victim(throw), Some(Seat::Green));
+        assert_eq!(victim_of(p, "e6f6^d6", "f6e6*n"), Some(Seat::Green));
     }
 
     #[test]
@@ -531,10 +537,10 @@ mod tests {
         let spn = "1/gT2/2gS2/1RrT4/R3gD3R/rS5R/rD4/3/1 r 3 10 - - -";
         assert_eq!(steps_to_kill(&pos(spn), Seat::Red, Seat::Green, 3), Some(3));
         assert_eq!(steps_to_kill(&pos(spn), Seat::Red, Seat::Green, 2), None);
-        let mut g = crate::game::Game::new(pos(spn));
-        g.play_all("d6e6^c6 e6f6^d6").unwrap();
-        let throw = g.position().parse_step("f6e6*n").unwrap();
-        assert_eq!(g.position().throw_victim(throw), Some(Seat::Green));
+        assert_eq!(
+            victim_of(pos(spn), "d6e6^c6 e6f6^d6", "f6e6*n"),
+            Some(Seat::Green)
+        );
     }
 
     #[test]
@@ -589,10 +595,7 @@ mod tests {
         assert_eq!(lev(LEVITATE, Seat::Red, Seat::Green, 2), Some(2));
         assert_eq!(lev(LEVITATE, Seat::Red, Seat::Green, 1), None);
         // The rules agree: the two steps kill green.
-        let mut g = crate::game::Game::new(p);
-        g.play_text("c4d4@d5").unwrap();
-        let throw = g.position().parse_step("f5e5*n").unwrap();
-        assert_eq!(g.position().throw_victim(throw), Some(Seat::Green));
+        assert_eq!(victim_of(p, "c4d4@d5", "f5e5*n"), Some(Seat::Green));
     }
 
     #[test]
