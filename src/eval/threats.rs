@@ -179,10 +179,13 @@ pub fn steps_to_kill_with(
     max_steps: u8,
     pulls: bool,
 ) -> Option<u8> {
-    if attacker == victim {
+    let hits = |k| Throws::new(pos, attacker, k, pulls).hits(pos, victim);
+    // Throws only grow with the steps: most pairs miss at the most steps
+    // already, and then no fewer need trying.
+    if attacker == victim || !hits(max_steps) {
         return None;
     }
-    (1..=max_steps).find(|&k| Throws::new(pos, attacker, k, pulls).hits(pos, victim))
+    (1..=max_steps).find(|&k| hits(k))
 }
 
 /// The squares in `aim` onto which `attacker`'s sorcerer might float one
