@@ -9,12 +9,14 @@
 //! Splut! is won by throwing rocks at sorcerers, so the terms that matter
 //! most are about throws: who can kill whom before the victim can react.
 
+pub mod cache;
 pub mod threats;
+
+pub use cache::EvalCache;
 
 use crate::game::{Bitboard, Kind, Levitation, Position, Seat};
 use threats::{
-    Throws, exposed_lines, levitation_landings, levitation_steps_to_kill_onto, lines_through,
-    troll_steps_to_rock,
+    Target, Throws, levitation_landings, levitation_steps_to_kill_onto, troll_steps_to_rock,
 };
 
 /// Declares [`EvalParams`] once: each weight's doc, name, type (`i32` or
@@ -387,8 +389,9 @@ pub const SHARES_TOTAL: i32 = 10_000;
 /// Farthest troll-to-rock distance `troll_near_rock` counts (steps).
 const TROLL_NEAR_ROCK_MAX: u8 = 5;
 
-/// Positional terms of one seat still in the game.
-fn positional(pos: &Position, seat: Seat, p: &EvalParams) -> i32 {
+/// Positional terms of one seat still in the game, whose sorcerer is
+/// `target`.
+fn positional(pos: &Position, seat: Seat, target: &Target, p: &EvalParams) -> i32 {
     let mine = pos.seat_bb(seat);
     let empty = pos.empty();
     let mut score = 0;
@@ -396,7 +399,7 @@ fn positional(pos: &Position, seat: Seat, p: &EvalParams) -> i32 {
         score += p.dwarf;
     }
     let sorcerer = mine & pos.kind_bb(Kind::Sorcerer);
-    score -= p.exposed_line * exposed_lines(pos, seat) as i32;
+    score -= p.exposed_line * target.exposed_lines() as i32;
     score += p.sorcerer_freedom * (sorcerer.neighbours() & empty).count() as i32;
     if let Some(d) = troll_steps_to_rock(pos, seat, TROLL_NEAR_ROCK_MAX) {
         score += p.troll_near_rock[d as usize];
@@ -424,8 +427,9 @@ pub fn seat_scores(pos: &Position, p: &EvalParams) -> [i32; 4] {
         }
     }
     let order = &order[..n];
+    let targets: [Target; 4] = std::array::from_fn(|i| Target::new(pos, Seat::from_index(i as u8)));
     for &s in order {
-        score[s.index()] = positional(pos, s, p);
+        score[s.index()] = positional(pos, s, &targets[s.index()], p);
     }
     let positional_score = score;
     // The charge of a threat: a weight, scaled when the kill needs a
@@ -434,12 +438,6 @@ pub fn seat_scores(pos: &Position, p: &EvalParams) -> [i32; 4] {
         (i64::from(w) * i64::from(percent) / 100)
             .clamp(-i64::from(MAX_WEIGHT), i64::from(MAX_WEIGHT)) as i32
     };
-    let mut lines = [Bitboard::EMPTY; 4];
-    for &s in order {
-        if let Some(sq) = pos.piece_square(s, Kind::Sorcerer) {
-            lines[s.index()] = lines_through(sq);
-        }
-    }
     let mut doomed: Option<(Seat, i32)> = None;
     for (ia, &attacker) in order.iter().enumerate() {
         let steps = if ia == 0 { pos.steps_left() } else { 3 };
@@ -451,7 +449,7 @@ pub fn seat_scores(pos: &Position, p: &EvalParams) -> [i32; 4] {
             let aim = order
                 .iter()
                 .filter(|&&v| v != attacker)
-                .fold(Bitboard::EMPTY, |a, v| a | lines[v.index()]);
+                .fold(Bitboard::EMPTY, |a, v| a | targets[v.index()].near);
             levitation_landings(pos, attacker, steps, floatable, aim)
         } else {
             Bitboard::EMPTY
@@ -460,9 +458,9 @@ pub fn seat_scores(pos: &Position, p: &EvalParams) -> [i32; 4] {
             if iv == ia {
                 continue;
             }
-            let percent = if throws.hits(pos, victim) {
+            let percent = if throws.hits_target(pos, &targets[victim.index()]) {
                 100
-            } else if (landings & lines[victim.index()]).any()
+            } else if (landings & targets[victim.index()].near).any()
                 && levitation_steps_to_kill_onto(pos, attacker, victim, steps, floatable, landings)
                     .is_some()
             {
@@ -522,7 +520,18 @@ fn floatable_rocks(pos: &Position, ia: usize) -> Bitboard {
 /// eliminated since the search began with `players_at_root` seats in the
 /// game. Used by the two-player and paranoid searches.
 pub fn evaluate(pos: &Position, root: Seat, players_at_root: u32, p: &EvalParams) -> i32 {
-    let score = seat_scores(pos, p);
+    from_root(pos, &seat_scores(pos, p), root, players_at_root, p)
+}
+
+/// [`evaluate`] given the position's [`seat_scores`] (e.g. from an
+/// [`EvalCache`]).
+pub fn from_root(
+    pos: &Position,
+    score: &[i32; 4],
+    root: Seat,
+    players_at_root: u32,
+    p: &EvalParams,
+) -> i32 {
     let mut sum = 0;
     let mut opponents = 0;
     for s in pos.seats_in_game() {

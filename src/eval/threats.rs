@@ -73,17 +73,6 @@ fn lines_of_fire(
     lines
 }
 
-/// The rocks whose throw, by `attacker`'s troll once it stands on them,
-/// would hit `victim`'s sorcerer ([`LinesOfFire::rocks`]).
-#[inline]
-fn lined_up_rocks(pos: &Position, attacker_troll: Bitboard, victim_sorcerer: Bitboard) -> Bitboard {
-    lines_of_fire(pos, attacker_troll, victim_sorcerer).rocks
-}
-
-/// Most pulls in one run that a threat looks at: two pulls and a throw
-/// fill a turn.
-const MAX_PULLS: u8 = 2;
-
 /// Most steps a threat looks at (a turn has 3).
 const MAX_THREAT_STEPS: u8 = 8;
 
@@ -115,32 +104,34 @@ impl Throws {
             return throws;
         }
         let free = pos.empty() | troll;
-        // within[j]: where the troll stands after at most j steps.
-        let mut within = [troll; MAX_THREAT_STEPS as usize];
         let last = max_steps.min(MAX_THREAT_STEPS) - 1;
-        for j in 1..=last as usize {
-            within[j] = walk(within[j - 1], free, 1);
+        // Where the troll stands after at most `last`, `last` − 1 and
+        // `last` − 2 steps (the two pulls' starts need one and two steps to
+        // spare).
+        let (mut reach, mut spare1, mut spare2) = (troll, troll, troll);
+        for _ in 0..last {
+            spare2 = spare1;
+            spare1 = reach;
+            reach = walk(reach, free, 1);
         }
-        throws.next_to = within[last as usize].neighbours();
-        if !pulls {
+        throws.next_to = reach.neighbours();
+        // A pull starts next to a rock: most trolls stand near none.
+        let rocks = pos.rocks();
+        if !pulls || last == 0 || (spare1 & rocks.neighbours()).is_empty() {
             return throws;
         }
         for d in Direction::ALL {
             let back = d.opposite();
-            // Squares with a rock right behind (against d) and, after m
-            // pulls, the troll's way m squares ahead free.
-            let mut way = pos.rocks().shift(d) & free;
-            let mut ahead = free;
-            for m in 1..=MAX_PULLS.min(last) {
-                ahead = ahead.shift(back);
-                way &= ahead;
-                let starts = way & within[(last - m) as usize];
-                // m pulls leave the rock m − 1 squares ahead of the start.
-                let mut lands = starts;
-                for _ in 1..m {
-                    lands = lands.shift(d);
-                }
-                throws.landings |= lands;
+            // Squares with a rock right behind (against d) and the troll's
+            // way ahead free for one pull, then for two.
+            let ahead1 = free.shift(back);
+            let way1 = rocks.shift(d) & free & ahead1;
+            // One pull leaves the rock on the start square.
+            throws.landings |= way1 & spare1;
+            if last >= 2 {
+                // Two pulls leave it one square ahead of the start.
+                let way2 = way1 & ahead1.shift(back);
+                throws.landings |= (way2 & spare2).shift(d);
             }
         }
         throws
@@ -149,18 +140,57 @@ impl Throws {
     /// Whether one of these throws hits `victim`'s sorcerer.
     #[inline]
     pub fn hits(&self, pos: &Position, victim: Seat) -> bool {
-        let sorcerer = pos.seat_bb(victim) & pos.kind_bb(Kind::Sorcerer);
-        let Some(sq) = sorcerer.lowest() else {
-            return false;
-        };
-        // Most throws are nowhere near the victim's lines: a table look-up
-        // spares the walk along them.
-        let near = lines_through(sq);
-        if ((self.next_to & pos.rocks() | self.landings) & near).is_empty() {
+        self.hits_target(pos, &Target::new(pos, victim))
+    }
+
+    /// Whether one of these throws hits the sorcerer of `target`.
+    #[inline]
+    pub fn hits_target(&self, pos: &Position, target: &Target) -> bool {
+        // Most throws are nowhere near the victim's lines: a mask spares
+        // the walk along them.
+        if ((self.next_to & pos.rocks() | self.landings) & target.near).is_empty() {
             return false;
         }
-        let lines = lines_of_fire(pos, self.troll, sorcerer);
+        // The target's lines stop at every troll; they differ from this
+        // troll's view only when it stands on one of them.
+        let own;
+        let lines = if (self.troll & target.near).is_empty() {
+            &target.fire
+        } else {
+            own = lines_of_fire(pos, self.troll, target.sorcerer);
+            &own
+        };
         ((self.next_to & lines.rocks) | (self.landings & lines.open)).any()
+    }
+}
+
+/// One seat's sorcerer as a target, worked out once per position for
+/// every attacker ([`Throws::hits_target`]) and for [`exposed_lines`].
+pub struct Target {
+    sorcerer: Bitboard,
+    /// The squares on a line with the sorcerer ([`lines_through`]; empty
+    /// without a sorcerer).
+    pub near: Bitboard,
+    /// The lines of fire onto the sorcerer, every troll a stopper.
+    fire: LinesOfFire,
+}
+
+impl Target {
+    /// `victim`'s sorcerer as a target.
+    #[inline]
+    pub fn new(pos: &Position, victim: Seat) -> Target {
+        let sorcerer = pos.seat_bb(victim) & pos.kind_bb(Kind::Sorcerer);
+        Target {
+            sorcerer,
+            near: sorcerer.lowest().map_or(Bitboard::EMPTY, lines_through),
+            fire: lines_of_fire(pos, Bitboard::EMPTY, sorcerer),
+        }
+    }
+
+    /// The rocks lined up with the sorcerer ([`exposed_lines`]).
+    #[inline]
+    pub fn exposed_lines(&self) -> u32 {
+        self.fire.rocks.count()
     }
 }
 
@@ -276,12 +306,21 @@ static BALLS: LazyLock<[[Bitboard; NUM_SQUARES]; 4]> = LazyLock::new(|| {
 
 /// Every square on a line with `sq` (its rank and file), whatever stands
 /// between.
+#[inline]
 pub fn lines_through(sq: Square) -> Bitboard {
-    sq.ray(Direction::North)
-        | sq.ray(Direction::East)
-        | sq.ray(Direction::South)
-        | sq.ray(Direction::West)
+    LINES_THROUGH[sq.index()]
 }
+
+/// [`lines_through`] of every square.
+static LINES_THROUGH: LazyLock<[Bitboard; NUM_SQUARES]> = LazyLock::new(|| {
+    let mut lines = [Bitboard::EMPTY; NUM_SQUARES];
+    for sq in Square::all() {
+        lines[sq.index()] = Direction::ALL
+            .into_iter()
+            .fold(Bitboard::EMPTY, |l, d| l | sq.ray(d));
+    }
+    lines
+});
 
 /// The fewest steps (2..=`max_steps`) in which `attacker` can kill
 /// `victim` by first levitating one of the rocks `floatable` (the rocks its
@@ -423,8 +462,7 @@ pub fn levitation_steps_to_kill_onto(
 /// Rocks lined up with `seat`'s sorcerer over empty squares and dwarves,
 /// whoever might throw them (every troll a stopper): its exposure.
 pub fn exposed_lines(pos: &Position, seat: Seat) -> u32 {
-    let sorcerer = pos.seat_bb(seat) & pos.kind_bb(Kind::Sorcerer);
-    lined_up_rocks(pos, Bitboard::EMPTY, sorcerer).count()
+    Target::new(pos, seat).exposed_lines()
 }
 
 /// Plain steps `seat`'s troll needs before it stands next to some rock
@@ -452,6 +490,16 @@ mod tests {
 
     fn pos(spn: &str) -> Position {
         Position::from_spn(spn).unwrap()
+    }
+
+    /// The rocks whose throw, by `attacker`'s troll once it stands on them,
+    /// would hit `victim`'s sorcerer ([`LinesOfFire::rocks`]).
+    fn lined_up_rocks(
+        pos: &Position,
+        attacker_troll: Bitboard,
+        victim_sorcerer: Bitboard,
+    ) -> Bitboard {
+        lines_of_fire(pos, attacker_troll, victim_sorcerer).rocks
     }
 
     /// Whom the rules say `throw` kills once `steps` are played from `p`.

@@ -21,7 +21,7 @@ use super::score::{DRAW, INFINITY, Score, from_tt, to_tt, win_in_turn};
 use super::thread::{ThreadState, Worker};
 use super::tt::{Bound, TranspositionTable};
 use super::{Control, Progress};
-use crate::eval::{EvalParams, evaluate};
+use crate::eval::{EvalCache, EvalParams, from_root};
 use crate::game::{Position, Seat, Step, StepKind, StepList, Undo};
 
 /// Salt for the paranoid table keys: the scores depend on the root seat.
@@ -74,6 +74,8 @@ pub struct AlphaBeta<'a> {
     /// `MultiPV`: where the turns already reported end (hashes); lines
     /// that reach one of them in the root's turn are left out.
     excluded: Vec<u64>,
+    /// Seat scores of positions evaluated lately.
+    eval_cache: EvalCache,
     /// Node count, variation, killers and history.
     pub t: ThreadState<'a>,
 }
@@ -150,6 +152,7 @@ impl<'a> AlphaBeta<'a> {
             path,
             mode,
             excluded: Vec::new(),
+            eval_cache: EvalCache::new(),
             t: ThreadState::new(control, progress, is_main),
         }
     }
@@ -192,9 +195,16 @@ impl<'a> AlphaBeta<'a> {
         n >= 2 && self.path[lo..n - 1].contains(&hash)
     }
 
-    fn static_eval(&self, pos: &Position) -> i32 {
+    fn static_eval(&mut self, pos: &Position) -> i32 {
+        let scores = self.eval_cache.seat_scores(pos, self.params);
         self.sign(pos.side_to_move())
-            * evaluate(pos, self.root_seat, self.players_at_root, self.params)
+            * from_root(
+                pos,
+                &scores,
+                self.root_seat,
+                self.players_at_root,
+                self.params,
+            )
     }
 
     fn classify(&self, pos: &Position, step: Step, my_sign: i32) -> ThrowClass {
