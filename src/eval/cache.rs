@@ -85,7 +85,7 @@ mod tests {
                 let fresh = seat_scores(&p, &DEFAULT_PARAMS);
                 assert_eq!(cache.seat_scores(&p, &DEFAULT_PARAMS), fresh);
                 assert_eq!(cache.seat_scores(&p, &DEFAULT_PARAMS), fresh);
-                seen.push((p.clone(), fresh));
+                seen.push((p, fresh));
                 let steps = p.legal_step_vec();
                 p = p.after(steps[rng.random_range(0..steps.len())]);
             }
