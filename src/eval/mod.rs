@@ -96,6 +96,11 @@ eval_params! {
     /// Added to `threat` for the side to move per step it has already
     /// spent this turn (fewer steps left to parry).
     threat_per_spent_step: i32 = -29,
+    /// Charged to a seat whose sorcerer another seat's troll could hit
+    /// with [`DANGER_EXTRA_STEPS`] more steps than a threat allows (a
+    /// turn later), the board standing still: a kill the other seats'
+    /// moves may bring forward. 0 turns it off and skips its work.
+    danger: i32 = 0,
     /// A kill that needs a levitation first (the attacker's sorcerer floats
     /// a rock into line, its troll throws it; [`threats::levitation_steps_to_kill`]),
     /// in percent of the charge of a plain throw threat (`kill_now`,
@@ -386,6 +391,9 @@ fn shorten(word: &str) -> String {
 /// Total of the max-n shares ([`evaluate_shares`]).
 pub const SHARES_TOTAL: i32 = 10_000;
 
+/// How many steps beyond a threat's `danger` looks.
+pub const DANGER_EXTRA_STEPS: u8 = 3;
+
 /// Farthest troll-to-rock distance `troll_near_rock` counts (steps).
 const TROLL_NEAR_ROCK_MAX: u8 = 5;
 
@@ -443,6 +451,7 @@ pub fn seat_scores(pos: &Position, p: &EvalParams) -> [i32; 4] {
         let steps = if ia == 0 { pos.steps_left() } else { 3 };
         let floatable = floatable_rocks(pos, ia);
         let throws = Throws::new(pos, attacker, steps, true);
+        let far = (p.danger != 0).then(|| throws.farther(DANGER_EXTRA_STEPS));
         // Most attackers float no rock anywhere useful: one cheap superset
         // per attacker spares the exact search per victim.
         let landings = if p.levitation_threat != 0 {
@@ -466,6 +475,12 @@ pub fn seat_scores(pos: &Position, p: &EvalParams) -> [i32; 4] {
             {
                 p.levitation_threat
             } else {
+                if far
+                    .as_ref()
+                    .is_some_and(|f| f.hits_target(pos, &targets[victim.index()]))
+                {
+                    score[victim.index()] -= p.danger;
+                }
                 continue;
             };
             if ia == 0 {
@@ -646,6 +661,42 @@ mod tests {
         let q = pos("R/gT2/2gS2/7/R3gD3R/rS2R3/rD1rT2/3/1 g 3 10 - - -");
         let e = evaluate(&q, Seat::Green, 2, &DEFAULT_PARAMS);
         assert!((-1000..0).contains(&e), "{e}");
+    }
+
+    /// Green's score with `danger` at 100, less its score with it off.
+    fn danger_charge_to_green(spn: &str) -> i32 {
+        let p = pos(spn);
+        let on = EvalParams {
+            danger: 100,
+            ..DEFAULT_PARAMS
+        };
+        let off = EvalParams {
+            danger: 0,
+            ..DEFAULT_PARAMS
+        };
+        seat_scores(&p, &on)[Seat::Green.index()] - seat_scores(&p, &off)[Seat::Green.index()]
+    }
+
+    #[test]
+    fn danger_counts_a_throw_a_turn_away() {
+        // The rock e4 is lined up with the green sorcerer e7 (over the
+        // green dwarf e5). Red's troll on i5 needs four steps to stand
+        // next to it (h5 h4 g4 f4) and a fifth to throw: no threat this
+        // turn, a danger.
+        assert_eq!(
+            danger_charge_to_green("R/gT2/2gS2/7/R3gD3rT/rS2R3/rD4/3/R r 3 10 - - -"),
+            -100
+        );
+        // On h4 it throws within the turn: a threat, not a danger too.
+        assert_eq!(
+            danger_charge_to_green("R/gT2/2gS2/7/R3gD4/rS2R2rT/rD4/3/R r 3 10 - - -"),
+            0
+        );
+        // Walled in by its own dwarf on h5, it reaches nothing.
+        assert_eq!(
+            danger_charge_to_green("R/gT2/2gS2/7/R3gD2rDrT/rS2R3/5/3/R r 3 10 - - -"),
+            0
+        );
     }
 
     #[test]

@@ -88,6 +88,10 @@ pub struct Throws {
     /// straight ahead, the rock dragged onto the square the troll leaves)
     /// with a step to spare: on a line of fire, it is thrown back along it.
     landings: Bitboard,
+    /// Where the troll can stand with a step to spare.
+    reach: Bitboard,
+    /// The squares the troll may walk over (empty ones and its own).
+    free: Bitboard,
 }
 
 impl Throws {
@@ -95,15 +99,17 @@ impl Throws {
     /// [`MAX_THREAT_STEPS`]); `pulls` counts the throws of pulled rocks too.
     pub fn new(pos: &Position, attacker: Seat, max_steps: u8, pulls: bool) -> Throws {
         let troll = pos.seat_bb(attacker) & pos.kind_bb(Kind::Troll);
+        let free = pos.empty() | troll;
         let mut throws = Throws {
             troll,
             next_to: Bitboard::EMPTY,
             landings: Bitboard::EMPTY,
+            reach: Bitboard::EMPTY,
+            free,
         };
         if troll.is_empty() || max_steps == 0 {
             return throws;
         }
-        let free = pos.empty() | troll;
         let last = max_steps.min(MAX_THREAT_STEPS) - 1;
         // Where the troll stands after at most `last`, `last` − 1 and
         // `last` − 2 steps (the two pulls' starts need one and two steps to
@@ -115,6 +121,7 @@ impl Throws {
             reach = walk(reach, free, 1);
         }
         throws.next_to = reach.neighbours();
+        throws.reach = reach;
         // A pull starts next to a rock: most trolls stand near none.
         let rocks = pos.rocks();
         if !pulls || last == 0 || (spare1 & rocks.neighbours()).is_empty() {
@@ -161,6 +168,22 @@ impl Throws {
             &own
         };
         ((self.next_to & lines.rocks) | (self.landings & lines.open)).any()
+    }
+}
+
+impl Throws {
+    /// The plain throws (no pulls) of the same troll with `extra` more
+    /// steps: where it could throw from a turn later, the rest of the
+    /// board standing still.
+    pub fn farther(&self, extra: u8) -> Throws {
+        let reach = walk(self.reach, self.free, extra);
+        Throws {
+            troll: self.troll,
+            next_to: reach.neighbours(),
+            landings: Bitboard::EMPTY,
+            reach,
+            free: self.free,
+        }
     }
 }
 
