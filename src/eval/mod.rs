@@ -100,7 +100,7 @@ eval_params! {
     /// with [`DANGER_EXTRA_STEPS`] more steps than a threat allows (a
     /// turn later), the board standing still: a kill the other seats'
     /// moves may bring forward. 0 turns it off and skips its work.
-    danger: i32 = 0,
+    danger: i32 = 100,
     /// A kill that needs a levitation first (the attacker's sorcerer floats
     /// a rock into line, its troll throws it; [`threats::levitation_steps_to_kill`]),
     /// in percent of the charge of a plain throw threat (`kill_now`,
@@ -750,11 +750,11 @@ mod tests {
         for (i, (name, _)) in DEFAULT_PARAMS.flat().into_iter().enumerate() {
             p.set_flat(&name, i as i32 - 5).unwrap();
         }
-        assert_eq!(p.troll_near_rock, [3, 4, 5, 6, 7, 8]);
+        assert_eq!(p.troll_near_rock, [4, 5, 6, 7, 8, 9]);
         assert_eq!(EvalParams::from_text(&p.to_text()), Ok(p.clone()));
         let flat = p.flat();
         assert_eq!(flat[0], ("dwarf".to_string(), -5));
-        assert!(flat.contains(&("troll_near_rock.5".to_string(), 8)));
+        assert!(flat.contains(&("troll_near_rock.5".to_string(), 9)));
         assert!(p.set_flat("troll_near_rock.6", 1).is_err());
         assert!(p.set_flat("troll_near_rock", 1).is_err());
         assert!(p.set_flat("dwarf.0", 1).is_err());
