@@ -77,7 +77,7 @@ fn lines_of_fire(
 const MAX_THREAT_STEPS: u8 = 8;
 
 /// Where one seat's troll can throw from within a number of steps, for
-/// any victim: [`Throws::hits`] then only asks the victim's lines of fire.
+/// any victim: [`Throws::hits_target`] then only asks the victim's lines of fire.
 /// The rest of the board is assumed to stay still.
 pub struct Throws {
     troll: Bitboard,
@@ -144,12 +144,6 @@ impl Throws {
         throws
     }
 
-    /// Whether one of these throws hits `victim`'s sorcerer.
-    #[inline]
-    pub fn hits(&self, pos: &Position, victim: Seat) -> bool {
-        self.hits_target(pos, &Target::new(pos, victim))
-    }
-
     /// Whether one of these throws hits the sorcerer of `target`.
     #[inline]
     pub fn hits_target(&self, pos: &Position, target: &Target) -> bool {
@@ -169,9 +163,7 @@ impl Throws {
         };
         ((self.next_to & lines.rocks) | (self.landings & lines.open)).any()
     }
-}
 
-impl Throws {
     /// The plain throws (no pulls) of the same troll with `extra` more
     /// steps: where it could throw from a turn later, the rest of the
     /// board standing still.
@@ -232,7 +224,8 @@ pub fn steps_to_kill_with(
     max_steps: u8,
     pulls: bool,
 ) -> Option<u8> {
-    let hits = |k| Throws::new(pos, attacker, k, pulls).hits(pos, victim);
+    let target = Target::new(pos, victim);
+    let hits = |k| Throws::new(pos, attacker, k, pulls).hits_target(pos, &target);
     // Throws only grow with the steps: most pairs miss at the most steps
     // already, and then no fewer need trying.
     if attacker == victim || !hits(max_steps) {
