@@ -4,7 +4,7 @@
 //! killing turn did that it could not see.
 //!
 //! ```text
-//! cargo run --release --example deaths -- <records file>… [--show <name>]
+//! cargo run --release --example deaths -- <records file>… [--show <name>] [--seats <n>]
 //! ```
 //!
 //! Per engine (participant name) and count of seats left when the
@@ -23,8 +23,8 @@
 //! - `killer_steps_at_victim_turn=d`: the killer's steps to the kill then
 //!   (1–8; 9: more, or not at all with the board standing still).
 //!
-//! `--show <name>` also prints each death of that engine with 4 seats in
-//! the game: the positions (SPN) at the victim's last turn and at the
+//! `--show <name>` also prints each death of that engine with `--seats`
+//! seats in the game (4 unless given): the positions (SPN) at the victim's last turn and at the
 //! killer's turn, with the steps played.
 
 use splut::eval::threats::steps_to_kill;
@@ -40,16 +40,25 @@ type Tally = BTreeMap<String, usize>;
 fn main() {
     let mut files = Vec::new();
     let mut show = None;
+    let mut seats = 4;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         if a == "--show" {
             show = args.next();
+        } else if a == "--seats" {
+            seats = match args.next().and_then(|n| n.parse().ok()) {
+                Some(n) => n,
+                None => {
+                    eprintln!("error: --seats needs a count of seats (2, 3 or 4)");
+                    std::process::exit(2);
+                }
+            };
         } else {
             files.push(a);
         }
     }
     if files.is_empty() {
-        eprintln!("usage: deaths <records file>… [--show <name>]");
+        eprintln!("usage: deaths <records file>… [--show <name>] [--seats <n>]");
         std::process::exit(2);
     }
     let mut tally = Tally::new();
@@ -72,7 +81,7 @@ fn main() {
         for game in RecordReader::after_lines(input, lines) {
             match game {
                 Ok((_, g)) => {
-                    if let Err(e) = tally_game(&g, show.as_deref(), &mut tally) {
+                    if let Err(e) = tally_game(&g, show.as_deref(), seats, &mut tally) {
                         eprintln!("{path}: game {}: {e}", g.number);
                     }
                 }
@@ -86,7 +95,12 @@ fn main() {
 }
 
 /// Adds the deaths of one game to `tally`.
-fn tally_game(g: &GameRecord, show: Option<&str>, tally: &mut Tally) -> Result<(), String> {
+fn tally_game(
+    g: &GameRecord,
+    show: Option<&str>,
+    show_seats: usize,
+    tally: &mut Tally,
+) -> Result<(), String> {
     let start = if g.start == "startpos" {
         Position::start(g.players).ok_or("bad player count")?
     } else {
@@ -142,7 +156,7 @@ fn tally_game(g: &GameRecord, show: Option<&str>, tally: &mut Tally) -> Result<(
                 add(format!("killer_steps_at_victim_turn={d}"));
             }
             if let (true, Some((pv, played))) = (
-                show == Some(who.as_str()) && n == 4,
+                show == Some(who.as_str()) && n == show_seats,
                 &last_turn[victim.index()],
             ) {
                 println!(
