@@ -86,7 +86,13 @@ impl Position {
         let opponents = self.players_left().saturating_sub(1);
         let mut list = super::movegen::StepList::new();
         self.legal_steps(&mut list);
+        // Only a throw kills, and any last step ends the turn: on the last
+        // step the other steps need not be made (most of the work).
+        let last = self.steps_left() <= 1;
         list.iter().any(|&s| {
+            if last && s.kind() != super::step::StepKind::Throw {
+                return false;
+            }
             let next = self.after(s);
             let alive = next.seats_in_game().filter(|&o| o != mover).count() as u32;
             alive < opponents
@@ -300,6 +306,44 @@ mod tests {
         assert!(!Position::start(4).unwrap().can_kill_this_turn());
         // The throw that ends the game is a kill too.
         assert!(pos("R/gT2/2gS2/7/R3gD3R/rS2R3/rD1rT2/3/1 r 3 10 - - -").can_kill_this_turn());
+    }
+
+    /// [`Position::can_kill_this_turn`] making every step, as it was
+    /// before it skipped the last step's non-throws.
+    fn can_kill_slowly(p: &Position) -> bool {
+        let opponents = p.players_left().saturating_sub(1);
+        p.legal_step_vec().into_iter().any(|s| {
+            let next = p.after(s);
+            let alive = next.seats_in_game().filter(|&o| o != p.side).count() as u32;
+            alive < opponents
+                || (next.turn == p.turn && !next.is_game_over() && can_kill_slowly(&next))
+        })
+    }
+
+    #[test]
+    fn the_kill_test_agrees_with_making_every_step() {
+        // Random games of every size (xorshift: the rules core has no
+        // dependencies, not even in tests).
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let (mut kills, mut positions) = (0, 0);
+        for game in 0..12 {
+            let mut p = Position::start(2 + game % 3).unwrap();
+            while !p.is_game_over() && p.turn() < 80 {
+                let fast = p.can_kill_this_turn();
+                assert_eq!(fast, can_kill_slowly(&p), "{}", p.to_spn());
+                kills += usize::from(fast);
+                positions += 1;
+                let steps = p.legal_step_vec();
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                p = p.after(steps[(x % steps.len() as u64) as usize]);
+            }
+        }
+        assert!(
+            positions > 300 && kills > 10,
+            "{positions} positions, {kills} kills"
+        );
     }
 
     #[test]

@@ -116,6 +116,12 @@ impl Worker for AlphaBeta<'_> {
     }
 }
 
+impl Drop for AlphaBeta<'_> {
+    fn drop(&mut self) {
+        self.eval_cache.give_back(self.params);
+    }
+}
+
 impl<'a> AlphaBeta<'a> {
     /// A searcher for `root`, after a game whose earlier positions hashed to
     /// `game_hashes` (for repetitions). Best-reply modes apply with 3–4
@@ -152,7 +158,7 @@ impl<'a> AlphaBeta<'a> {
             path,
             mode,
             excluded: Vec::new(),
-            eval_cache: EvalCache::new(),
+            eval_cache: EvalCache::take_for(params),
             t: ThreadState::new(control, progress, is_main),
         }
     }
