@@ -24,8 +24,8 @@
 //!   (1–8; 9: more, or not at all with the board standing still).
 //!
 //! `--show <name>` also prints each death of that engine with `--seats`
-//! seats in the game (4 unless given): the positions (SPN) at the victim's last turn and at the
-//! killer's turn, with the steps played.
+//! seats in the game (4 unless given): the positions (SPN) at the
+//! victim's last turn and at the killer's turn, with the steps played.
 
 use splut::eval::threats::steps_to_kill;
 use splut::game::{Game, Position, Seat, StepKind};

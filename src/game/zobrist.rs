@@ -31,7 +31,8 @@ pub struct Keys {
     pub first_turn: u64,
 }
 
-const fn splitmix(state: &mut u64) -> u64 {
+/// SplitMix64: the keys' generator, and the rules tests' random numbers.
+pub(super) const fn splitmix(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = *state;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
