@@ -5,10 +5,10 @@
 //! signature and nodes per second.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use splut::eval::{DEFAULT_PARAMS, evaluate, evaluate_shares};
+use splut::eval::{DEFAULT_PARAMS, EvalCaches, evaluate, evaluate_shares};
 use splut::game::Position;
 use splut::search::tt::TranspositionTable;
-use splut::search::{Algorithm, Limits, Settings, think};
+use splut::search::{Algorithm, Limits, Search, Settings};
 use std::hint::black_box;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -63,15 +63,16 @@ fn search(c: &mut Criterion) {
             b.iter(|| {
                 let tt = TranspositionTable::new(16);
                 let stop = Arc::new(AtomicBool::new(false));
-                think(
-                    black_box(&pos),
-                    &[],
-                    &limits,
-                    &settings,
-                    &tt,
-                    stop,
-                    &mut |_| {},
-                )
+                let search = Search {
+                    root: black_box(&pos),
+                    game_hashes: &[],
+                    limits: &limits,
+                    settings: &settings,
+                    tt: &tt,
+                    eval_caches: &EvalCaches::new(),
+                    ponder: None,
+                };
+                search.think(stop, &mut |_| {})
             })
         });
     }

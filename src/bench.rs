@@ -2,9 +2,10 @@
 //! thread. The total node count is the search's signature (it changes only
 //! when the search changes); nodes per second measure its speed.
 
+use crate::eval::EvalCaches;
 use crate::game::Position;
 use crate::search::tt::TranspositionTable;
-use crate::search::{Algorithm, Limits, Settings, think};
+use crate::search::{Algorithm, Limits, Search, Settings};
 use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -90,15 +91,16 @@ pub fn run(depth: Option<u32>, threads: usize) -> i32 {
             ..Limits::default()
         };
         let t = Instant::now();
-        let outcome = think(
-            &pos,
-            &[],
-            &limits,
-            &settings,
-            &tt,
-            Arc::new(AtomicBool::new(false)),
-            &mut |_| {},
-        );
+        let search = Search {
+            root: &pos,
+            game_hashes: &[],
+            limits: &limits,
+            settings: &settings,
+            tt: &tt,
+            eval_caches: &EvalCaches::new(),
+            ponder: None,
+        };
+        let outcome = search.think(Arc::new(AtomicBool::new(false)), &mut |_| {});
         let turn: Vec<String> = outcome.turn.iter().map(|s| s.to_string()).collect();
         let _ = writeln!(
             out,

@@ -11,16 +11,13 @@ const GAMES_PER_PLAYER_COUNT: u64 = 2000;
 /// Random games rarely last this long; the cap keeps the test's time bounded.
 const MAX_STEPS: usize = 600;
 
-/// SplitMix64: seeded and dependency-free, so every run plays the same games.
+/// The crate's SplitMix64: seeded and dependency-free, so every run plays
+/// the same games.
 struct Rng(u64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        splut::game::splitmix64(&mut self.0)
     }
 
     fn below(&mut self, n: usize) -> usize {

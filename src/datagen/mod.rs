@@ -32,10 +32,11 @@ pub mod format;
 
 pub use format::{ReadSummary, Sample, read_files, read_files_with, read_from};
 
-use crate::game::{Game, Position};
+use crate::eval::EvalCaches;
+use crate::game::{Game, Position, splitmix64};
 use crate::search::score::Score;
 use crate::search::tt::TranspositionTable;
-use crate::search::{Algorithm, Limits, Settings, think};
+use crate::search::{Algorithm, Limits, Search, Settings};
 use crate::tournament::judge::{Adjudication, Judge, Reason, places};
 use crate::tournament::openings::random_openings;
 use rand::SeedableRng;
@@ -179,12 +180,9 @@ pub struct GameData {
     pub stats: Stats,
 }
 
-/// SplitMix64: spreads the run seed and a game number into a game seed.
+/// Spreads the run seed and a game number into a game seed.
 fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    splitmix64(&mut z)
 }
 
 /// Plays game `number` (from 1) of the run; `None` if `stop` was set
@@ -193,6 +191,7 @@ pub fn play_game(
     cfg: &Config,
     number: u64,
     tt: &TranspositionTable,
+    eval_caches: &EvalCaches,
     stop: &Arc<AtomicBool>,
 ) -> Result<Option<GameData>, String> {
     let game_seed = mix(cfg.seed ^ mix(number));
@@ -225,15 +224,16 @@ pub fn play_game(
         if let Some(r) = judge.before_turn(&pos) {
             break r;
         }
-        let outcome = think(
-            &pos,
-            &hashes,
-            &limits,
-            &settings,
+        let search = Search {
+            root: &pos,
+            game_hashes: &hashes,
+            limits: &limits,
+            settings: &settings,
             tt,
-            stop.clone(),
-            &mut |_| {},
-        );
+            eval_caches,
+            ponder: None,
+        };
+        let outcome = search.think(stop.clone(), &mut |_| {});
         if stop.load(Relaxed) {
             return Ok(None);
         }
@@ -360,12 +360,13 @@ pub fn run(
         for tt in &tables {
             let (tx, next) = (tx.clone(), &next);
             scope.spawn(move || {
+                let eval_caches = EvalCaches::new();
                 loop {
                     let n = next.fetch_add(1, Relaxed);
                     if cfg.games.is_some_and(|g| n > g) || stop.load(Relaxed) {
                         break;
                     }
-                    let game = play_game(cfg, n, tt, stop);
+                    let game = play_game(cfg, n, tt, &eval_caches, stop);
                     if tx.send((n, game)).is_err() {
                         break;
                     }

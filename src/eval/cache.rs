@@ -4,11 +4,12 @@
 //! position, so the search's leaves repeat: the evaluation is more than
 //! half of the search's time, and a leaf met again costs a look-up instead.
 //! The scores depend only on the position (not on the search's root), so
-//! one cache serves every search of a thread while the weights stay.
+//! one cache serves one search thread after another while the weights stay:
+//! [`EvalCaches`] keeps them between searches.
 
 use super::{EvalParams, seat_scores};
 use crate::game::Position;
-use std::cell::RefCell;
+use std::sync::Mutex;
 
 /// Entries in a cache: 24 bytes each, 1.5 MiB in all.
 const ENTRIES: usize = 1 << 16;
@@ -25,11 +26,47 @@ pub struct EvalCache {
     entries: Box<[Entry]>,
 }
 
-thread_local! {
-    /// The cache a search on this thread gave back, with its weights: the
-    /// next search reuses it instead of filling 1.5 MiB afresh (which costs
-    /// more than a 500-node search, `splut datagen`'s default).
-    static SPARE: RefCell<Option<(EvalParams, EvalCache)>> = const { RefCell::new(None) };
+/// Most caches an [`EvalCaches`] keeps: one per search thread there can be.
+const MAX_SPARE: usize = 256;
+
+/// The caches of finished searches, for the next ones: a search thread
+/// takes one for its weights and gives it back when it ends, so the next
+/// search need not fill 1.5 MiB afresh (which costs more than a 500-node
+/// search, `splut datagen`'s default). Whoever owns the transposition
+/// table owns one of these and hands both to every search.
+#[derive(Default)]
+pub struct EvalCaches {
+    spare: Mutex<Vec<(EvalParams, EvalCache)>>,
+}
+
+impl EvalCaches {
+    /// None kept yet.
+    pub fn new() -> EvalCaches {
+        EvalCaches::default()
+    }
+
+    /// A cache of scores under `params`: one a finished search gave back
+    /// under the same weights, else an empty one.
+    pub fn take(&self, params: &EvalParams) -> EvalCache {
+        let Ok(mut spare) = self.spare.lock() else {
+            return EvalCache::new();
+        };
+        match spare.iter().rposition(|(p, _)| p == params) {
+            Some(i) => spare.swap_remove(i).1,
+            None => EvalCache::new(),
+        }
+    }
+
+    /// Keeps `cache`, filled under `params`, for a later [`EvalCaches::take`];
+    /// caches of other weights are dropped (the weights changed).
+    pub fn give_back(&self, params: &EvalParams, cache: EvalCache) {
+        if let Ok(mut spare) = self.spare.lock() {
+            spare.retain(|(p, _)| p == params);
+            if spare.len() < MAX_SPARE {
+                spare.push((params.clone(), cache));
+            }
+        }
+    }
 }
 
 impl Default for EvalCache {
@@ -55,25 +92,13 @@ impl EvalCache {
         }
     }
 
-    /// This thread's cache for `params`: the one its last search gave back
-    /// ([`EvalCache::give_back`]) if that search used the same weights,
-    /// else an empty one.
-    pub fn take_for(params: &EvalParams) -> EvalCache {
-        let spare = SPARE.with(|s| s.borrow_mut().take());
-        match spare {
-            Some((p, cache)) if p == *params => cache,
-            _ => EvalCache::new(),
-        }
-    }
-
-    /// Hands this cache's entries, computed under `params`, to the thread's
-    /// next [`EvalCache::take_for`]; this cache is left without entries
-    /// (it still answers, computing every time).
-    pub fn give_back(&mut self, params: &EvalParams) {
-        let cache = EvalCache {
+    /// Moves the entries out into a cache of their own, leaving this one
+    /// without (it still answers, computing every time): how a search
+    /// that ends hands its cache back without copying 1.5 MiB.
+    pub fn take_entries(&mut self) -> EvalCache {
+        EvalCache {
             entries: std::mem::take(&mut self.entries),
-        };
-        SPARE.with(|s| *s.borrow_mut() = Some((params.clone(), cache)));
+        }
     }
 
     /// [`seat_scores`] of `pos` under `params`, from the cache when the
@@ -126,5 +151,27 @@ mod tests {
         for (p, fresh) in &seen {
             assert_eq!(cache.seat_scores(p, &DEFAULT_PARAMS), *fresh);
         }
+    }
+
+    /// A cache given back is taken again for the same weights, with its
+    /// entries; other weights get an empty one, and drop the old.
+    #[test]
+    fn caches_are_kept_for_the_same_weights() {
+        let caches = EvalCaches::new();
+        let pos = Position::start(2).unwrap();
+        let mut cache = caches.take(&DEFAULT_PARAMS);
+        cache.seat_scores(&pos, &DEFAULT_PARAMS);
+        let filled = |c: &EvalCache| c.entries.iter().filter(|e| e.key != 0).count();
+        assert_eq!(filled(&cache), 1);
+        caches.give_back(&DEFAULT_PARAMS, cache.take_entries());
+        assert_eq!(cache.entries.len(), 0, "the entries moved out");
+        let again = caches.take(&DEFAULT_PARAMS);
+        assert_eq!(filled(&again), 1);
+        caches.give_back(&DEFAULT_PARAMS, again);
+        let mut other = DEFAULT_PARAMS;
+        other.dwarf += 1;
+        assert_eq!(filled(&caches.take(&other)), 0);
+        caches.give_back(&other, EvalCache::new());
+        assert_eq!(filled(&caches.take(&DEFAULT_PARAMS)), 0, "dropped");
     }
 }

@@ -20,6 +20,7 @@ mod step;
 mod troll;
 mod turn;
 mod zobrist;
+pub use zobrist::splitmix64;
 
 #[cfg(test)]
 mod testkit;

@@ -334,7 +334,7 @@ mod tests {
                 kills += usize::from(fast);
                 positions += 1;
                 let steps = p.legal_step_vec();
-                let r = crate::game::zobrist::splitmix(&mut x);
+                let r = crate::game::splitmix64(&mut x);
                 p = p.after(steps[(r % steps.len() as u64) as usize]);
             }
         }

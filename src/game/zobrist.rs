@@ -31,8 +31,11 @@ pub struct Keys {
     pub first_turn: u64,
 }
 
-/// SplitMix64: the keys' generator, and the rules tests' random numbers.
-pub(super) const fn splitmix(state: &mut u64) -> u64 {
+/// SplitMix64, the crate's one seed mixer: advances `state` and returns the
+/// next number. It generates the Zobrist keys, spreads a run's seed and a
+/// game's number into a game's seed (`splut datagen`), and gives the tests
+/// their random numbers.
+pub const fn splitmix64(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = *state;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -44,7 +47,7 @@ const fn fill<const N: usize>(state: &mut u64) -> [u64; N] {
     let mut a = [0; N];
     let mut i = 0;
     while i < N {
-        a[i] = splitmix(state);
+        a[i] = splitmix64(state);
         i += 1;
     }
     a
@@ -69,7 +72,7 @@ const fn build() -> Keys {
     let steps = fill(&mut st);
     let mut levitation: [u64; NUM_SQUARES + 2] = fill(&mut st);
     levitation[NUM_SQUARES] = 0;
-    let first_turn = splitmix(&mut st);
+    let first_turn = splitmix64(&mut st);
     Keys {
         piece,
         rock,

@@ -11,7 +11,7 @@ pub mod commands;
 pub mod input;
 pub mod options;
 
-use crate::eval::EvalSet;
+use crate::eval::{EvalCaches, EvalSet};
 use crate::game::{Game, Position, Seat, Step, perft_interruptible};
 use crate::options::Id;
 use crate::search::control::Ponder;
@@ -115,6 +115,8 @@ pub struct Engine {
     /// The evaluation's weights: compiled in, or from `EvalFile`.
     params: EvalSet,
     tt: Arc<TranspositionTable>,
+    /// Evaluation caches kept from one search to the next.
+    eval_caches: Arc<EvalCaches>,
     plan: Arc<Mutex<Option<Plan>>>,
     running: Option<Running>,
 }
@@ -154,6 +156,7 @@ impl Engine {
             game: Game::new(Position::start(2).unwrap_or_else(|| unreachable!())),
             p1: Seat::Red,
             tt: Arc::new(TranspositionTable::new(options.hash_mib())),
+            eval_caches: Arc::new(EvalCaches::new()),
             options,
             params: EvalSet::default(),
             plan: Arc::new(Mutex::new(None)),
@@ -470,6 +473,7 @@ impl Engine {
         let infinite = limits.infinite;
         let ponder = limits.ponder.then(Ponder::new);
         let (out, tt, plan) = (self.out.clone(), self.tt.clone(), self.plan.clone());
+        let eval_caches = self.eval_caches.clone();
         let handle = ponder.clone();
         let waits = infinite || ponder.is_some();
         self.start_job(waits, ponder, move |stop| {
@@ -480,6 +484,7 @@ impl Engine {
                 limits: &limits,
                 settings: &settings,
                 tt: &tt,
+                eval_caches: &eval_caches,
                 ponder: handle.clone(),
             };
             let outcome = search.think(stop.clone(), &mut |i| {

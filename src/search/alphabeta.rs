@@ -18,10 +18,9 @@
 
 use super::ordering::{MAX_PLY, ThrowClass, order};
 use super::score::{DRAW, INFINITY, Score, from_tt, to_tt, win_in_turn};
-use super::thread::{ThreadState, Worker};
+use super::thread::{Shared, ThreadState, Worker};
 use super::tt::{Bound, TranspositionTable};
-use super::{Control, Progress};
-use crate::eval::{EvalCache, EvalParams, from_root};
+use crate::eval::{EvalCache, EvalCaches, EvalParams, from_root};
 use crate::game::{Position, Seat, Step, StepKind, StepList, Undo};
 
 /// Salt for the paranoid table keys: the scores depend on the root seat.
@@ -76,6 +75,8 @@ pub struct AlphaBeta<'a> {
     excluded: Vec<u64>,
     /// Seat scores of positions evaluated lately.
     eval_cache: EvalCache,
+    /// Where the cache goes back when the search ends.
+    eval_caches: &'a EvalCaches,
     /// Node count, variation, killers and history.
     pub t: ThreadState<'a>,
 }
@@ -118,7 +119,8 @@ impl Worker for AlphaBeta<'_> {
 
 impl Drop for AlphaBeta<'_> {
     fn drop(&mut self) {
-        self.eval_cache.give_back(self.params);
+        let cache = self.eval_cache.take_entries();
+        self.eval_caches.give_back(self.params, cache);
     }
 }
 
@@ -126,14 +128,10 @@ impl<'a> AlphaBeta<'a> {
     /// A searcher for `root`, after a game whose earlier positions hashed to
     /// `game_hashes` (for repetitions). Best-reply modes apply with 3–4
     /// players only; with 2 they are plain alpha-beta.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         root: &Position,
         game_hashes: &[u64],
-        tt: &'a TranspositionTable,
-        params: &'a EvalParams,
-        control: &'a Control,
-        progress: &'a Progress,
+        shared: Shared<'a>,
         is_main: bool,
         mode: Mode,
     ) -> AlphaBeta<'a> {
@@ -145,8 +143,8 @@ impl<'a> AlphaBeta<'a> {
         let mode = if players > 2 { mode } else { Mode::Paranoid };
         let mode_salt = if mode == Mode::Paranoid { 0 } else { BRS_SALT };
         AlphaBeta {
-            tt,
-            params,
+            tt: shared.tt,
+            params: shared.params,
             root_seat,
             root_turn: root.turn(),
             players_at_root: players,
@@ -158,8 +156,9 @@ impl<'a> AlphaBeta<'a> {
             path,
             mode,
             excluded: Vec::new(),
-            eval_cache: EvalCache::take_for(params),
-            t: ThreadState::new(control, progress, is_main),
+            eval_cache: shared.eval_caches.take(shared.params),
+            eval_caches: shared.eval_caches,
+            t: ThreadState::new(shared.control, shared.progress, is_main),
         }
     }
 
@@ -403,34 +402,17 @@ impl<'a> AlphaBeta<'a> {
         // With turns left out (`MultiPV`), values in the root's turn are
         // not those of the game: neither read nor written in the table.
         let excluding = !self.excluded.is_empty() && turns_from_root == 0;
-        let mut tt_step = None;
-        if let Some(e) = self.tt.probe(key) {
-            tt_step = e.step;
-            if ply > 0 && !pv_node && !excluding && i32::from(e.depth) >= depth {
-                let v = from_tt(e.score, turns_from_root);
-                let usable = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => v >= beta,
-                    Bound::Upper => v <= alpha,
-                    Bound::None => false,
-                };
-                if usable {
-                    return v;
-                }
-            }
+        let (tt_step, tt_value) = self.probe(key, turns_from_root, depth, alpha, beta);
+        if let Some(v) = tt_value
+            && ply > 0
+            && !pv_node
+            && !excluding
+        {
+            return v;
         }
-
-        let mut list = StepList::new();
-        pos.legal_steps(&mut list);
         let me = pos.side_to_move();
         let my_sign = self.sign(me);
-        {
-            let (this, board) = (&*self, &*pos);
-            let (killers, history) = (&self.t.killers, &self.t.history);
-            order(&mut list, me, tt_step, killers, history, ply, |s| {
-                this.classify(board, s, my_sign)
-            });
-        }
+        let list = self.ordered_steps(pos, tt_step, ply);
 
         let alpha0 = alpha;
         let mut best = -INFINITY;
@@ -475,32 +457,78 @@ impl<'a> AlphaBeta<'a> {
                     self.t.update_pv(ply, step);
                     if value >= beta {
                         if quiet {
-                            self.t.killers.add(ply, step);
-                            self.t.history.reward(me, step, depth);
-                            for &tried in &list[..i] {
-                                if tried.kind() != StepKind::Throw {
-                                    self.t.history.punish(me, tried, depth);
-                                }
-                            }
+                            self.reward_cutoff(me, step, &list[..i], depth, ply);
                         }
                         break;
                     }
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
         if !excluding {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha0 {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
             let depth_u8 = depth.clamp(0, 255) as u8;
             let stored = to_tt(best, turns_from_root);
             self.tt.store(key, best_step, stored, depth_u8, bound);
         }
         best
+    }
+
+    /// The table's step for `key`, and its value when the entry is deep
+    /// enough and its bound settles the window.
+    fn probe(
+        &self,
+        key: u64,
+        turns_from_root: u32,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> (Option<Step>, Option<i32>) {
+        let Some(e) = self.tt.probe(key) else {
+            return (None, None);
+        };
+        if i32::from(e.depth) < depth {
+            return (e.step, None);
+        }
+        let v = from_tt(e.score, turns_from_root);
+        let usable = match e.bound {
+            Bound::Exact => true,
+            Bound::Lower => v >= beta,
+            Bound::Upper => v <= alpha,
+            Bound::None => false,
+        };
+        (e.step, usable.then_some(v))
+    }
+
+    /// The legal steps of `pos`, best first: the table's step, killing
+    /// throws, killers, history.
+    fn ordered_steps(&self, pos: &Position, tt_step: Option<Step>, ply: usize) -> StepList {
+        let mut list = StepList::new();
+        pos.legal_steps(&mut list);
+        let me = pos.side_to_move();
+        let my_sign = self.sign(me);
+        let (killers, history) = (&self.t.killers, &self.t.history);
+        order(&mut list, me, tt_step, killers, history, ply, |s| {
+            self.classify(pos, s, my_sign)
+        });
+        list
+    }
+
+    /// A quiet `step` of `me` cut off: it becomes a killer, and its history
+    /// rises while the quiet steps `tried` before it fall.
+    fn reward_cutoff(&mut self, me: Seat, step: Step, tried: &[Step], depth: i32, ply: usize) {
+        self.t.killers.add(ply, step);
+        self.t.history.reward(me, step, depth);
+        for &t in tried {
+            if t.kind() != StepKind::Throw {
+                self.t.history.punish(me, t, depth);
+            }
+        }
     }
 
     /// Stand pat on the evaluation, or take a throw that kills a sorcerer of

@@ -5,8 +5,9 @@
 use super::Settings;
 use super::alphabeta::{AlphaBeta, Mode};
 use super::control::{Control, Progress};
-use super::thread::Worker;
+use super::thread::{Shared, Worker};
 use super::tt::TranspositionTable;
+use crate::eval::EvalCaches;
 use crate::game::{Position, Step};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -17,11 +18,12 @@ pub fn complete_turn(
     root: &Position,
     pv: &[Step],
     tt: &TranspositionTable,
+    eval_caches: &EvalCaches,
     settings: &Settings,
 ) -> Vec<Step> {
     let (mut turn, mut pos) = turn_part(root, pv);
     while pos.turn() == root.turn() && !pos.is_game_over() {
-        let step = quick_best_step(&pos, tt, settings);
+        let step = quick_best_step(&pos, tt, eval_caches, settings);
         turn.push(step);
         pos.play(step);
     }
@@ -45,19 +47,22 @@ pub fn turn_part(root: &Position, pv: &[Step]) -> (Vec<Step>, Position) {
 
 /// A short search for one step, ignoring the stopped main search: used to
 /// finish a turn the main search did not reach the end of.
-fn quick_best_step(pos: &Position, tt: &TranspositionTable, settings: &Settings) -> Step {
+fn quick_best_step(
+    pos: &Position,
+    tt: &TranspositionTable,
+    eval_caches: &EvalCaches,
+    settings: &Settings,
+) -> Step {
     let control = Control::new(Arc::new(AtomicBool::new(false)), None, Some(20_000));
     let progress = Progress::default();
-    let mut w = AlphaBeta::new(
-        pos,
-        &[],
+    let shared = Shared {
         tt,
-        settings.params.for_players(pos.players_left()),
-        &control,
-        &progress,
-        true,
-        Mode::Paranoid,
-    );
+        params: settings.params.for_players(pos.players_left()),
+        control: &control,
+        progress: &progress,
+        eval_caches,
+    };
+    let mut w = AlphaBeta::new(pos, &[], shared, true, Mode::Paranoid);
     let mut p = *pos;
     let mut best = None;
     for depth in 1..=i32::from(pos.steps_left()) {

@@ -13,9 +13,8 @@
 
 use super::ordering::{MAX_PLY, ThrowClass, order};
 use super::score::Score;
-use super::thread::{ThreadState, Worker};
+use super::thread::{Shared, ThreadState, Worker};
 use super::tt::{Bound, TranspositionTable};
-use super::{Control, Progress};
 use crate::eval::{EvalParams, SHARES_TOTAL, evaluate_shares};
 use crate::game::{Position, Seat, Step, StepKind, StepList};
 
@@ -54,20 +53,13 @@ impl Worker for MaxN<'_> {
 
 impl<'a> MaxN<'a> {
     /// A searcher for `root`.
-    pub fn new(
-        root: &Position,
-        tt: &'a TranspositionTable,
-        params: &'a EvalParams,
-        control: &'a Control,
-        progress: &'a Progress,
-        is_main: bool,
-    ) -> MaxN<'a> {
+    pub fn new(root: &Position, shared: Shared<'a>, is_main: bool) -> MaxN<'a> {
         MaxN {
-            tt,
-            params,
+            tt: shared.tt,
+            params: shared.params,
             root_seat: root.side_to_move(),
             players_at_root: root.players_left(),
-            t: ThreadState::new(control, progress, is_main),
+            t: ThreadState::new(shared.control, shared.progress, is_main),
         }
     }
 

@@ -663,62 +663,95 @@ fn ends_the_game(root: &Position, line: &[Step]) -> bool {
     !line.is_empty() && pos.is_game_over()
 }
 
-/// Runs MCTS (or plain UCT) on `root` within the limits of `control` and
-/// the simulation/depth caps; returns the final report. Reproducible with
-/// one thread, a seed and a simulation cap.
-#[allow(clippy::too_many_arguments)]
-pub fn run(
-    root: &Position,
-    cfg: &MctsConfig,
-    params: &EvalParams,
-    threads: usize,
-    seed: u64,
-    tree_mib: usize,
-    control: &Control,
-    soft: Option<Duration>,
-    max_simulations: Option<u64>,
-    max_depth: Option<u32>,
-    report: &mut dyn FnMut(&Info),
-) -> Info {
-    let threads = threads.max(1);
-    let trees: Vec<Tree> = match cfg.parallel {
-        Parallel::Tree => vec![Tree::new(root, Tree::capacity_for(tree_mib))],
+/// One MCTS (or plain UCT) search: its configuration, threads and limits.
+pub struct MctsRun<'a> {
+    /// The search's constants.
+    pub cfg: &'a MctsConfig,
+    /// The evaluation's weights (playouts are scored by it).
+    pub params: &'a EvalParams,
+    /// Threads (at least 1).
+    pub threads: usize,
+    /// Seed of the first thread's random numbers.
+    pub seed: u64,
+    /// Memory for the tree(s), MiB.
+    pub tree_mib: usize,
+    /// Stop flags and clock.
+    pub control: &'a Control,
+    /// When no more simulations are started.
+    pub soft: Option<Duration>,
+    /// Most simulations (`go nodes`).
+    pub max_simulations: Option<u64>,
+    /// Stop once the best line is this deep (`go depth`).
+    pub max_depth: Option<u32>,
+}
+
+/// Runs MCTS (or plain UCT) on `root` as `run` says; returns the final
+/// report. Reproducible with one thread, a seed and a simulation cap.
+pub fn run(root: &Position, run: &MctsRun, report: &mut dyn FnMut(&Info)) -> Info {
+    let threads = run.threads.max(1);
+    let trees: Vec<Tree> = match run.cfg.parallel {
+        Parallel::Tree => vec![Tree::new(root, Tree::capacity_for(run.tree_mib))],
         Parallel::Root => (0..threads)
-            .map(|_| Tree::new(root, Tree::capacity_for(tree_mib) / threads))
+            .map(|_| Tree::new(root, Tree::capacity_for(run.tree_mib) / threads))
             .collect(),
     };
-    let total = || {
-        trees
-            .iter()
-            .map(|t| t.simulations.load(Relaxed))
-            .sum::<u64>()
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads - 1)
+        .build()
+        .ok();
+    let work = |tree: &Tree, seed: u64, report: Option<&mut dyn FnMut(&Info)>| {
+        run.work(&trees, tree, root, seed, report)
     };
-    let depth = || {
-        trees
-            .iter()
-            .map(|t| t.max_depth.load(Relaxed))
-            .max()
-            .unwrap_or(0)
-    };
-    // `local`: this thread's simulations, `pending` those of them not yet
-    // added to the tree's count; the clock is read now and then.
-    let done = |t: &Tree, local: u64, pending: u64| {
+    match pool.filter(|_| threads > 1) {
+        None => work(&trees[0], run.seed, Some(report)),
+        Some(pool) => pool.in_place_scope(|scope| {
+            for i in 1..threads {
+                let tree = match run.cfg.parallel {
+                    Parallel::Tree => &trees[0],
+                    Parallel::Root => &trees[i],
+                };
+                let work = &work;
+                let seed = run.seed.wrapping_add(i as u64 * 0x9E37_79B9);
+                scope.spawn(move |_| work(tree, seed, None));
+            }
+            work(&trees[0], run.seed, Some(report));
+        }),
+    }
+    let info = run.summary(&trees, root);
+    report(&info);
+    info
+}
+
+impl MctsRun<'_> {
+    /// Simulations in all the trees.
+    fn total(trees: &[Tree]) -> u64 {
+        trees.iter().map(|t| t.simulations.load(Relaxed)).sum()
+    }
+
+    /// Whether a thread working on `t` stops: `local` is its simulations,
+    /// `pending` those of them not yet added to the tree's count; the
+    /// clock and the depth are read now and then.
+    fn done(&self, trees: &[Tree], t: &Tree, root: &Position, local: u64, pending: u64) -> bool {
+        let control = self.control;
         if control.stopped() {
             return true;
         }
-        if max_simulations.is_some_and(|m| total() + pending >= m) {
+        if self
+            .max_simulations
+            .is_some_and(|m| Self::total(trees) + pending >= m)
+        {
             return true;
         }
-        if cfg.solver && t.node(0).proven().is_some() {
+        if self.cfg.solver && t.node(0).proven().is_some() {
             return true;
         }
         if local.is_multiple_of(64) {
             control.check_time();
-            if soft.is_some_and(|s| control.past(s)) {
+            if self.soft.is_some_and(|s| control.past(s)) {
                 return true;
             }
-            if let Some(d) = max_depth {
-                let (line, _, _) = best_line(std::slice::from_ref(t), root, cfg.solver);
+            if let Some(d) = self.max_depth {
+                let (line, _, _) = best_line(std::slice::from_ref(t), root, self.cfg.solver);
                 // A line that ends the game cannot grow: it is as deep as
                 // it gets (plain UCT has no solver to prove it).
                 if line.len() as u32 >= d || ends_the_game(root, &line) {
@@ -727,9 +760,11 @@ pub fn run(
             }
         }
         false
-    };
-    let summary = || -> Info {
-        let (pv, q, proven) = best_line(&trees, root, cfg.solver);
+    }
+
+    /// The report on the search so far.
+    fn summary(&self, trees: &[Tree], root: &Position) -> Info {
+        let (pv, q, proven) = best_line(trees, root, self.cfg.solver);
         let me = root.side_to_move();
         let score = match proven {
             Some(w) if w == me => Score::Win(turns_of(root, &pv)),
@@ -739,11 +774,15 @@ pub fn run(
                     - SHARES_TOTAL / root.players_left().max(1) as i32,
             ),
         };
-        let sims = total();
-        let ms = control.elapsed().as_millis() as u64;
+        let sims = Self::total(trees);
+        let ms = self.control.elapsed().as_millis() as u64;
         Info {
             depth: pv.len() as u32,
-            seldepth: depth(),
+            seldepth: trees
+                .iter()
+                .map(|t| t.max_depth.load(Relaxed))
+                .max()
+                .unwrap_or(0),
             score,
             nodes: sims,
             nps: sims * 1000 / ms.max(1),
@@ -752,24 +791,27 @@ pub fn run(
             pv,
             multipv: 0,
         }
-    };
+    }
 
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads - 1)
-        .build()
-        .ok();
-    // One thread's simulations; the main thread (with `report`) reports
-    // every second and stops the others when it is done. Counts are added
-    // to the shared total in batches, again to spare the cache line.
-    let work = |tree: &Tree, seed: u64, mut report: Option<&mut dyn FnMut(&Info)>| {
+    /// One thread's simulations on `tree`; the main thread (with `report`)
+    /// reports every second and stops the others when it is done. Counts
+    /// are added to the shared total in batches, to spare the cache line.
+    fn work(
+        &self,
+        trees: &[Tree],
+        tree: &Tree,
+        root: &Position,
+        seed: u64,
+        mut report: Option<&mut dyn FnMut(&Info)>,
+    ) {
         const BATCH: u64 = 16;
         let mut rng = SmallRng::seed_from_u64(seed);
         let mut path = Vec::new();
         let mut history = HistoryTable::new();
         let (mut local, mut added) = (0, 0);
         let mut last_report = std::time::Instant::now();
-        while !done(tree, local, local - added) {
-            tree.simulate(cfg, params, &mut rng, &mut path, &mut history);
+        while !self.done(trees, tree, root, local, local - added) {
+            tree.simulate(self.cfg, self.params, &mut rng, &mut path, &mut history);
             local += 1;
             if local - added == BATCH {
                 tree.simulations.fetch_add(BATCH, Relaxed);
@@ -777,33 +819,16 @@ pub fn run(
                 if let Some(report) = report.as_mut()
                     && last_report.elapsed() >= Duration::from_secs(1)
                 {
-                    report(&summary());
+                    report(&self.summary(trees, root));
                     last_report = std::time::Instant::now();
                 }
             }
         }
         tree.simulations.fetch_add(local - added, Relaxed);
         if report.is_some() {
-            control.stop();
+            self.control.stop();
         }
-    };
-    match pool.filter(|_| threads > 1) {
-        None => work(&trees[0], seed, Some(report)),
-        Some(pool) => pool.in_place_scope(|scope| {
-            for i in 1..threads {
-                let tree = match cfg.parallel {
-                    Parallel::Tree => &trees[0],
-                    Parallel::Root => &trees[i],
-                };
-                let work = &work;
-                scope.spawn(move |_| work(tree, seed.wrapping_add(i as u64 * 0x9E37_79B9), None));
-            }
-            work(&trees[0], seed, Some(report));
-        }),
     }
-    let info = summary();
-    report(&info);
-    info
 }
 
 /// Game turns from `root` to the end of `line`, counting the current one.

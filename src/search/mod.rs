@@ -37,7 +37,7 @@ pub mod time;
 pub mod tt;
 
 pub use control::{Control, Progress, cores};
-pub use run::{Search, think};
+pub use run::Search;
 
 use crate::eval::EvalSet;
 use crate::game::Step;

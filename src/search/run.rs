@@ -8,9 +8,10 @@ use super::control::{Control, Ponder, Progress, cores};
 use super::maxn::MaxN;
 use super::score::Score;
 use super::smp::{Iteration, lazy_smp};
-use super::thread::Worker;
+use super::thread::{Shared, Worker};
 use super::tt::TranspositionTable;
 use super::{Algorithm, Info, Limits, MAX_DEPTH, Outcome, Settings, mcts, reference, time};
+use crate::eval::EvalCaches;
 use crate::game::Position;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -33,45 +34,26 @@ pub struct Search<'a> {
     pub settings: &'a Settings,
     /// The table shared by every thread and search.
     pub tt: &'a TranspositionTable,
+    /// Evaluation caches kept from one search to the next.
+    pub eval_caches: &'a EvalCaches,
     /// Pondering (`go ponder`): the time limits count from its hit.
     pub ponder: Option<Arc<Ponder>>,
 }
 
-/// Searches `root` (reached after positions hashing to `game_hashes`) and
-/// returns the rest of the turn to play. `report` receives an [`Info`] after
-/// every iteration. `stop` may be set from another thread to end the search
-/// early. `infinite` obeys every other limit given; it only keeps
-/// deepening a proven result (holding the answer back until `stop` is the
-/// caller's business).
-///
-/// With `Algorithm::Auto` and 3–4 players, paranoid alpha-beta may prove a
-/// loss: all the other seats together can kill the side to move. Real
-/// opponents do not play as one, and every turn then looks alike to
-/// paranoid (it may even pass up a kill), so the rest of the budget goes
-/// to best-reply search, which assumes only one opponent replies, and its
-/// turn is played.
-pub fn think(
-    root: &Position,
-    game_hashes: &[u64],
-    limits: &Limits,
-    settings: &Settings,
-    tt: &TranspositionTable,
-    stop: Arc<AtomicBool>,
-    report: &mut dyn FnMut(&Info),
-) -> Outcome {
-    let search = Search {
-        root,
-        game_hashes,
-        limits,
-        settings,
-        tt,
-        ponder: None,
-    };
-    search.think(stop, report)
-}
-
 impl Search<'_> {
-    /// [`think`] on this search.
+    /// Searches the root (reached after positions hashing to `game_hashes`)
+    /// and returns the rest of the turn to play. `report` receives an [`Info`] after
+    /// every iteration. `stop` may be set from another thread to end the search
+    /// early. `infinite` obeys every other limit given; it only keeps
+    /// deepening a proven result (holding the answer back until `stop` is the
+    /// caller's business).
+    ///
+    /// With `Algorithm::Auto` and 3–4 players, paranoid alpha-beta may prove a
+    /// loss: all the other seats together can kill the side to move. Real
+    /// opponents do not play as one, and every turn then looks alike to
+    /// paranoid (it may even pass up a kill), so the rest of the budget goes
+    /// to best-reply search, which assumes only one opponent replies, and its
+    /// turn is played.
     pub fn think(&self, stop: Arc<AtomicBool>, report: &mut dyn FnMut(&Info)) -> Outcome {
         let (root, limits, settings) = (self.root, self.limits, self.settings);
         let start = Instant::now();
@@ -162,19 +144,18 @@ impl Search<'_> {
                         ..mcts::UCT_PLAIN
                     }
                 };
-                mcts::run(
-                    root,
-                    &cfg,
+                let run = mcts::MctsRun {
+                    cfg: &cfg,
                     params,
                     threads,
-                    settings.seed,
-                    settings.tree_mib,
+                    seed: settings.seed,
+                    tree_mib: settings.tree_mib,
                     control,
                     soft,
-                    limits.nodes,
-                    limits.depth,
-                    report,
-                )
+                    max_simulations: limits.nodes,
+                    max_depth: limits.depth,
+                };
+                mcts::run(root, &run, report)
             }
             _ => {
                 let progress = Progress::default();
@@ -183,18 +164,20 @@ impl Search<'_> {
                     Algorithm::BrsPlus => Mode::BrsPlus,
                     _ => Mode::Paranoid,
                 };
+                let shared = Shared {
+                    tt,
+                    params,
+                    control,
+                    progress: &progress,
+                    eval_caches: self.eval_caches,
+                };
                 let worker = |is_main| -> Box<dyn Worker + '_> {
                     match algorithm {
-                        Algorithm::MaxN => {
-                            Box::new(MaxN::new(root, tt, params, control, &progress, is_main))
-                        }
+                        Algorithm::MaxN => Box::new(MaxN::new(root, shared, is_main)),
                         _ => Box::new(AlphaBeta::new(
                             root,
                             self.game_hashes,
-                            tt,
-                            params,
-                            control,
-                            &progress,
+                            shared,
                             is_main,
                             mode,
                         )),
@@ -213,7 +196,7 @@ impl Search<'_> {
                 lazy_smp(&iteration, threads, &worker, report)
             }
         };
-        let turn = complete_turn(root, &info.pv, tt, settings);
+        let turn = complete_turn(root, &info.pv, tt, self.eval_caches, settings);
         Outcome { turn, info }
     }
 }

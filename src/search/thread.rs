@@ -4,8 +4,27 @@
 
 use super::ordering::{History, Killers, MAX_PLY};
 use super::score::Score;
+use super::tt::TranspositionTable;
 use super::{Control, Progress};
+use crate::eval::{EvalCaches, EvalParams};
 use crate::game::{Position, Step};
+
+/// What every thread of one search shares: the table, the weights, the
+/// limits and the node count, and the evaluation caches kept between
+/// searches.
+#[derive(Clone, Copy)]
+pub struct Shared<'a> {
+    /// The transposition table.
+    pub tt: &'a TranspositionTable,
+    /// The weights for the count of seats at the root.
+    pub params: &'a EvalParams,
+    /// Stop flags, clock and node limit.
+    pub control: &'a Control,
+    /// Nodes searched by every thread.
+    pub progress: &'a Progress,
+    /// Where a thread takes its evaluation cache and gives it back.
+    pub eval_caches: &'a EvalCaches,
+}
 
 /// One thread's bookkeeping.
 pub struct ThreadState<'a> {

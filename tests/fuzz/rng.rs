@@ -1,4 +1,5 @@
-//! SplitMix64: tiny, seedable, and its sequence never changes with a crate
+//! The crate's SplitMix64 (`splut::game::splitmix64`): tiny, seedable, and
+//! its sequence never changes with a crate
 //! update, so a seed in a failure report keeps meaning the same session.
 
 /// A seeded pseudo-random generator.
@@ -12,11 +13,7 @@ impl Rng {
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        splut::game::splitmix64(&mut self.0)
     }
 
     /// A number in `0..n` (`n` > 0).
