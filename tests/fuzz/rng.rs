@@ -1,6 +1,6 @@
 //! The crate's SplitMix64 (`splut::game::splitmix64`): tiny, seedable, and
-//! its sequence never changes with a crate
-//! update, so a seed in a failure report keeps meaning the same session.
+//! its sequence never changes with a crate update, so a seed in a failure
+//! report keeps meaning the same session.
 
 /// A seeded pseudo-random generator.
 pub struct Rng(u64);
