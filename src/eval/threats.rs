@@ -365,6 +365,20 @@ pub fn levitation_steps_to_kill(
     levitation_steps_to_kill_onto(pos, attacker, victim, max_steps, floatable, landings)
 }
 
+/// The squares on `v`'s lines up to (not including) the first of `fixed`
+/// in each direction.
+fn open_lines(v: Square, fixed: Bitboard) -> Bitboard {
+    let mut open = Bitboard::EMPTY;
+    for d in Direction::ALL {
+        let ray = v.ray(d);
+        open |= match (ray & fixed).first_towards(d) {
+            Some(stop) => ray & !stop.bb() & !stop.ray(d),
+            None => ray,
+        };
+    }
+    open
+}
+
 /// [`levitation_steps_to_kill`] given the attacker's
 /// [`levitation_landings`] (the same for every victim, so computed once).
 pub fn levitation_steps_to_kill_onto(
@@ -395,15 +409,7 @@ pub fn levitation_steps_to_kill_onto(
     // and the rocks it may float) stops a throw whatever happens: a landing
     // square beyond such a stopper, seen from `v`, is of no use.
     let fixed = (other_stoppers & !mine) | (pos.rocks() & !rocks);
-    let mut open = Bitboard::EMPTY;
-    for d in Direction::ALL {
-        let ray = v.ray(d);
-        open |= match (ray & fixed).first_towards(d) {
-            Some(stop) => ray & !stop.bb() & !stop.ray(d),
-            None => ray,
-        };
-    }
-    let targets = landings & open;
+    let targets = landings & open_lines(v, fixed);
     if targets.is_empty() {
         return None;
     }

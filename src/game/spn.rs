@@ -147,97 +147,114 @@ fn parse_board(text: &str, p: &mut Position) -> Result<(), SpnError> {
         ));
     }
     for (i, rank_text) in ranks.iter().enumerate() {
-        let rank = 8 - i as u8;
-        let width = rank_width(rank);
-        let first_file = 4 - (width - 1) / 2;
-        let mut file = 0u8; // squares consumed so far in this rank
-        let mut chars = rank_text.chars();
-        let mut after_digit = false;
-        let at = |file: u8| format!("rank {} ('{rank_text}'), square {}", rank + 1, file + 1);
-        let too_many = || {
-            err(
-                1,
-                format!(
-                    "rank {} ('{rank_text}') has more than its {width} squares",
-                    rank + 1
-                ),
-            )
-        };
-        while let Some(c) = chars.next() {
-            let piece = match c {
-                '1'..='9' if after_digit => {
+        parse_rank(8 - i as u8, rank_text, p)?;
+    }
+    check_board(p)
+}
+
+/// Places the pieces of one rank's text (`rank` from 0, the bottom).
+fn parse_rank(rank: u8, rank_text: &str, p: &mut Position) -> Result<(), SpnError> {
+    let width = rank_width(rank);
+    let first_file = 4 - (width - 1) / 2;
+    let mut file = 0u8; // squares consumed so far in this rank
+    let mut chars = rank_text.chars();
+    let mut after_digit = false;
+    let at = |file: u8| format!("rank {} ('{rank_text}'), square {}", rank + 1, file + 1);
+    let too_many = || {
+        err(
+            1,
+            format!(
+                "rank {} ('{rank_text}') has more than its {width} squares",
+                rank + 1
+            ),
+        )
+    };
+    while let Some(c) = chars.next() {
+        let piece = match c {
+            '1'..='9' if after_digit => {
+                return Err(err(
+                    1,
+                    format!(
+                        "{}: a digit right after a digit; a run of empty squares \
+                         is one digit, its length",
+                        at(file)
+                    ),
+                ));
+            }
+            '1'..='9' => {
+                after_digit = true;
+                file += c as u8 - b'0';
+                if file > width {
+                    return Err(too_many());
+                }
+                continue;
+            }
+            'R' => Piece::Rock,
+            _ => {
+                let Some(seat) = Seat::from_letter(c) else {
                     return Err(err(
                         1,
                         format!(
-                            "{}: a digit right after a digit; a run of empty squares \
-                             is one digit, its length",
+                            "{}: '{c}' is not a digit 1-9, 'R' or a seat letter r/y/g/b",
                             at(file)
                         ),
                     ));
-                }
-                '1'..='9' => {
-                    after_digit = true;
-                    file += c as u8 - b'0';
-                    if file > width {
-                        return Err(too_many());
-                    }
-                    continue;
-                }
-                'R' => Piece::Rock,
-                _ => {
-                    let Some(seat) = Seat::from_letter(c) else {
-                        return Err(err(
-                            1,
-                            format!(
-                                "{}: '{c}' is not a digit 1-9, 'R' or a seat letter r/y/g/b",
-                                at(file)
-                            ),
-                        ));
-                    };
-                    let kind = chars.next().and_then(Kind::from_letter).ok_or_else(|| {
-                        err(
-                            1,
-                            format!(
-                                "{}: seat letter '{c}' must be followed by S, D or T",
-                                at(file)
-                            ),
-                        )
-                    })?;
-                    Piece::Team(seat, kind)
-                }
-            };
-            after_digit = false;
-            if file >= width {
-                return Err(too_many());
+                };
+                let kind = chars.next().and_then(Kind::from_letter).ok_or_else(|| {
+                    err(
+                        1,
+                        format!(
+                            "{}: seat letter '{c}' must be followed by S, D or T",
+                            at(file)
+                        ),
+                    )
+                })?;
+                Piece::Team(seat, kind)
             }
-            let Some(sq) = Square::from_coords(first_file + file, rank) else {
-                return Err(err(1, format!("{}: off the board", at(file))));
-            };
-            match piece {
-                Piece::Rock => p.rocks |= sq.bb(),
-                Piece::Team(seat, kind) => {
-                    if p.piece_square(seat, kind).is_some() {
-                        return Err(err(
-                            1,
-                            format!("{} has a second {} on {sq}", seat.name(), kind.name()),
-                        ));
-                    }
-                    p.kinds[kind.index()] |= sq.bb();
-                    p.seats[seat.index()] |= sq.bb();
-                }
-            }
-            file += 1;
+        };
+        after_digit = false;
+        if file >= width {
+            return Err(too_many());
         }
-        if file != width {
-            return Err(err(
-                1,
-                format!(
-                    "rank {} ('{rank_text}') describes {file} squares, it has {width}",
-                    rank + 1
-                ),
-            ));
+        let Some(sq) = Square::from_coords(first_file + file, rank) else {
+            return Err(err(1, format!("{}: off the board", at(file))));
+        };
+        place(p, piece, sq)?;
+        file += 1;
+    }
+    if file != width {
+        return Err(err(
+            1,
+            format!(
+                "rank {} ('{rank_text}') describes {file} squares, it has {width}",
+                rank + 1
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Puts `piece` on `sq`; a team has at most one piece of each kind.
+fn place(p: &mut Position, piece: Piece, sq: Square) -> Result<(), SpnError> {
+    match piece {
+        Piece::Rock => p.rocks |= sq.bb(),
+        Piece::Team(seat, kind) => {
+            if p.piece_square(seat, kind).is_some() {
+                return Err(err(
+                    1,
+                    format!("{} has a second {} on {sq}", seat.name(), kind.name()),
+                ));
+            }
+            p.kinds[kind.index()] |= sq.bb();
+            p.seats[seat.index()] |= sq.bb();
         }
     }
+    Ok(())
+}
+
+/// The board as a whole: four rocks, every team with its sorcerer, and at
+/// least one; marks the seats in the game.
+fn check_board(p: &mut Position) -> Result<(), SpnError> {
     if p.rocks.count() != 4 {
         return Err(err(
             1,

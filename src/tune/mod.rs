@@ -253,6 +253,53 @@ pub fn tune(
     if data.is_empty() {
         return Err("no usable samples to tune on".into());
     }
+    let tuned = tuned_weights(start, cfg)?;
+    let scale = choose_scale(data, start, cfg)?;
+    let loss_before = loss(data, start, scale);
+    let mut search = LocalSearch {
+        data,
+        scale,
+        params: start.clone(),
+        best: loss_before,
+        evaluations: 1,
+    };
+    let mut steps: Vec<i32> = tuned.iter().map(|(_, v)| (v.abs() / 4).max(8)).collect();
+    let mut passes = 0;
+    while passes < cfg.max_passes && steps.iter().any(|&s| s > 0) {
+        passes += 1;
+        for (i, (name, _)) in tuned.iter().enumerate() {
+            if steps[i] > 0 && !search.improve(name, steps[i])? {
+                steps[i] /= 2;
+            }
+        }
+        progress(passes, search.best);
+    }
+    let params = search.params;
+    let mut terms = Vec::new();
+    for (name, before) in &tuned {
+        let mut reverted = params.clone();
+        reverted.set_flat(name, *before)?;
+        terms.push(TermReport {
+            name: name.clone(),
+            before: *before,
+            after: value_of(&params, name),
+            loss_reverted: loss(data, &reverted, scale),
+        });
+    }
+    Ok(Outcome {
+        params,
+        scale,
+        loss_before,
+        loss_after: search.best,
+        passes,
+        evaluations: search.evaluations,
+        terms,
+    })
+}
+
+/// The weights to tune (all, or those `--only` names) with their starting
+/// values; an unknown name is an error listing the known ones.
+fn tuned_weights(start: &EvalParams, cfg: &Config) -> Result<Vec<(String, i32)>, String> {
     let flat = start.flat();
     for name in &cfg.only {
         if !flat.iter().any(|(n, _)| n == name) {
@@ -265,13 +312,17 @@ pub fn tune(
             ));
         }
     }
-    let tuned: Vec<(String, i32)> = flat
+    Ok(flat
         .into_iter()
         .filter(|(n, _)| cfg.only.is_empty() || cfg.only.contains(n))
-        .collect();
-    let scale = match cfg.scale {
-        Some(s) if s.is_finite() && s > 0.0 => s,
-        Some(s) => return Err(format!("scale {s}: expected a positive number")),
+        .collect())
+}
+
+/// The sigmoid's scale: `--scale`, else fitted to the starting weights.
+fn choose_scale(data: &[Prepared], start: &EvalParams, cfg: &Config) -> Result<f64, String> {
+    match cfg.scale {
+        Some(s) if s.is_finite() && s > 0.0 => Ok(s),
+        Some(s) => Err(format!("scale {s}: expected a positive number")),
         None => {
             let s = fit_scale(data, start);
             // At a bound the fit failed: the starting evaluation predicts
@@ -279,78 +330,56 @@ pub fn tune(
             // inflate every weight together (seen on 4-player data).
             if !(SCALE_MIN * 1.05..=SCALE_MAX / 1.05).contains(&s) {
                 return Err(format!(
-                    "the fitted scale {s:.0} is at the end of its range {SCALE_MIN}..{SCALE_MAX}:                      the starting weights do not predict these outcomes at any scale;                      give one with --scale, or other data"
+                    "the fitted scale {s:.0} is at the end of its range {SCALE_MIN}..{SCALE_MAX}: \
+                     the starting weights do not predict these outcomes at any scale; \
+                     give one with --scale, or other data"
                 ));
             }
-            s
+            Ok(s)
         }
-    };
-    let loss_before = loss(data, start, scale);
-    let mut params = start.clone();
-    let mut best = loss_before;
-    let mut evaluations = 1;
-    let mut steps: Vec<i32> = tuned.iter().map(|(_, v)| (v.abs() / 4).max(8)).collect();
-    let mut passes = 0;
-    while passes < cfg.max_passes && steps.iter().any(|&s| s > 0) {
-        passes += 1;
-        for (i, (name, _)) in tuned.iter().enumerate() {
-            if steps[i] == 0 {
-                continue;
-            }
-            let value = value_of(&params, name);
+    }
+}
+
+/// The local search's state: the best weights so far and their loss.
+struct LocalSearch<'a> {
+    data: &'a [Prepared],
+    scale: f64,
+    params: EvalParams,
+    best: f64,
+    evaluations: usize,
+}
+
+impl LocalSearch<'_> {
+    /// Moves weight `name` by `step` up, else down, for as long as that
+    /// lowers the loss; whether it moved.
+    fn improve(&mut self, name: &str, step: i32) -> Result<bool, String> {
+        let value = value_of(&self.params, name);
+        for dir in [1, -1] {
+            let mut v = value;
             let mut moved = false;
-            for dir in [1, -1] {
-                // Keep going while the move helps.
-                let mut v = value;
-                loop {
-                    let next = (v + dir * steps[i]).clamp(-MAX_WEIGHT, MAX_WEIGHT);
-                    if next == v {
-                        break;
-                    }
-                    let mut trial = params.clone();
-                    trial.set_flat(name, next)?;
-                    let l = loss(data, &trial, scale);
-                    evaluations += 1;
-                    if l < best {
-                        best = l;
-                        params = trial;
-                        v = next;
-                        moved = true;
-                    } else {
-                        break;
-                    }
-                }
-                if moved {
+            loop {
+                let next = (v + dir * step).clamp(-MAX_WEIGHT, MAX_WEIGHT);
+                if next == v {
                     break;
                 }
+                let mut trial = self.params.clone();
+                trial.set_flat(name, next)?;
+                let l = loss(self.data, &trial, self.scale);
+                self.evaluations += 1;
+                if l >= self.best {
+                    break;
+                }
+                self.best = l;
+                self.params = trial;
+                v = next;
+                moved = true;
             }
-            if !moved {
-                steps[i] /= 2;
+            if moved {
+                return Ok(true);
             }
         }
-        progress(passes, best);
+        Ok(false)
     }
-    let mut terms = Vec::new();
-    for (name, before) in &tuned {
-        let after = value_of(&params, name);
-        let mut reverted = params.clone();
-        reverted.set_flat(name, *before)?;
-        terms.push(TermReport {
-            name: name.clone(),
-            before: *before,
-            after,
-            loss_reverted: loss(data, &reverted, scale),
-        });
-    }
-    Ok(Outcome {
-        params,
-        scale,
-        loss_before,
-        loss_after: best,
-        passes,
-        evaluations,
-        terms,
-    })
 }
 
 fn value_of(p: &EvalParams, name: &str) -> i32 {
