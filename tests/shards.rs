@@ -544,3 +544,52 @@ fn forfeits_are_counted_by_kind_in_the_standings() {
     let m = splut(&["standings", rec.to_str().unwrap()]);
     assert_eq!(String::from_utf8_lossy(&m.stdout), out);
 }
+
+/// `scripts/shard-slurm --merge <dir>` runs $SPLUT (not a splut on PATH)
+/// and keeps the standings and the merge's report in two files; a missing
+/// shard leaves the standings empty and fails the job.
+#[test]
+fn the_slurm_merge_job_runs_the_given_splut_and_keeps_standings_and_report_apart() {
+    let p = two();
+    let dir = temp("slurm-merge");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (k, from) in p.shards.iter().enumerate() {
+        std::fs::copy(from, dir.join(format!("shard-{k}-of-3.games"))).unwrap();
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/shard-slurm");
+    let merge = |splut: Option<&str>| {
+        let mut c = Command::new("bash");
+        c.arg(&script).arg("--merge").arg(&dir);
+        // No splut on PATH: only the one given runs.
+        c.env("PATH", "/usr/bin:/bin").env_remove("SPLUT");
+        if let Some(s) = splut {
+            c.env("SPLUT", s);
+        }
+        c.output().expect("run bash")
+    };
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    let o = merge(Some(env!("CARGO_BIN_EXE_splut")));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(read("standings.txt"), p.whole);
+    let log = read("standings.log");
+    assert!(
+        log.contains("3 files, 10 of the 10 scheduled games") && log.contains("checked: "),
+        "{log}"
+    );
+    assert!(!log.contains("Standings after"), "{log}");
+
+    std::fs::remove_file(dir.join("shard-1-of-3.games")).unwrap();
+    let o = merge(Some(env!("CARGO_BIN_EXE_splut")));
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o));
+    assert_eq!(read("standings.txt"), "");
+    assert!(
+        read("standings.log").contains("shard 1/3 (no file given): all its 4 games: 3-4, 9-10"),
+        "{}",
+        read("standings.log")
+    );
+
+    let o = merge(None);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("set SPLUT="), "{}", text(&o));
+}
