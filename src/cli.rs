@@ -108,10 +108,34 @@ enum Command {
     Tune(TuneArgs),
     /// The standings of records files of one tournament (its shards, or
     /// its runs), as the whole tournament prints them at its end.
+    ///
+    /// Every game is replayed and judged first (as `replay` does); an
+    /// invalid game is listed on stderr and never counted. Standings go to
+    /// stdout only when every scheduled game is there and valid, unless
+    /// `--partial`; what was found, missing or invalid goes to stderr.
+    #[command(
+        after_help = "Exit codes: 0 every scheduled game found and valid (with \
+        --partial: every game found valid); 1 an invalid game (left out of the standings); \
+        2 the files refused (unreadable, of another tournament, a game twice, …), nothing \
+        printed; 3 games missing, without --partial."
+    )]
     Standings {
-        /// Also replay and judge every game, as `replay` does.
-        #[arg(long)]
+        /// Replay and judge every game: the default (kept for older
+        /// scripts).
+        #[arg(long, overrides_with = "no_check")]
         check: bool,
+        /// Do not replay the games (faster for very large merges): an
+        /// edited result, step or reason is then counted as it stands.
+        /// Still refused: files of another tournament, edited headers,
+        /// games twice, games not scheduled or in another shard's file,
+        /// seats other than the schedule's, results that do not place
+        /// each seat once, and games that cannot be read.
+        #[arg(long, overrides_with = "check")]
+        no_check: bool,
+        /// Print the standings of the valid games found even when games
+        /// are missing or invalid; missing games then exit with 0.
+        #[arg(long)]
+        partial: bool,
         /// The records files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
@@ -418,10 +442,11 @@ fn tournament_config(a: TournamentArgs, engines: Vec<Vec<String>>) -> Result<Con
 }
 
 /// Replays a records file game by game (one in memory at a time): a bad
-/// game is reported and the next one read; the exit code is 1 if any was
+/// game is reported with its line, the line of what is wrong (a tag or a
+/// turn) and why, and the next one read; the exit code is 1 if any was
 /// (or the header, checked and skipped, is bad).
 fn run_replay(file: &std::path::Path) -> i32 {
-    use crate::tournament::record::{RecordReader, validate};
+    use crate::tournament::record::{RecordReader, validate_at};
     let f = match std::fs::File::open(file) {
         Ok(f) => f,
         Err(e) => {
@@ -448,10 +473,12 @@ fn run_replay(file: &std::path::Path) -> i32 {
             return 2;
         }
     };
-    for game in RecordReader::after_lines(input, lines) {
+    let mut reader = RecordReader::after_lines(input, lines);
+    // Not a `for` loop: each game's lines are asked of the reader.
+    while let Some(game) = reader.next() {
         games += 1;
         let problem = match game {
-            Ok((line, g)) => validate(&g)
+            Ok((line, g)) => validate_at(&g, reader.lines())
                 .err()
                 .map(|e| format!("game {} (line {line}): INVALID: {e}", g.number)),
             Err(b) => Some(match b.number {
@@ -545,7 +572,12 @@ pub fn main() -> i32 {
         Some(Command::Tune(a)) => run_tune(&a),
         Some(Command::Replay { file }) => run_replay(&file),
         Some(Command::Gui(a)) => run_gui(a),
-        Some(Command::Standings { check, files }) => run_standings(&files, check),
+        Some(Command::Standings {
+            check: _,
+            no_check,
+            partial,
+            files,
+        }) => run_standings(&files, !no_check, partial),
     }
 }
 
@@ -693,40 +725,79 @@ fn run_tune(a: &TuneArgs) -> i32 {
     }
 }
 
-/// Merges records files and prints their standings; exit code 1 if
-/// `--check` found an invalid game, 2 if the files were refused.
-fn run_standings(files: &[PathBuf], check: bool) -> i32 {
+/// Merges records files and prints their standings (when complete and
+/// valid, or with `partial`); exit code 1 if a game is invalid, 2 if the
+/// files were refused, 3 if games are missing (without `partial`).
+fn run_standings(files: &[PathBuf], check: bool, partial: bool) -> i32 {
     let mut on_invalid = |line: String| eprintln!("{line}");
-    match crate::tournament::merge::merge(files, check, &mut on_invalid) {
-        Ok(m) => {
-            // Only the standings on stdout: they compare byte for byte
-            // with the whole tournament's.
-            print!("{}", m.report);
-            let _ = std::io::stdout().flush();
-            eprintln!(
-                "{} file{}, {} of the {} scheduled games{}",
-                files.len(),
-                if files.len() == 1 { "" } else { "s" },
-                m.games,
-                m.scheduled,
-                match m.first_missing {
-                    Some(n) => format!(" (missing: game {n} and maybe more)"),
-                    None => String::new(),
-                }
-            );
-            if check {
-                eprintln!(
-                    "checked: {} valid, {} invalid",
-                    m.games - m.invalid,
-                    m.invalid
-                );
-            }
-            i32::from(m.invalid > 0)
-        }
+    let m = match crate::tournament::merge::merge(files, check, &mut on_invalid) {
+        Ok(m) => m,
         Err(e) => {
             eprintln!("error: {e}");
-            2
+            return 2;
         }
+    };
+    let complete = m.missing == 0 && m.invalid == 0;
+    if complete || partial {
+        // Only the standings on stdout: they compare byte for byte with
+        // the whole tournament's.
+        print!("{}", m.report);
+        let _ = std::io::stdout().flush();
+    }
+    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    eprintln!(
+        "{}, {} of the {} scheduled games",
+        plural(files.len(), "file"),
+        m.games,
+        m.scheduled
+    );
+    if m.missing > 0 {
+        eprintln!("missing {}:", plural(m.missing, "game"));
+        for line in &m.missing_report {
+            eprintln!("  {line}");
+        }
+    }
+    if check {
+        eprintln!(
+            "checked: {} valid, {} invalid",
+            m.games - m.invalid,
+            m.invalid
+        );
+    } else {
+        eprintln!(
+            "not checked (--no-check): the games were not replayed, \
+             so an edited result, step or reason is counted as it stands"
+        );
+    }
+    let mut gaps = Vec::new();
+    if m.missing > 0 {
+        gaps.push(plural(m.missing, "missing game"));
+    }
+    if m.invalid > 0 {
+        gaps.push(format!(
+            "{} (listed above)",
+            plural(m.invalid, "invalid game")
+        ));
+    }
+    if !complete {
+        let gaps = gaps.join(" and ");
+        if partial {
+            eprintln!("partial standings: without {gaps}");
+        } else {
+            eprintln!(
+                "error: no standings printed: {gaps}; --partial prints the standings \
+                 of the {} {}games found",
+                m.games - m.invalid,
+                if check { "valid " } else { "" }
+            );
+        }
+    }
+    if m.invalid > 0 {
+        1
+    } else if m.missing > 0 && !partial {
+        3
+    } else {
+        0
     }
 }
 

@@ -191,3 +191,114 @@ fn an_unreadable_file_is_an_error() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).contains("error: cannot read"), "{}", text(&o));
 }
+
+/// A small tournament's records file (with its header), `players` per
+/// game.
+fn played(players: u8, name: &str) -> PathBuf {
+    let rec = temp(name);
+    let _ = std::fs::remove_file(&rec);
+    let o = Command::new(env!("CARGO_BIN_EXE_splut"))
+        .args([
+            "tournament",
+            "--players",
+            &players.to_string(),
+            "--engine",
+            "name=a",
+            "algo=greedy",
+            "--engine",
+            "name=b",
+            "algo=random",
+            "--tc",
+            "depth=1",
+            "--rounds",
+            "2",
+            "--max-turns",
+            "40",
+            "--seed",
+            "5",
+            "--no-progress",
+            "--records",
+        ])
+        .arg(&rec)
+        .output()
+        .expect("run splut");
+    assert!(o.status.success(), "{}", text(&o));
+    rec
+}
+
+/// A result reversed and a step played backwards are refused: exit 1,
+/// the game, the line of the edit and the reason.
+fn an_edited_result_or_step_is_refused_with_its_line(players: u8) {
+    let rec = played(players, &format!("edited-{players}.games"));
+    let good = std::fs::read_to_string(&rec).unwrap();
+    let games = good.matches("\n[Game ").count();
+    let o = replay(&rec);
+    assert!(o.status.success(), "{}", text(&o));
+    // The file up to its last game, and the last game.
+    let (before, last) = good.split_at(good.rfind("\n[Game ").unwrap() + 1);
+    let lines_before = before.lines().count();
+    let number = |game: &str| -> usize {
+        game["[Game ".len()..]
+            .split(']')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+
+    // The first decisive result before the last game, places reversed.
+    let result = before
+        .lines()
+        .find(|l| l.starts_with("[Result ") && l.contains('>'))
+        .expect("a decisive game");
+    let places = &result["[Result ".len()..result.len() - 1];
+    let mut reversed: Vec<&str> = places.split(" > ").collect();
+    reversed.reverse();
+    let reversed = reversed.join(" > ");
+    let at = line_of(before, result);
+    let game_start = before[..before.find(result).unwrap()]
+        .rfind("[Game ")
+        .unwrap();
+    let start = line_of(before, &before[game_start..]);
+    let says = format!(
+        "game {} (line {start}): INVALID: line {at}: the result says {reversed}, \
+         the game gives {places}",
+        number(&before[game_start..])
+    );
+    let before = before.replacen(result, &format!("[Result {reversed}]"), 1);
+
+    // The first step of the last game played backwards.
+    let turn = last
+        .lines()
+        .find(|l| l.as_bytes().get(1) == Some(&b' '))
+        .unwrap();
+    let backwards = format!("{}{}{}{}", &turn[..2], &turn[4..6], &turn[2..4], &turn[6..]);
+    let turn_at = lines_before + line_of(last, &format!("{turn}\n"));
+    let says_turn = format!(
+        "game {} (line {}): INVALID: line {turn_at}: turn 1: ",
+        number(last),
+        lines_before + 1
+    );
+    let last = last.replacen(&format!("\n{turn}\n"), &format!("\n{backwards}\n"), 1);
+    std::fs::write(&rec, format!("{before}{last}")).unwrap();
+
+    let o = replay(&rec);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains(&says), "{says}\n{out}");
+    assert!(out.contains(&says_turn), "{says_turn}\n{out}");
+    assert!(
+        out.contains(&format!("{games} games, {} valid, 2 invalid", games - 2)),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_edited_result_or_step_is_refused_with_its_line_two_players() {
+    an_edited_result_or_step_is_refused_with_its_line(2);
+}
+
+#[test]
+fn an_edited_result_or_step_is_refused_with_its_line_four_players() {
+    an_edited_result_or_step_is_refused_with_its_line(4);
+}

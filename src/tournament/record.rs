@@ -147,6 +147,23 @@ impl std::fmt::Display for BadGame {
     }
 }
 
+/// Where a game's lines are in its file, so a judgement can name the
+/// line it is about (see [`validate_at`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameLines {
+    /// Each tag's name and line.
+    pub tags: Vec<(String, usize)>,
+    /// Each turn's line, in order.
+    pub turns: Vec<usize>,
+}
+
+impl GameLines {
+    /// The line of tag `name`.
+    pub fn tag(&self, name: &str) -> Option<usize> {
+        self.tags.iter().find(|t| t.0 == name).map(|t| t.1)
+    }
+}
+
 /// One line as read.
 enum Line {
     Eof,
@@ -165,6 +182,8 @@ pub struct RecordReader<R> {
     line_no: usize,
     buf: Vec<u8>,
     done: bool,
+    /// The lines of the game last yielded.
+    lines: GameLines,
 }
 
 impl<R: std::io::BufRead> RecordReader<R> {
@@ -175,7 +194,14 @@ impl<R: std::io::BufRead> RecordReader<R> {
             line_no: 0,
             buf: Vec::new(),
             done: false,
+            lines: GameLines::default(),
         }
+    }
+
+    /// Where the lines of the game last yielded are (empty before the
+    /// first, and for a game that could not be read).
+    pub fn lines(&self) -> &GameLines {
+        &self.lines
     }
 
     /// The next line, at most [`MAX_LINE`] bytes of it kept.
@@ -244,6 +270,7 @@ impl<R: std::io::BufRead> Iterator for RecordReader<R> {
                 other => break other,
             }
         };
+        self.lines = GameLines::default();
         let mut game = GameParser::new(self.line_no);
         let mut error: Option<String> = None;
         let mut bytes = 0usize;
@@ -294,7 +321,10 @@ impl<R: std::io::BufRead> Iterator for RecordReader<R> {
             }),
             None => game
                 .finish()
-                .map(|g| (first_line, g))
+                .map(|(g, lines)| {
+                    self.lines = lines;
+                    (first_line, g)
+                })
                 .map_err(|reason| BadGame {
                     line: first_line,
                     number,
@@ -324,6 +354,8 @@ struct GameParser {
     /// Name, value, line.
     tags: Vec<(String, String, usize)>,
     turns: Vec<(Seat, Vec<String>)>,
+    /// The line of each turn.
+    turn_lines: Vec<usize>,
 }
 
 impl GameParser {
@@ -333,6 +365,7 @@ impl GameParser {
             number: None,
             tags: Vec::new(),
             turns: Vec::new(),
+            turn_lines: Vec::new(),
         }
     }
 
@@ -361,11 +394,12 @@ impl GameParser {
                 .and_then(seat_of)
                 .ok_or_else(|| format!("line {at}: a turn starts with a seat letter"))?;
             self.turns.push((seat, words.map(String::from).collect()));
+            self.turn_lines.push(at);
         }
         Ok(())
     }
 
-    fn finish(self) -> Result<GameRecord, String> {
+    fn finish(self) -> Result<(GameRecord, GameLines), String> {
         let tag = |k: &str| {
             self.tags
                 .iter()
@@ -399,7 +433,7 @@ impl GameParser {
             return Err("[Seats] names no seat".into());
         }
         let opening_steps = tag("OpeningSteps")?;
-        Ok(GameRecord {
+        let record = GameRecord {
             number,
             players,
             seats,
@@ -412,7 +446,12 @@ impl GameParser {
             places: parse_places(&tag("Result")?)?,
             reason: Reason::parse(&tag("Reason")?)?,
             turns: self.turns,
-        })
+        };
+        let lines = GameLines {
+            tags: self.tags.into_iter().map(|(k, _, at)| (k, at)).collect(),
+            turns: self.turn_lines,
+        };
+        Ok((record, lines))
     }
 }
 
@@ -434,72 +473,101 @@ pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, String> {
         .collect()
 }
 
+/// What a judgement of a record is about: a tag or a turn line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Spot {
+    Tag(&'static str),
+    /// 0-based turn.
+    Turn(usize),
+}
+
+/// Why a record is invalid, and where.
+struct Invalid {
+    spot: Spot,
+    why: String,
+}
+
+impl Invalid {
+    fn at(spot: Spot, why: impl Into<String>) -> Invalid {
+        Invalid {
+            spot,
+            why: why.into(),
+        }
+    }
+}
+
 /// Replays a game and judges it again with the referee's [`Judge`]: every
 /// step legal and played by the seat to move, whole turns (but the last,
 /// after a forfeit or a repetition), play stopping where the judge ends
 /// the game, and the reason and result the judge gives.
 pub fn validate(g: &GameRecord) -> Result<(), String> {
+    judge_record(g).map_err(|e| e.why)
+}
+
+/// [`validate`], the error naming the line it is about (the tag or the
+/// turn line, from `lines`, as [`RecordReader::lines`] gives them):
+/// `line 22: the result says r > g, the game gives g > r`.
+pub fn validate_at(g: &GameRecord, lines: &GameLines) -> Result<(), String> {
+    judge_record(g).map_err(|e| {
+        let line = match e.spot {
+            Spot::Tag(name) => lines.tag(name),
+            Spot::Turn(i) => lines.turns.get(i).copied(),
+        };
+        match line {
+            Some(at) => format!("line {at}: {}", e.why),
+            None => e.why,
+        }
+    })
+}
+
+fn judge_record(g: &GameRecord) -> Result<(), Invalid> {
     let start = if g.start == "startpos" {
-        Position::start(g.players).ok_or("bad player count")?
+        Position::start(g.players).ok_or(Invalid::at(Spot::Tag("Players"), "bad player count"))?
     } else {
-        Position::from_spn(&g.start).map_err(|e| e.to_string())?
+        Position::from_spn(&g.start).map_err(|e| Invalid::at(Spot::Tag("Start"), e.to_string()))?
     };
-    // The names must sit on the seats that play: a record whose seats are
-    // another game's would credit the result to the wrong participants.
-    let mut playing: Vec<Seat> = start.seats_in_game().collect();
-    let mut named: Vec<Seat> = g.seats.iter().map(|s| s.0).collect();
-    playing.sort();
-    named.sort();
-    if named != playing {
-        let letters = |v: &[Seat]| v.iter().map(|s| s.letter().to_string()).collect::<Vec<_>>();
-        return Err(format!(
-            "[Seats] names seats {} but the game is played by {}",
-            letters(&named).join(" "),
-            letters(&playing).join(" ")
-        ));
-    }
-    // A start position has `players` seats by construction; an SPN must
-    // agree with the tag.
-    if playing.len() != g.players {
-        return Err(format!(
-            "[Players {}] but the start position has {} players",
-            g.players,
-            playing.len()
-        ));
-    }
+    check_seats(g, &start)?;
     let total_steps: usize = g.turns.iter().map(|t| t.1.len()).sum();
     if g.opening_steps > total_steps {
-        return Err(format!(
-            "[OpeningSteps {}] but the game has only {total_steps} steps",
-            g.opening_steps
+        return Err(Invalid::at(
+            Spot::Tag("OpeningSteps"),
+            format!(
+                "[OpeningSteps {}] but the game has only {total_steps} steps",
+                g.opening_steps
+            ),
         ));
     }
     let (game, ended) = replay(g, start)?;
+    let reason = |why: String| Invalid::at(Spot::Tag("Reason"), why);
     let pos = game.position();
     let n = game.steps().len();
     let at_end = ended.as_ref().filter(|e| e.0 == n).map(|e| &e.1);
     // What the record claims, checked first: it says best what is wrong.
     match &g.reason {
         Reason::LastSorcerer if !pos.is_game_over() => {
-            return Err("the game is not over".into());
+            return Err(reason("the game is not over".into()));
         }
         Reason::TurnLimit(t) if pos.turn() <= *t => {
-            return Err(format!("turn limit {t} claimed at turn {}", pos.turn()));
+            return Err(reason(format!(
+                "turn limit {t} claimed at turn {}",
+                pos.turn()
+            )));
         }
         Reason::Repetition(r) if !matches!(at_end, Some(Reason::Repetition(_))) => {
-            return Err(format!(
+            return Err(reason(format!(
                 "repetition {r} claimed, but the last position did not occur {r} times"
-            ));
+            )));
         }
-        Reason::Forfeit { seat, what } => check_forfeit(&game, *seat, what)?,
+        Reason::Forfeit { seat, what } => check_forfeit(&game, *seat, what).map_err(reason)?,
         _ => {}
     }
     // Then the judge: the game stops where it ends it, for the reason given.
     if let Some((k, r)) = &ended
         && *k < n
     {
-        return Err(format!(
-            "the game ended after step {k} ({r}) but the record goes on to step {n}"
+        return Err(Invalid::at(
+            Spot::Turn(turn_of_step(g, *k)),
+            format!("the game ended after step {k} ({r}) but the record goes on to step {n}"),
         ));
     }
     match (&g.reason, at_end) {
@@ -514,13 +582,63 @@ pub fn validate(g: &GameRecord) -> Result<(), String> {
         ) => {}
         (claimed, Some(judged)) if claimed == judged => {}
         (claimed, judged) => {
-            return Err(format!(
+            return Err(reason(format!(
                 "the record says {claimed}, the game gives {}",
                 judged.map_or("no end".to_string(), |r| r.to_string())
-            ));
+            )));
         }
     }
-    let expected = places(&game, &g.reason);
+    check_places(g, &game)
+}
+
+/// The 0-based turn that plays step `k` (0-based) of a record.
+fn turn_of_step(g: &GameRecord, k: usize) -> usize {
+    let mut steps = 0;
+    for (i, (_, turn)) in g.turns.iter().enumerate() {
+        steps += turn.len();
+        if steps > k {
+            return i;
+        }
+    }
+    g.turns.len().saturating_sub(1)
+}
+
+/// The names must sit on the seats that play: a record whose seats are
+/// another game's would credit the result to the wrong participants.
+fn check_seats(g: &GameRecord, start: &Position) -> Result<(), Invalid> {
+    let mut playing: Vec<Seat> = start.seats_in_game().collect();
+    let mut named: Vec<Seat> = g.seats.iter().map(|s| s.0).collect();
+    playing.sort();
+    named.sort();
+    if named != playing {
+        let letters = |v: &[Seat]| v.iter().map(|s| s.letter().to_string()).collect::<Vec<_>>();
+        return Err(Invalid::at(
+            Spot::Tag("Seats"),
+            format!(
+                "[Seats] names seats {} but the game is played by {}",
+                letters(&named).join(" "),
+                letters(&playing).join(" ")
+            ),
+        ));
+    }
+    // A start position has `players` seats by construction; an SPN must
+    // agree with the tag.
+    if playing.len() != g.players {
+        return Err(Invalid::at(
+            Spot::Tag("Players"),
+            format!(
+                "[Players {}] but the start position has {} players",
+                g.players,
+                playing.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The result must be the places the game and its reason give.
+fn check_places(g: &GameRecord, game: &Game) -> Result<(), Invalid> {
+    let expected = places(game, &g.reason);
     let same = expected.len() == g.places.len()
         && expected.iter().zip(&g.places).all(|(a, b)| {
             let mut a = a.clone();
@@ -530,10 +648,13 @@ pub fn validate(g: &GameRecord) -> Result<(), String> {
             a == b
         });
     if !same {
-        return Err(format!(
-            "the result says {}, the game gives {}",
-            places_text(&g.places),
-            places_text(&expected)
+        return Err(Invalid::at(
+            Spot::Tag("Result"),
+            format!(
+                "the result says {}, the game gives {}",
+                places_text(&g.places),
+                places_text(&expected)
+            ),
         ));
     }
     Ok(())
@@ -542,29 +663,28 @@ pub fn validate(g: &GameRecord) -> Result<(), String> {
 /// Plays a record's turns into a [`Game`], checking that each turn line is
 /// one whole turn of the seat to move; with the first end the judge sees in
 /// the game proper (after how many steps, and why).
-fn replay(g: &GameRecord, start: Position) -> Result<(Game, Option<(usize, Reason)>), String> {
+fn replay(g: &GameRecord, start: Position) -> Result<(Game, Option<(usize, Reason)>), Invalid> {
     let mut game = Game::new(start);
     let mut judge = Judge::new(g.reason.adjudication());
     let mut ended: Option<(usize, Reason)> = None;
     for (i, (seat, steps)) in g.turns.iter().enumerate() {
+        let bad = |why: String| Invalid::at(Spot::Turn(i), format!("turn {}: {why}", i + 1));
         let last = i + 1 == g.turns.len();
         let to_move = game.position().side_to_move();
         if *seat != to_move {
-            return Err(format!(
-                "turn {}: {} plays, but {} is to move",
-                i + 1,
+            return Err(bad(format!(
+                "{} plays, but {} is to move",
                 seat.letter(),
                 to_move.letter()
-            ));
+            )));
         }
         let turn = game.position().turn();
         for (j, t) in steps.iter().enumerate() {
             if game.position().turn() != turn {
-                return Err(format!(
-                    "turn {}: step {} '{t}' is past the end of the turn",
-                    i + 1,
+                return Err(bad(format!(
+                    "step {} '{t}' is past the end of the turn",
                     j + 1
-                ));
+                )));
             }
             // The referee judges from the end of the opening on.
             let proper = game.steps().len() >= g.opening_steps;
@@ -573,8 +693,7 @@ fn replay(g: &GameRecord, start: Position) -> Result<(Game, Option<(usize, Reaso
                     .before_turn(game.position())
                     .map(|r| (game.steps().len(), r));
             }
-            game.play_text(t)
-                .map_err(|e| format!("turn {}: {e}", i + 1))?;
+            game.play_text(t).map_err(|e| bad(e.to_string()))?;
             if proper && let Some(r) = judge.after_step(game.position()) {
                 ended.get_or_insert((game.steps().len(), r));
             }
@@ -584,7 +703,7 @@ fn replay(g: &GameRecord, start: Position) -> Result<(Game, Option<(usize, Reaso
         let ended_here = last && matches!(g.reason, Reason::Forfeit { .. } | Reason::Repetition(_));
         let pos = game.position();
         if pos.turn() == turn && !pos.is_game_over() && !ended_here {
-            return Err(format!("turn {}: the turn is not finished", i + 1));
+            return Err(bad("the turn is not finished".into()));
         }
     }
     if ended.is_none() && game.steps().len() >= g.opening_steps {
