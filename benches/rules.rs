@@ -1,7 +1,8 @@
 //! Rules-core speed: step generation, bulk counting, make/unmake and
 //! copy-make, perft.
 //!
-//! `cargo bench --bench rules`; the perft figure the README quotes is
+//! `cargo bench --bench rules`; the perft figure README.md and
+//! docs/results/speed.md quote is
 //! `splut perft 8` (leaf nodes per second, median of runs).
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};

@@ -91,7 +91,7 @@ enum Command {
     #[command(args_override_self = true)]
     Tournament(Box<TournamentArgs>),
     /// A local web board: play against the engine or watch it play, in
-    /// the browser (README, "Playing in the browser").
+    /// the browser (docs/usage.md, "splut gui").
     Gui(GuiArgs),
     /// Replay and validate a game records file.
     Replay {
@@ -100,11 +100,11 @@ enum Command {
     },
     /// Self-play games from seeded random openings, each step chosen by a
     /// fixed-node search; appends sampled positions with their score and
-    /// the game's outcome to a data file (README, "Data generation").
+    /// the game's outcome to a data file (docs/usage.md, "splut datagen").
     Datagen(DatagenArgs),
     /// Fit the evaluation's weights to datagen files, Texel style; prints
     /// the loss before and after and every weight, writes the tuned weights
-    /// (README, "Tuning").
+    /// (docs/usage.md, "splut tune").
     Tune(TuneArgs),
     /// The standings of records files of one tournament (its shards, or
     /// its runs), as the whole tournament prints them at its end.

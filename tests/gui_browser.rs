@@ -575,7 +575,7 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
         latency.len(),
         watched.len()
     );
-    // Generous bounds: machines are noisy; the README gives the medians.
+    // Generous bounds: machines are noisy; docs/results/speed.md gives the medians.
     assert!(ready < 3000.0, "page interactive after {ready} ms");
     assert!(reply < 3000.0, "engine step {reply} ms late");
 }

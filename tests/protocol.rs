@@ -221,7 +221,7 @@ fn stop_ends_an_infinite_search_promptly() {
     e.send("stop");
     let (_, turn, _) = e.finish_search();
     let waited = t.elapsed();
-    // The requirement is 50 ms (measured in the README); the bound here is
+    // The requirement is 50 ms (measured: docs/results/speed.md, "Search"); the bound here is
     // loose because test machines are shared.
     assert!(waited < Duration::from_millis(500), "{waited:?}");
     assert_whole_legal_turn(&e.query("spn"), &turn);

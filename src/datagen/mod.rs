@@ -46,7 +46,7 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, mpsc};
 
-/// Default nodes per step's search (README, "Data generation": the
+/// Default nodes per step's search (docs/results/speed.md, "Data generation": the
 /// throughput it gives).
 pub const DEFAULT_NODES: u64 = 500;
 /// Default most positions kept per game.

@@ -90,7 +90,7 @@ eval_params! {
     /// in percent of the charge of a plain throw threat (`kill_now`,
     /// `threat_unanswered`, `threat`); 0 turns the term off and skips its
     /// work. Off by default: it costs about 30% of the search's nodes/s,
-    /// and stays off until a tournament shows it pays (README, "Strength";
+    /// and stays off until a tournament shows it pays (docs/results/strength.md;
     /// `EvalFile` with `levitation_threat 100` turns it on).
     levitation_threat: i32 = 0,
     /// Sorcerer safety: charged per rock lined up with one's sorcerer over
@@ -253,7 +253,7 @@ impl EvalParams {
 }
 
 /// The weights for each count of seats in the game (2, 3 and 4): the
-/// same terms weigh differently with more opponents (README, "Tuning").
+/// same terms weigh differently with more opponents (docs/results/tuning.md).
 /// A search uses the weights of the count at its root.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EvalSet {

@@ -125,7 +125,7 @@ impl Iteration<'_> {
 }
 
 /// First half-width of an aspiration window (centi-units; 100 and 300
-/// measured no better, README "Strength").
+/// measured no better: docs/results/strength.md).
 const ASPIRATION_DELTA: i32 = 200;
 
 /// Aspiration windows end once the half-width passes this: the full window.

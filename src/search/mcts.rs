@@ -14,7 +14,7 @@
 //! - Implicit minimax (`minimax_weight`, the `MctsMinimax` option): every
 //!   node also keeps the evaluation backed up max-n style through its
 //!   children, mixed into the selection value. Measured weaker than
-//!   without (README, "Strength"), so off by default.
+//!   without (docs/results/strength.md, "MCTS"), so off by default.
 //! - Parallel on rayon, two ways: *tree* parallelism (all threads share one
 //!   tree; a visit counts as soon as a thread goes down a node, the "virtual
 //!   loss" that spreads threads apart) and *root* parallelism (one tree per

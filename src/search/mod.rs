@@ -111,7 +111,7 @@ impl Algorithm {
     }
 
     /// The search `Auto` stands for with this many players left: the one
-    /// that scored best in the README's tournaments ("Strength"), which is
+    /// that scored best in the tournaments (docs/results/strength.md), which is
     /// alpha-beta (PVS with 2 players, paranoid with 3 and 4) for every
     /// player count; the count stays an argument so that a measurement
     /// that says otherwise changes only this function.

@@ -27,7 +27,7 @@
 //! evaluation is not linear in its weights (the kill terms pick one
 //! victim), so a search that only asks for the loss suits it better than a
 //! gradient, and it needs only a few hundred loss evaluations for the
-//! fifteen-odd weights (measured: README, "Tuning").
+//! fifteen-odd weights (measured: docs/results/tuning.md).
 
 use crate::datagen::Sample;
 use crate::eval::{EvalParams, MAX_WEIGHT, evaluate, seat_scores};
