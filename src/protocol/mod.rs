@@ -16,7 +16,7 @@ use crate::game::{Game, Position, Seat, Step, perft_interruptible};
 use crate::options::Id;
 use crate::search::control::Ponder;
 use crate::search::tt::TranspositionTable;
-use crate::search::{Info, Limits, Search, Settings};
+use crate::search::{Info, Limits, Search};
 use commands::{parse_go, parse_position, parse_setoption};
 use options::Options;
 use std::io::{BufRead, Write};
@@ -460,16 +460,7 @@ impl Engine {
             .iter()
             .map(|p| p.hash())
             .collect();
-        let settings = Settings {
-            algorithm: self.options.algorithm(),
-            threads: self.options.threads(),
-            move_overhead: self.options.move_overhead(),
-            seed: self.options.seed(),
-            tree_mib: self.options.hash_mib(),
-            mcts: self.options.mcts(),
-            params: self.params.clone(),
-            multi_pv: self.options.multi_pv(),
-        };
+        let settings = self.options.settings(self.params.clone());
         let infinite = limits.infinite;
         let ponder = limits.ponder.then(Ponder::new);
         let (out, tt, plan) = (self.out.clone(), self.tt.clone(), self.plan.clone());

@@ -1,9 +1,9 @@
 //! The engine's options as the protocol uses them: the values
 //! [`crate::options`] checks and stores, read as the search's types.
 
+use crate::eval::EvalSet;
 use crate::options::{Id, Values};
-use crate::search::Algorithm;
-use crate::search::mcts::{MCTS, MctsConfig, Parallel};
+use crate::search::Settings;
 
 pub use crate::options::declarations;
 
@@ -22,44 +22,16 @@ impl Options {
         self.0.spin(Id::Threads) as usize
     }
 
-    /// Which search.
-    pub fn algorithm(&self) -> Algorithm {
-        Algorithm::parse(self.0.combo(Id::Algorithm)).unwrap_or(Algorithm::Auto)
-    }
-
-    /// Milliseconds kept back per move for the time lost in transit.
-    pub fn move_overhead(&self) -> u64 {
-        self.0.spin(Id::MoveOverhead)
-    }
-
-    /// Seed for the randomised searches (MCTS, UCT, random, greedy).
-    pub fn seed(&self) -> u64 {
-        self.0.spin(Id::Seed)
-    }
-
     /// The parameter file the evaluation's weights come from; empty for
     /// the compiled-in weights.
     pub fn eval_file(&self) -> &str {
         self.0.text(Id::EvalFile)
     }
 
-    /// Principal variations (best turns) an alpha-beta search reports.
-    pub fn multi_pv(&self) -> usize {
-        self.0.spin(Id::MultiPv) as usize
-    }
-
-    /// The engine's MCTS as these options tune it.
-    pub fn mcts(&self) -> MctsConfig {
-        MctsConfig {
-            exploration: self.0.spin(Id::MctsExploration) as f64 / 100.0,
-            playout_steps: self.0.spin(Id::MctsPlayout) as u32,
-            minimax_weight: self.0.spin(Id::MctsMinimax) as f64 / 100.0,
-            parallel: match self.0.combo(Id::MctsParallel) {
-                "root" => Parallel::Root,
-                _ => Parallel::Tree,
-            },
-            ..MCTS
-        }
+    /// The search's settings these options give, with the weights
+    /// `params` ([`Settings::from_options`]).
+    pub fn settings(&self, params: EvalSet) -> Settings {
+        Settings::from_options(&self.0, params)
     }
 
     /// Sets an option by name (case-insensitive); the value is checked by
@@ -73,6 +45,12 @@ impl Options {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::Algorithm;
+    use crate::search::mcts::{MCTS, Parallel};
+
+    fn settings(o: &Options) -> Settings {
+        o.settings(EvalSet::default())
+    }
 
     #[test]
     fn set_checks_names_and_values() {
@@ -80,7 +58,7 @@ mod tests {
         assert_eq!(o.set("hash", "16"), Ok(Id::Hash));
         assert_eq!(o.hash_mib(), 16);
         assert_eq!(o.set("Algorithm", "MaxN"), Ok(Id::Algorithm));
-        assert_eq!(o.algorithm(), Algorithm::MaxN);
+        assert_eq!(settings(&o).algorithm, Algorithm::MaxN);
         assert!(o.set("Threads", "0").unwrap_err().contains("outside"));
         assert!(
             o.set("Threads", "two")
@@ -99,17 +77,17 @@ mod tests {
         );
         assert_eq!(o.hash_mib(), 16);
         assert_eq!(o.set("MctsParallel", "root"), Ok(Id::MctsParallel));
-        assert_eq!(o.mcts().parallel, Parallel::Root);
+        assert_eq!(settings(&o).mcts.parallel, Parallel::Root);
         assert!(o.set("MctsParallel", "leaf").is_err());
         assert_eq!(o.set("MctsMinimax", "25"), Ok(Id::MctsMinimax));
-        assert_eq!(o.mcts().minimax_weight, 0.25);
+        assert_eq!(settings(&o).mcts.minimax_weight, 0.25);
         assert!(o.set("MctsMinimax", "101").is_err());
         assert_eq!(o.set("MctsExploration", "141"), Ok(Id::MctsExploration));
-        assert_eq!(o.mcts().exploration, 1.41);
-        assert_eq!(o.mcts().parallel, Parallel::Root);
-        assert_eq!(o.multi_pv(), 1);
+        assert_eq!(settings(&o).mcts.exploration, 1.41);
+        assert_eq!(settings(&o).mcts.parallel, Parallel::Root);
+        assert_eq!(settings(&o).multi_pv, 1);
         assert_eq!(o.set("multipv", "8"), Ok(Id::MultiPv));
-        assert_eq!(o.multi_pv(), 8);
+        assert_eq!(settings(&o).multi_pv, 8);
         assert!(o.set("MultiPV", "0").is_err());
         assert_eq!(declarations().len(), 11);
     }
@@ -117,10 +95,14 @@ mod tests {
     #[test]
     fn the_table_mirrors_the_search() {
         // Defaults: the table's numbers are the search's.
-        let d = Options::default();
-        assert_eq!(d.mcts(), MCTS);
-        assert_eq!(d.algorithm(), Algorithm::Auto);
-        assert_eq!(d.multi_pv(), crate::search::Settings::default().multi_pv);
+        let d = settings(&Options::default());
+        assert_eq!(d, Settings::default());
+        assert_eq!(d.mcts, MCTS);
+        assert_eq!(d.algorithm, Algorithm::Auto);
+        assert_eq!(
+            (d.threads, d.move_overhead, d.seed, d.tree_mib, d.multi_pv),
+            (1, 30, 0, 64, 1)
+        );
         // Every algorithm by its name, in the search's order.
         assert_eq!(
             crate::options::ALGORITHMS.to_vec(),
@@ -129,7 +111,7 @@ mod tests {
         for a in Algorithm::ALL {
             let mut o = Options::default();
             o.set("Algorithm", a.name()).unwrap();
-            assert_eq!(o.algorithm(), a);
+            assert_eq!(settings(&o).algorithm, a);
         }
     }
 }

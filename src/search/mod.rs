@@ -41,6 +41,7 @@ pub use run::Search;
 
 use crate::eval::EvalSet;
 use crate::game::Step;
+use crate::options::{Id, Values};
 use score::Score;
 
 /// Deepest iteration, in steps.
@@ -141,7 +142,7 @@ pub struct Limits {
 }
 
 /// How the engine searches (the protocol's options).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
     /// Which search.
     pub algorithm: Algorithm,
@@ -162,18 +163,37 @@ pub struct Settings {
     pub multi_pv: usize,
 }
 
+impl Settings {
+    /// The settings the engine's options give (the one place they are
+    /// read as the search's types), with the weights `params`.
+    pub fn from_options(v: &Values, params: EvalSet) -> Settings {
+        Settings {
+            algorithm: Algorithm::parse(v.combo(Id::Algorithm)).unwrap_or(Algorithm::Auto),
+            threads: v.spin(Id::Threads) as usize,
+            move_overhead: v.spin(Id::MoveOverhead),
+            params,
+            seed: v.spin(Id::Seed),
+            tree_mib: v.spin(Id::Hash) as usize,
+            mcts: mcts::MctsConfig {
+                exploration: v.spin(Id::MctsExploration) as f64 / 100.0,
+                playout_steps: v.spin(Id::MctsPlayout) as u32,
+                minimax_weight: v.spin(Id::MctsMinimax) as f64 / 100.0,
+                parallel: match v.combo(Id::MctsParallel) {
+                    "root" => mcts::Parallel::Root,
+                    _ => mcts::Parallel::Tree,
+                },
+                ..mcts::MCTS
+            },
+            multi_pv: v.spin(Id::MultiPv) as usize,
+        }
+    }
+}
+
+/// The option table's defaults ([`crate::options::OPTIONS`]) and the
+/// compiled-in weights.
 impl Default for Settings {
     fn default() -> Self {
-        Settings {
-            algorithm: Algorithm::Auto,
-            threads: 1,
-            move_overhead: 30,
-            params: EvalSet::default(),
-            seed: 0,
-            tree_mib: 64,
-            mcts: mcts::MCTS,
-            multi_pv: 1,
-        }
+        Settings::from_options(&Values::default(), EvalSet::default())
     }
 }
 
