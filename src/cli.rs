@@ -41,7 +41,11 @@ pub const MAX_OPENING_STEPS: usize = 40;
 #[command(
     name = "splut",
     version,
-    about = "An engine for Splut!, the 2-4 player abstract strategy game"
+    about = "An engine for Splut!, the 2-4 player abstract strategy game",
+    after_help = "Without a command, splut is the engine: it speaks the text protocol \
+                  (protocol.md) on stdin/stdout, for a GUI, a referee or a person typing \
+                  (`ugi`, then `help` lists its commands). Every command and option: \
+                  docs/usage.md."
 )]
 pub struct Cli {
     #[command(subcommand)]
