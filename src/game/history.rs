@@ -65,8 +65,9 @@ impl Game {
     }
 
     /// Plays a step after checking it is legal. A game may go on past
-    /// [`MAX_TURN`](super::MAX_TURN), which bounds only the turn number of an SPN read from
-    /// text: every step the move generator offers is one a game takes.
+    /// [`MAX_TURN`](super::MAX_TURN), which bounds only the turn number of
+    /// an SPN read from text: every step the move generator offers is one
+    /// a game takes.
     pub fn play(&mut self, step: Step) -> Result<(), StepError> {
         let pos = *self.position();
         if !pos.is_legal(step) {
@@ -221,11 +222,15 @@ mod tests {
             e.to_string().contains("its start position and its steps"),
             "{e}"
         );
+        // Every position of the game is written and read back.
+        for p in g.positions() {
+            assert_eq!(Position::from_written_spn(&p.to_spn()), Ok(*p));
+        }
     }
 
-    /// Every line of steps to the end of the turn from `p`, played in a
-    /// game: the game takes every step the move generator offers. Returns
-    /// the lines counted.
+    /// Plays every line of steps to the end of the current turn of `g`,
+    /// checking that the game takes every step the move generator offers;
+    /// returns how many lines there are.
     fn every_turn_is_playable(g: &mut Game) -> u64 {
         let p = *g.position();
         let mut lines = 0;

@@ -12,10 +12,11 @@
 //! Only the canonical text of a position is accepted, the one [`Position::to_spn`]
 //! writes: one digit per run of empty squares, numbers without sign or
 //! leading zero, square lists in alphabetical order without repeats. The turn
-//! number read is at most [`MAX_TURN`], far from the end of the turn
-//! counter; play may go on past it, and the SPN of such a position (written
-//! with its true number) is not read back: a game that far is given as its
-//! start position and its steps.
+//! number [`Position::from_spn`] reads is at most [`MAX_TURN`], far from
+//! the end of the turn counter. Play may go on past it: the SPN of such a
+//! position, written with its true number, is refused by `from_spn` (a
+//! game that far is given as its start position and its steps) and read
+//! back by [`Position::from_written_spn`], for text this library wrote.
 
 use super::bitboard::Bitboard;
 use super::board::{Square, rank_width};
