@@ -274,41 +274,116 @@ fn a_short_movetime_still_buys_a_search() {
 
 const U: &str = "R/gTgDgS/5/7/R7R/7/5/rSrDrT/R";
 
+/// The 3-player start's board.
+const U3: &str = "R/gTgDgS/5/yS6/RyD6R/yT6/5/rSrDrT/R";
+
+/// The algorithms the engine offers: the `Algorithm` option's values.
+fn algorithms(e: &mut Engine) -> Vec<String> {
+    e.send("ugi");
+    let lines = e.read_until("ugiok");
+    let decl = lines
+        .iter()
+        .find(|l| l.starts_with("option name Algorithm "))
+        .unwrap_or_else(|| panic!("no Algorithm option: {lines:?}"));
+    decl.split(" var ").skip(1).map(String::from).collect()
+}
+
+/// `position … moves` with these steps.
+fn with_moves(position: &str, steps: &[String]) -> String {
+    format!("{position} moves {}", steps.join(" "))
+}
+
 /// Turn numbers that cannot be counted on are refused; the largest
 /// accepted one still gives whole turns (a stack overflow and 15-step
-/// "turns" before).
+/// "turns" before), and every search's turn from it is taken by
+/// `position … moves`, as is the next search's past it (issue 26: the
+/// third step of the engine's own `bestturn` was refused).
 #[test]
 fn turn_numbers_at_the_edge_are_refused_or_whole() {
     let mut e = Engine::start();
-    for algorithm in ["greedy", "random", "alphabeta", "maxn", "mcts"] {
-        e.send(&format!("setoption name Algorithm value {algorithm}"));
-        let got = answers(
-            &mut e,
-            format!("position fen {U} r 3 4294967295 - - -").as_bytes(),
-        );
+    let algorithms = algorithms(&mut e);
+    assert!(algorithms.len() >= 9, "{algorithms:?}");
+    for board in [U, U3] {
+        for algorithm in &algorithms {
+            e.send(&format!("setoption name Algorithm value {algorithm}"));
+            let got = answers(
+                &mut e,
+                format!("position fen {board} r 3 4294967295 - - -").as_bytes(),
+            );
+            assert_eq!(errors(&got).len(), 1, "{got:?}");
+            assert!(got[0].contains("field 4"), "{got:?}");
+            let last = format!("position fen {board} r 3 1000000000 - - -");
+            e.send(&last);
+            let spn = e.query("spn");
+            assert!(spn.contains(" 1000000000 "), "{spn}");
+            let mut pos = Position::from_spn(&spn).unwrap();
+            let mut played: Vec<String> = Vec::new();
+            for search in 0..2 {
+                let (lines, turn, _) = e.go("depth 3 movetime 1000");
+                assert_eq!(turn.len(), 3, "{algorithm}: {lines:?}");
+                for t in &turn {
+                    let s = pos.parse_step(t).unwrap();
+                    pos.play(s);
+                }
+                assert_eq!(pos.turn(), 1_000_000_001 + search, "{algorithm}: {turn:?}");
+                played.extend(turn);
+                // The engine takes the turn it chose, past the last turn
+                // an SPN may give.
+                let got = answers(&mut e, with_moves(&last, &played).as_bytes());
+                assert!(errors(&got).is_empty(), "{algorithm}: {got:?}");
+                assert_eq!(e.query("spn"), pos.to_spn(), "{algorithm}");
+            }
+        }
+    }
+}
+
+/// Found by fuzzing (issue 26): at the last turn an SPN may give, `query
+/// legal`, `perft` and `go` offered steps that `position … moves` then
+/// refused. The rule now: the bound is on SPN text only, play goes on.
+#[test]
+fn every_step_offered_at_the_last_turn_is_taken() {
+    let mut e = Engine::start();
+    let last = format!("position fen {U} r 1 1000000000 - - -");
+    e.send(&last);
+    let mut legal: Vec<String> = e.query("legal").split(' ').map(String::from).collect();
+    legal.sort();
+    assert_eq!(legal, ["d2d3", "e2e3", "f2f3"]);
+    e.send("perft 1");
+    let rows = e.read_until("nodes ");
+    let counted: Vec<&str> = rows[..rows.len() - 1]
+        .iter()
+        .filter_map(|r| r.split(' ').next())
+        .collect();
+    assert_eq!(counted, legal, "{rows:?}");
+    for step in &legal {
+        let got = answers(&mut e, format!("{last} moves {step}").as_bytes());
+        assert!(errors(&got).is_empty(), "{step}: {got:?}");
+        let spn = e.query("spn");
+        assert!(spn.contains(" g 3 1000000001 "), "{step}: {spn}");
+        assert_eq!(e.query("gameover"), "false");
+        assert_eq!(e.query("turn"), "g");
+        // `query spn` writes the true number, which an SPN given to the
+        // engine may not have: refused, with how to set the game up.
+        let got = answers(&mut e, format!("position fen {spn}").as_bytes());
         assert_eq!(errors(&got).len(), 1, "{got:?}");
         assert!(got[0].contains("field 4"), "{got:?}");
-        e.send(&format!("position fen {U} r 3 1000000000 - - -"));
-        let spn = e.query("spn");
-        assert!(spn.contains(" 1000000000 "), "{spn}");
-        let (lines, turn, _) = e.go("depth 3");
-        assert_eq!(turn.len(), 3, "{algorithm}: {lines:?}");
-        let mut pos = Position::from_spn(&spn).unwrap();
-        for t in &turn {
-            let s = pos.parse_step(t).unwrap();
-            pos.play(s);
-        }
-        assert_eq!(pos.turn(), 1_000_000_001, "{algorithm}: {turn:?}");
-        // A step past the last turn is refused.
-        let mut moves = format!("position fen {U} r 3 1000000000 - - - moves");
-        for t in &turn {
-            moves.push(' ');
-            moves.push_str(t);
-        }
-        let got = answers(&mut e, moves.as_bytes());
-        assert_eq!(errors(&got).len(), 1, "{got:?}");
+        assert!(
+            got[0].contains("its start position and its steps"),
+            "{got:?}"
+        );
         assert_eq!(e.query("spn"), spn, "position kept");
     }
+    // Perft and a search past the last turn, and the turn they give.
+    e.send("perft 2");
+    let nodes = e.expect("nodes ");
+    assert_ne!(nodes, "nodes 0");
+    let (lines, turn, _) = e.go("depth 3");
+    assert_eq!(turn.len(), 3, "{lines:?}");
+    let mut played = vec!["f2f3".to_string()];
+    played.extend(turn);
+    let got = answers(&mut e, with_moves(&last, &played).as_bytes());
+    assert!(errors(&got).is_empty(), "{got:?}");
+    assert!(e.query("spn").contains(" r 3 1000000002 "));
 }
 
 #[test]

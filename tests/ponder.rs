@@ -133,3 +133,52 @@ fn the_end_of_input_stops_a_ponder_search_at_once() {
     let status = e.wait_exit(Duration::from_secs(3));
     assert!(status.is_some_and(|s| s.success()), "{:?}", t.elapsed());
 }
+
+/// Issue 26: a second `ponderhit` was accepted silently, while no search
+/// is pondering after the first.
+#[test]
+fn a_second_ponderhit_is_an_error() {
+    let mut e = Engine::start();
+    e.send(POSITION);
+    e.send("go ponder movetime 5000");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("ponderhit");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("ponderhit");
+    // The error comes while the search still runs (its 5 s are far off).
+    let error = e.read_until_within("info string error", Duration::from_secs(3));
+    let lines = error.unwrap_or_else(|| panic!("no error line; saw {:?}", e.seen));
+    assert!(
+        lines.last().unwrap().contains("no search is pondering"),
+        "{lines:?}"
+    );
+    assert!(lines.iter().all(|l| !l.starts_with("best")), "{lines:?}");
+    e.send("stop");
+    let (_, turn, best) = e.finish_search();
+    assert_eq!(turn[0], best);
+}
+
+/// Issue 26: the end of input right after `ponderhit` cut the search at
+/// once. After the hit a ponder search is an ordinary limited one, and gets
+/// the grace any search gets (its 2 s here, far less than 5 s).
+#[test]
+fn the_end_of_input_after_the_hit_leaves_the_search_its_time() {
+    let mut e = Engine::start();
+    e.send(POSITION);
+    e.send("go ponder movetime 2000");
+    std::thread::sleep(Duration::from_millis(200));
+    let hit = Instant::now();
+    e.send("ponderhit");
+    std::thread::sleep(Duration::from_millis(200));
+    e.close_input();
+    let (_, turn, best) = e.finish_search();
+    let after = hit.elapsed();
+    assert_eq!(turn[0], best);
+    // Generous bounds: machines are shared.
+    assert!(after >= Duration::from_millis(1500), "{after:?}");
+    assert!(after < Duration::from_secs(8), "{after:?}");
+    assert!(
+        e.wait_exit(Duration::from_secs(5))
+            .is_some_and(|s| s.success())
+    );
+}

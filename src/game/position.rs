@@ -58,11 +58,14 @@ pub struct Position {
     pub(super) in_game: u8,
 }
 
-/// The largest turn number a position given as text (SPN) may have, and
-/// the last turn a [`super::Game`] may reach. Far beyond any real game, and
-/// over three billion turns below `u32::MAX`, so a search (each turn takes
-/// at least one step) can never overflow the turn counter: the turn
-/// arithmetic relies on this bound instead of saturating or wrapping.
+/// The largest turn number a position read from text (SPN) may have. It
+/// bounds the text only: play goes on past it, a turn at `MAX_TURN` ending
+/// like any other (so every step the move generator offers is one a
+/// [`super::Game`] takes). Far beyond any real game, and over three billion
+/// turns below `u32::MAX`, far more than any input can play, so the turn
+/// counter never reaches its end in practice (it saturates there rather
+/// than wrap). [`Position::to_spn`] writes the true number, which
+/// [`Position::from_spn`] refuses past this bound.
 pub const MAX_TURN: u32 = 1_000_000_000;
 
 /// Steps in the turn with this 1-based number: 1, then 2, then 3 for ever.

@@ -12,8 +12,11 @@
 //! Only the canonical text of a position is accepted, the one [`Position::to_spn`]
 //! writes: one digit per run of empty squares, numbers without sign or
 //! leading zero, square lists in alphabetical order without repeats. The turn
-//! number is at most [`MAX_TURN`], so that turn arithmetic can never
-//! overflow.
+//! number [`Position::from_spn`] reads is at most [`MAX_TURN`], far from
+//! the end of the turn counter. Play may go on past it: the SPN of such a
+//! position, written with its true number, is refused by `from_spn` (a
+//! game that far is given as its start position and its steps) and read
+//! back by [`Position::from_written_spn`], for text this library wrote.
 
 use super::bitboard::Bitboard;
 use super::board::{Square, rank_width};
@@ -116,8 +119,9 @@ fn parse_square_list(field: usize, text: &str, rocks: Bitboard) -> Result<Bitboa
     Ok(bb)
 }
 
-/// The turn number: digits without sign or leading zero, 1 to [`MAX_TURN`].
-fn parse_turn(text: &str) -> Result<u32, SpnError> {
+/// The turn number: digits without sign or leading zero, 1 to `max`
+/// ([`MAX_TURN`] for text from outside).
+fn parse_turn(text: &str, max: u32) -> Result<u32, SpnError> {
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) || text.starts_with('0') {
         return Err(err(
             4,
@@ -126,16 +130,21 @@ fn parse_turn(text: &str) -> Result<u32, SpnError> {
     }
     // Too many digits for a u64 is also too large: refused, never wrapped.
     match text.parse::<u64>() {
-        Ok(t) if t <= u64::from(MAX_TURN) => u32::try_from(t).map_err(|_| too_late(text)),
-        _ => Err(too_late(text)),
+        Ok(t) if t <= u64::from(max) => u32::try_from(t).map_err(|_| too_late(text, max)),
+        _ => Err(too_late(text, max)),
     }
 }
 
-fn too_late(text: &str) -> SpnError {
-    err(
-        4,
-        format!("turn {text} is more than {MAX_TURN}, the largest turn number (MAX_TURN)"),
-    )
+fn too_late(text: &str, max: u32) -> SpnError {
+    let why = if max == MAX_TURN {
+        format!(
+            "turn {text} is more than {MAX_TURN}, the largest turn number (MAX_TURN) an SPN \
+             may give; a game past it is given as its start position and its steps"
+        )
+    } else {
+        format!("turn {text} is more than {max}, the largest turn number a position can have")
+    };
+    err(4, why)
 }
 
 fn parse_board(text: &str, p: &mut Position) -> Result<(), SpnError> {
@@ -285,7 +294,22 @@ fn check_board(p: &mut Position) -> Result<(), SpnError> {
 
 impl Position {
     /// Parses an SPN string; the error names the field and what is wrong.
+    /// The turn number is at most [`MAX_TURN`]: this is the reader for
+    /// positions given from outside (a user, a file, the protocol).
     pub fn from_spn(spn: &str) -> Result<Position, SpnError> {
+        Position::parse_spn(spn, MAX_TURN)
+    }
+
+    /// Parses an SPN that [`Position::to_spn`] wrote, checked as
+    /// [`Position::from_spn`] does but with any turn number a position can
+    /// have: play goes on past [`MAX_TURN`], and the SPN of such a position
+    /// (its true number) reads back with this. Not for text from outside.
+    pub fn from_written_spn(spn: &str) -> Result<Position, SpnError> {
+        Position::parse_spn(spn, u32::MAX)
+    }
+
+    /// Parses an SPN whose turn number is at most `max_turn`.
+    fn parse_spn(spn: &str, max_turn: u32) -> Result<Position, SpnError> {
         let fields: Vec<&str> = spn.split_ascii_whitespace().collect();
         if fields.len() != 7 {
             return Err(err(
@@ -318,7 +342,7 @@ impl Position {
         }
         p.side = seat;
 
-        let turn = parse_turn(fields[3])?;
+        let turn = parse_turn(fields[3], max_turn)?;
         p.turn = turn;
         let max = steps_in_turn(turn);
         // Exactly one digit: `str::parse` would also take "+3" or "03".
@@ -561,6 +585,22 @@ mod tests {
         for steps in ["+3", "03", "0", "4", "-1", "3.0"] {
             refused(&format!("{U} r {steps} 9 - - -"), 3, "is not 1, 2 or 3");
         }
+    }
+
+    #[test]
+    fn a_position_played_past_max_turn_is_written_and_read_back() {
+        let p = Position::from_spn(&format!("{U} r 1 {MAX_TURN} - - -")).unwrap();
+        let q = p.after(p.legal_step_vec()[0]);
+        assert_eq!(q.turn(), MAX_TURN + 1);
+        let spn = q.to_spn();
+        assert!(spn.contains(" 1000000001 "), "{spn}");
+        refused(&spn, 4, "its start position and its steps");
+        assert_eq!(Position::from_written_spn(&spn), Ok(q));
+        // Every number a turn counter can hold, and nothing more.
+        let last = format!("{U} r 3 4294967295 - - -");
+        assert_eq!(Position::from_written_spn(&last).unwrap().turn(), u32::MAX);
+        let e = Position::from_written_spn(&format!("{U} r 3 4294967296 - - -")).unwrap_err();
+        assert!(e.to_string().contains("more than 4294967295"), "{e}");
     }
 
     #[test]

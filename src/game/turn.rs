@@ -38,10 +38,11 @@ impl Position {
         self.cooling = self.moved;
         self.moved = super::bitboard::Bitboard::EMPTY;
         self.lev = LEV_NOT_STARTED;
-        // Cannot overflow: positions start at most at MAX_TURN (SPN, Game),
-        // far below u32::MAX, and every turn played takes at least one step.
-        debug_assert!(self.turn < u32::MAX);
-        self.turn += 1;
+        // Positions read from text start at most at MAX_TURN, over three
+        // billion turns below u32::MAX, more than any input can play (a
+        // `position` line holds about 200,000 steps); saturating keeps the
+        // library's own endless play from wrapping to turn 0 all the same.
+        self.turn = self.turn.saturating_add(1);
         self.side = next_seat(self.side, self.in_game);
         self.steps_left = steps_in_turn(self.turn);
     }
@@ -184,6 +185,21 @@ mod tests {
             }
         }
         assert!(r.turn() > MAX_TURN);
+    }
+
+    #[test]
+    fn the_turn_counter_stops_at_its_largest_value_never_wraps() {
+        // Unreachable through any entry point (over three billion turns
+        // past MAX_TURN), but the library's own play must not wrap or panic.
+        let mut p = pos("R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 3 10 - - -");
+        p.turn = u32::MAX - 1;
+        let q = play(&p, "e2e3 e3e4 d2d3");
+        assert_eq!((q.side_to_move(), q.turn()), (Seat::Green, u32::MAX));
+        let r = play(&q, "e8e7 e7e6 f8f7");
+        assert_eq!(
+            (r.side_to_move(), r.turn(), r.steps_left()),
+            (Seat::Red, u32::MAX, 3)
+        );
     }
 
     #[test]

@@ -63,9 +63,11 @@ struct Plan {
 struct Running {
     handle: JoinHandle<()>,
     stop: Arc<AtomicBool>,
-    /// Waits for an order from outside (`infinite`, or pondering).
+    /// `go infinite`: waits for `stop` whatever ends the search.
     infinite: bool,
-    /// A pondering search's handle (`ponderhit` hits it).
+    /// A ponder search's handle (`ponderhit` hits it); until the hit it
+    /// waits for an order like an infinite one, then it is an ordinary
+    /// limited search.
     ponder: Option<Arc<Ponder>>,
     /// Cleared by the search thread just before its last two lines.
     busy: Arc<AtomicBool>,
@@ -88,6 +90,22 @@ const COMMANDS: [&str; 14] = [
     "perft",
     "quit",
 ];
+
+impl Running {
+    /// Whether the search waits for an order from outside (`stop`, or the
+    /// `ponderhit` of a ponder search not hit yet): nothing but that order
+    /// ends it, so the end of input stops it at once.
+    fn waits_for_order(&self) -> bool {
+        self.infinite || self.pondering().is_some()
+    }
+
+    /// The handle of a search still pondering: not hit yet and running.
+    fn pondering(&self) -> Option<&Arc<Ponder>> {
+        self.ponder
+            .as_ref()
+            .filter(|p| p.hit_at().is_none() && self.busy.load(SeqCst))
+    }
+}
 
 /// Sets the planned turn, also after a thread panicked holding it.
 fn set_plan(plan: &Mutex<Option<Plan>>, value: Option<Plan>) {
@@ -182,13 +200,15 @@ impl Engine {
         false
     }
 
-    /// Waits for a running search's last lines: an infinite one is told to
-    /// stop at once (nobody is left to send `stop`), any other after
-    /// [`END_OF_INPUT_GRACE`] at most.
+    /// Waits for a running search's last lines: one that waits for an
+    /// order (infinite, or pondering before the hit) is told to stop at
+    /// once (nobody is left to send it), any other, a ponder search after
+    /// its hit included, after [`END_OF_INPUT_GRACE`] at most.
     fn finish(&mut self) {
         if let Some(r) = self.running.take() {
             let deadline = std::time::Instant::now() + END_OF_INPUT_GRACE;
-            while !r.infinite && r.busy.load(SeqCst) && std::time::Instant::now() < deadline {
+            let waits = r.waits_for_order();
+            while !waits && r.busy.load(SeqCst) && std::time::Instant::now() < deadline {
                 std::thread::sleep(std::time::Duration::from_millis(2));
             }
             r.stop.store(true, SeqCst);
@@ -271,12 +291,9 @@ impl Engine {
                     r.stop.store(true, SeqCst);
                 }
             }
-            "ponderhit" => match self
-                .running
-                .as_ref()
-                .filter(|r| r.busy.load(SeqCst))
-                .and_then(|r| r.ponder.as_ref())
-            {
+            // After its hit a search ponders no more: a second hit is an
+            // error, as protocol.md says.
+            "ponderhit" => match self.running.as_ref().and_then(Running::pondering) {
                 Some(p) => p.hit(),
                 None => self.error("ponderhit: no search is pondering"),
             },
@@ -466,8 +483,7 @@ impl Engine {
         let (out, tt, plan) = (self.out.clone(), self.tt.clone(), self.plan.clone());
         let eval_caches = self.eval_caches.clone();
         let handle = ponder.clone();
-        let waits = infinite || ponder.is_some();
-        self.start_job(waits, ponder, move |stop| {
+        self.start_job(infinite, ponder, move |stop| {
             let mut reported = None;
             let search = Search {
                 root: &pos,

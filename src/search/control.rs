@@ -36,7 +36,7 @@ impl Ponder {
     }
 
     /// The guess came true: the clock starts now (a second hit changes
-    /// nothing).
+    /// nothing here; the protocol refuses it as an error).
     pub fn hit(&self) {
         let _ = self.hit.set(Instant::now());
     }

@@ -798,6 +798,20 @@ mod tests {
     }
 
     #[test]
+    fn a_game_from_the_last_turn_an_spn_may_give_is_replayed_past_it() {
+        // The referee and `splut replay` play steps into a `Game`: a turn
+        // at MAX_TURN ends like any other, into turn MAX_TURN + 1.
+        let turns = [(R, "e2e3 e3e4 d2d3"), (G, "e8e7 e7e6 f8f7")];
+        let last = crate::game::MAX_TURN + 1;
+        let mut g = record(&turns, Reason::TurnLimit(last), vec![vec![R, G]]);
+        g.start = format!(
+            "R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 3 {} - - -",
+            crate::game::MAX_TURN
+        );
+        assert_eq!(validate(&g), Ok(()));
+    }
+
+    #[test]
     fn forfeit_claims_are_checked_against_the_game() {
         let two = [(R, "e2e3"), (G, "e8e7 f8f7")];
         let red_lost = vec![vec![G], vec![R]];

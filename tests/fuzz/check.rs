@@ -6,8 +6,8 @@ use super::make::{Expect, MAX_MS};
 use splut::game::{Position, Seat, perft};
 
 /// Whether the turn that `before` was in ended with the step that led to
-/// `after` (the last turn a game may reach, `MAX_TURN`, ends like any
-/// other: the library counts on past it).
+/// `after` (a turn at `MAX_TURN`, the largest an SPN may give, ends like
+/// any other: play goes on past it).
 pub fn turn_ended(before: &Position, after: &Position) -> bool {
     after.is_game_over()
         || after.side_to_move() != before.side_to_move()

@@ -329,15 +329,10 @@ const BAD_UTF8: &[&[u8]] = &[
 const CONTROL: &[u8] = &[0x00, 0x1b, b'\r', 0x7f, 0x01, 0x08, 0x07, 0x0b, 0x0c, b'\t'];
 
 /// Plays up to `steps` random legal steps from `start` (fewer if the game
-/// ends); returns their texts, the position reached and whether the last
-/// step took the game past [`MAX_TURN`] (a `position … moves` the engine
-/// must refuse). With `cross` false the play stops before such a step.
-pub fn random_play(
-    rng: &mut Rng,
-    start: Position,
-    steps: usize,
-    cross: bool,
-) -> (Vec<String>, Position, bool) {
+/// ends); returns their texts and the position reached. Play may go past
+/// [`MAX_TURN`], which bounds only the turn number of an SPN given to the
+/// engine.
+pub fn random_play(rng: &mut Rng, start: Position, steps: usize) -> (Vec<String>, Position) {
     let mut p = start;
     let mut texts = Vec::new();
     for _ in 0..steps {
@@ -346,18 +341,10 @@ pub fn random_play(
             break;
         }
         let s = *rng.pick(&legal);
-        let next = p.after(s);
-        if next.turn() > MAX_TURN {
-            if cross {
-                texts.push(s.to_string());
-                return (texts, next, true);
-            }
-            break;
-        }
         texts.push(s.to_string());
-        p = next;
+        p = p.after(s);
     }
-    (texts, p, false)
+    (texts, p)
 }
 
 /// The SPN of `spn` with every team but `keep`'s taken off the board: a
@@ -420,14 +407,14 @@ const TOO_LATE: &[&str] = &[
 ];
 
 /// A start position for `position fen`: reached by random play, sometimes
-/// with its turn number changed (to the last turns a game may reach), or a
+/// with its turn number changed (to the last turns an SPN may give), or a
 /// finished game; `Err` holds an SPN whose turn number is past
 /// [`MAX_TURN`], which the engine must refuse.
 fn fen_base(rng: &mut Rng) -> Result<Position, String> {
     let players = rng.range(2, 4) as usize;
     let start = Position::start(players).expect("start position");
     let n = rng.below(60);
-    let (_, p, _) = random_play(rng, start, n, false);
+    let (_, p) = random_play(rng, start, n);
     let spn = p.to_spn();
     let mut fields: Vec<String> = spn.split_whitespace().map(String::from).collect();
     match rng.below(12) {
@@ -482,9 +469,8 @@ pub fn position(rng: &mut Rng) -> (String, Option<(String, Seat)>) {
         1 => rng.below(400),
         _ => rng.below(40),
     };
-    // Near the last turn, half the games try to go past it.
-    let cross = base.turn() >= MAX_TURN - 10 && rng.chance(50);
-    let (steps, end, crossed) = random_play(rng, base, n, cross);
+    // From the last turns an SPN may give, play often goes past them.
+    let (steps, end) = random_play(rng, base, n);
     if !steps.is_empty() || rng.chance(10) {
         line.push_str(" moves");
         for s in &steps {
@@ -492,8 +478,7 @@ pub fn position(rng: &mut Rng) -> (String, Option<(String, Seat)>) {
             line.push_str(s);
         }
     }
-    let result = (!crossed).then(|| (end.to_spn(), p1_of(&base)));
-    (line, result)
+    (line, Some((end.to_spn(), p1_of(&base))))
 }
 
 /// Bounds kept by the fuzzer: a limit above this many ms is no bound (the

@@ -249,7 +249,7 @@ impl<'a> Session<'a> {
     }
 
     fn model(&self) -> Result<Position, Failure> {
-        Position::from_spn(&self.spn).or_else(|e| {
+        Position::from_written_spn(&self.spn).or_else(|e| {
             fail(
                 "spn-unparseable",
                 format!(
@@ -481,7 +481,7 @@ impl<'a> Session<'a> {
                     format!("'{}' answered '{text}' with no stop sent", p.line),
                 ),
                 (Some(n), Some(d)) if d <= check::PERFT_CHECKED => {
-                    let pos = Position::from_spn(&p.root)
+                    let pos = Position::from_written_spn(&p.root)
                         .or_else(|e| fail("spn-unparseable", format!("{}: {e}", p.root)))?;
                     check::perft_answer(&pos, d, &rows, n)
                         .or_else(|e| fail("perft-wrong", format!("'{}': {e}", p.line)))
@@ -496,7 +496,7 @@ impl<'a> Session<'a> {
             if let Some(n) = total {
                 let counts: Vec<u64> = roots
                     .iter()
-                    .filter_map(|r| Position::from_spn(r).ok())
+                    .filter_map(|r| Position::from_written_spn(r).ok())
                     .map(|p| perft(&p, depth))
                     .collect();
                 if !counts.contains(&n) {
@@ -1153,7 +1153,7 @@ fn judge(
     // The last root is the likeliest (the burst's latest position).
     let mut first_err = None;
     for root in roots.iter().rev() {
-        let pos = Position::from_spn(root)
+        let pos = Position::from_written_spn(root)
             .or_else(|e| fail("spn-unparseable", format!("{root}: {e}")))?;
         if infinite_early && !pos.is_game_over() {
             return fail(
