@@ -413,3 +413,92 @@ fn threads_give_legal_turns() {
     let (_, turn, _) = e.go("movetime 200");
     assert_whole_legal_turn(&spn, &turn);
 }
+
+/// `help` lists every command as `info string` lines and changes nothing.
+#[test]
+fn help_lists_the_commands() {
+    let mut e = Engine::spawn();
+    e.send("position startpos moves e2e3");
+    e.send("help");
+    e.send("isready");
+    let lines = e.read_until("readyok");
+    let help: Vec<&String> = lines.iter().filter(|l| *l != "readyok").collect();
+    assert!(help.len() > 10, "{lines:?}");
+    assert!(
+        help.iter().all(|l| l.starts_with("info string ")),
+        "{lines:?}"
+    );
+    for cmd in [
+        "ugi",
+        "isready",
+        "setoption",
+        "uginewgame",
+        "position",
+        "go",
+        "stop",
+        "ponderhit",
+        "query",
+        "perft",
+        "quit",
+        "help",
+    ] {
+        assert!(
+            help.iter()
+                .any(|l| l["info string ".len()..].starts_with(cmd)),
+            "{cmd} missing: {help:?}"
+        );
+    }
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    assert_eq!(
+        e.query("spn"),
+        Position::start(2)
+            .unwrap()
+            .after(Position::start(2).unwrap().parse_step("e2e3").unwrap())
+            .to_spn()
+    );
+    e.send("help me");
+    assert!(e.expect("info string error").contains("takes no arguments"));
+}
+
+/// The README's protocol session, replayed: every line it shows comes out
+/// in that order (`…` stands for lines left out; `nps` and `time` vary).
+#[test]
+fn the_readme_protocol_example_is_true() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let start = readme
+        .find("<!-- example:protocol -->")
+        .expect("start marker");
+    let end = readme
+        .find("<!-- /example:protocol -->")
+        .expect("end marker");
+    let blocks: Vec<&str> = readme[start..end].split("```").collect();
+    // [marker, commands, between, output, after]
+    let (commands, shown) = (blocks[1], blocks[3]);
+    let mut e = Engine::spawn();
+    for c in commands.lines().filter(|l| !l.trim().is_empty()) {
+        e.send(c);
+    }
+    let got = e.read_until("bestmove");
+    let mask = |l: &str| {
+        let mut words: Vec<String> = l.split(' ').map(str::to_string).collect();
+        for i in 1..words.len() {
+            if matches!(words[i - 1].as_str(), "nps" | "time") {
+                words[i] = "_".into();
+            }
+        }
+        words.join(" ")
+    };
+    let got: Vec<String> = got.iter().map(|l| mask(l)).collect();
+    let mut at = 0;
+    for want in shown
+        .lines()
+        .filter(|l| !l.trim().is_empty() && l.trim() != "…")
+    {
+        let want = mask(want);
+        match got[at..].iter().position(|g| *g == want) {
+            Some(i) => at += i + 1,
+            None => panic!("README line not in the engine's output (in order): {want}\n{got:#?}"),
+        }
+    }
+}

@@ -74,7 +74,8 @@ struct Running {
 }
 
 /// Every command the engine knows.
-const COMMANDS: [&str; 14] = [
+const COMMANDS: [&str; 15] = [
+    "help",
     "ugi",
     "uci",
     "isready",
@@ -89,6 +90,27 @@ const COMMANDS: [&str; 14] = [
     "d",
     "perft",
     "quit",
+];
+
+/// The answer to `help`: every command in a line, as `info string` lines
+/// so that a GUI that sends it reads nothing it does not know.
+const HELP: [&str; 16] = [
+    "splut speaks the UGI-based protocol of protocol.md; its commands:",
+    "ugi | uci                    the engine's name and options, then ugiok/uciok",
+    "isready                      answered with readyok, even while searching",
+    "setoption name <N> value <V> sets an option (ugi lists them)",
+    "uginewgame | ucinewgame      a new game: the table is cleared",
+    "position startpos|fen <SPN> [moves <steps>]   the position to search",
+    "go [wtime.. | movetime <ms> | nodes <n> | depth <d> | infinite | ponder ...]   search",
+    "stop                         ends the search: bestturn and bestmove follow",
+    "ponderhit                    the pondered turn was played: search on the clock",
+    "query <question>             p1turn, gameover, result, turn, winner, steps, legal, spn",
+    "d                            the board as text",
+    "perft <depth>                counts the step tree's leaves (depth 0..=12)",
+    "quit                         ends the engine",
+    "help                         this list",
+    "example: position startpos, then go movetime 1000",
+    "protocol.md has every command, option and bound",
 ];
 
 impl Running {
@@ -305,6 +327,9 @@ impl Engine {
             }
             "perft" => self.perft(args),
             "quit" => return Flow::Quit,
+            "help" => HELP
+                .iter()
+                .for_each(|l| self.out.line(&format!("info string {l}"))),
             _ => self.error(&format!("unknown command '{}'", input::echo(cmd))),
         }
         Flow::Continue
