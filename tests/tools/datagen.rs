@@ -1,26 +1,16 @@
 //! `splut datagen` and its reader: round trips, reproducibility, the
 //! filters, and errors instead of panics.
 
+use crate::support::splut;
 use splut::datagen::{Config, Sample, read_files, read_files_with, run};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-fn splut(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_splut"))
-        .args(args)
-        .output()
-        .expect("run splut")
-}
-
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("splut-datagen-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    let _ = std::fs::remove_file(&p);
-    p
+    crate::support::temp("datagen", name)
 }
 
 /// `splut datagen` with small settings and `args`, into `out`.

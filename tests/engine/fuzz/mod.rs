@@ -1,6 +1,6 @@
 //! A seeded, bounded protocol fuzzer: drives the real `splut` binary through
 //! pipes as a hostile GUI would and checks the protocol's invariants
-//! (`protocol.md`). `tests/fuzz_protocol.rs` runs it; `scripts/fuzz-protocol`
+//! (`protocol.md`). `tests/engine/fuzz_protocol.rs` runs it; `scripts/fuzz-protocol`
 //! runs it for longer.
 //!
 //! - [`config`]: the run's settings (length, seed, big tables, slack).

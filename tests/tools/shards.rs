@@ -1,27 +1,13 @@
 //! Sharded tournaments, `splut standings`, `--seatings all` and the
 //! forfeit counts, run as a user runs them (node-limited, few games).
 
+use crate::support::{splut, text};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
-fn splut(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_splut"))
-        .args(args)
-        .output()
-        .expect("run splut")
-}
-
-fn text(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
-}
-
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("splut-shards-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    let _ = std::fs::remove_file(&p);
-    p
+    crate::support::temp("shards", name)
 }
 
 /// `splut tournament` with whitespace-separated `args` and `extra`

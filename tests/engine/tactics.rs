@@ -1,9 +1,7 @@
 //! Tactics, through the protocol: find a kill this turn, avoid a kill
 //! threatened next turn, find a 2-turn forced win — for 2, 3 and 4 players.
 
-mod common;
-
-use common::Engine;
+use crate::support::Engine;
 use splut::game::{Position, Seat, StepList};
 
 /// Plays the engine's turn from `spn` and returns the position after it.

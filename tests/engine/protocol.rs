@@ -1,8 +1,6 @@
 //! The protocol, driven through the real binary as a GUI or referee would.
 
-mod common;
-
-use common::Engine;
+use crate::support::Engine;
 use splut::game::Position;
 use std::time::{Duration, Instant};
 

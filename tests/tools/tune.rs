@@ -1,22 +1,12 @@
 //! `splut tune` end to end: data from `splut datagen`, weights that lower
 //! the loss, written as a file `EvalFile` loads.
 
+use crate::support::splut;
 use std::path::PathBuf;
 use std::process::Command;
 
-fn splut(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_splut"))
-        .args(args)
-        .output()
-        .expect("run splut")
-}
-
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("splut-tune-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    let _ = std::fs::remove_file(&p);
-    p
+    crate::support::temp("tune", name)
 }
 
 /// The first number after `key` in `text`.

@@ -1,15 +1,13 @@
 //! Protocol fuzzing: the real binary, driven through pipes by a seeded
-//! hostile GUI (see `tests/fuzz/`). Runs briefly by default; set
+//! hostile GUI (see `tests/engine/fuzz/`). Runs briefly by default; set
 //! `SPLUT_FUZZ_SECS` and `SPLUT_FUZZ_SEED` for longer runs, or use
 //! `scripts/fuzz-protocol`. A failure writes a report (seed, transcript,
 //! stderr) and a replay file (every byte sent in that session, for
 //! `splut < file`) under `target/fuzz/`.
 
-mod fuzz;
-
-use fuzz::config::Config;
-use fuzz::driver::Driver;
-use fuzz::session::{Failure, Session, Stats};
+use crate::fuzz::config::Config;
+use crate::fuzz::driver::Driver;
+use crate::fuzz::session::{Failure, Session, Stats};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -42,7 +40,7 @@ fn file_name(kind: &str) -> String {
 fn report(cfg: &Config, seed: u64, f: &Failure, transcript: &str, d: &Driver) -> (String, PathBuf) {
     let mut text = format!(
         "splut protocol fuzz failure: {}\n{}\n\nsession seed {seed} (rerun: SPLUT_FUZZ_SEED={seed} \
-         SPLUT_FUZZ_SECS=1 cargo test --test fuzz_protocol -- --nocapture)\nconfig {cfg:?}\n\n\
+         SPLUT_FUZZ_SECS=1 cargo test --test engine fuzz_protocol:: -- --nocapture)\nconfig {cfg:?}\n\n\
          last lines (> sent, < received):\n",
         f.kind, f.detail
     );

@@ -2,9 +2,7 @@
 //! them: the engine thinks on a guessed position without a time limit,
 //! answers only after `ponderhit` (then within its time) or `stop`.
 
-mod common;
-
-use common::Engine;
+use crate::support::Engine;
 use std::time::{Duration, Instant};
 
 const POSITION: &str = "position startpos moves e2e3 e8e7 f8f7";

@@ -3,9 +3,7 @@
 //! Needs the Debian packages `chromium` and `chromium-driver`; without them
 //! the test fails, unless `SPLUT_SKIP_BROWSER=1` says to skip it.
 
-mod gui_common;
-
-use gui_common::*;
+use crate::support::gui::*;
 use serde_json::{Value, json};
 use splut::game::{Position, Square};
 use std::process::{Child, Command, Stdio};

@@ -1,8 +1,6 @@
 //! `splut gui`'s HTTP API against the real server on a loopback port.
 
-mod gui_common;
-
-use gui_common::*;
+use crate::support::gui::*;
 use serde_json::json;
 use std::time::Duration;
 

@@ -18,9 +18,7 @@ fn text(o: &Output) -> String {
 }
 
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("splut-replay-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    crate::support::temp("replay", name)
 }
 
 /// A real 2-player game (red against green), numbered `n`, ending with a

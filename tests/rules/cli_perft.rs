@@ -1,17 +1,6 @@
 //! `splut perft` driven as a user would.
 
-use std::process::{Command, Output};
-
-fn splut(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_splut"))
-        .args(args)
-        .output()
-        .expect("run splut")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+use crate::support::{splut, stdout};
 
 #[test]
 fn perft_prints_nodes_last_and_speed_on_stderr() {

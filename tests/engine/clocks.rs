@@ -3,9 +3,7 @@
 //! exceeded by more than 100 ms. These tests run one at a time, in their own
 //! test binary, so other tests do not compete for the CPU.
 
-mod common;
-
-use common::Engine;
+use crate::support::Engine;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 

@@ -1,17 +1,11 @@
 //! `splut tournament` and `splut replay`, run as a user runs them.
 
+use crate::support::splut;
 use splut::game::{Game, Position};
 use splut::tournament::judge::{Judge, places};
 use splut::tournament::record::{Forfeit, GameRecord, Reason, parse_records, validate};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn splut(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_splut"))
-        .args(args)
-        .output()
-        .expect("run splut")
-}
 
 /// `splut tournament` with whitespace-separated `args`, then `extra`
 /// arguments (which may hold spaces), recording to `rec`.
@@ -28,11 +22,7 @@ fn text(o: &Output) -> String {
 }
 
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("splut-tests-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    let _ = std::fs::remove_file(&p);
-    p
+    crate::support::temp("tests", name)
 }
 
 fn faulty(mode: &str) -> String {

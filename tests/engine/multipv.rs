@@ -1,9 +1,7 @@
 //! `MultiPV`: an analysis reports the best turns, each with its score and
 //! line, through the real binary as a GUI would ask for them.
 
-mod common;
-
-use common::Engine;
+use crate::support::Engine;
 use splut::game::Position;
 
 /// A 2-player middle game: red to move, a whole turn (3 steps) to play.

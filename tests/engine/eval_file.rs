@@ -2,9 +2,7 @@
 //! of weights reaches the search, a bad file is refused with one error line
 //! and the weights in use stay, `default` brings the compiled-in ones back.
 
-mod common;
-
-use common::Engine;
+use crate::support::Engine;
 use splut::eval::DEFAULT_SET;
 use std::path::PathBuf;
 

@@ -4,9 +4,7 @@
 //! Time bounds here are loose (shared machines): they tell a search that
 //! ends from one that runs for seconds or forever.
 
-mod common;
-
-use common::Engine;
+use crate::support::Engine;
 use splut::game::Position;
 use std::time::{Duration, Instant};
 

@@ -1,0 +1,15 @@
+//! The tools around the engine: tournaments, shards and standings,
+//! records, datagen, tuning, and the web board (its API and, in Chromium,
+//! its page). The slow group: `cargo test --test tools` runs it alone.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod datagen;
+mod gui_api;
+mod gui_browser;
+mod properties_records;
+mod replay_hardening;
+mod shards;
+mod tournament;
+mod tune;
