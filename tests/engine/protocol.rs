@@ -458,12 +458,41 @@ fn help_lists_the_commands() {
     assert!(e.expect("info string error").contains("takes no arguments"));
 }
 
+/// A line with the values that vary between runs (`nps`, `time`) masked.
+fn mask_timing(l: &str) -> String {
+    let mut words: Vec<String> = l.split(' ').map(str::to_string).collect();
+    for i in 1..words.len() {
+        if matches!(words[i - 1].as_str(), "nps" | "time") {
+            words[i] = "_".into();
+        }
+    }
+    words.join(" ")
+}
+
+/// Reads from `e` until `want` (masked) comes; the lines read on the way.
+fn read_to(e: &mut Engine, want: &str) -> Vec<String> {
+    let mut got = Vec::new();
+    loop {
+        let Some(line) = e.next_line(Duration::from_secs(20)) else {
+            panic!("the engine never said: {want}\nit said: {got:#?}");
+        };
+        let masked = mask_timing(&line);
+        got.push(masked.clone());
+        if masked == want {
+            return got;
+        }
+    }
+}
+
+fn doc(name: &str) -> String {
+    std::fs::read_to_string(format!("{}/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
 /// The README's protocol session, replayed: every line it shows comes out
 /// in that order (`…` stands for lines left out; `nps` and `time` vary).
 #[test]
 fn the_readme_protocol_example_is_true() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let readme = doc("README.md");
     let start = readme
         .find("<!-- example:protocol -->")
         .expect("start marker");
@@ -477,26 +506,33 @@ fn the_readme_protocol_example_is_true() {
     for c in commands.lines().filter(|l| !l.trim().is_empty()) {
         e.send(c);
     }
-    let got = e.read_until("bestmove");
-    let mask = |l: &str| {
-        let mut words: Vec<String> = l.split(' ').map(str::to_string).collect();
-        for i in 1..words.len() {
-            if matches!(words[i - 1].as_str(), "nps" | "time") {
-                words[i] = "_".into();
-            }
-        }
-        words.join(" ")
-    };
-    let got: Vec<String> = got.iter().map(|l| mask(l)).collect();
-    let mut at = 0;
     for want in shown
         .lines()
         .filter(|l| !l.trim().is_empty() && l.trim() != "…")
     {
-        let want = mask(want);
-        match got[at..].iter().position(|g| *g == want) {
-            Some(i) => at += i + 1,
-            None => panic!("README line not in the engine's output (in order): {want}\n{got:#?}"),
+        read_to(&mut e, &mask_timing(want));
+    }
+}
+
+/// protocol.md's example, played as a referee would: each `>` line sent,
+/// each `<` line awaited in order (`…` stands for lines left out).
+#[test]
+fn the_protocol_md_example_is_true() {
+    let spec = doc("protocol.md");
+    let example = &spec[spec.find("## Example").expect("an Example section")..];
+    let block = example.split("```").nth(1).expect("a fenced block");
+    let mut e = Engine::spawn();
+    for line in block.lines() {
+        if let Some(cmd) = line.strip_prefix("> ") {
+            e.send(cmd);
+        } else if let Some(want) = line.strip_prefix("< ")
+            && want != "…"
+        {
+            read_to(&mut e, &mask_timing(want));
         }
     }
+    assert!(
+        e.wait_exit(Duration::from_secs(5)).is_some(),
+        "quit ends it"
+    );
 }
