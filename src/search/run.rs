@@ -11,7 +11,7 @@ use super::smp::{Iteration, lazy_smp};
 use super::thread::{Shared, Worker};
 use super::tt::TranspositionTable;
 use super::{Algorithm, Info, Limits, MAX_DEPTH, Outcome, Settings, mcts, reference, time};
-use crate::eval::EvalCaches;
+use crate::eval::{EvalCaches, EvalParams};
 use crate::game::Position;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -104,15 +104,8 @@ impl Search<'_> {
         soft: Option<Duration>,
         report: &mut dyn FnMut(&Info),
     ) -> Outcome {
-        let (root, limits, settings, tt) = (self.root, self.limits, self.settings, self.tt);
-        let params = settings.params.for_players(root.players_left());
-        tt.new_search();
-        // A node limit is exact only on one thread.
-        let threads = if limits.nodes.is_some() {
-            1
-        } else {
-            settings.threads.clamp(1, cores())
-        };
+        let (root, settings) = (self.root, self.settings);
+        self.tt.new_search();
         if root.is_game_over() {
             return Outcome {
                 turn: Vec::new(),
@@ -135,68 +128,102 @@ impl Search<'_> {
                 report(&info);
                 return Outcome { turn, info };
             }
-            Algorithm::Mcts | Algorithm::UctPlain => {
-                let cfg = if algorithm == Algorithm::Mcts {
-                    settings.mcts
-                } else {
-                    mcts::MctsConfig {
-                        parallel: settings.mcts.parallel,
-                        ..mcts::UCT_PLAIN
-                    }
-                };
-                let run = mcts::MctsRun {
-                    cfg: &cfg,
-                    params,
-                    threads,
-                    seed: settings.seed,
-                    tree_mib: settings.tree_mib,
-                    control,
-                    soft,
-                    max_simulations: limits.nodes,
-                    max_depth: limits.depth,
-                };
-                mcts::run(root, &run, report)
-            }
-            _ => {
-                let progress = Progress::default();
-                let mode = match algorithm {
-                    Algorithm::Brs => Mode::Brs,
-                    Algorithm::BrsPlus => Mode::BrsPlus,
-                    _ => Mode::Paranoid,
-                };
-                let shared = Shared {
-                    tt,
-                    params,
-                    control,
-                    progress: &progress,
-                    eval_caches: self.eval_caches,
-                };
-                let worker = |is_main| -> Box<dyn Worker + '_> {
-                    match algorithm {
-                        Algorithm::MaxN => Box::new(MaxN::new(root, shared, is_main)),
-                        _ => Box::new(AlphaBeta::new(
-                            root,
-                            self.game_hashes,
-                            shared,
-                            is_main,
-                            mode,
-                        )),
-                    }
-                };
-                let iteration = Iteration {
-                    root,
-                    infinite: limits.infinite,
-                    control,
-                    progress: &progress,
-                    tt,
-                    soft,
-                    max_depth: limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH),
-                    multi_pv: settings.multi_pv,
-                };
-                lazy_smp(&iteration, threads, &worker, report)
+            Algorithm::Mcts | Algorithm::UctPlain => self.mcts(algorithm, control, soft, report),
+            _ => self.alpha_beta_family(algorithm, control, soft, report),
+        };
+        let turn = complete_turn(root, &info.pv, self.tt, self.eval_caches, settings);
+        Outcome { turn, info }
+    }
+
+    /// Search threads: one under a node limit (exact only on one thread).
+    fn threads(&self) -> usize {
+        if self.limits.nodes.is_some() {
+            1
+        } else {
+            self.settings.threads.clamp(1, cores())
+        }
+    }
+
+    /// The weights for the count of seats at the root.
+    fn params(&self) -> &EvalParams {
+        self.settings.params.for_players(self.root.players_left())
+    }
+
+    /// MCTS, or plain UCT.
+    fn mcts(
+        &self,
+        algorithm: Algorithm,
+        control: &Control,
+        soft: Option<Duration>,
+        report: &mut dyn FnMut(&Info),
+    ) -> Info {
+        let settings = self.settings;
+        let cfg = if algorithm == Algorithm::Mcts {
+            settings.mcts
+        } else {
+            mcts::MctsConfig {
+                parallel: settings.mcts.parallel,
+                ..mcts::UCT_PLAIN
             }
         };
-        let turn = complete_turn(root, &info.pv, tt, self.eval_caches, settings);
-        Outcome { turn, info }
+        let run = mcts::MctsRun {
+            cfg: &cfg,
+            params: self.params(),
+            threads: self.threads(),
+            seed: settings.seed,
+            tree_mib: settings.tree_mib,
+            control,
+            soft,
+            max_simulations: self.limits.nodes,
+            max_depth: self.limits.depth,
+        };
+        mcts::run(self.root, &run, report)
+    }
+
+    /// Alpha-beta, paranoid, best-reply or max-n, on Lazy SMP threads.
+    fn alpha_beta_family(
+        &self,
+        algorithm: Algorithm,
+        control: &Control,
+        soft: Option<Duration>,
+        report: &mut dyn FnMut(&Info),
+    ) -> Info {
+        let (root, tt) = (self.root, self.tt);
+        let progress = Progress::default();
+        let mode = match algorithm {
+            Algorithm::Brs => Mode::Brs,
+            Algorithm::BrsPlus => Mode::BrsPlus,
+            _ => Mode::Paranoid,
+        };
+        let shared = Shared {
+            tt,
+            params: self.params(),
+            control,
+            progress: &progress,
+            eval_caches: self.eval_caches,
+        };
+        let worker = |is_main| -> Box<dyn Worker + '_> {
+            match algorithm {
+                Algorithm::MaxN => Box::new(MaxN::new(root, shared, is_main)),
+                _ => Box::new(AlphaBeta::new(
+                    root,
+                    self.game_hashes,
+                    shared,
+                    is_main,
+                    mode,
+                )),
+            }
+        };
+        let iteration = Iteration {
+            root,
+            infinite: self.limits.infinite,
+            control,
+            progress: &progress,
+            tt,
+            soft,
+            max_depth: self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH),
+            multi_pv: self.settings.multi_pv,
+        };
+        lazy_smp(&iteration, self.threads(), &worker, report)
     }
 }
