@@ -233,7 +233,8 @@ pub fn read_from(
     }
 }
 
-/// Reads data files in order, handing each sample to `each`.
+/// Reads data files in order, text or binary ([`super::binary`], known by
+/// its header), handing each sample to `each`.
 pub fn read_files_with<P: AsRef<Path>>(
     paths: &[P],
     each: &mut dyn FnMut(Sample),
@@ -242,8 +243,18 @@ pub fn read_files_with<P: AsRef<Path>>(
     for path in paths {
         let path = path.as_ref();
         let name = path.display().to_string();
-        let file = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
-        if read_from(file, &name, each)? {
+        let mut file = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
+        // A binary file starts with its header's magic; text never does.
+        let mut magic = Vec::new();
+        (&mut file)
+            .take(8)
+            .read_to_end(&mut magic)
+            .map_err(|e| format!("{name}: {e}"))?;
+        let binary = magic == super::binary::MAGIC;
+        let input = std::io::Cursor::new(magic).chain(file);
+        if binary {
+            super::binary::read_binary(input, &name, each)?;
+        } else if read_from(input, &name, each)? {
             summary.truncated.push(name);
         }
     }

@@ -28,6 +28,7 @@
 //! the game is over (the outcome is only known then), games in order of
 //! their number; the file format is in [`format`].
 
+pub mod binary;
 pub mod format;
 
 pub use format::{ReadSummary, Sample, read_files, read_files_with, read_from};
