@@ -110,6 +110,10 @@ enum Command {
     /// the loss before and after and every weight, writes the tuned weights
     /// (docs/usage.md, "splut tune").
     Tune(TuneArgs),
+    /// Data files converted (text and binary), merged, deduplicated and
+    /// shuffled: reads every input (either format), writes one file
+    /// (docs/usage.md, "splut data").
+    Data(DataArgs),
     /// The standings of records files of one tournament (its shards, or
     /// its runs), as the whole tournament prints them at its end.
     ///
@@ -574,6 +578,7 @@ pub fn main() -> i32 {
             }
         }
         Some(Command::Tune(a)) => run_tune(&a),
+        Some(Command::Data(a)) => run_data(a),
         Some(Command::Replay { file }) => run_replay(&file),
         Some(Command::Gui(a)) => run_gui(a),
         Some(Command::Standings {
@@ -674,6 +679,64 @@ pub struct TuneArgs {
 
 /// Reads the data, tunes, prints the report and writes the weights; exit
 /// code 2 on an error.
+/// `splut data` options.
+#[derive(Args, Debug)]
+pub struct DataArgs {
+    /// Data files, text or binary (known by the binary header), read in
+    /// order.
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// The file written (replaced; it may not be an input).
+    #[arg(short, long)]
+    output: PathBuf,
+    /// The output's format: binary (32 bytes a position) or text.
+    #[arg(long, default_value = "binary", value_parser = ["binary", "text"])]
+    format: String,
+    /// Keep only the first of positions met more than once.
+    #[arg(long)]
+    dedup: bool,
+    /// Shuffle the positions with this seed (the same seed, the same
+    /// order).
+    #[arg(long)]
+    shuffle: Option<u64>,
+}
+
+fn run_data(a: DataArgs) -> i32 {
+    use crate::datagen::tool::{DataConfig, Format, run};
+    let cfg = DataConfig {
+        inputs: a.inputs,
+        output: a.output,
+        format: if a.format == "text" {
+            Format::Text
+        } else {
+            Format::Binary
+        },
+        dedup: a.dedup,
+        shuffle: a.shuffle,
+    };
+    match run(&cfg) {
+        Ok(r) => {
+            let per = r.bytes as f64 / r.written.max(1) as f64;
+            eprintln!(
+                "read {} positions, dropped {} duplicates, wrote {} to {} ({} bytes, {per:.1} a position{}) in {:.2} s: {:.0} positions/s",
+                r.read,
+                r.duplicates,
+                r.written,
+                cfg.output.display(),
+                r.bytes,
+                if r.renumbered { "; games of several runs numbered afresh as one run, seed 0" } else { "" },
+                r.seconds,
+                r.read as f64 / r.seconds.max(1e-9),
+            );
+            0
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}
+
 fn run_tune(a: &TuneArgs) -> i32 {
     let result = (|| -> Result<String, String> {
         let start = match &a.start {

@@ -249,14 +249,19 @@ impl<W: std::io::Write> BinaryWriter<W> {
 
     /// Writes one sample (and a header first, if its seed is new here).
     pub fn write(&mut self, s: &Sample) -> Result<(), String> {
-        let record = encode(s)?;
-        if self.seed != Some(s.seed) {
+        self.write_record(s.seed, &encode(s)?)
+    }
+
+    /// Writes an encoded sample of a run with `seed` (a header first, if
+    /// the seed is new here).
+    pub fn write_record(&mut self, seed: u64, record: &[u8; RECORD]) -> Result<(), String> {
+        if self.seed != Some(seed) {
             self.out
-                .write_all(&header(s.seed))
+                .write_all(&header(seed))
                 .map_err(|e| e.to_string())?;
-            self.seed = Some(s.seed);
+            self.seed = Some(seed);
         }
-        self.out.write_all(&record).map_err(|e| e.to_string())
+        self.out.write_all(record).map_err(|e| e.to_string())
     }
 
     /// The output, flushed.

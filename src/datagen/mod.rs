@@ -30,6 +30,7 @@
 
 pub mod binary;
 pub mod format;
+pub mod tool;
 
 pub use format::{ReadSummary, Sample, read_files, read_files_with, read_from};
 
