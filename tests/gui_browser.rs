@@ -615,7 +615,7 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
 }
 
 #[test]
-fn the_new_game_form_is_labelled_and_shows_the_start() {
+fn the_new_game_form_is_labelled_and_shows_the_start_in_a_real_browser() {
     let Some((chromium, chromedriver)) = browser_programs() else {
         return;
     };
