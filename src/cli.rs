@@ -611,6 +611,10 @@ pub struct GuiArgs {
     /// engine stopped (1 to 86400).
     #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     abandon_after: u64,
+    /// Milliseconds the engine waits between the steps of its turn, so
+    /// each piece can be seen moving (0 to 5000; 0 plays at full speed).
+    #[arg(long, value_name = "MS", default_value_t = 350, value_parser = clap::value_parser!(u64).range(0..=5_000))]
+    step_pause: u64,
 }
 
 /// Starts the GUI's server; exit code 2 if it cannot.
@@ -637,6 +641,7 @@ fn run_gui(a: GuiArgs) -> i32 {
         engine,
         open: a.open,
         abandon_after: std::time::Duration::from_secs(a.abandon_after),
+        step_pause: std::time::Duration::from_millis(a.step_pause),
     })
 }
 

@@ -2,7 +2,8 @@
 //! Nothing here trusts the page: every field is checked, and a refused
 //! request changes nothing.
 
-use super::session::{Refusal, SeatConfig, Session};
+use super::refusal::Refusal;
+use super::session::{SeatConfig, Session};
 use crate::game::Position;
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -19,12 +20,16 @@ const LONG_POLL: Duration = Duration::from_secs(20);
 /// Bounds on an engine's time per turn, in ms.
 const MOVETIME: std::ops::RangeInclusive<u64> = 10..=600_000;
 
+/// Longest SPN a preview reads (a real one is under 100 characters).
+const MAX_SPN: usize = 200;
+
 /// The page, embedded in the binary.
 const INDEX_HTML: &str = include_str!("page/index.html");
 const APP_JS: &str = include_str!("page/app.js");
 const STYLE_CSS: &str = include_str!("page/style.css");
 
 /// An answer: status, content type, body, and a file name for downloads.
+#[derive(Debug)]
 pub struct Reply {
     /// HTTP status.
     pub status: u16,
@@ -49,11 +54,6 @@ impl Reply {
         }
     }
 
-    /// A JSON error: `{"error": message}`.
-    pub fn error(status: u16, message: &str) -> Reply {
-        Reply::json(status, serde_json::json!({ "error": message }))
-    }
-
     fn text(content_type: &'static str, body: &str) -> Reply {
         Reply {
             status: 200,
@@ -65,9 +65,28 @@ impl Reply {
     }
 }
 
+/// The HTTP status of a refusal: the one place refusals become statuses.
+pub fn status(r: &Refusal) -> u16 {
+    match r {
+        Refusal::BadRequest(_) => 400,
+        Refusal::Forbidden(_) => 403,
+        Refusal::NotFound(_) => 404,
+        Refusal::NotPersonsTurn
+        | Refusal::GameOver
+        | Refusal::NothingToTakeBack
+        | Refusal::EngineDown(_) => 409,
+        Refusal::TooLarge(_) => 413,
+        Refusal::BadInput(_) | Refusal::IllegalStep(_) => 422,
+        Refusal::TooManyGames(_) => 429,
+        Refusal::EngineFailed(_) => 502,
+        Refusal::Busy => 503,
+    }
+}
+
+/// A refusal as the page gets it: its status and `{"error": message}`.
 impl From<Refusal> for Reply {
-    fn from((status, message): Refusal) -> Reply {
-        Reply::error(status, &message)
+    fn from(r: Refusal) -> Reply {
+        Reply::json(status(&r), serde_json::json!({ "error": r.to_string() }))
     }
 }
 
@@ -84,6 +103,8 @@ pub struct Games {
     algorithms: Vec<String>,
     /// Why the engine could not be started at launch, if it could not.
     engine_error: Option<String>,
+    /// Pause between the steps of an engine's turn.
+    step_pause: Duration,
 }
 
 /// A seat of a new game, as the page sends it.
@@ -113,8 +134,9 @@ struct StepIn {
 }
 
 impl Games {
-    /// Probes the engine once for its algorithms.
-    pub fn new(command: Vec<String>) -> Games {
+    /// Probes the engine once for its algorithms. Each game's engine
+    /// waits `step_pause` between the steps of its turns.
+    pub fn new(command: Vec<String>, step_pause: Duration) -> Games {
         let live = Arc::new(AtomicUsize::new(0));
         let (algorithms, engine_error) = match super::engine::Engine::start(&command, &live) {
             Ok((e, algos)) => {
@@ -131,6 +153,7 @@ impl Games {
             command,
             algorithms,
             engine_error,
+            step_pause,
         }
     }
 
@@ -143,11 +166,11 @@ impl Games {
         self.sessions.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn session(&self, id: &str) -> Result<Arc<Session>, Reply> {
+    fn session(&self, id: &str) -> Result<Arc<Session>, Refusal> {
         id.parse::<u64>()
             .ok()
             .and_then(|id| self.sessions().get(&id).cloned())
-            .ok_or_else(|| Reply::error(404, "no such game (it ended or was abandoned)"))
+            .ok_or_else(|| Refusal::NotFound("no such game (it ended or was abandoned)".into()))
     }
 
     /// Closes the game and forgets it.
@@ -184,11 +207,15 @@ impl Games {
         }
     }
 
-    /// Answers one request. `body` is `None` when it was too large.
+    /// Answers one request.
     pub fn handle(&self, method: &str, url: &str, body: &str) -> Reply {
+        self.route(method, url, body).unwrap_or_else(Reply::from)
+    }
+
+    fn route(&self, method: &str, url: &str, body: &str) -> Result<Reply, Refusal> {
         let (path, query) = url.split_once('?').unwrap_or((url, ""));
         let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
-        match (method, parts.as_slice()) {
+        Ok(match (method, parts.as_slice()) {
             ("GET", [""] | ["index.html"]) => Reply::text("text/html; charset=utf-8", INDEX_HTML),
             ("GET", ["app.js"]) => Reply::text("text/javascript; charset=utf-8", APP_JS),
             ("GET", ["style.css"]) => Reply::text("text/css; charset=utf-8", STYLE_CSS),
@@ -200,6 +227,7 @@ impl Games {
                     "engine_error": self.engine_error,
                     "max_games": MAX_GAMES,
                     "movetime": { "min": MOVETIME.start(), "max": MOVETIME.end(), "default": 1000 },
+                    "step_pause": self.step_pause.as_millis() as u64,
                 }),
             ),
             ("GET", ["api", "status"]) => Reply::json(
@@ -209,89 +237,73 @@ impl Games {
                     "games": self.sessions().len(),
                 }),
             ),
+            ("GET", ["api", "preview"]) => preview(query)?,
             ("POST", ["api", "shutdown"]) => Reply {
                 shutdown: true,
                 ..Reply::json(200, serde_json::json!({ "stopping": true }))
             },
-            ("POST", ["api", "games"]) => self.new_game(body).unwrap_or_else(|r| r),
-            ("GET", ["api", "games", id]) => match self.session(id) {
-                Ok(s) => {
-                    let since = query
-                        .split('&')
-                        .find_map(|kv| kv.strip_prefix("since="))
-                        .map(|v| v.parse::<u64>());
-                    match since {
-                        Some(Err(_)) => Reply::error(400, "since: expected a version number"),
-                        Some(Ok(v)) => Reply::json(200, s.get(Some(v), LONG_POLL)),
-                        None => Reply::json(200, s.get(None, Duration::ZERO)),
+            ("POST", ["api", "games"]) => self.new_game(body)?,
+            ("GET", ["api", "games", id]) => {
+                let s = self.session(id)?;
+                match query_value(query, "since")? {
+                    Some(v) => {
+                        let v = v.parse::<u64>().map_err(|_| {
+                            Refusal::BadRequest("since: expected a version number".into())
+                        })?;
+                        Reply::json(200, s.get(Some(v), LONG_POLL))
                     }
+                    None => Reply::json(200, s.get(None, Duration::ZERO)),
                 }
-                Err(r) => r,
-            },
+            }
             ("DELETE", ["api", "games", id]) => {
                 match id.parse().ok().filter(|&id| self.close(id)) {
                     Some(_) => Reply::json(200, serde_json::json!({ "closed": true })),
-                    None => Reply::error(404, "no such game"),
+                    None => return Err(Refusal::NotFound("no such game".into())),
                 }
             }
             ("POST", ["api", "games", id, action]) => {
-                let s = match self.session(id) {
-                    Ok(s) => s,
-                    Err(r) => return r,
+                let s = self.session(id)?;
+                let state = match *action {
+                    "step" => {
+                        let b = serde_json::from_str::<StepIn>(body)
+                            .map_err(|e| Refusal::BadRequest(format!("bad JSON: {e}")))?;
+                        s.step(&b.step)?
+                    }
+                    "takeback" => s.take_back()?,
+                    "restart" => s.restart_engine()?,
+                    _ => return Err(Refusal::NotFound("no such action".into())),
                 };
-                let result = match *action {
-                    "step" => match serde_json::from_str::<StepIn>(body) {
-                        Ok(b) => s.step(&b.step),
-                        Err(e) => Err((400, format!("bad JSON: {e}"))),
-                    },
-                    "takeback" => s.take_back(),
-                    "restart" => s.restart_engine(),
-                    _ => Err((404, "no such action".into())),
-                };
-                match result {
-                    Ok(v) => Reply::json(200, v),
-                    Err(r) => r.into(),
-                }
+                Reply::json(200, state)
             }
-            ("GET", ["api", "games", id, "record"]) => match self.session(id) {
-                Ok(s) => Reply {
+            ("GET", ["api", "games", id, "record"]) => {
+                let s = self.session(id)?;
+                Reply {
                     status: 200,
                     content_type: "text/plain; charset=utf-8",
                     body: s.record(),
                     download: Some(format!("splut-game-{id}.txt")),
                     shutdown: false,
-                },
-                Err(r) => r,
-            },
-            (_, ["api", ..]) => Reply::error(404, "no such API route or method"),
-            _ => Reply::error(404, "not found"),
-        }
+                }
+            }
+            (_, ["api", ..]) => {
+                return Err(Refusal::NotFound("no such API route or method".into()));
+            }
+            _ => return Err(Refusal::NotFound("not found".into())),
+        })
     }
 
-    fn new_game(&self, body: &str) -> Result<Reply, Reply> {
-        let req: NewGame =
-            serde_json::from_str(body).map_err(|e| Reply::error(400, &format!("bad JSON: {e}")))?;
-        let start = match (&req.spn, req.players) {
-            (Some(spn), None) => Position::from_spn(spn.trim())
-                .map_err(|e| Reply::error(422, &format!("bad SPN: {e}")))?,
-            (None, Some(n)) => Position::start(usize::from(n))
-                .ok_or_else(|| Reply::error(422, "players: expected 2, 3 or 4"))?,
-            _ => return Err(Reply::error(400, "give either players or spn")),
-        };
-        if start.is_game_over() {
-            return Err(Reply::error(422, "bad SPN: the game in it is already over"));
-        }
+    fn new_game(&self, body: &str) -> Result<Reply, Refusal> {
+        let req: NewGame = serde_json::from_str(body)
+            .map_err(|e| Refusal::BadRequest(format!("bad JSON: {e}")))?;
+        let start = start_position(req.players, req.spn.as_deref())?;
         let letters: Vec<char> = start.seats_in_game().map(|s| s.letter()).collect();
         if req.seats.len() != letters.len() {
-            return Err(Reply::error(
-                422,
-                &format!(
-                    "seats: the game has {} seats ({}), {} given",
-                    letters.len(),
-                    letters.iter().collect::<String>(),
-                    req.seats.len()
-                ),
-            ));
+            return Err(Refusal::BadInput(format!(
+                "seats: the game has {} seats ({}), {} given",
+                letters.len(),
+                letters.iter().collect::<String>(),
+                req.seats.len()
+            )));
         }
         let mut seats = Vec::new();
         for (seat, s) in letters.iter().zip(&req.seats) {
@@ -306,18 +318,15 @@ impl Games {
                 self.algorithms.contains(&algorithm)
             };
             if s.engine && !known {
-                return Err(Reply::error(422, "seats: unknown algorithm"));
+                return Err(Refusal::BadInput("seats: unknown algorithm".into()));
             }
             let movetime = s.movetime.unwrap_or(1000);
             if !MOVETIME.contains(&movetime) {
-                return Err(Reply::error(
-                    422,
-                    &format!(
-                        "seats: movetime must be {} to {} ms",
-                        MOVETIME.start(),
-                        MOVETIME.end()
-                    ),
-                ));
+                return Err(Refusal::BadInput(format!(
+                    "seats: movetime must be {} to {} ms",
+                    MOVETIME.start(),
+                    MOVETIME.end()
+                )));
             }
             seats.push(SeatConfig {
                 seat: *seat,
@@ -331,19 +340,229 @@ impl Games {
         // one runs: a refused new game leaves the old one playing.
         let replaced = req.replace.filter(|old| self.sessions().contains_key(old));
         if self.sessions().len() - usize::from(replaced.is_some()) >= MAX_GAMES {
-            return Err(Reply::error(
-                429,
-                &format!("at most {MAX_GAMES} games at once: close one first"),
-            ));
+            return Err(Refusal::TooManyGames(MAX_GAMES));
         }
         let id = self.next_id.fetch_add(1, Ordering::SeqCst);
-        let session = Session::start(id, start, seats, self.command.clone(), self.live.clone())
-            .map_err(Reply::from)?;
+        let session = Session::start(
+            id,
+            start,
+            seats,
+            self.command.clone(),
+            self.live.clone(),
+            self.step_pause,
+        )?;
         if let Some(old) = replaced {
             self.close(old);
         }
         let state = session.get(None, Duration::ZERO);
         self.sessions().insert(id, session);
         Ok(Reply::json(201, state))
+    }
+}
+
+/// A game's start: `players` seats' start, or the position in `spn`
+/// (exactly one of them), not yet over.
+fn start_position(players: Option<u8>, spn: Option<&str>) -> Result<Position, Refusal> {
+    let start = match (spn, players) {
+        (Some(spn), None) => Position::from_spn(spn.trim())
+            .map_err(|e| Refusal::BadInput(format!("bad SPN: {e}")))?,
+        (None, Some(n)) => Position::start(usize::from(n))
+            .ok_or_else(|| Refusal::BadInput("players: expected 2, 3 or 4".into()))?,
+        _ => return Err(Refusal::BadRequest("give either players or spn".into())),
+    };
+    if start.is_game_over() {
+        return Err(Refusal::BadInput(
+            "bad SPN: the game in it is already over".into(),
+        ));
+    }
+    Ok(start)
+}
+
+/// `GET /api/preview?players=N` or `?spn=…`: the position a new game
+/// would start from, checked as `POST /api/games` checks it, for the page
+/// to draw before Start.
+fn preview(query: &str) -> Result<Reply, Refusal> {
+    for (k, _) in query_pairs(query)? {
+        if k != "players" && k != "spn" {
+            return Err(Refusal::BadRequest(format!(
+                "unknown parameter '{}' (players or spn)",
+                k.chars().take(20).collect::<String>()
+            )));
+        }
+    }
+    let players = match query_value(query, "players")? {
+        Some(v) => Some(
+            v.parse::<u8>()
+                .map_err(|_| Refusal::BadInput("players: expected 2, 3 or 4".into()))?,
+        ),
+        None => None,
+    };
+    let spn = query_value(query, "spn")?;
+    if spn.as_ref().is_some_and(|s| s.len() > MAX_SPN) {
+        return Err(Refusal::BadInput(format!(
+            "bad SPN: over {MAX_SPN} characters"
+        )));
+    }
+    let start = start_position(players, spn.as_deref())?;
+    Ok(Reply::json(
+        200,
+        serde_json::json!({
+            "spn": start.to_spn(),
+            "seats": start.seats_in_game().map(|s| s.letter().to_string()).collect::<Vec<_>>(),
+            "side": start.side_to_move().letter().to_string(),
+        }),
+    ))
+}
+
+/// The query's `key=value` pairs, percent-decoded (`+` is a space).
+fn query_pairs(query: &str) -> Result<Vec<(String, String)>, Refusal> {
+    query
+        .split('&')
+        .filter(|kv| !kv.is_empty())
+        .map(|kv| {
+            let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+            Ok((percent_decode(k)?, percent_decode(v)?))
+        })
+        .collect()
+}
+
+/// The value of `key` in the query; a key given twice is refused.
+fn query_value(query: &str, key: &str) -> Result<Option<String>, Refusal> {
+    let mut found = None;
+    for (k, v) in query_pairs(query)? {
+        if k == key {
+            if found.is_some() {
+                return Err(Refusal::BadRequest(format!("{key}: given twice")));
+            }
+            found = Some(v);
+        }
+    }
+    Ok(found)
+}
+
+/// `%XX` escapes and `+` for a space, to UTF-8 text.
+fn percent_decode(s: &str) -> Result<String, Refusal> {
+    let bad = || Refusal::BadRequest("the query is not percent-encoded UTF-8".into());
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'+' => out.push(b' '),
+            b'%' => {
+                let hex = b.get(i + 1..i + 3).ok_or_else(bad)?;
+                let hex = std::str::from_utf8(hex).map_err(|_| bad())?;
+                out.push(u8::from_str_radix(hex, 16).map_err(|_| bad())?);
+                i += 2;
+            }
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    String::from_utf8(out).map_err(|_| bad())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body(r: &Reply) -> serde_json::Value {
+        serde_json::from_str(&r.body).unwrap()
+    }
+
+    #[test]
+    fn refusals_map_to_statuses_in_one_place() {
+        let m = |s: &str| s.to_string();
+        for (refusal, want, message) in [
+            (Refusal::BadRequest(m("bad JSON: x")), 400, "bad JSON: x"),
+            (Refusal::Forbidden(m("no")), 403, "no"),
+            (Refusal::NotFound(m("no such game")), 404, "no such game"),
+            (Refusal::NotPersonsTurn, 409, "it is the engine's turn"),
+            (Refusal::GameOver, 409, "the game is over"),
+            (Refusal::NothingToTakeBack, 409, "nothing to take back"),
+            (
+                Refusal::EngineDown(m("engine crashed")),
+                409,
+                "engine crashed",
+            ),
+            (
+                Refusal::TooLarge(65536),
+                413,
+                "request body over 65536 bytes",
+            ),
+            (Refusal::BadInput(m("bad SPN: x")), 422, "bad SPN: x"),
+            (
+                Refusal::IllegalStep(m("'e2e4' is not a legal step here")),
+                422,
+                "'e2e4' is not a legal step here",
+            ),
+            (
+                Refusal::TooManyGames(8),
+                429,
+                "at most 8 games at once: close one first",
+            ),
+            (
+                Refusal::EngineFailed(m("cannot start")),
+                502,
+                "cannot start",
+            ),
+            (Refusal::Busy, 503, "too many requests at once"),
+        ] {
+            assert_eq!(status(&refusal), want, "{refusal:?}");
+            let reply = Reply::from(refusal.clone());
+            assert_eq!(reply.status, want, "{refusal:?}");
+            assert_eq!(reply.content_type, "application/json");
+            assert_eq!(body(&reply), serde_json::json!({ "error": message }));
+        }
+    }
+
+    #[test]
+    fn queries_are_decoded_and_checked() {
+        assert_eq!(percent_decode("a%2Fb+c%20d").unwrap(), "a/b c d");
+        assert_eq!(percent_decode("%C3%A9").unwrap(), "é");
+        for bad in ["%", "%4", "%zz", "%FF", "%C3"] {
+            assert!(
+                matches!(percent_decode(bad), Err(Refusal::BadRequest(_))),
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            query_value("players=3&x", "players").unwrap().as_deref(),
+            Some("3")
+        );
+        assert_eq!(query_value("", "spn").unwrap(), None);
+        assert!(query_value("spn=a&spn=b", "spn").is_err());
+    }
+
+    #[test]
+    fn previews_are_checked_like_new_games() {
+        let ok = |q: &str| {
+            let r = preview(q).unwrap_or_else(|e| panic!("{q}: {e}"));
+            assert_eq!(r.status, 200);
+            body(&r)
+        };
+        let two = ok("players=2");
+        assert_eq!(two["spn"], "R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 1 1 - - -");
+        assert_eq!(two["seats"], serde_json::json!(["r", "g"]));
+        assert_eq!(ok("players=3")["seats"], serde_json::json!(["r", "y", "g"]));
+        assert_eq!(ok("players=4")["seats"].as_array().unwrap().len(), 4);
+        let spn = "R/gTgDgS/5/7/R7R/7/3R1/rSrDrT/1 r 3 3 - - -";
+        let q = format!("spn={}", spn.replace('/', "%2F").replace(' ', "+"));
+        assert_eq!(ok(&q)["spn"], spn);
+        for (q, want) in [
+            ("", 400),
+            ("players=2&spn=x", 400),
+            ("players=9", 422),
+            ("players=-1", 422),
+            ("players=2&players=3", 400),
+            ("spn=junk", 422),
+            ("spn=%ZZ", 400),
+            ("cmd=sh", 400),
+        ] {
+            let r = preview(q).map(|_| ()).unwrap_err();
+            assert_eq!(status(&r), want, "{q}: {r}");
+        }
+        let long = format!("spn={}", "R".repeat(MAX_SPN + 1));
+        assert_eq!(status(&preview(&long).unwrap_err()), 422);
     }
 }

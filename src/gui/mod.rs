@@ -5,6 +5,7 @@
 
 pub mod api;
 pub mod engine;
+pub mod refusal;
 pub mod server;
 pub mod session;
 
@@ -25,6 +26,9 @@ pub struct Config {
     pub open: bool,
     /// A game nobody asked about for this long is closed.
     pub abandon_after: Duration,
+    /// Pause between the steps of an engine's turn, so a person sees
+    /// each piece move.
+    pub step_pause: Duration,
 }
 
 /// Splits an engine command line into words; `"…"` and `'…'` group words.
@@ -76,7 +80,7 @@ pub fn run(cfg: Config) -> i32 {
         eprintln!("error: not an IP address");
         return 2;
     };
-    let games = Arc::new(api::Games::new(cfg.engine.clone()));
+    let games = Arc::new(api::Games::new(cfg.engine.clone(), cfg.step_pause));
     let hosts = Arc::new(server::Hosts::new(&cfg.host, addr.port()));
     let shown = if addr.ip().is_unspecified() {
         format!("127.0.0.1:{}", addr.port())

@@ -3,6 +3,7 @@
 //! DNS rebinding, Origin on state-changing requests, body size).
 
 use super::api::{Games, Reply};
+use super::refusal::Refusal;
 use std::io::Read;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -49,11 +50,18 @@ fn header<'a>(req: &'a Request, name: &str) -> Option<&'a str> {
 
 /// The checks, then the API.
 fn answer(games: &Games, hosts: &Hosts, req: &mut Request) -> Reply {
+    match check(hosts, req) {
+        Ok((method, body)) => games.handle(&method, req.url(), &body),
+        Err(r) => r.into(),
+    }
+}
+
+/// The checks every request passes: its method and body, or the refusal.
+fn check(hosts: &Hosts, req: &mut Request) -> Result<(String, String), Refusal> {
     let Some(host) = header(req, "Host").filter(|h| hosts.allows(h)) else {
-        return Reply::error(
-            403,
-            "this server only answers to its own address (Host header)",
-        );
+        return Err(Refusal::Forbidden(
+            "this server only answers to its own address (Host header)".into(),
+        ));
     };
     let method = req.method().as_str().to_ascii_uppercase();
     let changes = !matches!(method.as_str(), "GET" | "HEAD" | "OPTIONS");
@@ -61,10 +69,12 @@ fn answer(games: &Games, hosts: &Hosts, req: &mut Request) -> Reply {
         && let Some(origin) = header(req, "Origin")
         && !origin.eq_ignore_ascii_case(&format!("http://{host}"))
     {
-        return Reply::error(403, "cross-origin requests may not change anything");
+        return Err(Refusal::Forbidden(
+            "cross-origin requests may not change anything".into(),
+        ));
     }
     if req.body_length().is_some_and(|n| n > MAX_BODY) {
-        return Reply::error(413, &format!("request body over {MAX_BODY} bytes"));
+        return Err(Refusal::TooLarge(MAX_BODY));
     }
     // A chunked body has no length up front: read one byte past the cap.
     let mut body = Vec::new();
@@ -74,16 +84,17 @@ fn answer(games: &Games, hosts: &Hosts, req: &mut Request) -> Reply {
         .read_to_end(&mut body)
         .is_err()
     {
-        return Reply::error(400, "the request body could not be read");
+        return Err(Refusal::BadRequest(
+            "the request body could not be read".into(),
+        ));
     }
     if body.len() > MAX_BODY {
-        return Reply::error(413, &format!("request body over {MAX_BODY} bytes"));
+        return Err(Refusal::TooLarge(MAX_BODY));
     }
     let Ok(body) = String::from_utf8(body) else {
-        return Reply::error(400, "the request body is not UTF-8");
+        return Err(Refusal::BadRequest("the request body is not UTF-8".into()));
     };
-    let url = req.url().to_string();
-    games.handle(&method, &url, &body)
+    Ok((method, body))
 }
 
 fn respond(req: Request, reply: Reply) {
@@ -116,7 +127,7 @@ pub fn serve(server: Server, games: Arc<Games>, hosts: Arc<Hosts>) {
     let running = Arc::new(AtomicUsize::new(0));
     for mut req in server.incoming_requests() {
         if running.load(Ordering::SeqCst) >= MAX_REQUESTS {
-            respond(req, Reply::error(503, "too many requests at once"));
+            respond(req, Refusal::Busy.into());
             continue;
         }
         running.fetch_add(1, Ordering::SeqCst);

@@ -4,6 +4,7 @@
 //! list in turns for the move list, take-backs and the record.
 
 use super::engine::{Engine, Info, Snapshot};
+use super::refusal::Refusal;
 use crate::game::{Game, Position, Seat};
 use crate::tournament::judge::{Reason, places};
 use crate::tournament::record::GameRecord;
@@ -11,9 +12,6 @@ use serde::Serialize;
 use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
-
-/// Pause between the steps of an engine's turn, so each can be seen.
-const STEP_DELAY: Duration = Duration::from_millis(350);
 
 /// Who plays a seat.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -67,27 +65,27 @@ pub struct Session {
     changed: Condvar,
     command: Vec<String>,
     live: Arc<AtomicUsize>,
+    /// Pause between the steps of an engine's turn, so each can be seen.
+    step_pause: Duration,
 }
-
-/// A refused request: the HTTP status and the message.
-pub type Refusal = (u16, String);
 
 impl Session {
     /// Starts a game from `start` with these seats (one per seat in the
     /// game, in seat order), its engine and the thread that plays its
-    /// turns.
+    /// turns, which waits `step_pause` between an engine's steps.
     pub fn start(
         id: u64,
         start: Position,
         seats: Vec<SeatConfig>,
         command: Vec<String>,
         live: Arc<AtomicUsize>,
+        step_pause: Duration,
     ) -> Result<Arc<Session>, Refusal> {
         let start_spn = start.to_spn();
-        let (mut engine, _) = Engine::start(&command, &live).map_err(|e| (502, e))?;
+        let (mut engine, _) = Engine::start(&command, &live).map_err(Refusal::EngineFailed)?;
         let snapshot = engine
             .sync(&start_spn, &[])
-            .map_err(|e| (422, format!("the engine refused the position: {e}")))?;
+            .map_err(|e| Refusal::BadInput(format!("the engine refused the position: {e}")))?;
         let session = Arc::new(Session {
             id,
             state: Mutex::new(State {
@@ -109,6 +107,7 @@ impl Session {
             changed: Condvar::new(),
             command,
             live,
+            step_pause,
         });
         let s = session.clone();
         std::thread::spawn(move || s.worker());
@@ -316,7 +315,7 @@ impl Session {
         }
         for (i, text) in turn.iter().enumerate() {
             if i > 0 {
-                std::thread::sleep(STEP_DELAY);
+                std::thread::sleep(self.step_pause);
             }
             if self.lock().generation != generation {
                 return Ok(());
@@ -381,31 +380,38 @@ impl Session {
         let mut st = self.lock();
         st.last_seen = Instant::now();
         if st.busy || Self::engine_to_move(&st).is_some() {
-            return Err((409, "it is the engine's turn".into()));
+            return Err(Refusal::NotPersonsTurn);
         }
         if let Some(e) = &st.error {
-            return Err((409, format!("{e} (restart the engine first)")));
+            return Err(Refusal::EngineDown(format!(
+                "{e} (restart the engine first)"
+            )));
         }
         let Some(snap) = st.snapshot.as_ref() else {
-            return Err((409, "the game is not ready".into()));
+            return Err(Refusal::EngineDown("the game is not ready".into()));
         };
         if snap.gameover {
-            return Err((409, "the game is over".into()));
+            return Err(Refusal::GameOver);
         }
         if !snap.legal.iter().any(|s| s == text) {
-            return Err((422, format!("'{}' is not a legal step here", short(text))));
+            return Err(Refusal::IllegalStep(format!(
+                "'{}' is not a legal step here",
+                short(text)
+            )));
         }
         let mut game = st.game.clone();
         if let Err(e) = game.play_text(text) {
-            return Err((
-                422,
-                format!("the rules core refused '{}': {e}", short(text)),
-            ));
+            return Err(Refusal::IllegalStep(format!(
+                "the rules core refused '{}': {e}",
+                short(text)
+            )));
         }
         let steps: Vec<String> = game.steps().iter().map(|s| s.to_string()).collect();
         let start = st.start_spn.clone();
         let Some(engine) = st.engine.as_mut() else {
-            return Err((409, "the engine is not running (restart it)".into()));
+            return Err(Refusal::EngineDown(
+                "the engine is not running (restart it)".into(),
+            ));
         };
         match engine.sync(&start, &steps) {
             Ok(snap) => {
@@ -427,7 +433,7 @@ impl Session {
     pub fn take_back(&self) -> Result<serde_json::Value, Refusal> {
         let mut st = self.idle();
         if st.game.steps().is_empty() {
-            return Err((409, "nothing to take back".into()));
+            return Err(Refusal::NothingToTakeBack);
         }
         let any_person = st.seats.iter().any(|s| !s.engine);
         let mut game = st.game.clone();
@@ -443,7 +449,8 @@ impl Session {
         }
         if st.engine.is_none() && st.error.is_none() {
             // Stopped when the game ended: the game goes on again.
-            let (engine, _) = Engine::start(&self.command, &self.live).map_err(|e| (502, e))?;
+            let (engine, _) =
+                Engine::start(&self.command, &self.live).map_err(Refusal::EngineFailed)?;
             st.engine = Some(engine);
         }
         st.game = game;
@@ -463,7 +470,8 @@ impl Session {
         if let Some(e) = st.engine.take() {
             e.stop();
         }
-        let (engine, _) = Engine::start(&self.command, &self.live).map_err(|e| (502, e))?;
+        let (engine, _) =
+            Engine::start(&self.command, &self.live).map_err(Refusal::EngineFailed)?;
         st.engine = Some(engine);
         st.error = None;
         st.generation += 1;

@@ -113,9 +113,17 @@ pub struct Gui {
 }
 
 impl Gui {
+    /// `splut gui --port 0` with `args`; the engine plays its steps with
+    /// no pause between them (`--step-pause 0`) unless `args` set one.
     pub fn start(args: &[&str]) -> Gui {
+        let full_speed: &[&str] = if args.contains(&"--step-pause") {
+            &[]
+        } else {
+            &["--step-pause", "0"]
+        };
         let mut child = Command::new(env!("CARGO_BIN_EXE_splut"))
             .args(["gui", "--port", "0"])
+            .args(full_speed)
             .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())

@@ -448,3 +448,113 @@ fn engines_end_even_when_the_server_is_killed() {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+#[test]
+fn the_preview_is_the_start_a_new_game_gets() {
+    let gui = Gui::start(&[]);
+    for (players, seats) in [
+        (2, json!(["r", "g"])),
+        (3, json!(["r", "y", "g"])),
+        (4, json!(["r", "y", "g", "b"])),
+    ] {
+        let r = gui.get(&format!("/api/preview?players={players}"));
+        assert_eq!(r.status, 200, "{}", r.body);
+        let p = r.json();
+        assert_eq!(p["seats"], seats);
+        assert_eq!(p["side"], "r");
+        let engines: Vec<_> = (0..players).map(|_| json!({"engine": false})).collect();
+        let st = gui.new_game(json!({ "players": players, "seats": engines }));
+        assert_eq!(p["spn"], st["start"], "{players} players");
+        assert_eq!(p["spn"], st["spn"]);
+        gui.delete(&format!("/api/games/{}", st["id"]));
+    }
+    // An SPN as the page sends it (encodeURIComponent), and as a form would.
+    let spn = "R/gTgDgS/5/7/R7R/7/3R1/rSrDrT/1 r 3 3 - - -";
+    for q in [
+        spn.replace('/', "%2F").replace(' ', "%20"),
+        spn.replace(' ', "+"),
+    ] {
+        let r = gui.get(&format!("/api/preview?spn={q}"));
+        assert_eq!(r.status, 200, "{q}: {}", r.body);
+        assert_eq!(r.json()["spn"], spn);
+        assert_eq!(r.json()["seats"], json!(["r", "g"]));
+    }
+    // Checked like a new game; a preview starts no game and no engine.
+    for (q, status) in [
+        ("", 400),
+        ("players=5", 422),
+        ("players=two", 422),
+        ("players=2&spn=R", 400),
+        ("spn=junk", 422),
+        (
+            "spn=R%2FgTgDgS%2F5%2F7%2FR7R%2F7%2F5%2FrSrDrX%2FR%20r%201%201%20-%20-%20-",
+            422,
+        ),
+        ("spn=%E2%28", 400),
+        ("engine=sh", 400),
+    ] {
+        let r = gui.get(&format!("/api/preview?{q}"));
+        assert_eq!(r.status, status, "{q}: {}", r.body);
+        assert!(r.json()["error"].is_string(), "{q}: {}", r.body);
+    }
+    let r = gui.get("/api/preview?spn=junk");
+    assert!(r.json()["error"].as_str().unwrap().starts_with("bad SPN"));
+    assert_eq!(gui.post("/api/preview", "{}").status, 404);
+    let status = gui.get("/api/status").json();
+    assert_eq!(
+        (status["games"].as_u64(), status["engines"].as_u64()),
+        (Some(0), Some(0))
+    );
+}
+
+#[test]
+fn the_engine_pauses_between_its_steps_as_told() {
+    // The tests' servers play at full speed.
+    assert_eq!(Gui::start(&[]).get("/api/config").json()["step_pause"], 0);
+    // Bounds: 0 to 5000 ms.
+    for bad in ["5001", "-1", "x"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_splut"))
+            .args(["gui", "--port", "0", &format!("--step-pause={bad}")])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "--step-pause {bad}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--step-pause"));
+    }
+
+    let pause = 600;
+    let gui = Gui::start(&["--step-pause", &pause.to_string()]);
+    assert_eq!(gui.get("/api/config").json()["step_pause"], pause);
+    let id = person_vs_engine(&gui);
+    let r = gui.post(&format!("/api/games/{id}/step"), r#"{"step":"e2e3"}"#);
+    assert_eq!(r.status, 200, "{}", r.body);
+    // Green's 2-step turn: when each step is first seen.
+    let t0 = std::time::Instant::now();
+    let mut seen = [None, None];
+    let mut st = gui.state(id);
+    loop {
+        let n = st["step_count"].as_u64().unwrap();
+        for (k, want) in [(0, 2), (1, 3)] {
+            if n >= want && seen[k].is_none() {
+                seen[k] = Some(std::time::Instant::now());
+            }
+        }
+        if n >= 3 {
+            break;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(20), "no reply: {st}");
+        let v = st["version"].as_u64().unwrap();
+        st = gui.get(&format!("/api/games/{id}?since={v}")).json();
+    }
+    let gap = seen[1].unwrap() - seen[0].unwrap();
+    // The pause, less what a busy machine may take from the first
+    // step's long-poll answer.
+    assert!(
+        gap >= Duration::from_millis(pause * 3 / 4),
+        "{} ms between the engine's steps, {pause} ms asked",
+        gap.as_millis()
+    );
+    println!(
+        "engine steps {} ms apart with --step-pause {pause}",
+        gap.as_millis()
+    );
+}

@@ -29,6 +29,28 @@ fn find_program(names: &[&str]) -> Option<String> {
     None
 }
 
+/// Chromium and chromedriver; `None` (skip) only with
+/// `SPLUT_SKIP_BROWSER=1`, else a missing one fails the test.
+fn browser_programs() -> Option<(String, String)> {
+    let (chromium, chromedriver) = (
+        find_program(&["chromium", "chromium-browser", "google-chrome"]),
+        find_program(&["chromedriver"]),
+    );
+    let (Some(chromium), Some(chromedriver)) = (chromium, chromedriver) else {
+        if std::env::var("SPLUT_SKIP_BROWSER").as_deref() == Ok("1") {
+            eprintln!(
+                "gui_browser: skipped (SPLUT_SKIP_BROWSER=1; chromium or chromedriver missing)"
+            );
+            return None;
+        }
+        panic!(
+            "chromium and chromedriver are needed for this test: \
+             apt-get install -y chromium chromium-driver (or set SPLUT_SKIP_BROWSER=1 to skip it)"
+        );
+    };
+    Some((chromium, chromedriver))
+}
+
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -237,14 +259,28 @@ fn check_board(b: &Browser, gui: &Gui, id: u64) -> Value {
     assert_eq!(drawn["spn"], spn, "the page drew another position");
     let start = st["start"].as_str().unwrap();
     assert_eq!(engine_query(start, &steps_of(&st), "spn"), spn);
-    let pos = Position::from_spn(spn).unwrap();
-    let squares = drawn["squares"].as_object().unwrap();
+    check_squares(&drawn["squares"], &Position::from_spn(spn).unwrap());
+    st
+}
+
+/// Every square's content as the page drew it against `pos`.
+fn check_squares(squares: &Value, pos: &Position) {
+    let squares = squares.as_object().unwrap();
     assert_eq!(squares.len(), 41);
     for sq in Square::all() {
         let want = pos.piece_at(sq).map_or(String::new(), |p| p.to_string());
         assert_eq!(squares[&sq.to_string()], want.as_str(), "square {sq}");
     }
-    st
+}
+
+/// What the page's board shows: its SPN, whether it is a preview, every
+/// square's content.
+fn drawn(b: &Browser) -> Value {
+    b.js(
+        "const o = {}; for (const r of document.querySelectorAll('[data-square]')) \
+         o[r.dataset.square] = r.dataset.content; const d = document.getElementById('board').dataset; \
+         return {spn: d.spn || null, preview: d.preview === '1', squares: o};",
+    )
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -268,21 +304,8 @@ fn engine_latency(b: &Browser, steps_before: u64) -> f64 {
 
 #[test]
 fn the_page_plays_a_whole_game_in_a_real_browser() {
-    let (chromium, chromedriver) = (
-        find_program(&["chromium", "chromium-browser", "google-chrome"]),
-        find_program(&["chromedriver"]),
-    );
-    let (Some(chromium), Some(chromedriver)) = (chromium, chromedriver) else {
-        if std::env::var("SPLUT_SKIP_BROWSER").as_deref() == Ok("1") {
-            eprintln!(
-                "gui_browser: skipped (SPLUT_SKIP_BROWSER=1; chromium or chromedriver missing)"
-            );
-            return;
-        }
-        panic!(
-            "chromium and chromedriver are needed for this test: \
-             apt-get install -y chromium chromium-driver (or set SPLUT_SKIP_BROWSER=1 to skip it)"
-        );
+    let Some((chromium, chromedriver)) = browser_programs() else {
+        return;
     };
     let gui = Gui::start(&[]);
     let b = Browser::start(&chromium, &chromedriver);
@@ -310,9 +333,9 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
     set_seat("g", "engine", "alphabeta", movetime as u32);
     b.click("#start");
     b.wait(
-        "document.getElementById('board').dataset.spn",
+        "document.getElementById('board').dataset.gameId",
         Duration::from_secs(10),
-        "the board",
+        "the game's board",
     );
     let id = game_id(&b);
     check_board(&b, &gui, id);
@@ -516,16 +539,18 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
     b.type_into("#start-spn", "");
     b.click("#players option[value=\"4\"]");
     // Strong and weak players, so the game ends soon.
-    for (seat, algo) in [
-        ("r", "alphabeta"),
-        ("y", "greedy"),
-        ("g", "random"),
-        ("b", "greedy"),
+    for (seat, kind, algo) in [
+        ("r", "person", "alphabeta"),
+        ("y", "engine", "greedy"),
+        ("g", "engine", "random"),
+        ("b", "engine", "greedy"),
     ] {
-        set_seat(seat, "engine", algo, 20);
+        set_seat(seat, kind, algo, 20);
     }
+    // "Engines only" makes red the engine's too.
+    b.click("#engines-only");
     let kill_id = b.js("return document.getElementById('board').dataset.gameId;");
-    b.click("#watch");
+    b.click("#start");
     b.wait(
         &format!("document.getElementById('board').dataset.gameId !== {kill_id}"),
         Duration::from_secs(10),
@@ -539,6 +564,15 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
     let id = game_id(&b);
     let st = check_board(&b, &gui, id);
     assert_eq!(st["gameover"], true);
+    assert!(
+        st["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["engine"] == true),
+        "{}",
+        st["seats"]
+    );
     assert_eq!(
         b.js("return document.getElementById('banner').dataset.winner;"),
         st["winner"]
@@ -578,6 +612,146 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
     assert!(reply < 3000.0, "engine step {reply} ms late");
 }
 
+#[test]
+fn the_new_game_form_is_labelled_and_shows_the_start_in_a_real_browser() {
+    let Some((chromium, chromedriver)) = browser_programs() else {
+        return;
+    };
+    let gui = Gui::start(&[]);
+    let b = Browser::start(&chromium, &chromedriver);
+    b.go(&gui.url());
+    b.wait(
+        "window.splut && window.splut.ready",
+        Duration::from_secs(10),
+        "the page",
+    );
+
+    // Each seat's controls have visible labels, and are named by them.
+    let heads = b.js("return ['col-kind', 'col-algo', 'col-ms'].map(id => { \
+           const e = document.getElementById(id), r = e.getBoundingClientRect(); \
+           return r.width > 0 && r.height > 0 ? e.textContent : null; });");
+    assert_eq!(heads, json!(["Person/Engine", "Algorithm", "ms per turn"]));
+    for (seat, name) in [("r", "Red"), ("g", "Green")] {
+        for (control, label) in [
+            ("kind", "Person/Engine"),
+            ("algo", "Algorithm"),
+            ("ms", "ms per turn"),
+        ] {
+            let e = b.find(&format!("#{control}-{seat}"));
+            let computed = b.call("GET", &b.s(&format!("/element/{e}/computedlabel")), None);
+            assert_eq!(computed, format!("{name} {label}"), "#{control}-{seat}");
+        }
+    }
+
+    // Before Start the board shows the start of the form's player count,
+    // and follows it; no game is made for it.
+    for players in [3, 4, 2] {
+        b.click(&format!("#players option[value=\"{players}\"]"));
+        let want = gui.get(&format!("/api/preview?players={players}")).json()["spn"].clone();
+        b.wait(
+            &format!("document.getElementById('board').dataset.spn === {want}"),
+            Duration::from_secs(5),
+            "the start drawn",
+        );
+        let d = drawn(&b);
+        assert_eq!(d["preview"], true);
+        let start = Position::start(players).unwrap();
+        assert_eq!(d["spn"], start.to_spn());
+        check_squares(&d["squares"], &start);
+        let seats = b.js(
+            "return [...document.querySelectorAll('#seats select[data-seat]')].map(e => e.dataset.seat).join('');",
+        );
+        assert_eq!(seats, ["rg", "ryg", "rygb"][players - 2]);
+    }
+    // And an SPN's position; a bad one is said under it and draws nothing.
+    b.type_into("#start-spn", THROW_SPN);
+    b.wait(
+        &format!("document.getElementById('board').dataset.spn === '{THROW_SPN}'"),
+        Duration::from_secs(5),
+        "the SPN drawn",
+    );
+    check_squares(
+        &drawn(&b)["squares"],
+        &Position::from_spn(THROW_SPN).unwrap(),
+    );
+    b.type_into("#start-spn", "R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 1 1 - - x");
+    let hint = b.wait(
+        "document.getElementById('spn-hint').textContent",
+        Duration::from_secs(5),
+        "the SPN hint",
+    );
+    assert!(hint.as_str().unwrap().contains("bad SPN"), "{hint}");
+    b.wait(
+        "!document.getElementById('board').dataset.spn",
+        Duration::from_secs(5),
+        "an empty board",
+    );
+    b.type_into("#start-spn", "");
+    b.wait(
+        &format!(
+            "document.getElementById('board').dataset.spn === '{}' && \
+             !document.getElementById('spn-hint').textContent",
+            Position::start(2).unwrap().to_spn()
+        ),
+        Duration::from_secs(5),
+        "the 2-player start again",
+    );
+    assert_eq!(gui.get("/api/status").json()["games"], 0);
+
+    // "Engines only": every seat shows as the engine, and no seat can be
+    // made a person; unchecked, each seat's own choice is back.
+    b.click("#players option[value=\"3\"]");
+    b.wait(
+        "document.getElementById('kind-y')",
+        Duration::from_secs(5),
+        "3 seats",
+    );
+    let kinds = "return [...document.querySelectorAll('#seats select[data-seat]')] \
+                 .map(e => e.value + (e.disabled ? '-' : '+'));";
+    assert_eq!(b.js(kinds), json!(["person+", "engine+", "engine+"]));
+    b.click("#engines-only");
+    assert_eq!(b.js(kinds), json!(["engine-", "engine-", "engine-"]));
+    // Drawn again for another player count: still all engines.
+    b.click("#players option[value=\"4\"]");
+    assert_eq!(
+        b.js(kinds),
+        json!(["engine-", "engine-", "engine-", "engine-"])
+    );
+    b.screenshot("gui-newgame.png");
+    b.click("#engines-only");
+    assert_eq!(
+        b.js(kinds),
+        json!(["person+", "engine+", "engine+", "engine+"])
+    );
+    b.click("#players option[value=\"2\"]");
+    b.click("#engines-only");
+    for seat in ["r", "g"] {
+        b.type_into(&format!("#ms-{seat}"), "20");
+    }
+    b.click("#start");
+    b.wait(
+        "document.getElementById('board').dataset.gameId",
+        Duration::from_secs(10),
+        "the game",
+    );
+    let id = game_id(&b);
+    let st = gui.state(id);
+    assert_eq!(
+        st["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["engine"].as_bool().unwrap())
+            .collect::<Vec<_>>(),
+        [true, true]
+    );
+    assert_eq!(drawn(&b)["preview"], false);
+    // The engines play: no person is asked for a step.
+    gui.wait_for(id, Duration::from_secs(20), "the engines' steps", |s| {
+        s["step_count"].as_u64().unwrap() >= 3
+    });
+}
+
 /// The screenshot for the README: `SPLUT_GUI_SCREENSHOT=docs/gui.png`.
 #[test]
 fn screenshot_for_the_readme() {
@@ -602,9 +776,9 @@ fn screenshot_for_the_readme() {
     b.click("#kind-g option[value=\"engine\"]");
     b.click("#start");
     b.wait(
-        "document.getElementById('board').dataset.spn",
+        "document.getElementById('board').dataset.gameId",
         Duration::from_secs(10),
-        "the board",
+        "the game's board",
     );
     b.click_square("d2");
     b.click_square("d3");

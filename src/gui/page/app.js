@@ -105,6 +105,8 @@ function buildBoard() {
   rockEls = new Map();
   pieceEls = new Map();
   drawnSpn = null;
+  delete svg.dataset.spn;
+  delete svg.dataset.preview;
 }
 
 function place(g, sq) {
@@ -366,36 +368,96 @@ function seatLetters() {
   return { 2: ["r", "g"], 3: ["r", "y", "g"], 4: ["r", "y", "g", "b"] }[$("players").value];
 }
 
+// Each seat's choice of person or engine, kept while "Engines only" shows
+// every seat as the engine and while the seats are drawn again.
+const chosenKind = {};
+
 function drawSeatForm() {
   const box = $("seats");
   const letters = seatLetters() || [];
   const old = {};
-  for (const row of box.querySelectorAll("[data-seat]")) old[row.dataset.seat] = row.value;
+  for (const s of "rygb") {
+    if ($(`algo-${s}`)) old[s] = { algo: $(`algo-${s}`).value, ms: $(`ms-${s}`).value };
+  }
+  const enginesOnly = $("engines-only").checked;
   box.textContent = "";
+  if (letters.length) {
+    // Visible column labels; each control is named by its seat and column.
+    for (const [id, text] of [["col-seat", "Seat"], ["col-kind", "Person/Engine"],
+                              ["col-algo", "Algorithm"], ["col-ms", "ms per turn"]]) {
+      const h = document.createElement("span");
+      h.id = id; h.className = "seat-head"; h.textContent = text;
+      box.appendChild(h);
+    }
+  }
   letters.forEach((s, i) => {
     const name = document.createElement("span");
     name.textContent = SEAT_NAME[s];
     name.className = "seat-" + s;
+    name.id = `seat-${s}`;
+    const named = (el, col) => el.setAttribute("aria-labelledby", `seat-${s} ${col}`);
     const kind = document.createElement("select");
     kind.id = `kind-${s}`;
     kind.dataset.seat = s;
+    named(kind, "col-kind");
     for (const [v, t] of [["person", "person"], ["engine", "engine"]]) {
       const o = document.createElement("option"); o.value = v; o.textContent = t; kind.appendChild(o);
     }
-    kind.value = old[s] || (i === 0 ? "person" : "engine");
+    if (!chosenKind[s]) chosenKind[s] = i === 0 ? "person" : "engine";
+    kind.value = enginesOnly ? "engine" : chosenKind[s];
+    kind.disabled = enginesOnly;
+    kind.addEventListener("change", () => { chosenKind[s] = kind.value; });
     const algo = document.createElement("select");
     algo.id = `algo-${s}`;
+    named(algo, "col-algo");
     for (const a of (config && config.algorithms.length ? config.algorithms : ["auto"])) {
       const o = document.createElement("option"); o.value = a; o.textContent = a; algo.appendChild(o);
     }
+    if (old[s] && [...algo.options].some((o) => o.value === old[s].algo)) algo.value = old[s].algo;
     const ms = document.createElement("input");
-    ms.type = "number"; ms.id = `ms-${s}`; ms.value = "1000"; ms.min = "10"; ms.max = "600000";
-    ms.title = "time per turn, ms";
+    ms.type = "number"; ms.id = `ms-${s}`; ms.value = old[s] ? old[s].ms : "1000";
+    ms.min = "10"; ms.max = "600000";
+    ms.title = "the engine's time per turn, in milliseconds";
+    named(ms, "col-ms");
     box.append(name, kind, algo, ms);
   });
 }
 
-async function newGame(allEngines) {
+// "Engines only": every seat shows as the engine and cannot be a person.
+function setEnginesOnly() {
+  const on = $("engines-only").checked;
+  for (const kind of $("seats").querySelectorAll("select[data-seat]")) {
+    kind.value = on ? "engine" : chosenKind[kind.dataset.seat];
+    kind.disabled = on;
+  }
+}
+
+// Before the first game the board shows the position the form would start
+// from, as the server reads it (GET /api/preview).
+let previewToken = 0;
+async function previewStart() {
+  if (game) return;
+  const token = ++previewToken;
+  const spn = $("start-spn").value.trim();
+  const query = spn ? `spn=${encodeURIComponent(spn)}` : `players=${$("players").value}`;
+  let p = null, err = null;
+  try { p = await api("GET", `/api/preview?${query}`); } catch (e) { err = e.message; }
+  if (token !== previewToken || game) return;
+  $("spn-hint").textContent = err && spn ? `Not a starting position yet: ${err}` : "";
+  if (p && p.spn === drawnSpn) return;
+  buildBoard();
+  if (!p) return;
+  drawPosition(p.spn);
+  $("board").dataset.preview = "1";
+}
+
+function formChanged() {
+  drawSeatForm();
+  previewStart();
+}
+
+async function newGame() {
+  const allEngines = $("engines-only").checked;
   const letters = seatLetters();
   if (!letters) { showError("Bad SPN: it does not have seven fields and nine ranks", false); return; }
   const seats = letters.map((s) => ({
@@ -409,6 +471,7 @@ async function newGame(allEngines) {
   try {
     const st = await api("POST", "/api/games", body);
     showError("", false);
+    $("spn-hint").textContent = "";
     game = null;
     render(st);
     pollToken++;
@@ -420,10 +483,13 @@ async function newGame(allEngines) {
 
 async function main() {
   buildBoard();
-  $("players").addEventListener("change", drawSeatForm);
-  $("start-spn").addEventListener("input", drawSeatForm);
-  $("newgame-form").addEventListener("submit", (ev) => { ev.preventDefault(); newGame(false); });
-  $("watch").addEventListener("click", () => newGame(true));
+  previewStart();  // beside the config request, not after it
+  $("players").addEventListener("change", formChanged);
+  // "change" too: a field cleared by a script or a form tool fires no "input".
+  $("start-spn").addEventListener("input", formChanged);
+  $("start-spn").addEventListener("change", formChanged);
+  $("engines-only").addEventListener("change", setEnginesOnly);
+  $("newgame-form").addEventListener("submit", (ev) => { ev.preventDefault(); newGame(); });
   $("pass").addEventListener("click", () => playStep("pass"));
   $("takeback").addEventListener("click", async () => {
     if (!game) return;
