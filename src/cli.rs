@@ -729,7 +729,11 @@ fn run_data(a: DataArgs) -> i32 {
                 r.written,
                 cfg.output.display(),
                 r.bytes,
-                if r.renumbered { "; games of several runs numbered afresh as one run, seed 0" } else { "" },
+                if r.renumbered {
+                    "; games of several runs numbered afresh as one run, seed 0"
+                } else {
+                    ""
+                },
                 r.seconds,
                 r.read as f64 / r.seconds.max(1e-9),
             );

@@ -221,7 +221,13 @@ pub fn read_from(
             if buf.len() > MAX_LINE {
                 return Err(at(&format!("longer than {MAX_LINE} bytes")));
             }
-            // No newline at the end of the input: cut short when written.
+            // No newline at the end of the input: cut short when written,
+            // if it is text at all.
+            let text = std::str::from_utf8(&buf)
+                .is_ok_and(|t| !t.contains(|c: char| c.is_control() && c != '\r'));
+            if !text {
+                return Err(at(&"not text, nor a binary data file: not a data file"));
+            }
             return Ok(true);
         };
         let line = std::str::from_utf8(line).map_err(|_| at(&"not UTF-8"))?;

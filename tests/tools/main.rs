@@ -5,6 +5,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod data;
 mod datagen;
 mod gui_api;
 mod gui_browser;
