@@ -26,7 +26,7 @@
 //! A sample record never starts with `S` (its first byte is a square,
 //! 0–40, or 255), so headers and samples cannot be confused.
 
-use super::format::{Places, Sample};
+use super::format::{Places, Sample, places_cover};
 use crate::game::{PACKED_SIZE, Position, Seat};
 use crate::search::score::{MATE_BOUND, Score};
 
@@ -119,14 +119,7 @@ pub fn decode(r: &[u8; RECORD], seed: u64) -> Result<Sample, String> {
         return Err(format!("score {v} is neither cp nor a proven result"));
     };
     let places = places_from_bits(u16::from_le_bytes([r[27], r[28]]))?;
-    for seat in position.seats_in_game() {
-        if !places.iter().flatten().any(|&s| s == seat) {
-            return Err(format!(
-                "{} is in the game but not in the places",
-                seat.name()
-            ));
-        }
-    }
+    places_cover(&position, &places)?;
     let game = u64::from(u32::from_le_bytes([r[29], r[30], r[31], 0]));
     if game == 0 {
         return Err("game 0".into());

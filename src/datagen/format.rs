@@ -99,14 +99,7 @@ impl Sample {
         let position = Position::from_spn(spn).map_err(|e| e.to_string())?;
         let score = parse_score(score)?;
         let places = parse_places(places)?;
-        for seat in position.seats_in_game() {
-            if !places.iter().flatten().any(|&s| s == seat) {
-                return Err(format!(
-                    "places: {} is in the game but not in the places",
-                    seat.name()
-                ));
-            }
-        }
+        places_cover(&position, &places)?;
         let (seed, game) = id
             .split_once(':')
             .and_then(|(s, g)| Some((number(s)?, number(g)?)))
@@ -119,6 +112,20 @@ impl Sample {
             seed,
             game,
         })
+    }
+}
+
+/// Every seat still in the game of `position` has a place.
+pub(super) fn places_cover(position: &Position, places: &Places) -> Result<(), String> {
+    match position
+        .seats_in_game()
+        .find(|seat| !places.iter().flatten().any(|s| s == seat))
+    {
+        Some(seat) => Err(format!(
+            "places: {} is in the game but not in the places",
+            seat.name()
+        )),
+        None => Ok(()),
     }
 }
 
