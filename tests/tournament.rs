@@ -1,8 +1,8 @@
 //! `splut tournament` and `splut replay`, run as a user runs them.
 
 use splut::game::{Game, Position};
-use splut::tournament::judge::{Judge, places};
-use splut::tournament::record::{Forfeit, GameRecord, Reason, parse_records, validate};
+use splut::play::judge::{Judge, places};
+use splut::play::record::{Forfeit, GameRecord, Reason, parse_records, validate};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -700,4 +700,45 @@ fn the_tournament_knows_the_engines_bounds_without_depending_on_them() {
         BUILTIN_HASH_MIB,
         splut::protocol::options::Options::default().hash_mib()
     );
+}
+
+#[test]
+fn a_closed_output_pipe_ends_the_tournament_quietly() {
+    use std::io::BufRead;
+    let rec = temp("pipe.games");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_splut"))
+        .args([
+            "tournament",
+            "--engine",
+            "name=a",
+            "algo=random",
+            "--engine",
+            "name=b",
+            "algo=greedy",
+            "--tc",
+            "depth=1",
+            "--rounds",
+            "1000",
+            "--max-turns",
+            "20",
+            "--no-progress",
+            "--records",
+            rec.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read the first line, then close the pipe, as `| head -1` does.
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    assert!(line.starts_with("2 players, 2 participants"), "{line}");
+    drop(out);
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.is_empty(), "{err}");
+    // It stopped: the games finished by then are recorded.
+    assert!(records(&rec).len() < 2000);
 }

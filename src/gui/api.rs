@@ -116,9 +116,9 @@ impl Games {
     /// Probes the engine once for its algorithms.
     pub fn new(command: Vec<String>) -> Games {
         let live = Arc::new(AtomicUsize::new(0));
-        let (algorithms, engine_error) = match super::engine::Engine::start(&command, &live) {
+        let (algorithms, engine_error) = match super::start_engine(&command, &live) {
             Ok((e, algos)) => {
-                e.stop();
+                e.quit(super::QUIT_GRACE);
                 (algos, None)
             }
             Err(e) => (Vec::new(), Some(e)),
