@@ -206,9 +206,14 @@ pub struct TournamentArgs {
     /// Elo model of the SPRT bounds: normalized or logistic.
     #[arg(long, default_value = "normalized")]
     sprt_model: String,
-    /// The game records file (games are appended).
+    /// The game records file (games are appended). One that already holds
+    /// games is refused unless --append.
     #[arg(long, default_value = "tournament.games")]
     records: PathBuf,
+    /// Add this run's games to a records file that already holds games
+    /// (of the very same schedule and shard).
+    #[arg(long)]
+    append: bool,
     /// No progress bar.
     #[arg(long)]
     no_progress: bool,
@@ -434,6 +439,7 @@ fn tournament_config(a: TournamentArgs, engines: Vec<Vec<String>>) -> Result<Con
         },
         sprt,
         records: a.records,
+        append: a.append,
         progress: !a.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr()),
     })
 }

@@ -703,6 +703,56 @@ fn the_tournament_knows_the_engines_bounds_without_depending_on_them() {
 }
 
 #[test]
+fn a_records_file_that_holds_games_is_refused_unless_append() {
+    let rec = temp("again.games");
+    let args = "--engine name=a algo=random --engine name=b algo=greedy --tc depth=1 \
+                --rounds 1 --max-turns 20 --no-progress";
+    let first = tournament(args, &[], &rec);
+    assert!(first.status.success(), "{}", text(&first));
+    let before = std::fs::read_to_string(&rec).unwrap();
+    assert_eq!(records(&rec).len(), 2);
+    // The same tournament again would record its games twice: refused
+    // before anything is played, naming the file and the way out.
+    let again = tournament(args, &[], &rec);
+    assert_eq!(again.status.code(), Some(2), "{}", text(&again));
+    let t = text(&again);
+    assert!(
+        t.contains(&format!("{} already holds games", rec.display())),
+        "{t}"
+    );
+    assert!(
+        t.contains("another --records file") && t.contains("--append"),
+        "{t}"
+    );
+    assert!(!t.contains("game 1/"), "{t}");
+    assert_eq!(std::fs::read_to_string(&rec).unwrap(), before);
+    // --append adds the games after the first run's, under its header;
+    // `splut standings` then finds them twice.
+    let appended = tournament(args, &["--append"], &rec);
+    assert!(appended.status.success(), "{}", text(&appended));
+    let after = std::fs::read_to_string(&rec).unwrap();
+    assert!(after.starts_with(&before));
+    assert_eq!(after.matches("[Tournament ").count(), 1);
+    assert_eq!(after.matches("[Game ").count(), 4);
+    let s = splut(&["standings", rec.to_str().unwrap()]);
+    assert_eq!(s.status.code(), Some(2), "{}", text(&s));
+    assert!(text(&s).contains("game 1 is twice"), "{}", text(&s));
+    // --append keeps the header check: another tournament is refused.
+    let other = tournament(&format!("{args} --seed 2"), &["--append"], &rec);
+    assert_eq!(other.status.code(), Some(2), "{}", text(&other));
+    assert!(
+        text(&other).contains("of another tournament"),
+        "{}",
+        text(&other)
+    );
+    // A new file takes --append as well.
+    let fresh = temp("fresh.games");
+    let o = tournament(args, &["--append"], &fresh);
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(records(&fresh).len(), 2);
+}
+
+#[test]
 fn a_closed_output_pipe_ends_the_tournament_quietly() {
     use std::io::BufRead;
     let rec = temp("pipe.games");

@@ -40,7 +40,7 @@ use schedule::{GameSpec, SeatingMode, Shard};
 use standings::Standings;
 use stats::{Sprt, SprtVerdict};
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::io::Write;
+use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -83,6 +83,9 @@ pub struct Config {
     pub sprt: Option<Sprt>,
     /// The game records file (appended to).
     pub records: std::path::PathBuf,
+    /// Add to a records file that already holds games (of this schedule
+    /// and shard); without it such a file is refused.
+    pub append: bool,
     /// Show a progress bar.
     pub progress: bool,
 }
@@ -98,10 +101,15 @@ pub const MAX_GAMES: usize = 1_000_000;
 const QUIT_GRACE: Duration = Duration::from_millis(300);
 
 /// Checks the records file before anything is played: a file that holds
-/// games must be of this very schedule and shard, so a merge never mixes
-/// tournaments. Returns whether the file still needs the header (it is
-/// missing or empty).
-fn check_records(path: &std::path::Path, head: &header::Header) -> Result<bool, String> {
+/// games must be of this very schedule and shard (so a merge never mixes
+/// tournaments), and is refused without `append` (a second run would
+/// record its games twice). Returns whether the file still needs the
+/// header (it is missing or empty).
+fn check_records(
+    path: &std::path::Path,
+    head: &header::Header,
+    append: bool,
+) -> Result<bool, String> {
     let empty = std::fs::metadata(path).map_or(true, |m| m.len() == 0);
     if empty {
         return Ok(true);
@@ -126,7 +134,33 @@ fn check_records(path: &std::path::Path, head: &header::Header) -> Result<bool, 
                 .map_err(|d| refuse(format!("of another tournament ({d})")))?;
         }
     }
+    if !append && holds_games(path)? {
+        return Err(format!(
+            "{} already holds games of this tournament: running it again would record \
+             them twice (which splut standings refuses); give another --records file, \
+             or --append to add this run's games to it",
+            path.display()
+        ));
+    }
     Ok(false)
+}
+
+/// Whether a records file has anything but blank lines after its header.
+fn holds_games(path: &std::path::Path) -> Result<bool, String> {
+    let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+    let mut r = std::io::BufReader::new(std::fs::File::open(path).map_err(cannot)?);
+    header::read(&mut r).map_err(|e| format!("{}: header: {e}", path.display()))?;
+    loop {
+        let buf = r.fill_buf().map_err(cannot)?;
+        if buf.is_empty() {
+            return Ok(false);
+        }
+        if buf.iter().any(|b| !b.is_ascii_whitespace()) {
+            return Ok(true);
+        }
+        let n = buf.len();
+        r.consume(n);
+    }
 }
 
 /// Opens the records file to append to, writing the header first when
@@ -319,7 +353,7 @@ pub fn run(cfg: Config) -> Result<i32, String> {
         .collect();
     check_memory(&cfg, &games, available_mib())?;
     let head = header::Header::new(&cfg, &openings_name);
-    let needs_header = check_records(&cfg.records, &head)?;
+    let needs_header = check_records(&cfg.records, &head, cfg.append)?;
     check_options_accepted(&cfg)?;
     let records = open_records(&cfg.records, &head, needs_header)?;
 
@@ -683,6 +717,7 @@ mod tests {
             },
             sprt: None,
             records: "unused".into(),
+            append: false,
             progress: false,
         }
     }
