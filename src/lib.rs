@@ -23,6 +23,8 @@ pub mod bench;
 pub mod cli;
 pub mod datagen;
 pub mod eval;
+#[cfg(test)]
+mod floors;
 pub mod game;
 pub mod gui;
 pub mod options;
