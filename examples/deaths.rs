@@ -29,8 +29,8 @@
 
 use splut::eval::threats::steps_to_kill;
 use splut::game::{Game, Position, Seat, StepKind};
+use splut::play::record::{GameRecord, RecordReader};
 use splut::tournament::header;
-use splut::tournament::record::{GameRecord, RecordReader};
 use std::collections::BTreeMap;
 use std::io::BufReader;
 

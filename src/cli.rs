@@ -2,6 +2,7 @@
 //! stdin/stdout.
 
 use crate::game::Position;
+use crate::play::openings::MAX_OPENING_STEPS;
 use crate::protocol::{Flow, Output};
 use crate::search::Algorithm;
 use crate::tournament::participant::{
@@ -30,10 +31,6 @@ pub const MAX_TURNS: u32 = 100_000;
 
 /// Most openings (`--rounds`) a tournament plays.
 pub const MAX_ROUNDS: u64 = 1_000_000;
-
-/// Most random opening steps (`--openings random:<steps>`): longer random
-/// lines nearly always end the game or leave a kill, and are drawn again.
-pub const MAX_OPENING_STEPS: usize = 40;
 
 /// Splut! engine. Without a command, it speaks the text protocol
 /// (protocol.md) on stdin/stdout.
@@ -217,9 +214,14 @@ pub struct TournamentArgs {
     /// Elo model of the SPRT bounds: normalized or logistic.
     #[arg(long, default_value = "normalized")]
     sprt_model: String,
-    /// The game records file (games are appended).
+    /// The game records file (games are appended). One that already holds
+    /// games is refused unless --append.
     #[arg(long, default_value = "tournament.games")]
     records: PathBuf,
+    /// Add this run's games to a records file that already holds games
+    /// (of the very same schedule and shard).
+    #[arg(long)]
+    append: bool,
     /// No progress bar.
     #[arg(long)]
     no_progress: bool,
@@ -445,6 +447,7 @@ fn tournament_config(a: TournamentArgs, engines: Vec<Vec<String>>) -> Result<Con
         },
         sprt,
         records: a.records,
+        append: a.append,
         progress: !a.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr()),
     })
 }
@@ -454,7 +457,7 @@ fn tournament_config(a: TournamentArgs, engines: Vec<Vec<String>>) -> Result<Con
 /// turn) and why, and the next one read; the exit code is 1 if any was
 /// (or the header, checked and skipped, is bad).
 fn run_replay(file: &std::path::Path) -> i32 {
-    use crate::tournament::record::{RecordReader, validate_at};
+    use crate::play::record::{RecordReader, validate_at};
     let f = match std::fs::File::open(file) {
         Ok(f) => f,
         Err(e) => {

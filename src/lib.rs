@@ -7,7 +7,9 @@
 //! - [`options`]: the engine's options, one table for the protocol and the
 //!   tournament.
 //! - [`protocol`]: the UGI-based text protocol (`protocol.md`).
-//! - [`tournament`]: self-play tournaments with statistics, game records.
+//! - [`play`]: what any game between players needs: the protocol client,
+//!   the judge, game records, openings.
+//! - [`tournament`]: self-play tournaments with statistics.
 //! - [`datagen`]: training positions from self-play, and their reader.
 //! - [`system`]: what the machine has (available memory).
 //! - [`bench`]: the `splut bench` search benchmark.
@@ -21,10 +23,13 @@ pub mod bench;
 pub mod cli;
 pub mod datagen;
 pub mod eval;
+#[cfg(test)]
+mod floors;
 pub mod game;
 pub mod gui;
 pub mod options;
 pub mod parallel_perft;
+pub mod play;
 pub mod protocol;
 pub mod search;
 pub mod system;

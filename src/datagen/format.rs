@@ -165,7 +165,7 @@ fn parse_score(s: &str) -> Result<Score, String> {
 
 /// The places as game records write them: `g > r = y > b` (the records'
 /// own writer, so the two formats cannot drift apart).
-pub use crate::tournament::judge::places_text;
+pub use crate::play::judge::places_text;
 
 /// Reads [`places_text`]: 2 to 4 seats, each once.
 fn parse_places(s: &str) -> Result<Places, String> {

@@ -3,7 +3,7 @@
 //!
 //! Game `n` of a run (numbered from 1) starts from a random opening of
 //! `opening_steps` legal steps drawn from a seed that depends only on the
-//! run's seed and `n` ([`crate::tournament::openings::random_openings`],
+//! run's seed and `n` ([`crate::play::openings::random_openings`],
 //! which never leaves a kill on the board). From there every step is
 //! chosen by a fixed-node alpha-beta search ([`crate::search::think`] with
 //! `Algorithm::Auto`, one thread, a table of its own cleared before each
@@ -36,11 +36,11 @@ pub use format::{ReadSummary, Sample, read_files, read_files_with, read_from};
 
 use crate::eval::EvalCaches;
 use crate::game::{Game, Position, splitmix64};
+use crate::play::judge::{Adjudication, Judge, Reason, places};
+use crate::play::openings::{MAX_OPENING_STEPS, random_openings};
 use crate::search::score::Score;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Algorithm, Limits, Search, Settings};
-use crate::tournament::judge::{Adjudication, Judge, Reason, places};
-use crate::tournament::openings::random_openings;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use std::collections::BTreeMap;
@@ -203,6 +203,48 @@ pub fn play_game(
         .ok_or_else(|| format!("game {number}: no opening"))?;
     let mut game: Game = opening.game();
     tt.clear();
+    let Some((reason, searched)) = self_play(cfg, number, &mut game, tt, eval_caches, stop)? else {
+        return Ok(None);
+    };
+    let mut stats = Stats {
+        games: 1,
+        candidates: searched.len() as u64,
+        ..Stats::default()
+    };
+    match reason {
+        Reason::LastSorcerer => stats.decisive += 1,
+        Reason::TurnLimit(_) => stats.turn_limit += 1,
+        _ => stats.repetition += 1,
+    }
+    let places = places(&game, &reason);
+    let kept = keep(cfg, game_seed, searched, &mut stats);
+    let samples = kept
+        .into_iter()
+        .map(|(position, score)| Sample {
+            position,
+            score,
+            places: places.clone(),
+            seed: cfg.seed,
+            game: number,
+        })
+        .collect();
+    Ok(Some(GameData { samples, stats }))
+}
+
+/// The positions a game's search chose a step in, with its score.
+type Searched = Vec<(Position, Score)>;
+
+/// Plays `game` on from its opening, every step chosen by the search,
+/// until the judge ends it: why it ended, and each position searched with
+/// its score. `None` if `stop` was set.
+fn self_play(
+    cfg: &Config,
+    number: u64,
+    game: &mut Game,
+    tt: &TranspositionTable,
+    eval_caches: &EvalCaches,
+    stop: &Arc<AtomicBool>,
+) -> Result<Option<(Reason, Searched)>, String> {
     let limits = Limits {
         nodes: Some(cfg.nodes),
         ..Limits::default()
@@ -220,11 +262,11 @@ pub fn play_game(
     // repetition draws.
     let mut hashes: Vec<u64> = game.positions().iter().map(|p| p.hash()).collect();
     hashes.pop();
-    let mut searched: Vec<(Position, Score)> = Vec::new();
-    let reason = loop {
+    let mut searched: Searched = Vec::new();
+    loop {
         let pos = *game.position();
         if let Some(r) = judge.before_turn(&pos) {
-            break r;
+            return Ok(Some((r, searched)));
         }
         let search = Search {
             root: &pos,
@@ -248,19 +290,15 @@ pub fn play_game(
         searched.push((pos, outcome.info.score));
         hashes.push(pos.hash());
         if let Some(r) = judge.after_step(game.position()) {
-            break r;
+            return Ok(Some((r, searched)));
         }
-    };
-    let mut stats = Stats {
-        games: 1,
-        candidates: searched.len() as u64,
-        ..Stats::default()
-    };
-    match reason {
-        Reason::LastSorcerer => stats.decisive += 1,
-        Reason::TurnLimit(_) => stats.turn_limit += 1,
-        _ => stats.repetition += 1,
     }
+}
+
+/// The searched positions kept: the quiet ones (no proven score, no kill
+/// for the side to move), at most `per_game` of them drawn at random
+/// (seeded by the game), in game order; `stats` counts what was left out.
+fn keep(cfg: &Config, game_seed: u64, searched: Searched, stats: &mut Stats) -> Searched {
     let mut quiet = Vec::new();
     for (pos, score) in searched {
         let decided = score.is_decided();
@@ -281,18 +319,7 @@ pub fn play_game(
     };
     chosen.sort_unstable();
     stats.sampled_out = (quiet.len() - chosen.len()) as u64;
-    let places = places(&game, &reason);
-    let samples = chosen
-        .into_iter()
-        .map(|i| Sample {
-            position: quiet[i].0,
-            score: quiet[i].1,
-            places: places.clone(),
-            seed: cfg.seed,
-            game: number,
-        })
-        .collect();
-    Ok(Some(GameData { samples, stats }))
+    chosen.into_iter().map(|i| quiet[i]).collect()
 }
 
 /// Checks the options a library caller may get wrong (the command line
@@ -317,11 +344,8 @@ fn check(cfg: &Config) -> Result<(), String> {
                 .into(),
         );
     }
-    if cfg.opening_steps > crate::cli::MAX_OPENING_STEPS {
-        return Err(format!(
-            "opening-steps: at most {}",
-            crate::cli::MAX_OPENING_STEPS
-        ));
+    if cfg.opening_steps > MAX_OPENING_STEPS {
+        return Err(format!("opening-steps: at most {MAX_OPENING_STEPS}"));
     }
     Ok(())
 }

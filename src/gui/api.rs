@@ -138,9 +138,9 @@ impl Games {
     /// waits `step_pause` between the steps of its turns.
     pub fn new(command: Vec<String>, step_pause: Duration) -> Games {
         let live = Arc::new(AtomicUsize::new(0));
-        let (algorithms, engine_error) = match super::engine::Engine::start(&command, &live) {
+        let (algorithms, engine_error) = match super::start_engine(&command, &live) {
             Ok((e, algos)) => {
-                e.stop();
+                e.quit(super::QUIT_GRACE);
                 (algos, None)
             }
             Err(e) => (Vec::new(), Some(e)),

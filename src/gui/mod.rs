@@ -1,17 +1,42 @@
 //! `splut gui`: a local web board. A small HTTP server (`server`) serves
 //! the page (`page/`, embedded) and a JSON API (`api`); each game
 //! (`session`) has one engine process spoken to over the protocol
-//! (`engine`), which is also the only source of legal steps.
+//! (through [`crate::play::client`]), which is also the only source of
+//! legal steps.
 
 pub mod api;
-pub mod engine;
 pub mod refusal;
 pub mod server;
 pub mod session;
 
+use crate::play::client::{Client, option_choices};
 use std::io::Write;
 use std::sync::Arc;
+use std::sync::atomic::AtomicUsize;
 use std::time::Duration;
+
+/// How long the handshake and a query may take: a local engine answers in
+/// milliseconds, so this only catches a program that does not speak the
+/// protocol.
+pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How long `quit` is given before the process is killed.
+pub const QUIT_GRACE: Duration = Duration::from_millis(500);
+
+/// Starts the engine `command` (program and arguments), counted in `live`
+/// while it lives, and does the handshake; returns the engine and the
+/// `Algorithm` choices it offers (empty if it has no such option).
+pub fn start_engine(
+    command: &[String],
+    live: &Arc<AtomicUsize>,
+) -> Result<(Client, Vec<String>), String> {
+    let mut engine = Client::spawn(command)
+        .map_err(|e| e.to_string())?
+        .count_in(live)
+        .with_timeout(ANSWER_TIMEOUT);
+    let ugi = engine.handshake(&[]).map_err(|e| e.to_string())?;
+    Ok((engine, option_choices(&ugi, "Algorithm")))
+}
 
 /// `splut gui` options.
 #[derive(Clone, Debug)]

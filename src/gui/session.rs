@@ -3,11 +3,11 @@
 //! legality the page sees (`query legal`); the rules core keeps the step
 //! list in turns for the move list, take-backs and the record.
 
-use super::engine::{Engine, Info, Snapshot};
 use super::refusal::Refusal;
+use super::{QUIT_GRACE, start_engine};
 use crate::game::{Game, Position, Seat};
-use crate::tournament::judge::{Reason, places};
-use crate::tournament::record::GameRecord;
+use crate::play::client::{Client, Info, Snapshot};
+use crate::play::record::{GameRecord, Labels, Reason};
 use serde::Serialize;
 use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -47,7 +47,7 @@ struct State {
     seats: Vec<SeatConfig>,
     snapshot: Option<Snapshot>,
     /// `None` while the worker has it, or after a crash.
-    engine: Option<Engine>,
+    engine: Option<Client>,
     busy: bool,
     stop: bool,
     thinking: Option<Thinking>,
@@ -82,7 +82,7 @@ impl Session {
         step_pause: Duration,
     ) -> Result<Arc<Session>, Refusal> {
         let start_spn = start.to_spn();
-        let (mut engine, _) = Engine::start(&command, &live).map_err(Refusal::EngineFailed)?;
+        let (mut engine, _) = start_engine(&command, &live).map_err(Refusal::EngineFailed)?;
         let snapshot = engine
             .sync(&start_spn, &[])
             .map_err(|e| Refusal::BadInput(format!("the engine refused the position: {e}")))?;
@@ -137,7 +137,7 @@ impl Session {
         st.generation += 1;
         if let Some(e) = st.engine.take() {
             drop(st);
-            e.stop();
+            e.quit(QUIT_GRACE);
             st = self.lock();
         }
         self.bump(&mut st);
@@ -163,14 +163,14 @@ impl Session {
                 if st.closed {
                     if let Some(e) = st.engine.take() {
                         drop(st);
-                        e.stop();
+                        e.quit(QUIT_GRACE);
                     }
                     return;
                 }
                 if let Some(e) = st.engine.as_mut()
                     && !e.alive()
                 {
-                    let msg = e.recv(Duration::ZERO).err();
+                    let msg = e.recv(Duration::ZERO).err().map(|e| e.to_string());
                     st.engine = None;
                     st.error = Some(format!(
                         "engine crashed: {}",
@@ -185,7 +185,7 @@ impl Session {
                     && let Some(e) = st.engine.take()
                 {
                     drop(st);
-                    e.stop();
+                    e.quit(QUIT_GRACE);
                     st = self.lock();
                     self.bump(&mut st);
                     continue;
@@ -241,18 +241,14 @@ impl Session {
     /// changes under it.
     fn play_turn(
         &self,
-        engine: &mut Engine,
+        engine: &mut Client,
         seat: &SeatConfig,
         start: &str,
         mut game: Game,
         generation: u64,
     ) -> Result<(), String> {
-        if engine.algorithm.as_deref() != Some(&seat.algorithm) {
-            engine.send(&format!(
-                "setoption name Algorithm value {}",
-                seat.algorithm
-            ))?;
-            engine.algorithm = Some(seat.algorithm.clone());
+        if engine.option("Algorithm") != Some(seat.algorithm.as_str()) {
+            engine.set_option("Algorithm", &seat.algorithm)?;
         }
         let mut steps: Vec<String> = game.steps().iter().map(|s| s.to_string()).collect();
         let mut cmd = format!("position spn {start}");
@@ -449,8 +445,7 @@ impl Session {
         }
         if st.engine.is_none() && st.error.is_none() {
             // Stopped when the game ended: the game goes on again.
-            let (engine, _) =
-                Engine::start(&self.command, &self.live).map_err(Refusal::EngineFailed)?;
+            let (engine, _) = start_engine(&self.command, &self.live).map_err(Refusal::EngineFailed)?;
             st.engine = Some(engine);
         }
         st.game = game;
@@ -468,10 +463,9 @@ impl Session {
     pub fn restart_engine(&self) -> Result<serde_json::Value, Refusal> {
         let mut st = self.idle();
         if let Some(e) = st.engine.take() {
-            e.stop();
+            e.quit(QUIT_GRACE);
         }
-        let (engine, _) =
-            Engine::start(&self.command, &self.live).map_err(Refusal::EngineFailed)?;
+        let (engine, _) = start_engine(&self.command, &self.live).map_err(Refusal::EngineFailed)?;
         st.engine = Some(engine);
         st.error = None;
         st.generation += 1;
@@ -580,24 +574,19 @@ impl Session {
         if st.seats.iter().any(|c| !c.engine) {
             tcs.push("person=none".into());
         }
-        let start = *game.start();
-        let record = GameRecord {
+        let labels = Labels {
             number: 1,
-            players: start.players_left() as usize,
             seats: st
                 .seats
                 .iter()
                 .filter_map(|c| Seat::from_letter(c.seat).map(|s| (s, name(c))))
                 .collect(),
             opening: "splut gui".into(),
-            start: st.start_spn.clone(),
+            from_startpos: false,
             opening_steps: 0,
             time_control: tcs.join(" "),
-            places: places(&game, &reason),
-            reason,
-            turns: GameRecord::turns_of(&game),
         };
-        record.to_text()
+        GameRecord::new(labels, &game, reason).to_text()
     }
 }
 

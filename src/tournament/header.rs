@@ -171,18 +171,7 @@ impl Header {
     /// Parses a header's lines (without the blank line).
     pub fn parse(lines: &[String]) -> Result<Header, String> {
         let first = lines.first().ok_or("an empty header")?;
-        let bad_first =
-            || format!("bad first line '{first}': expected {START}<fingerprint> shard K/N]");
-        let inner = first
-            .strip_prefix(START)
-            .and_then(|l| l.strip_suffix(']'))
-            .ok_or_else(bad_first)?;
-        let (fp, shard) = inner.split_once(" shard ").ok_or_else(bad_first)?;
-        let written = u64::from_str_radix(fp, 16)
-            .ok()
-            .filter(|_| fp.len() == 16)
-            .ok_or_else(bad_first)?;
-        let shard = Shard::parse(shard)?;
+        let (fp, written, shard) = parse_first_line(first)?;
         let lines: Vec<String> = lines[1..].to_vec();
         let computed = fingerprint(&lines);
         if computed != written {
@@ -217,61 +206,7 @@ impl Header {
                 }
                 seen.push(key);
             }
-            let number = |max: usize| {
-                value
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|n| (1..=max).contains(n))
-                    .ok_or_else(|| format!("line {at}: bad [{key}] '{value}'"))
-            };
-            match key {
-                "Players" => {
-                    h.players = number(4).and_then(|p| {
-                        if p >= 2 {
-                            Ok(p)
-                        } else {
-                            Err(format!("line {at}: bad [Players] '{value}'"))
-                        }
-                    })?
-                }
-                "Pairing" => {
-                    h.gauntlet = match value {
-                        "round-robin" => false,
-                        "gauntlet" => true,
-                        _ => return Err(format!("line {at}: bad [Pairing] '{value}'")),
-                    }
-                }
-                "Seatings" => {
-                    h.seatings = SeatingMode::parse(value).map_err(|e| format!("line {at}: {e}"))?
-                }
-                "Rounds" => h.rounds = number(super::MAX_GAMES)?,
-                "Games" => {
-                    h.max_games = match value {
-                        "all" => None,
-                        _ => Some(number(usize::MAX)?),
-                    }
-                }
-                "Participant" => {
-                    let name = value.split(' ').next().unwrap_or("");
-                    if name.is_empty() || h.names.iter().any(|n| n == name) {
-                        return Err(format!("line {at}: bad or repeated participant '{name}'"));
-                    }
-                    h.names.push(name.to_string());
-                }
-                "SPRT" => {
-                    h.sprt = match value {
-                        "none" => None,
-                        _ => Some(
-                            parse_sprt(value)
-                                .ok_or_else(|| format!("line {at}: bad [SPRT] '{value}'"))?,
-                        ),
-                    }
-                }
-                // Part of the fingerprint only: the schedule does not
-                // depend on them.
-                "Openings" | "Seed" | "MaxTurns" | "Repetitions" => {}
-                _ => return Err(format!("line {at}: unknown header tag [{key}]")),
-            }
+            h.read_tag(key, value, at)?;
         }
         for key in ["Players", "Pairing", "Seatings", "Rounds", "Games", "SPRT"] {
             if !seen.contains(&key) {
@@ -285,6 +220,58 @@ impl Header {
             ));
         }
         Ok(h)
+    }
+
+    /// Reads one tag, `[key value]` on line `at`, into the header.
+    fn read_tag(&mut self, key: &str, value: &str, at: usize) -> Result<(), String> {
+        let bad = || format!("line {at}: bad [{key}] '{value}'");
+        let number = |max: usize| {
+            value
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (1..=max).contains(n))
+                .ok_or_else(bad)
+        };
+        match key {
+            "Players" => {
+                self.players = number(4).and_then(|p| if p >= 2 { Ok(p) } else { Err(bad()) })?
+            }
+            "Pairing" => {
+                self.gauntlet = match value {
+                    "round-robin" => false,
+                    "gauntlet" => true,
+                    _ => return Err(bad()),
+                }
+            }
+            "Seatings" => {
+                self.seatings = SeatingMode::parse(value).map_err(|e| format!("line {at}: {e}"))?
+            }
+            "Rounds" => self.rounds = number(super::MAX_GAMES)?,
+            "Games" => {
+                self.max_games = match value {
+                    "all" => None,
+                    _ => Some(number(usize::MAX)?),
+                }
+            }
+            "Participant" => {
+                let name = value.split(' ').next().unwrap_or("");
+                if name.is_empty() || self.names.iter().any(|n| n == name) {
+                    return Err(format!("line {at}: bad or repeated participant '{name}'"));
+                }
+                self.names.push(name.to_string());
+            }
+            "SPRT" => {
+                self.sprt = match value {
+                    "none" => None,
+                    _ => Some(parse_sprt(value).ok_or_else(bad)?),
+                }
+            }
+            // Part of the fingerprint only: the schedule does not
+            // depend on them.
+            "Openings" | "Seed" | "MaxTurns" | "Repetitions" => {}
+            _ => return Err(format!("line {at}: unknown header tag [{key}]")),
+        }
+        Ok(())
     }
 
     /// Whether `other` comes from the same schedule; if not, which line
@@ -326,6 +313,23 @@ impl Header {
             self.max_games,
         ))
     }
+}
+
+/// Reads a header's first line, `[Tournament <fingerprint> shard K/N]`:
+/// the fingerprint as written and as a number, and the shard.
+fn parse_first_line(first: &str) -> Result<(&str, u64, Shard), String> {
+    let bad_first =
+        || format!("bad first line '{first}': expected {START}<fingerprint> shard K/N]");
+    let inner = first
+        .strip_prefix(START)
+        .and_then(|l| l.strip_suffix(']'))
+        .ok_or_else(bad_first)?;
+    let (fp, shard) = inner.split_once(" shard ").ok_or_else(bad_first)?;
+    let written = u64::from_str_radix(fp, 16)
+        .ok()
+        .filter(|_| fp.len() == 16)
+        .ok_or_else(bad_first)?;
+    Ok((fp, written, Shard::parse(shard)?))
 }
 
 fn fingerprint(lines: &[String]) -> u64 {

@@ -13,9 +13,9 @@
 //! [`header`]: super::header
 
 use super::header::{self, Header};
-use super::record::{GameRecord, RecordReader, validate_at};
 use super::schedule::{GameSpec, Shard};
 use super::standings::Standings;
+use crate::play::record::{GameRecord, RecordReader, validate_at};
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
 

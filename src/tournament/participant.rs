@@ -1,19 +1,18 @@
-//! Tournament participants: programs that speak the protocol, driven over
-//! pipes. A built-in engine is this program itself started with the options
-//! that select its algorithm; an external one is any command line.
+//! Tournament participants: programs that speak the protocol, each run
+//! through the protocol client ([`crate::play::client`]). A built-in
+//! engine is this program itself started with the options that select its
+//! algorithm; an external one is any command line.
 //!
-//! This is the tournament's whole protocol client: the handshake, the
-//! `position` and `go` commands, reading with a deadline and reading
-//! `bestturn` / `bestmove` back (protocol.md).
+//! What is the tournament's own is here: time controls and the `go`
+//! commands for them, the participants' settings and their checks, and
+//! how a client's failure is classified as a forfeit.
 
-use super::judge::Forfeit;
-use crate::game::{Game, Seat};
+use crate::game::Seat;
 use crate::options::{self, Id, Kind, OPTIONS, Spec};
+use crate::play::client::{Client, ClientError};
+use crate::play::judge::Forfeit;
 use std::fmt::Write as _;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How long a participant may think.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -222,265 +221,45 @@ pub const DEFAULT_TIMEOUT_MS: u64 = 60_000;
 /// The longest [`ParticipantSpec::timeout`] that may be asked for: a day.
 pub const MAX_TIMEOUT_MS: u64 = 86_400_000;
 
-/// Why a participant failed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Failure {
-    /// The process ended or its pipes closed.
-    Crashed(String),
-    /// No answer in time.
-    Timeout(String),
-    /// It refused an option it was given (an `info string error` line
-    /// before `readyok`): it would play with settings other than asked.
-    Refused(String),
-}
-
-impl From<Failure> for Forfeit {
-    fn from(f: Failure) -> Forfeit {
-        match f {
-            Failure::Crashed(s) => Forfeit::Crashed(s),
-            Failure::Timeout(s) => Forfeit::TimedOut(s),
-            Failure::Refused(s) => Forfeit::Crashed(s),
-        }
-    }
-}
-
-impl std::fmt::Display for Failure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Failure::Crashed(s) => write!(f, "crashed ({s})"),
-            Failure::Timeout(s) => write!(f, "timed out ({s})"),
-            Failure::Refused(s) => write!(f, "refused ({s})"),
-        }
-    }
-}
-
-/// A running participant.
-pub struct Process {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    timeout: Duration,
-}
-
-impl Process {
-    /// Starts a participant and does the handshake (`ugi` … `ugiok`, its
-    /// options, `isready` … `readyok`).
-    pub fn start(spec: &ParticipantSpec) -> Result<Process, Failure> {
-        let (program, args, mut options) = match &spec.program {
-            Program::Builtin { algorithm } => {
-                let exe = std::env::current_exe()
-                    .map_err(|e| Failure::Crashed(format!("cannot find this program: {e}")))?;
-                let mut options = vec![("Algorithm".to_string(), algorithm.clone())];
-                options.extend(spec.options.iter().cloned());
-                (exe.into_os_string(), Vec::new(), options)
-            }
-            Program::External { command } => {
-                let (first, rest) = command
-                    .split_first()
-                    .ok_or_else(|| Failure::Crashed("empty command".into()))?;
-                (first.into(), rest.to_vec(), spec.options.clone())
-            }
-        };
-        let mut child = Command::new(&program)
-            .args(&args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| {
-                Failure::Crashed(format!("cannot start {}: {e}", program.to_string_lossy()))
+/// Starts a participant and does the handshake (`ugi` … `ugiok`, its
+/// options, `isready` … `readyok`, waiting at most its timeout for each);
+/// an option it refuses is [`ClientError::Refused`].
+pub fn start(spec: &ParticipantSpec) -> Result<Client, ClientError> {
+    let (mut client, options) = match &spec.program {
+        Program::Builtin { algorithm } => {
+            let exe = std::env::current_exe().map_err(|e| ClientError::Start {
+                program: "this program".into(),
+                why: e.to_string(),
             })?;
-        let stdout = child
-            .stdout
-            .take()
-            .ok_or_else(|| Failure::Crashed("no stdout".into()))?;
-        let stdin = child
-            .stdin
-            .take()
-            .ok_or_else(|| Failure::Crashed("no stdin".into()))?;
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut p = Process {
-            child,
-            stdin,
-            lines: rx,
-            timeout: spec.timeout,
-        };
-        p.send("ugi")?;
-        p.read_until("ugiok", spec.timeout)?;
-        for (name, value) in options.drain(..) {
-            p.send(&format!("setoption name {name} value {value}"))?;
+            let mut options = vec![("Algorithm".to_string(), algorithm.clone())];
+            options.extend(spec.options.iter().cloned());
+            (Client::spawn(&[exe])?, options)
         }
-        p.send("isready")?;
-        let lines = p.read_until("readyok", p.timeout)?;
-        if let Some(e) = lines.iter().find(|l| l.starts_with("info string error")) {
-            return Err(Failure::Refused(format!("it refused an option: {e}")));
-        }
-        Ok(p)
-    }
-
-    /// Sends one line.
-    pub fn send(&mut self, line: &str) -> Result<(), Failure> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|_| self.stdin.flush())
-            .map_err(|e| Failure::Crashed(format!("cannot write: {e}")))
-    }
-
-    /// `isready` … `readyok`.
-    pub fn ready(&mut self) -> Result<(), Failure> {
-        self.send("isready")?;
-        self.read_until("readyok", self.timeout).map(|_| ())
-    }
-
-    /// Its [`ParticipantSpec::timeout`].
-    pub fn timeout(&self) -> Duration {
-        self.timeout
-    }
-
-    /// Lines up to and including the first starting with `prefix`.
-    pub fn read_until(&mut self, prefix: &str, timeout: Duration) -> Result<Vec<String>, Failure> {
-        // No deadline this far off is reachable; `None` waits for ever.
-        let deadline = Instant::now().checked_add(timeout);
-        let mut out = Vec::new();
-        loop {
-            let left = deadline.map_or(Duration::MAX, |d| {
-                d.saturating_duration_since(Instant::now())
-            });
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let done = line.starts_with(prefix);
-                    out.push(line);
-                    if done {
-                        return Ok(out);
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    return Err(Failure::Timeout(format!(
-                        "no '{prefix}' within {} ms",
-                        timeout.as_millis()
-                    )));
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    let status = self
-                        .child
-                        .try_wait()
-                        .ok()
-                        .flatten()
-                        .map_or("output closed".to_string(), |s| s.to_string());
-                    return Err(Failure::Crashed(status));
-                }
-            }
-        }
-    }
-
-    /// Asks for the next step or turn: sends the game (`position …`) and
-    /// `go …`, and waits up to `limit` for `bestmove`.
-    pub fn think(&mut self, position: &str, go: &str, limit: Duration) -> Result<Answer, Failure> {
-        self.ask(&[position, go], limit)
-    }
-
-    /// Sends `commands` and reads the answer up to `bestmove`, timed from
-    /// the first command sent.
-    fn ask(&mut self, commands: &[&str], limit: Duration) -> Result<Answer, Failure> {
-        let t0 = Instant::now();
-        for c in commands {
-            self.send(c)?;
-        }
-        let lines = self.read_until("bestmove", limit)?;
-        Ok(Answer {
-            lines,
-            elapsed: t0.elapsed(),
-        })
-    }
-
-    /// Starts a ponder search (`go ponder`) on `position` with the limits
-    /// of `go` (a `go …` command); no answer is read.
-    pub fn ponder(&mut self, position: &str, go: &str) -> Result<(), Failure> {
-        self.send(position)?;
-        let limits = go.strip_prefix("go").unwrap_or(go);
-        self.send(&format!("go ponder{limits}"))
-    }
-
-    /// The guess came true: `ponderhit`, then its answer (timed from the
-    /// hit, as the clock counts it).
-    pub fn ponderhit(&mut self, limit: Duration) -> Result<Answer, Failure> {
-        self.ask(&["ponderhit"], limit)
-    }
-
-    /// The guess was wrong: `stop`, and its answer read and dropped.
-    pub fn cancel_ponder(&mut self) -> Result<(), Failure> {
-        self.send("stop")?;
-        self.read_until("bestmove", self.timeout).map(|_| ())
-    }
-
-    /// Ends the process (politely, then for sure).
-    pub fn stop(mut self) {
-        let _ = self.send("quit");
-        let deadline = Instant::now() + Duration::from_millis(300);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+        Program::External { command } => (Client::spawn(command)?, spec.options.clone()),
+    };
+    client = client.with_timeout(spec.timeout);
+    client.handshake(&options)?;
+    Ok(client)
 }
 
-/// A participant's answer to `go`.
-#[derive(Clone, Debug)]
-pub struct Answer {
-    /// The lines it wrote, the `bestmove` line last.
-    lines: Vec<String>,
-    /// From sending the game to reading `bestmove`.
-    pub elapsed: Duration,
-}
-
-impl Answer {
-    /// The principal variation of its last `info … pv …` line.
-    pub fn pv(&self) -> Vec<String> {
-        self.lines
-            .iter()
-            .rev()
-            .find(|l| l.starts_with("info ") && l.contains(" pv "))
-            .and_then(|l| l.split_once(" pv "))
-            .map(|(_, pv)| pv.split_whitespace().map(String::from).collect())
-            .unwrap_or_default()
-    }
-
-    /// The steps it plays, as it wrote them: its `bestturn` (the whole
-    /// rest of its turn, which `bestmove` must begin), or else its
-    /// `bestmove` alone (a plain UGI engine, asked again for each step).
-    pub fn steps(&self) -> Result<Vec<String>, Forfeit> {
-        let best = self
-            .lines
-            .last()
-            .and_then(|l| l.split_whitespace().nth(1))
-            .unwrap_or("");
-        let turn: Vec<&str> = self
-            .lines
-            .iter()
-            .rev()
-            .find_map(|l| l.strip_prefix("bestturn "))
-            .map(|t| t.split_whitespace().collect())
-            .unwrap_or_default();
-        match turn.first() {
-            Some(&first) if first != best => Err(Forfeit::BestMoveNotInTurn {
-                best: best.to_string(),
-                turn: turn.join(" "),
-            }),
-            Some(_) => Ok(turn.into_iter().map(String::from).collect()),
-            None if best.is_empty() => Err(Forfeit::NoStep),
-            None => Ok(vec![best.to_string()]),
+/// How a client's failure forfeits the game, in the records' words: a
+/// program that did not answer in time timed out; anything else (it
+/// exited, closed its pipes, could not start, refused an option) crashed.
+pub fn forfeit(e: ClientError) -> Forfeit {
+    match e {
+        ClientError::NoCommand => Forfeit::Crashed("empty command".into()),
+        ClientError::Start { program, why } => {
+            Forfeit::Crashed(format!("cannot start {program}: {why}"))
         }
+        ClientError::Write { why, .. } => Forfeit::Crashed(format!("cannot write: {why}")),
+        ClientError::Closed { status } => {
+            Forfeit::Crashed(status.map_or_else(|| "output closed".to_string(), |s| s.to_string()))
+        }
+        ClientError::Timeout { prefix, limit } => {
+            Forfeit::TimedOut(format!("no '{prefix}' within {} ms", limit.as_millis()))
+        }
+        ClientError::Refused(line) => Forfeit::Crashed(format!("it refused an option: {line}")),
+        ClientError::Garbled(what) => Forfeit::Crashed(what),
     }
 }
 
@@ -493,23 +272,6 @@ pub struct Clock {
     pub left_ms: u64,
     /// Milliseconds added after each of its turns.
     pub inc_ms: u64,
-}
-
-/// The `position` command for a game: `startpos` (with its player count)
-/// or the start's SPN, then every step played.
-pub fn position_command(game: &Game, from_startpos: bool) -> String {
-    let mut cmd = if from_startpos {
-        format!("position startpos players {}", game.start().players_left())
-    } else {
-        format!("position fen {}", game.start().to_spn())
-    };
-    if !game.steps().is_empty() {
-        cmd.push_str(" moves");
-        for s in game.steps() {
-            let _ = write!(cmd, " {s}");
-        }
-    }
-    cmd
 }
 
 /// The `go` command for a time control: the clocks of every seat that has
@@ -535,15 +297,6 @@ pub fn go_command(tc: TimeControl, clocks: &[Clock], p1: Seat) -> String {
                 );
             }
             cmd
-        }
-    }
-}
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
         }
     }
 }

@@ -7,17 +7,16 @@
 //! a time forfeit or an illegal step loses the game for that seat; the game
 //! is drawn after the turn limit or when a position repeats often enough.
 
-use super::judge::{Judge, places};
-use super::openings::Opening;
-use super::participant::{
-    Answer, Clock, Failure, Process, TimeControl, go_command, position_command,
-};
-use super::record::{Forfeit, GameRecord, Reason};
+use super::participant::{Clock, TimeControl, forfeit, go_command};
 use crate::game::{Game, Seat};
+use crate::play::client::{Answer, Client, ClientError, position_command};
+use crate::play::judge::Judge;
+use crate::play::openings::Opening;
+use crate::play::record::{Forfeit, GameRecord, Reason};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Duration;
 
-pub use super::judge::Adjudication;
+pub use crate::play::judge::Adjudication;
 
 /// One seat of a game.
 pub struct SeatPlayer<'a> {
@@ -27,8 +26,8 @@ pub struct SeatPlayer<'a> {
     pub name: String,
     /// Its time control.
     pub tc: TimeControl,
-    /// Its process.
-    pub process: &'a mut Process,
+    /// Its program.
+    pub process: &'a mut Client,
     /// Whether it ponders on the other seats' turns.
     pub ponder: bool,
     /// While it ponders: the steps of the game it guessed (those played
@@ -57,15 +56,14 @@ enum Stop {
 
 impl Stop {
     /// A forfeit for a process failure: the process is restarted.
-    fn failed(seat: Seat, f: Failure) -> Stop {
-        Stop::Forfeit(seat, f.into(), true)
+    fn failed(seat: Seat, e: ClientError) -> Stop {
+        Stop::Forfeit(seat, forfeit(e), true)
     }
 }
 
 /// Plays a game. `interrupted` aborts it (returns `None`).
 pub fn play(
     number: usize,
-    players: usize,
     opening: &Opening,
     seats: &mut [SeatPlayer<'_>],
     adjudication: Adjudication,
@@ -110,23 +108,10 @@ pub fn play(
             tcs.push(t);
         }
     }
+    let names = seats.iter().map(|s| (s.seat, s.name.clone())).collect();
+    let labels = opening.labels(number, names, tcs.join(" "));
     Some(Played {
-        record: GameRecord {
-            number,
-            players,
-            seats: seats.iter().map(|s| (s.seat, s.name.clone())).collect(),
-            opening: opening.label.clone(),
-            start: if opening.from_startpos {
-                "startpos".to_string()
-            } else {
-                opening.start.to_spn()
-            },
-            opening_steps: opening.steps.len(),
-            time_control: tcs.join(" "),
-            places: places(&game, &reason),
-            reason,
-            turns: GameRecord::turns_of(&game),
-        },
+        record: GameRecord::new(labels, &game, reason),
         restart,
     })
 }
@@ -136,13 +121,38 @@ pub fn play(
 /// that answer `bestturn`, otherwise one per step.
 fn play_out(
     game: &mut Game,
-    mut judge: Judge,
+    judge: Judge,
     from_startpos: bool,
     seats: &mut [SeatPlayer<'_>],
     interrupted: &AtomicBool,
 ) -> Option<Stop> {
-    let p1 = game.start().first_mover();
-    let mut clocks: Vec<Clock> = seats
+    let mut table = Table {
+        p1: game.start().first_mover(),
+        clocks: clocks_of(seats),
+        game,
+        judge,
+        from_startpos,
+    };
+    loop {
+        if interrupted.load(Relaxed) {
+            return None;
+        }
+        if let Some(r) = table.judge.before_turn(table.game.position()) {
+            return Some(Stop::Ended(r));
+        }
+        let side = table.game.position().side_to_move();
+        let Some(player) = seats.iter_mut().find(|s| s.seat == side) else {
+            return Some(Stop::Forfeit(side, Forfeit::NoParticipant, false));
+        };
+        if let Err(stop) = table.turn(player) {
+            return Some(stop);
+        }
+    }
+}
+
+/// The clocks of the seats that play with one, full.
+fn clocks_of(seats: &[SeatPlayer<'_>]) -> Vec<Clock> {
+    seats
         .iter()
         .filter_map(|s| match s.tc {
             TimeControl::Clock { time_ms, inc_ms } => Some(Clock {
@@ -152,98 +162,132 @@ fn play_out(
             }),
             _ => None,
         })
-        .collect();
-    loop {
-        if interrupted.load(Relaxed) {
-            return None;
-        }
-        if let Some(r) = judge.before_turn(game.position()) {
-            return Some(Stop::Ended(r));
-        }
-        let side = game.position().side_to_move();
-        let Some(player) = seats.iter_mut().find(|s| s.seat == side) else {
-            return Some(Stop::Forfeit(side, Forfeit::NoParticipant, false));
-        };
-        let turn = game.position().turn();
-        let mut hit = None;
-        if let Some(guess) = player.pondering.take() {
-            let played: Vec<String> = game.steps().iter().map(|s| s.to_string()).collect();
-            if played == guess {
-                let limit = time_limit(player, &clocks);
-                match player.process.ponderhit(limit) {
-                    Ok(a) => hit = Some(a),
-                    Err(f) => return Some(Stop::failed(side, f)),
-                }
-            } else if let Err(f) = player.process.cancel_ponder() {
-                return Some(Stop::failed(side, f));
-            }
-        }
+        .collect()
+}
+
+/// A game being played: the game, its judge and the seats' clocks.
+struct Table<'g> {
+    game: &'g mut Game,
+    judge: Judge,
+    clocks: Vec<Clock>,
+    /// The first mover (UGI's p1).
+    p1: Seat,
+    /// Whether `position` commands start from `startpos`.
+    from_startpos: bool,
+}
+
+impl Table<'_> {
+    /// One turn of `player` (the side to move): its ponder search
+    /// resolved, `go` until its turn is over, its clock charged, then its
+    /// next ponder search. `Err`: how the game stopped during it.
+    fn turn(&mut self, player: &mut SeatPlayer<'_>) -> Result<(), Stop> {
+        let side = player.seat;
+        let turn = self.game.position().turn();
+        let mut hit = self.resolve_ponder(player)?;
         let mut last_answer = None;
-        while game.position().turn() == turn && !game.position().is_game_over() {
-            let limit = time_limit(player, &clocks);
-            let go = go_command(player.tc, &clocks, p1);
+        while self.game.position().turn() == turn && !self.game.position().is_game_over() {
             let answer = match hit.take() {
                 Some(a) => a,
-                None => {
-                    match player
-                        .process
-                        .think(&position_command(game, from_startpos), &go, limit)
-                    {
-                        Ok(a) => a,
-                        Err(f) => return Some(Stop::failed(side, f)),
-                    }
-                }
+                None => self.ask(player)?,
             };
-            if let Some(c) = clocks.iter_mut().find(|c| c.seat == side) {
-                let spent_ms = answer.elapsed.as_millis() as u64;
-                if spent_ms > c.left_ms {
-                    let what = Forfeit::LostOnTime {
-                        spent_ms,
-                        left_ms: c.left_ms,
-                    };
-                    return Some(Stop::Forfeit(side, what, false));
-                }
-                c.left_ms -= spent_ms;
-            }
-            let steps = match answer.steps() {
-                Ok(steps) => steps,
-                Err(what) => return Some(Stop::Forfeit(side, what, false)),
-            };
-            for text in steps {
-                let pos = game.position();
-                if pos.turn() != turn || pos.is_game_over() {
-                    let what = Forfeit::PastTurnEnd { text };
-                    return Some(Stop::Forfeit(side, what, false));
-                }
-                if let Err(e) = game.play_text(&text) {
-                    let what = Forfeit::IllegalStep {
-                        text,
-                        why: e.reason,
-                    };
-                    return Some(Stop::Forfeit(side, what, false));
-                }
-                if let Some(r) = judge.after_step(game.position()) {
-                    return Some(Stop::Ended(r));
-                }
-            }
+            self.charge(side, &answer)?;
+            let steps = answer
+                .steps()
+                .map_err(|what| Stop::Forfeit(side, what, false))?;
+            self.play_steps(side, turn, steps)?;
             last_answer = Some(answer);
         }
-        if let Some(c) = clocks.iter_mut().find(|c| c.seat == side) {
+        if let Some(c) = self.clocks.iter_mut().find(|c| c.seat == side) {
             c.left_ms += c.inc_ms;
         }
-        if player.ponder
-            && let Some(answer) = last_answer
-            && let Some((guessed, steps)) = guess(game, side, &answer)
-        {
-            let go = go_command(player.tc, &clocks, p1);
-            if let Err(f) = player
-                .process
-                .ponder(&position_command(&guessed, from_startpos), &go)
-            {
-                return Some(Stop::failed(side, f));
-            }
-            player.pondering = Some(steps);
+        match last_answer {
+            Some(answer) if player.ponder => self.start_ponder(player, &answer),
+            _ => Ok(()),
         }
+    }
+
+    /// A ponder search of `player` ends as its turn comes: `ponderhit`
+    /// if its guess came true (its answer is the turn's first), else
+    /// `stop`.
+    fn resolve_ponder(&self, player: &mut SeatPlayer<'_>) -> Result<Option<Answer>, Stop> {
+        let Some(guess) = player.pondering.take() else {
+            return Ok(None);
+        };
+        let played: Vec<String> = self.game.steps().iter().map(|s| s.to_string()).collect();
+        let seat = player.seat;
+        let failed = |e| Stop::failed(seat, e);
+        if played == guess {
+            let limit = time_limit(player, &self.clocks);
+            player.process.ponderhit(limit).map(Some).map_err(failed)
+        } else {
+            player.process.cancel_ponder().map(|_| None).map_err(failed)
+        }
+    }
+
+    /// `position` and `go` for `player`, and its answer.
+    fn ask(&self, player: &mut SeatPlayer<'_>) -> Result<Answer, Stop> {
+        let limit = time_limit(player, &self.clocks);
+        let go = go_command(player.tc, &self.clocks, self.p1);
+        let position = position_command(self.game, self.from_startpos);
+        player
+            .process
+            .think(&position, &go, limit)
+            .map_err(|e| Stop::failed(player.seat, e))
+    }
+
+    /// Takes the answer's time off `side`'s clock, if it has one: more
+    /// than is left loses on time.
+    fn charge(&mut self, side: Seat, answer: &Answer) -> Result<(), Stop> {
+        if let Some(c) = self.clocks.iter_mut().find(|c| c.seat == side) {
+            let spent_ms = answer.elapsed.as_millis() as u64;
+            if spent_ms > c.left_ms {
+                let what = Forfeit::LostOnTime {
+                    spent_ms,
+                    left_ms: c.left_ms,
+                };
+                return Err(Stop::Forfeit(side, what, false));
+            }
+            c.left_ms -= spent_ms;
+        }
+        Ok(())
+    }
+
+    /// Plays `side`'s steps of game turn `turn`, each checked, the judge
+    /// watching.
+    fn play_steps(&mut self, side: Seat, turn: u32, steps: Vec<String>) -> Result<(), Stop> {
+        for text in steps {
+            let pos = self.game.position();
+            if pos.turn() != turn || pos.is_game_over() {
+                let what = Forfeit::PastTurnEnd { text };
+                return Err(Stop::Forfeit(side, what, false));
+            }
+            if let Err(e) = self.game.play_text(&text) {
+                let what = Forfeit::IllegalStep {
+                    text,
+                    why: e.reason,
+                };
+                return Err(Stop::Forfeit(side, what, false));
+            }
+            if let Some(r) = self.judge.after_step(self.game.position()) {
+                return Err(Stop::Ended(r));
+            }
+        }
+        Ok(())
+    }
+
+    /// After `player`'s turn: a ponder search on the line its last
+    /// answer guessed, if it guessed one.
+    fn start_ponder(&self, player: &mut SeatPlayer<'_>, answer: &Answer) -> Result<(), Stop> {
+        let Some((guessed, steps)) = guess(self.game, player.seat, answer) else {
+            return Ok(());
+        };
+        let go = go_command(player.tc, &self.clocks, self.p1);
+        player
+            .process
+            .ponder(&position_command(&guessed, self.from_startpos), &go)
+            .map_err(|e| Stop::failed(player.seat, e))?;
+        player.pondering = Some(steps);
+        Ok(())
     }
 }
 

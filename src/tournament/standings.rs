@@ -7,9 +7,9 @@
 //! steps; seats sharing a place share its points. With 2 players that is
 //! 1 for a win, ½ for a draw.
 
-use super::record::{Forfeit, GameRecord, Reason};
 use super::stats::{Pentanomial, Sprt, SprtVerdict, Wdl, elo_from_score};
 use crate::game::Seat;
+use crate::play::record::{Forfeit, GameRecord, Reason};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -361,7 +361,7 @@ fn ordinal(p: usize) -> String {
 mod tests {
     use super::*;
     use crate::game::Seat;
-    use crate::tournament::record::{GameRecord, Reason};
+    use crate::play::record::{GameRecord, Reason};
 
     fn game(seats: &[(Seat, &str)], places: Vec<Vec<Seat>>) -> GameRecord {
         GameRecord {

@@ -3,9 +3,7 @@
 
 use proptest::prelude::*;
 use splut::game::{Position, Seat};
-use splut::tournament::record::{
-    Forfeit, GameRecord, Reason, RecordReader, parse_records, validate,
-};
+use splut::play::record::{Forfeit, GameRecord, Reason, RecordReader, parse_records, validate};
 
 /// A real game: random legal steps from the start, written as the
 /// referee writes it.

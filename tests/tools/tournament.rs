@@ -2,8 +2,8 @@
 
 use crate::support::splut;
 use splut::game::{Game, Position};
-use splut::tournament::judge::{Judge, places};
-use splut::tournament::record::{Forfeit, GameRecord, Reason, parse_records, validate};
+use splut::play::judge::{Judge, places};
+use splut::play::record::{Forfeit, GameRecord, Reason, parse_records, validate};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -690,4 +690,95 @@ fn the_tournament_knows_the_engines_bounds_without_depending_on_them() {
         BUILTIN_HASH_MIB,
         splut::protocol::options::Options::default().hash_mib()
     );
+}
+
+#[test]
+fn a_records_file_that_holds_games_is_refused_unless_append() {
+    let rec = temp("again.games");
+    let args = "--engine name=a algo=random --engine name=b algo=greedy --tc depth=1 \
+                --rounds 1 --max-turns 20 --no-progress";
+    let first = tournament(args, &[], &rec);
+    assert!(first.status.success(), "{}", text(&first));
+    let before = std::fs::read_to_string(&rec).unwrap();
+    assert_eq!(records(&rec).len(), 2);
+    // The same tournament again would record its games twice: refused
+    // before anything is played, naming the file and the way out.
+    let again = tournament(args, &[], &rec);
+    assert_eq!(again.status.code(), Some(2), "{}", text(&again));
+    let t = text(&again);
+    assert!(
+        t.contains(&format!("{} already holds games", rec.display())),
+        "{t}"
+    );
+    assert!(
+        t.contains("another --records file") && t.contains("--append"),
+        "{t}"
+    );
+    assert!(!t.contains("game 1/"), "{t}");
+    assert_eq!(std::fs::read_to_string(&rec).unwrap(), before);
+    // --append adds the games after the first run's, under its header;
+    // `splut standings` then finds them twice.
+    let appended = tournament(args, &["--append"], &rec);
+    assert!(appended.status.success(), "{}", text(&appended));
+    let after = std::fs::read_to_string(&rec).unwrap();
+    assert!(after.starts_with(&before));
+    assert_eq!(after.matches("[Tournament ").count(), 1);
+    assert_eq!(after.matches("[Game ").count(), 4);
+    let s = splut(&["standings", rec.to_str().unwrap()]);
+    assert_eq!(s.status.code(), Some(2), "{}", text(&s));
+    assert!(text(&s).contains("game 1 is twice"), "{}", text(&s));
+    // --append keeps the header check: another tournament is refused.
+    let other = tournament(&format!("{args} --seed 2"), &["--append"], &rec);
+    assert_eq!(other.status.code(), Some(2), "{}", text(&other));
+    assert!(
+        text(&other).contains("of another tournament"),
+        "{}",
+        text(&other)
+    );
+    // A new file takes --append as well.
+    let fresh = temp("fresh.games");
+    let o = tournament(args, &["--append"], &fresh);
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(records(&fresh).len(), 2);
+}
+
+#[test]
+fn a_closed_output_pipe_ends_the_tournament_quietly() {
+    use std::io::BufRead;
+    let rec = temp("pipe.games");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_splut"))
+        .args([
+            "tournament",
+            "--engine",
+            "name=a",
+            "algo=random",
+            "--engine",
+            "name=b",
+            "algo=greedy",
+            "--tc",
+            "depth=1",
+            "--rounds",
+            "1000",
+            "--max-turns",
+            "20",
+            "--no-progress",
+            "--records",
+            rec.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read the first line, then close the pipe, as `| head -1` does.
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    assert!(line.starts_with("2 players, 2 participants"), "{line}");
+    drop(out);
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.is_empty(), "{err}");
+    // It stopped: the games finished by then are recorded.
+    assert!(records(&rec).len() < 2000);
 }

@@ -76,7 +76,56 @@ fn parse_places(s: &str) -> Result<Places, String> {
         .collect()
 }
 
+/// What a record says of a game besides its steps and how it ended: the
+/// labels whoever played it gives it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Labels {
+    /// 1-based game number in the tournament.
+    pub number: usize,
+    /// Participant name per seat in the game.
+    pub seats: Vec<(Seat, String)>,
+    /// Opening label.
+    pub opening: String,
+    /// Whether the game starts from the standard start (`startpos`);
+    /// otherwise the record gives its start's SPN.
+    pub from_startpos: bool,
+    /// How many of the game's first steps are the opening.
+    pub opening_steps: usize,
+    /// Time control per participant name.
+    pub time_control: String,
+}
+
 impl GameRecord {
+    /// The record of `game`, ended for `reason`: the players, start, turns
+    /// and places come from the game, the rest from `labels`. Every
+    /// record written is made here.
+    pub fn new(labels: Labels, game: &Game, reason: Reason) -> GameRecord {
+        let Labels {
+            number,
+            seats,
+            opening,
+            from_startpos,
+            opening_steps,
+            time_control,
+        } = labels;
+        GameRecord {
+            number,
+            players: game.start().players_left() as usize,
+            seats,
+            opening,
+            start: if from_startpos {
+                "startpos".to_string()
+            } else {
+                game.start().to_spn()
+            },
+            opening_steps,
+            time_control,
+            places: places(game, &reason),
+            reason,
+            turns: GameRecord::turns_of(game),
+        }
+    }
+
     /// The record as text (ends with a blank line).
     pub fn to_text(&self) -> String {
         let mut s = String::new();

@@ -3,7 +3,7 @@
 //! or an opening file, one per line: an SPN, or steps from the start
 //! (`#` starts a comment).
 
-use super::record::GameRecord;
+use super::record::Labels;
 use crate::game::{Game, Position, Seat, Step, StepList};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -40,12 +40,32 @@ impl Opening {
         *self.game().position()
     }
 
-    /// The opening's steps turn by turn, as game records list them: the
-    /// seat and the steps it played in each turn.
-    pub fn turns(&self) -> Vec<(Seat, Vec<String>)> {
-        GameRecord::turns_of(&self.game())
+    /// The labels of the record of game `number` played from this
+    /// opening (see [`GameRecord::new`]).
+    pub fn labels(
+        &self,
+        number: usize,
+        seats: Vec<(Seat, String)>,
+        time_control: String,
+    ) -> Labels {
+        Labels {
+            number,
+            seats,
+            opening: self.label.clone(),
+            from_startpos: self.from_startpos,
+            opening_steps: self.steps.len(),
+            time_control,
+        }
     }
 }
+
+/// Most random opening steps (`--openings random:<steps>`, `splut datagen
+/// --opening-steps`): longer random lines nearly always end the game or
+/// leave a kill, and are drawn again.
+pub const MAX_OPENING_STEPS: usize = 40;
+
+/// Largest opening file read.
+pub const MAX_OPENING_FILE: u64 = 64 << 20;
 
 /// Draws of one random opening before giving up: long random lines nearly
 /// always end the game or leave a kill, and would be drawn for ever.
@@ -113,6 +133,27 @@ pub fn leaves_a_kill(pos: &Position) -> bool {
             // A whole turn with no rock cooling: every levitation is
             // allowed, so the check errs towards seeing a kill.
             .any(|o| pos.whole_turn_of(o).is_ok_and(|p| p.can_kill_this_turn()))
+}
+
+/// Reads the opening file at `path` (at most [`MAX_OPENING_FILE`] bytes)
+/// for `players` players: its openings, and its text.
+pub fn read_opening_file(
+    path: &std::path::Path,
+    players: usize,
+) -> Result<(Vec<Opening>, String), String> {
+    let size = std::fs::metadata(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+        .len();
+    if size > MAX_OPENING_FILE {
+        return Err(format!(
+            "{}: {size} bytes; an opening file may have at most {MAX_OPENING_FILE}",
+            path.display()
+        ));
+    }
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let openings = read_openings(&text, players, &path.display().to_string())?;
+    Ok((openings, text))
 }
 
 /// Reads an opening file for `players` players.

@@ -1,0 +1,152 @@
+//! The floors of docs/architecture.md, checked: every `crate::<module>`
+//! path in a module's files (its `use` lines and paths written in full,
+//! doc links included) must name the module itself or a module it may
+//! use. A new module has to be given its floor here.
+
+use std::path::Path;
+
+/// Each module (a file or folder under `src/`) and the modules it may
+/// use. The rules core uses nothing; the engine column is eval → search →
+/// protocol; the arena column is play → tournament / gui / datagen (tune
+/// on datagen's files), both over the rules core; the command line
+/// (`cli`, with `lib.rs` and `main.rs`) uses anything and nothing uses
+/// it.
+const FLOORS: &[(&str, &[&str])] = &[
+    ("game", &[]),
+    ("options", &[]),
+    ("system", &[]),
+    ("parallel_perft", &["game"]),
+    ("eval", &["game"]),
+    ("search", &["game", "eval", "options", "system"]),
+    ("protocol", &["game", "eval", "search", "options"]),
+    ("bench", &["game", "eval", "search"]),
+    ("play", &["game"]),
+    ("tournament", &["game", "play", "options", "system"]),
+    ("gui", &["game", "play"]),
+    ("datagen", &["game", "play", "eval", "search", "system"]),
+    ("tune", &["game", "eval", "search", "datagen"]),
+];
+
+/// The top: may use every module.
+const TOP: &[&str] = &["cli", "lib", "main"];
+
+/// Every `.rs` file under `dir`.
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("read src") {
+        let path = entry.expect("read src").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The modules a line names as `crate::<module>` (or `splut::<module>`,
+/// as `main.rs` writes it).
+fn named_modules(line: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for root in ["crate::", "splut::"] {
+        let mut rest = line;
+        while let Some(i) = rest.find(root) {
+            let before = rest[..i].chars().next_back();
+            rest = &rest[i + root.len()..];
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                continue;
+            }
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                found.push(name);
+            }
+        }
+    }
+    found
+}
+
+/// Every use of a module its floor does not allow, as
+/// `src/…:line: <module> uses <used> (it may use …)`.
+fn violations(src: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    files.sort();
+    let mut out = Vec::new();
+    for file in files {
+        let rel = file.strip_prefix(src).expect("under src");
+        let first = rel.components().next().expect("a path");
+        let module = first
+            .as_os_str()
+            .to_string_lossy()
+            .trim_end_matches(".rs")
+            .to_string();
+        if TOP.contains(&module.as_str()) || module == "floors" {
+            continue;
+        }
+        let Some((_, allowed)) = FLOORS.iter().find(|(m, _)| *m == module) else {
+            out.push(format!(
+                "src/{}: module {module} has no floor in src/floors.rs",
+                rel.display()
+            ));
+            continue;
+        };
+        let text = std::fs::read_to_string(&file).expect("read a source file");
+        for (i, line) in text.lines().enumerate() {
+            for used in named_modules(line) {
+                if used != module && !allowed.contains(&used.as_str()) {
+                    out.push(format!(
+                        "src/{}:{}: {module} uses {used} (it may use {})",
+                        rel.display(),
+                        i + 1,
+                        if allowed.is_empty() {
+                            "nothing else".to_string()
+                        } else {
+                            allowed.join(", ")
+                        }
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_module_uses_a_floor_above_its_own() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let bad = violations(&src);
+    assert!(bad.is_empty(), "floors broken:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn the_rules_that_matter_most_are_in_the_table() {
+    let may = |m: &str| FLOORS.iter().find(|f| f.0 == m).map(|f| f.1).unwrap();
+    // The rules core uses nothing, play only the rules core.
+    assert!(may("game").is_empty());
+    assert_eq!(may("play"), ["game"]);
+    // Only the top uses the tournament, and nothing uses the command line.
+    for (m, allowed) in FLOORS {
+        assert!(!allowed.contains(&"tournament"), "{m} may use tournament");
+        assert!(!allowed.contains(&"cli"), "{m} may use cli");
+    }
+    // The engine column does not use the arena.
+    for m in ["eval", "search", "protocol"] {
+        for arena in ["play", "tournament", "gui", "datagen", "tune"] {
+            assert!(!may(m).contains(&arena), "{m} may use {arena}");
+        }
+    }
+}
+
+#[test]
+fn module_names_are_read_from_paths() {
+    assert_eq!(
+        named_modules("use crate::play::record::{GameRecord, Labels};"),
+        ["play"]
+    );
+    assert_eq!(
+        named_modules("    if x > crate::cli::MAX && splut::tournament::run()"),
+        ["cli", "tournament"]
+    );
+    assert!(named_modules("use super::judge; // not_crate::x").is_empty());
+}
