@@ -266,9 +266,22 @@ pub struct DatagenArgs {
     /// The data file (appended to).
     #[arg(long, short, default_value = "datagen.txt")]
     output: PathBuf,
+    /// The file's format: text (a line a position) or binary (32 bytes a
+    /// position; docs/formats.md).
+    #[arg(long, default_value = "text", value_parser = ["text", "binary"])]
+    format: String,
     /// No progress bar.
     #[arg(long)]
     no_progress: bool,
+}
+
+/// A data file format by its name on the command line.
+fn data_format(name: &str) -> crate::datagen::Format {
+    if name == "binary" {
+        crate::datagen::Format::Binary
+    } else {
+        crate::datagen::Format::Text
+    }
 }
 
 /// A whole number setting within `min..=max`, or an error naming it.
@@ -570,6 +583,7 @@ pub fn main() -> i32 {
                 hash_mib: a.hash as usize,
                 games: a.games,
                 positions: a.positions,
+                format: data_format(&a.format),
             };
             let progress = !a.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr());
             match crate::datagen::run_to_file(&cfg, &a.output, progress) {
@@ -710,15 +724,11 @@ pub struct DataArgs {
 }
 
 fn run_data(a: DataArgs) -> i32 {
-    use crate::datagen::tool::{DataConfig, Format, run};
+    use crate::datagen::tool::{DataConfig, run};
     let cfg = DataConfig {
         inputs: a.inputs,
         output: a.output,
-        format: if a.format == "text" {
-            Format::Text
-        } else {
-            Format::Binary
-        },
+        format: data_format(&a.format),
         dedup: a.dedup,
         shuffle: a.shuffle,
     };

@@ -24,6 +24,15 @@ use crate::search::score::{MATE_BOUND, Score};
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
+/// A data file's format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// One line a position (`super::format`).
+    Text,
+    /// 32-byte records (`super::binary`).
+    Binary,
+}
+
 /// Longest line read: a real line is about 80 bytes, so anything longer
 /// is not a data file, and is refused before it fills the memory.
 pub const MAX_LINE: usize = 4096;

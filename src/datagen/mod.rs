@@ -32,6 +32,8 @@ pub mod binary;
 pub mod format;
 pub mod tool;
 
+pub use format::Format;
+
 pub use format::{ReadSummary, Sample, read_files, read_files_with, read_from};
 
 use crate::eval::EvalCaches;
@@ -98,6 +100,9 @@ pub struct Config {
     pub games: Option<u64>,
     /// Stop after this many positions (`None`: no limit).
     pub positions: Option<u64>,
+    /// The file's format: text lines, or binary records (a header with
+    /// the seed first).
+    pub format: Format,
 }
 
 /// How many candidates each filter left out, and how the games ended.
@@ -429,14 +434,11 @@ fn write_in_order(
                 .samples
                 .len()
                 .min(usize::try_from(room).unwrap_or(usize::MAX));
-            let mut text = String::new();
-            for s in &game.samples[..keep] {
-                text += &s.to_line();
-                text.push('\n');
-            }
+            let bytes = encode_game(cfg.format, &game.samples[..keep])?;
             // One write and a flush per game: an interrupted run loses at
-            // most the line being written, which readers skip.
-            out.write_all(text.as_bytes())
+            // most the line or record being written, cut off before the
+            // next run appends.
+            out.write_all(&bytes)
                 .and_then(|()| out.flush())
                 .map_err(|e| format!("writing the data: {e}"))?;
             game.stats.written = keep as u64;
@@ -452,6 +454,44 @@ fn write_in_order(
         }
     }
     Ok(())
+}
+
+/// A game's samples as the file's format writes them.
+fn encode_game(format: Format, samples: &[Sample]) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    for s in samples {
+        match format {
+            Format::Text => {
+                bytes.extend_from_slice(s.to_line().as_bytes());
+                bytes.push(b'\n');
+            }
+            Format::Binary => bytes.extend_from_slice(&binary::encode(s)?),
+        }
+    }
+    Ok(bytes)
+}
+
+/// A binary run appends only to an empty file or a binary one.
+fn check_binary_file(file: &mut std::fs::File) -> Result<(), String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut magic = Vec::new();
+    file.seek(SeekFrom::Start(0)).map_err(|e| e.to_string())?;
+    (&mut *file)
+        .take(8)
+        .read_to_end(&mut magic)
+        .map_err(|e| e.to_string())?;
+    if magic.is_empty() || magic == binary::MAGIC {
+        Ok(())
+    } else {
+        Err("not a binary data file: a binary run appends only to one (or to a new file)".into())
+    }
+}
+
+/// Cuts a record cut short (left by a killed run) off the end of a
+/// binary `file`.
+fn cut_partial_record(file: &mut std::fs::File) -> std::io::Result<()> {
+    let len = file.metadata()?.len();
+    file.set_len(len - len % binary::RECORD as u64)
 }
 
 /// Cuts a last line without a newline (left by a killed run) off the end
@@ -495,15 +535,24 @@ pub fn run_to_file(
         .create(true)
         .open(path)
         .map_err(|e| format!("{name}: {e}"))?;
-    cut_partial_line(&mut file).map_err(|e| format!("{name}: {e}"))?;
+    let head = match cfg.format {
+        Format::Text => {
+            cut_partial_line(&mut file).map_err(|e| format!("{name}: {e}"))?;
+            format!(
+                "# splut datagen: players {}, nodes {}, opening-steps {}, max-turns {}, \
+                 per-game {}, seed {}\n",
+                cfg.players, cfg.nodes, cfg.opening_steps, cfg.max_turns, cfg.per_game, cfg.seed
+            )
+            .into_bytes()
+        }
+        Format::Binary => {
+            check_binary_file(&mut file).map_err(|e| format!("{name}: {e}"))?;
+            cut_partial_record(&mut file).map_err(|e| format!("{name}: {e}"))?;
+            binary::header(cfg.seed).to_vec()
+        }
+    };
     let mut out = std::io::BufWriter::new(file);
-    let head = format!(
-        "# splut datagen: players {}, nodes {}, opening-steps {}, max-turns {}, per-game {}, \
-         seed {}\n",
-        cfg.players, cfg.nodes, cfg.opening_steps, cfg.max_turns, cfg.per_game, cfg.seed
-    );
-    out.write_all(head.as_bytes())
-        .map_err(|e| format!("{name}: {e}"))?;
+    out.write_all(&head).map_err(|e| format!("{name}: {e}"))?;
 
     let stop = Arc::new(AtomicBool::new(false));
     {

@@ -7,7 +7,7 @@
 //! deduplicated, shuffled and written.
 
 use super::binary::{BinaryWriter, MAX_GAME, RECORD, decode, encode};
-use super::format::read_files_with;
+use super::format::{Format, read_files_with};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
@@ -15,15 +15,6 @@ use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
-
-/// The format written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// One line a position (`super::format`).
-    Text,
-    /// 32-byte records (`super::binary`).
-    Binary,
-}
 
 /// What `splut data` does.
 #[derive(Clone, Debug)]

@@ -445,7 +445,8 @@ impl Session {
         }
         if st.engine.is_none() && st.error.is_none() {
             // Stopped when the game ended: the game goes on again.
-            let (engine, _) = start_engine(&self.command, &self.live).map_err(Refusal::EngineFailed)?;
+            let (engine, _) =
+                start_engine(&self.command, &self.live).map_err(Refusal::EngineFailed)?;
             st.engine = Some(engine);
         }
         st.game = game;

@@ -1,16 +1,14 @@
-//! Drives the real `splut` binary through the protocol, as a GUI would.
+//! Drives the real `splut` binary through the protocol, as a GUI would:
+//! the protocol client of `splut::play` (the one the tournament and the
+//! web board use), with the panics and the record of lines a test wants.
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use splut::play::client::Client;
 use std::time::{Duration, Instant};
 
 /// A running engine.
 pub struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+    client: Client,
     /// Every line received so far.
     pub seen: Vec<String>,
 }
@@ -28,57 +26,33 @@ impl Engine {
 
     /// Starts the engine without a handshake.
     pub fn spawn() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_splut"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start splut");
-        let stdout = child.stdout.take().expect("stdout");
-        let stdin = child.stdin.take();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
         Engine {
-            child,
-            stdin,
-            lines: rx,
+            client: Client::spawn(&[super::SPLUT]).expect("start splut"),
             seen: Vec::new(),
         }
     }
 
     /// Sends one line.
     pub fn send(&mut self, line: &str) {
-        self.send_raw(format!("{line}\n").as_bytes());
+        self.client.send(line).expect("write to engine");
     }
 
     /// Sends raw bytes (half lines, garbage).
     pub fn send_raw(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        stdin.write_all(bytes).expect("write to engine");
-        stdin.flush().expect("flush");
+        self.client.send_raw(bytes).expect("write to engine");
     }
 
     /// Closes the engine's input.
     pub fn close_input(&mut self) {
-        self.stdin = None;
+        self.client.close_input();
     }
 
-    /// The next line, or `None` after `timeout`.
+    /// The next line, or `None` after `timeout` (or once the output is
+    /// closed).
     pub fn next_line(&mut self, timeout: Duration) -> Option<String> {
-        match self.lines.recv_timeout(timeout) {
-            Ok(l) => {
-                self.seen.push(l.clone());
-                Some(l)
-            }
-            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
-        }
+        let line = self.client.recv(timeout).ok().flatten()?;
+        self.seen.push(line.clone());
+        Some(line)
     }
 
     /// Lines up to and including the first that starts with `prefix`;
@@ -141,36 +115,13 @@ impl Engine {
 
     /// Waits up to `timeout` for the process to end by itself.
     pub fn wait_exit(&mut self, timeout: Duration) -> Option<std::process::ExitStatus> {
-        let deadline = Instant::now() + timeout;
-        loop {
-            if let Some(status) = self.child.try_wait().expect("wait") {
-                return Some(status);
-            }
-            if Instant::now() >= deadline {
-                return None;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        self.client.wait_exit(timeout)
     }
 
     /// Sends `quit` and waits for the process to end.
-    pub fn quit(mut self) -> std::process::ExitStatus {
-        let _ = self.stdin.as_mut().map(|s| s.write_all(b"quit\n"));
-        self.stdin = None;
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            if let Some(status) = self.child.try_wait().expect("wait") {
-                return status;
-            }
-            assert!(Instant::now() < deadline, "engine did not quit");
-            std::thread::sleep(Duration::from_millis(5));
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+    pub fn quit(self) -> std::process::ExitStatus {
+        self.client
+            .quit(Duration::from_secs(10))
+            .expect("engine did not quit")
     }
 }

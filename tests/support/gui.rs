@@ -291,30 +291,14 @@ pub fn running(pid: u32) -> bool {
 /// `query <q>` of the engine after `position spn <start> moves <steps>`,
 /// asked of a fresh `splut` (the protocol itself).
 pub fn engine_query(start: &str, steps: &[String], q: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_splut"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut input = format!("position spn {start}");
-    if !steps.is_empty() {
-        input.push_str(" moves ");
-        input.push_str(&steps.join(" "));
-    }
-    input.push_str(&format!("\nquery {q}\nquit\n"));
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    text.lines()
-        .find_map(|l| l.strip_prefix("response"))
-        .map(|x| x.trim().to_string())
-        .unwrap_or_else(|| panic!("no response to 'query {q}': {text}"))
+    let mut e = super::Engine::spawn();
+    let moves = if steps.is_empty() {
+        String::new()
+    } else {
+        format!(" moves {}", steps.join(" "))
+    };
+    e.send(&format!("position spn {start}{moves}"));
+    e.query(q)
 }
 
 /// All the steps of a state, in order.

@@ -2,7 +2,7 @@
 //! files, the protocol driver ([`engine`]) and the web board's HTTP client
 //! ([`gui`]). The random numbers come from the crate's own SplitMix64
 //! (`splut::game::splitmix64`).
-#![allow(dead_code, unused_imports)]
+#![allow(dead_code)]
 
 pub mod engine;
 pub mod gui;

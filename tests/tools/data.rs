@@ -140,3 +140,50 @@ fn bad_inputs_are_refused_with_the_record_and_exit_2() {
     let o = splut(&["data", &path("bad-missing.txt"), "-o", &path("bad-x.bin")]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// `splut datagen --format binary` writes the very samples the text run
+/// of the same seed writes; a second run appends under its own header, a
+/// record cut by a killed run is cut off first, and a text file is not
+/// appended to.
+#[test]
+fn datagen_writes_binary_equal_to_text() {
+    let (txt, bin) = (path("gen.txt"), path("gen.bin"));
+    let datagen = |out: &str, format: &str, seed: &str| {
+        splut(&[
+            "datagen",
+            "--nodes",
+            "150",
+            "--games",
+            "3",
+            "--players",
+            "3",
+            "--seed",
+            seed,
+            "--no-progress",
+            "--format",
+            format,
+            "-o",
+            out,
+        ])
+    };
+    ok(datagen(&txt, "text", "8"));
+    ok(datagen(&bin, "binary", "8"));
+    let text = read_files(&[&txt]).unwrap();
+    assert!(!text.is_empty());
+    assert_eq!(read_files(&[&bin]).unwrap(), text);
+    assert_eq!(
+        std::fs::metadata(&bin).unwrap().len(),
+        32 * (text.len() as u64 + 1)
+    );
+    // A killed run's cut record, then a second run with another seed.
+    let mut bytes = std::fs::read(&bin).unwrap();
+    bytes.extend_from_slice(&[7; 13]);
+    std::fs::write(&bin, bytes).unwrap();
+    ok(datagen(&bin, "binary", "9"));
+    let both = read_files(&[&bin]).unwrap();
+    assert_eq!(&both[..text.len()], &text[..]);
+    assert!(both[text.len()..].iter().all(|s| s.seed == 9));
+    let o = datagen(&txt, "binary", "9");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a binary data file"));
+}

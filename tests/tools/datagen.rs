@@ -35,6 +35,7 @@ fn config(players: usize, games: u64) -> Config {
         hash_mib: 1,
         games: Some(games),
         positions: None,
+        format: splut::datagen::Format::Text,
     }
 }
 
