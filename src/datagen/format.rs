@@ -22,7 +22,6 @@
 use crate::game::{Position, Seat};
 use crate::search::score::{MATE_BOUND, Score};
 use std::io::{BufRead, BufReader, Read};
-use std::path::Path;
 
 /// A data file's format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -253,42 +252,6 @@ pub fn read_from(
         }
         each(Sample::parse_line(line).map_err(|e| at(&e))?);
     }
-}
-
-/// Reads data files in order, text or binary ([`super::binary`], known by
-/// its header), handing each sample to `each`.
-pub fn read_files_with<P: AsRef<Path>>(
-    paths: &[P],
-    each: &mut dyn FnMut(Sample),
-) -> Result<ReadSummary, String> {
-    let mut summary = ReadSummary::default();
-    for path in paths {
-        let path = path.as_ref();
-        let name = path.display().to_string();
-        let mut file = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
-        // A binary file starts with its header's magic; text never does.
-        let mut magic = Vec::new();
-        (&mut file)
-            .take(8)
-            .read_to_end(&mut magic)
-            .map_err(|e| format!("{name}: {e}"))?;
-        let binary = magic == super::binary::MAGIC;
-        let input = std::io::Cursor::new(magic).chain(file);
-        if binary {
-            super::binary::read_binary(input, &name, each)?;
-        } else if read_from(input, &name, each)? {
-            summary.truncated.push(name);
-        }
-    }
-    Ok(summary)
-}
-
-/// Reads data files in order into one list (a cut-short last line of a
-/// file is skipped); an error names the file and the line.
-pub fn read_files<P: AsRef<Path>>(paths: &[P]) -> Result<Vec<Sample>, String> {
-    let mut out = Vec::new();
-    read_files_with(paths, &mut |s| out.push(s))?;
-    Ok(out)
 }
 
 #[cfg(test)]

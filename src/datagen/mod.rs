@@ -30,11 +30,13 @@
 
 pub mod binary;
 pub mod format;
+pub mod read;
 pub mod tool;
 
 pub use format::Format;
 
-pub use format::{ReadSummary, Sample, read_files, read_files_with, read_from};
+pub use format::{ReadSummary, Sample, read_from};
+pub use read::{read_files, read_files_with};
 
 use crate::eval::EvalCaches;
 use crate::game::{Game, Position, splitmix64};

@@ -7,7 +7,8 @@
 //! deduplicated, shuffled and written.
 
 use super::binary::{BinaryWriter, MAX_GAME, RECORD, decode, encode};
-use super::format::{Format, read_files_with};
+use super::format::Format;
+use super::read::read_files_with;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
