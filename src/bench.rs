@@ -72,6 +72,9 @@ pub fn run(depth: Option<u32>, threads: usize) -> i32 {
     let mut out = std::io::stdout().lock();
     let mut total_nodes = 0u64;
     let start = Instant::now();
+    // One thread's searches, one after another: the evaluation cache of
+    // one search is taken by the next, as in a game.
+    let eval_caches = EvalCaches::new();
     for (i, &(spn, default_depth, algorithm)) in POSITIONS.iter().enumerate() {
         let pos = match Position::from_spn(spn) {
             Ok(p) => p,
@@ -97,7 +100,7 @@ pub fn run(depth: Option<u32>, threads: usize) -> i32 {
             limits: &limits,
             settings: &settings,
             tt: &tt,
-            eval_caches: &EvalCaches::new(),
+            eval_caches: &eval_caches,
             ponder: None,
         };
         let outcome = search.think(Arc::new(AtomicBool::new(false)), &mut |_| {});

@@ -70,7 +70,14 @@ pub fn seat_scores(pos: &Position, p: &EvalParams) -> [i32; 4] {
         }
     }
     let order = &order[..n];
-    let targets: [Target; 4] = std::array::from_fn(|i| Target::new(pos, Seat::from_index(i as u8)));
+    // Written out rather than `array::from_fn`, whose closure the compiler
+    // sometimes leaves out of line (1.2% of `splut bench`'s instructions).
+    let targets: [Target; 4] = [
+        Target::new(pos, Seat::Red),
+        Target::new(pos, Seat::Yellow),
+        Target::new(pos, Seat::Green),
+        Target::new(pos, Seat::Blue),
+    ];
     for &s in order {
         score[s.index()] = positional(pos, s, &targets[s.index()], p);
     }

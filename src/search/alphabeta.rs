@@ -379,25 +379,11 @@ impl<'a> AlphaBeta<'a> {
         phase: Phase,
     ) -> i32 {
         self.t.clear_pv(ply);
-        if let Some(v) = self.terminal_value(pos) {
+        if let Some(v) = self.settled(pos, depth, alpha, beta, ply, phase) {
             return v;
         }
-        let hash = pos.hash();
-        if ply > 0 && self.is_repetition(hash) {
-            return DRAW;
-        }
-        if depth <= 0 || ply >= MAX_PLY - 2 {
-            return self.quiesce(pos, alpha, beta, ply);
-        }
-        if phase == Phase::Choose {
-            return self.choose(pos, depth, alpha, beta, ply);
-        }
-        self.t.node(ply);
-        if self.t.stopped {
-            return 0;
-        }
         let pv_node = beta - alpha > 1;
-        let key = hash ^ self.salt;
+        let key = pos.hash() ^ self.salt;
         let turns_from_root = pos.turn() - self.root_turn;
         // With turns left out (`MultiPV`), values in the root's turn are
         // not those of the game: neither read nor written in the table.
@@ -472,15 +458,46 @@ impl<'a> AlphaBeta<'a> {
             } else {
                 Bound::Upper
             };
-            let depth_u8 = depth.clamp(0, 255) as u8;
             let stored = to_tt(best, turns_from_root);
-            self.tt.store(key, best_step, stored, depth_u8, bound);
+            self.tt
+                .store(key, best_step, stored, depth.clamp(0, 255) as u8, bound);
         }
         best
     }
 
+    /// The value of a node settled before any step is tried: a finished
+    /// game, a repetition, the horizon (quiescence), best-reply's choice
+    /// of the seat that replies, or a stopped search (0). Counts the node
+    /// otherwise.
+    #[inline]
+    fn settled(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        phase: Phase,
+    ) -> Option<i32> {
+        if let Some(v) = self.terminal_value(pos) {
+            return Some(v);
+        }
+        if ply > 0 && self.is_repetition(pos.hash()) {
+            return Some(DRAW);
+        }
+        if depth <= 0 || ply >= MAX_PLY - 2 {
+            return Some(self.quiesce(pos, alpha, beta, ply));
+        }
+        if phase == Phase::Choose {
+            return Some(self.choose(pos, depth, alpha, beta, ply));
+        }
+        self.t.node(ply);
+        self.t.stopped.then_some(0)
+    }
+
     /// The table's step for `key`, and its value when the entry is deep
     /// enough and its bound settles the window.
+    #[inline]
     fn probe(
         &self,
         key: u64,
@@ -507,6 +524,7 @@ impl<'a> AlphaBeta<'a> {
 
     /// The legal steps of `pos`, best first: the table's step, killing
     /// throws, killers, history.
+    #[inline]
     fn ordered_steps(&self, pos: &Position, tt_step: Option<Step>, ply: usize) -> StepList {
         let mut list = StepList::new();
         pos.legal_steps(&mut list);
