@@ -804,7 +804,7 @@ fn run_tune(a: &TuneArgs) -> i32 {
     })();
     match result {
         Ok(text) => {
-            print!("{text}");
+            let _ = std::io::stdout().write_all(text.as_bytes());
             0
         }
         Err(e) => {
@@ -830,7 +830,8 @@ fn run_standings(files: &[PathBuf], check: bool, partial: bool) -> i32 {
     if complete || partial {
         // Only the standings on stdout: they compare byte for byte with
         // the whole tournament's.
-        print!("{}", m.report);
+        // A closed pipe (`| head`) is no reason to panic.
+        let _ = std::io::stdout().write_all(m.report.as_bytes());
         let _ = std::io::stdout().flush();
     }
     let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
