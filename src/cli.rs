@@ -1,6 +1,10 @@
 //! The `splut` command line. Without a subcommand it speaks the protocol on
 //! stdin/stdout.
 
+// The doc comments of the arguments are clap's `--help` text, whose
+// `<placeholders>` are not HTML.
+#![allow(rustdoc::invalid_html_tags)]
+
 use crate::game::Position;
 use crate::play::openings::MAX_OPENING_STEPS;
 use crate::protocol::{Flow, Output};

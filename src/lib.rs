@@ -12,7 +12,7 @@
 //! - [`tournament`]: self-play tournaments with statistics.
 //! - [`datagen`]: training positions from self-play, and their reader.
 //! - [`system`]: what the machine has (available memory).
-//! - [`bench`]: the `splut bench` search benchmark.
+//! - [`mod@bench`]: the `splut bench` search benchmark.
 //! - [`gui`]: `splut gui`, the local web board.
 //! - [`cli`]: the `splut` command line.
 

@@ -5,7 +5,7 @@
 //! `opening_steps` legal steps drawn from a seed that depends only on the
 //! run's seed and `n` ([`crate::play::openings::random_openings`],
 //! which never leaves a kill on the board). From there every step is
-//! chosen by a fixed-node alpha-beta search ([`crate::search::think`] with
+//! chosen by a fixed-node alpha-beta search ([`crate::search::Search::think`] with
 //! `Algorithm::Auto`, one thread, a table of its own cleared before each
 //! game), so a game depends on nothing but the seed, `n` and the options,
 //! and a run writes the same bytes with any number of threads.
@@ -26,7 +26,7 @@
 //!
 //! The kept positions of a game are written together, in game order, once
 //! the game is over (the outcome is only known then), games in order of
-//! their number; the file format is in [`format`].
+//! their number; the file format is in [`mod@format`].
 
 pub mod binary;
 pub mod format;

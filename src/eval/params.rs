@@ -81,12 +81,12 @@ eval_params! {
     /// spent this turn (fewer steps left to parry).
     threat_per_spent_step: i32 = -29,
     /// Charged to a seat whose sorcerer another seat's troll could hit
-    /// with [`DANGER_EXTRA_STEPS`] more steps than a threat allows (a
+    /// with [`super::DANGER_EXTRA_STEPS`] more steps than a threat allows (a
     /// turn later), the board standing still: a kill the other seats'
     /// moves may bring forward. 0 turns it off and skips its work.
     danger: i32 = 100,
     /// A kill that needs a levitation first (the attacker's sorcerer floats
-    /// a rock into line, its troll throws it; [`threats::levitation_steps_to_kill`]),
+    /// a rock into line, its troll throws it; [`super::threats::levitation_steps_to_kill`]),
     /// in percent of the charge of a plain throw threat (`kill_now`,
     /// `threat_unanswered`, `threat`); 0 turns the term off and skips its
     /// work. Off by default: it costs about 30% of the search's nodes/s,
@@ -117,7 +117,7 @@ pub const MAX_WEIGHT: i32 = 1_000_000;
 /// needs, so reading a wrong file (or a device) stops early.
 pub const MAX_PARAMS_FILE: u64 = 1 << 20;
 
-/// Largest magnitude of [`evaluate`]: evaluations stay well inside the
+/// Largest magnitude of [`super::evaluate`]: evaluations stay well inside the
 /// search's proven-result scores whatever the weights.
 pub const MAX_EVAL: i32 = 500_000;
 

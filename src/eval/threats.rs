@@ -96,7 +96,7 @@ pub struct Throws {
 
 impl Throws {
     /// `attacker`'s throws within `max_steps` steps (at most
-    /// [`MAX_THREAT_STEPS`]); `pulls` counts the throws of pulled rocks too.
+    /// `MAX_THREAT_STEPS`, 8); `pulls` counts the throws of pulled rocks too.
     pub fn new(pos: &Position, attacker: Seat, max_steps: u8, pulls: bool) -> Throws {
         let troll = pos.seat_bb(attacker) & pos.kind_bb(Kind::Troll);
         let free = pos.empty() | troll;

@@ -41,7 +41,7 @@ impl Opening {
     }
 
     /// The labels of the record of game `number` played from this
-    /// opening (see [`GameRecord::new`]).
+    /// opening (see [`super::record::GameRecord::new`]).
     pub fn labels(
         &self,
         number: usize,

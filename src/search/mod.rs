@@ -1,6 +1,6 @@
 //! Search: iterative deepening over steps, a turn at a time.
 //!
-//! - [`run`]: one search from start to answer ([`think`]): the time
+//! - [`run`]: one search from start to answer ([`Search::think`]): the time
 //!   budget, the search for the algorithm, the fallback to best-reply
 //!   search when paranoid alpha-beta proves a loss.
 //! - [`control`]: stop flags, clock and node limit shared by the threads.
@@ -18,7 +18,7 @@
 //! - [`maxn`]: max-n with shallow pruning for 3–4 players.
 //! - Best-reply search (BRS, BRS+) for 3–4 players: a mode of alpha-beta.
 //! - [`mcts`]: Monte Carlo tree search (and plain UCT), parallel on rayon.
-//! - [`reference`]: the random and greedy reference players.
+//! - [`mod@reference`]: the random and greedy reference players.
 //! - [`time`]: how long a search may take.
 
 pub mod alphabeta;
