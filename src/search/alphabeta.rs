@@ -59,6 +59,15 @@ enum Phase {
     Reply(Seat),
 }
 
+/// How a child node is reached: from `ply`, by a step of the same side as
+/// the parent's (`same`: the window is kept) or of the other, into `phase`.
+#[derive(Clone, Copy)]
+struct Edge {
+    ply: usize,
+    same: bool,
+    phase: Phase,
+}
+
 /// One thread's alpha-beta search.
 pub struct AlphaBeta<'a> {
     tt: &'a TranspositionTable,
@@ -326,7 +335,7 @@ impl<'a> AlphaBeta<'a> {
                     Phase::Reply(mover)
                 };
                 let same = self.sign(mover) == self.sign(o);
-                self.child(pos, depth, alpha, beta, ply, same, phase)
+                self.child(pos, depth, alpha, beta, Edge { ply, same, phase })
             };
             for (s, u) in skipped.iter().rev() {
                 pos.unmake(*s, u);
@@ -348,24 +357,15 @@ impl<'a> AlphaBeta<'a> {
         best
     }
 
-    /// Searches a child already made on `pos`: same side keeps the window,
-    /// the other side negates it.
+    /// Searches a child already made on `pos`, reached by `edge`: the same
+    /// side keeps the window, the other side negates it.
     #[inline]
-    #[allow(clippy::too_many_arguments)]
-    fn child(
-        &mut self,
-        pos: &mut Position,
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-        ply: usize,
-        same: bool,
-        phase: Phase,
-    ) -> i32 {
-        if same {
-            self.search(pos, depth, alpha, beta, ply + 1, phase)
+    fn child(&mut self, pos: &mut Position, depth: i32, alpha: i32, beta: i32, edge: Edge) -> i32 {
+        let (ply, phase) = (edge.ply + 1, edge.phase);
+        if edge.same {
+            self.search(pos, depth, alpha, beta, ply, phase)
         } else {
-            -self.search(pos, depth, -beta, -alpha, ply + 1, phase)
+            -self.search(pos, depth, -beta, -alpha, ply, phase)
         }
     }
 
@@ -415,7 +415,17 @@ impl<'a> AlphaBeta<'a> {
             let window = alpha;
             let value = self.visit(pos, step, my_sign, phase, |this, pos, same, next| {
                 let child = |this: &mut Self, pos: &mut Position, d, a, b| {
-                    this.child(pos, d, a, b, ply, same, next)
+                    this.child(
+                        pos,
+                        d,
+                        a,
+                        b,
+                        Edge {
+                            ply,
+                            same,
+                            phase: next,
+                        },
+                    )
                 };
                 if n == 0 {
                     return child(this, pos, depth - 1, window, beta);
@@ -586,7 +596,17 @@ impl<'a> AlphaBeta<'a> {
                 } else {
                     next
                 };
-                this.child(pos, 0, window, beta, ply, same, next)
+                this.child(
+                    pos,
+                    0,
+                    window,
+                    beta,
+                    Edge {
+                        ply,
+                        same,
+                        phase: next,
+                    },
+                )
             });
             if self.t.stopped {
                 return 0;
