@@ -48,6 +48,14 @@ const PROVEN: i32 = 1_000_000;
 /// Largest magnitude of a signed 24-bit number.
 const I24_MAX: i32 = (1 << 23) - 1;
 
+/// The first bytes of `input`, as many as [`MAGIC`] has (fewer if it is
+/// shorter): equal to [`MAGIC`] for a binary data file.
+pub fn read_magic(input: impl std::io::Read) -> std::io::Result<Vec<u8>> {
+    let mut magic = Vec::new();
+    std::io::Read::read_to_end(&mut input.take(MAGIC.len() as u64), &mut magic)?;
+    Ok(magic)
+}
+
 /// Whether a record is a header.
 pub fn is_header(record: &[u8; RECORD]) -> bool {
     record.starts_with(MAGIC)

@@ -475,13 +475,9 @@ fn encode_game(format: Format, samples: &[Sample]) -> Result<Vec<u8>, String> {
 
 /// A binary run appends only to an empty file or a binary one.
 fn check_binary_file(file: &mut std::fs::File) -> Result<(), String> {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut magic = Vec::new();
+    use std::io::{Seek, SeekFrom};
     file.seek(SeekFrom::Start(0)).map_err(|e| e.to_string())?;
-    (&mut *file)
-        .take(8)
-        .read_to_end(&mut magic)
-        .map_err(|e| e.to_string())?;
+    let magic = binary::read_magic(&mut *file).map_err(|e| e.to_string())?;
     if magic.is_empty() || magic == binary::MAGIC {
         Ok(())
     } else {

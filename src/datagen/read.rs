@@ -2,7 +2,7 @@
 //! header ([`super::binary`]), anything else is read as text
 //! ([`super::format`]).
 
-use super::binary::{MAGIC, read_binary};
+use super::binary::{MAGIC, read_binary, read_magic};
 use super::format::{ReadSummary, Sample, read_from};
 use std::io::Read;
 use std::path::Path;
@@ -19,11 +19,7 @@ pub fn read_files_with<P: AsRef<Path>>(
         let name = path.display().to_string();
         let mut file = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
         // A binary file starts with its header's magic; text never does.
-        let mut magic = Vec::new();
-        (&mut file)
-            .take(8)
-            .read_to_end(&mut magic)
-            .map_err(|e| format!("{name}: {e}"))?;
+        let magic = read_magic(&mut file).map_err(|e| format!("{name}: {e}"))?;
         let binary = magic == MAGIC;
         let input = std::io::Cursor::new(magic).chain(file);
         if binary {

@@ -65,8 +65,11 @@ pub fn run(cfg: &DataConfig) -> Result<DataReport, String> {
     let mut failed = None;
     read_files_with(&cfg.inputs, &mut |s| {
         report.read += 1;
-        if failed.is_some() || cfg.dedup && !seen.insert(s.position.hash()) {
-            report.duplicates += u64::from(failed.is_none());
+        if failed.is_some() {
+            return;
+        }
+        if cfg.dedup && !seen.insert(s.position.hash()) {
+            report.duplicates += 1;
             return;
         }
         match encode(&s) {
