@@ -10,6 +10,7 @@
 //! most are about throws: who can kill whom before the victim can react.
 
 pub mod cache;
+pub mod nnue;
 pub mod params;
 pub mod threats;
 

@@ -1,0 +1,271 @@
+//! The quantised network and its file.
+//!
+//! One hidden layer shared by every seat: a seat's accumulator is
+//! `bias + Σ column(input)` over its view's active inputs
+//! ([`super::features`]), clipped to 0..=[`QA`] (CReLU), and its value is
+//! the dot product with the output weights of its bucket plus that
+//! bucket's bias, divided by `QA × QB`: the logit of the seat's expected
+//! result (place points, 1 = first). [`Network::scale`] turns a logit into
+//! evaluation units.
+//!
+//! The file (little-endian):
+//!
+//! | bytes | what |
+//! |---|---|
+//! | 0–7 | `SPLUTNET` |
+//! | 8–11 | format version, 1 |
+//! | 12–23 | inputs, hidden size, buckets (must match this build) |
+//! | 24–27 | scale: evaluation units per logit |
+//! | then | i16 input weights, input-major (`INPUTS × HIDDEN`); i16 hidden biases (`HIDDEN`); i16 output weights, bucket-major (`BUCKETS × HIDDEN`); i32 output biases (`BUCKETS`) |
+//! | last 8 | FNV-1a 64 of every byte before |
+
+use super::features::{BUCKETS, INPUTS};
+
+/// Hidden layer size.
+pub const HIDDEN: usize = 128;
+
+/// The accumulator's quantisation: a float weight w is stored as
+/// round(w × QA); the clipped activation's top is QA.
+pub const QA: i32 = 255;
+
+/// The output weights' quantisation: round(w × QB).
+pub const QB: i32 = 64;
+
+/// The file's first bytes.
+pub const MAGIC: &[u8; 8] = b"SPLUTNET";
+
+/// The file format's version.
+pub const VERSION: u32 = 1;
+
+/// A network file's exact size.
+pub const FILE_SIZE: usize =
+    28 + 2 * (INPUTS * HIDDEN + HIDDEN + BUCKETS * HIDDEN) + 4 * BUCKETS + 8;
+
+/// One seat's accumulator.
+pub type Accumulator = [i16; HIDDEN];
+
+/// A quantised network.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Network {
+    /// Input weights, `INPUTS` columns of `HIDDEN`.
+    pub input_weights: Vec<Accumulator>,
+    /// Hidden biases.
+    pub hidden_bias: Accumulator,
+    /// Output weights, one row of `HIDDEN` per bucket.
+    pub output_weights: Vec<Accumulator>,
+    /// Output biases (scaled by `QA × QB`).
+    pub output_bias: Vec<i32>,
+    /// Evaluation units per logit.
+    pub scale: i32,
+}
+
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Network({INPUTS}x{HIDDEN}x{BUCKETS}, scale {})",
+            self.scale
+        )
+    }
+}
+
+/// FNV-1a, 64 bits: enough to tell a damaged file from a sound one.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+impl Network {
+    /// A network of zeros with `scale` (for builders and tests).
+    pub fn zeroed(scale: i32) -> Network {
+        Network {
+            input_weights: vec![[0; HIDDEN]; INPUTS],
+            hidden_bias: [0; HIDDEN],
+            output_weights: vec![[0; HIDDEN]; BUCKETS],
+            output_bias: vec![0; BUCKETS],
+            scale,
+        }
+    }
+
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(FILE_SIZE);
+        out.extend_from_slice(MAGIC);
+        for v in [VERSION, INPUTS as u32, HIDDEN as u32, BUCKETS as u32] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&self.scale.to_le_bytes());
+        let rows = self.input_weights.iter().chain([&self.hidden_bias]);
+        for row in rows.chain(self.output_weights.iter()) {
+            for w in row {
+                out.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+        for b in &self.output_bias {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
+        let sum = fnv1a(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// Reads a network file, naming what is wrong with a bad one.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+        if bytes.len() < 8 || &bytes[..8] != MAGIC {
+            return Err("not a Splut! network file (no SPLUTNET header)".into());
+        }
+        if bytes.len() < 28 {
+            return Err(format!("network file truncated: {} bytes", bytes.len()));
+        }
+        let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap());
+        let version = u32_at(8);
+        if version != VERSION {
+            return Err(format!(
+                "network file format version {version}, this build reads {VERSION}"
+            ));
+        }
+        let arch = (u32_at(12), u32_at(16), u32_at(20));
+        let want = (INPUTS as u32, HIDDEN as u32, BUCKETS as u32);
+        if arch != want {
+            return Err(format!(
+                "network architecture {}x{}x{} (inputs x hidden x buckets), this build has {}x{}x{}",
+                arch.0, arch.1, arch.2, want.0, want.1, want.2
+            ));
+        }
+        if bytes.len() != FILE_SIZE {
+            return Err(format!(
+                "network file is {} bytes, a {INPUTS}x{HIDDEN}x{BUCKETS} network takes {FILE_SIZE}{}",
+                bytes.len(),
+                if bytes.len() < FILE_SIZE {
+                    " (truncated)"
+                } else {
+                    ""
+                }
+            ));
+        }
+        let body = &bytes[..FILE_SIZE - 8];
+        let sum = u64::from_le_bytes(bytes[FILE_SIZE - 8..].try_into().unwrap());
+        if fnv1a(body) != sum {
+            return Err("network file damaged (checksum mismatch)".into());
+        }
+        let scale = u32_at(24) as i32;
+        if !(1..=100_000).contains(&scale) {
+            return Err(format!("network scale {scale} out of range 1..=100000"));
+        }
+        let mut at = 28;
+        let mut row = || {
+            let mut r = [0i16; HIDDEN];
+            for w in r.iter_mut() {
+                *w = i16::from_le_bytes([bytes[at], bytes[at + 1]]);
+                at += 2;
+            }
+            r
+        };
+        let input_weights = (0..INPUTS).map(|_| row()).collect();
+        let hidden_bias = row();
+        let output_weights = (0..BUCKETS).map(|_| row()).collect();
+        let output_bias = (0..BUCKETS)
+            .map(|i| {
+                let j = FILE_SIZE - 8 - 4 * BUCKETS + 4 * i;
+                i32::from_le_bytes(bytes[j..j + 4].try_into().unwrap())
+            })
+            .collect();
+        Ok(Network {
+            input_weights,
+            hidden_bias,
+            output_weights,
+            output_bias,
+            scale,
+        })
+    }
+
+    /// The accumulator of a view whose active inputs are `inputs`, from
+    /// scratch.
+    pub fn refresh(&self, inputs: &[usize]) -> Accumulator {
+        let mut acc = self.hidden_bias;
+        for &i in inputs {
+            add(&mut acc, &self.input_weights[i]);
+        }
+        acc
+    }
+
+    /// The raw output for `acc` in `bucket`: the logit × `QA × QB`.
+    #[inline]
+    pub fn output(&self, acc: &Accumulator, bucket: usize) -> i32 {
+        let w = &self.output_weights[bucket];
+        let mut sum = 0i32;
+        for i in 0..HIDDEN {
+            sum += i32::from(acc[i].clamp(0, QA as i16)) * i32::from(w[i]);
+        }
+        sum + self.output_bias[bucket]
+    }
+
+    /// [`Network::output`] in evaluation units.
+    #[inline]
+    pub fn value(&self, acc: &Accumulator, bucket: usize) -> i32 {
+        (i64::from(self.output(acc, bucket)) * i64::from(self.scale) / i64::from(QA * QB)) as i32
+    }
+}
+
+/// `acc += column`, wrapping (a trained network keeps far from the ends).
+#[inline]
+pub fn add(acc: &mut Accumulator, column: &Accumulator) {
+    for (a, w) in acc.iter_mut().zip(column) {
+        *a = a.wrapping_add(*w);
+    }
+}
+
+/// `acc -= column`, wrapping.
+#[inline]
+pub fn sub(acc: &mut Accumulator, column: &Accumulator) {
+    for (a, w) in acc.iter_mut().zip(column) {
+        *a = a.wrapping_sub(*w);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Network {
+        let mut n = Network::zeroed(300);
+        for (i, col) in n.input_weights.iter_mut().enumerate() {
+            for (j, w) in col.iter_mut().enumerate() {
+                *w = ((i * 31 + j * 7) % 97) as i16 - 48;
+            }
+        }
+        n.hidden_bias[3] = 17;
+        n.output_weights[5][9] = -12;
+        n.output_bias[7] = 1234;
+        n
+    }
+
+    #[test]
+    fn the_file_round_trips_and_has_its_size() {
+        let n = sample();
+        let bytes = n.to_bytes();
+        assert_eq!(bytes.len(), FILE_SIZE);
+        assert_eq!(Network::from_bytes(&bytes).unwrap(), n);
+    }
+
+    #[test]
+    fn bad_files_are_refused_by_name() {
+        let bytes = sample().to_bytes();
+        let err = |b: &[u8]| Network::from_bytes(b).unwrap_err();
+        assert!(err(b"hello").contains("not a Splut! network"));
+        assert!(err(&bytes[..FILE_SIZE - 1]).contains("truncated"));
+        let mut flipped = bytes.clone();
+        flipped[1000] ^= 1;
+        assert!(err(&flipped).contains("checksum"));
+        let mut other = bytes.clone();
+        other[16..20].copy_from_slice(&256u32.to_le_bytes());
+        assert!(err(&other).contains("architecture"));
+        let mut version = bytes;
+        version[8] = 9;
+        assert!(err(&version).contains("version 9"));
+    }
+}
