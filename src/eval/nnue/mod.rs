@@ -1,6 +1,118 @@
 //! The learned evaluation: a small network over each seat's view of the
 //! board (NNUE), its inputs in [`features`], its weights and file in
-//! [`network`].
+//! [`network`], its incremental accumulators along the search's path in
+//! [`accumulator`].
 
+pub mod accumulator;
 pub mod features;
 pub mod network;
+
+pub use accumulator::{AccumulatorStack, seat_values};
+pub use network::Network;
+
+use super::SHARES_TOTAL;
+use crate::game::Position;
+use std::sync::{Arc, OnceLock};
+
+/// The network the engine plays with, compiled in.
+static DEFAULT_NET_BYTES: &[u8] = include_bytes!("../../../nets/default.nnue");
+
+/// The compiled-in network, read once and shared.
+pub fn default_network() -> Arc<Network> {
+    static NET: OnceLock<Arc<Network>> = OnceLock::new();
+    NET.get_or_init(|| {
+        // The file is checked by the tests (`the_default_network_loads`):
+        // a broken one cannot ship.
+        Arc::new(
+            Network::from_bytes(DEFAULT_NET_BYTES)
+                .unwrap_or_else(|e| unreachable!("nets/default.nnue: {e}")),
+        )
+    })
+    .clone()
+}
+
+/// Whether `bytes` begin like a network file (rather than a weights file).
+pub fn is_network_file(bytes: &[u8]) -> bool {
+    bytes.starts_with(network::MAGIC)
+}
+
+/// Reads a network file; errors name the file.
+pub fn read_network(path: &str) -> Result<Network, String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| {
+            f.take(network::FILE_SIZE as u64 + 1)
+                .read_to_end(&mut bytes)
+        })
+        .map_err(|e| format!("cannot read '{path}': {e}"))?;
+    Network::from_bytes(&bytes).map_err(|e| format!("'{path}': {e}"))
+}
+
+/// Max-n shares from the seats' values: each in-game seat's win chance
+/// sigmoid(value / scale), normalised to [`SHARES_TOTAL`] (the winner
+/// takes all). Never negative, always summing to the total, as max-n's
+/// pruning needs.
+pub fn shares(pos: &Position, values: &[i32; 4], scale: i32) -> [i32; 4] {
+    let mut shares = [0; 4];
+    if let Some(w) = pos.winner() {
+        shares[w.index()] = SHARES_TOTAL;
+        return shares;
+    }
+    let mut p = [0f64; 4];
+    let mut total = 0.0;
+    for s in pos.seats_in_game() {
+        let x = f64::from(values[s.index()]) / f64::from(scale.max(1));
+        // A floor, so that a total of 0 cannot happen.
+        p[s.index()] = 1.0 / (1.0 + (-x.clamp(-30.0, 30.0)).exp()) + 1e-6;
+        total += p[s.index()];
+    }
+    let mut given = 0;
+    let mut last = None;
+    for s in pos.seats_in_game() {
+        let share = (p[s.index()] / total * f64::from(SHARES_TOTAL)) as i32;
+        shares[s.index()] = share;
+        given += share;
+        last = Some(s);
+    }
+    if let Some(s) = last {
+        shares[s.index()] += SHARES_TOTAL - given;
+    }
+    shares
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_network_loads() {
+        let net = Network::from_bytes(DEFAULT_NET_BYTES).unwrap();
+        assert_eq!(*default_network(), net);
+        assert!(Arc::ptr_eq(&default_network(), &default_network()));
+    }
+
+    #[test]
+    fn shares_sum_to_the_total() {
+        let net = Network::pseudo_random(1, 300);
+        for players in 2..=4 {
+            let pos = Position::start(players).unwrap();
+            let s = shares(&pos, &seat_values(&net, &pos), net.scale);
+            assert_eq!(s.iter().sum::<i32>(), SHARES_TOTAL);
+            assert!(s.iter().all(|&x| x >= 0));
+        }
+        let pos = Position::start(3).unwrap();
+        let s = shares(&pos, &[3000, -3000, 0, 0], 300);
+        assert!(s[0] > 5 * s[1], "{s:?}");
+    }
+
+    /// Writes the stand-in `nets/default.nnue` (small pseudo-random
+    /// weights) until a trained network replaces it:
+    /// `cargo test --lib write_stand_in_network -- --ignored`.
+    #[test]
+    #[ignore]
+    fn write_stand_in_network() {
+        let net = Network::pseudo_random(0x5EED, 200);
+        std::fs::write("nets/default.nnue", net.to_bytes()).unwrap();
+    }
+}

@@ -91,6 +91,26 @@ impl Network {
         }
     }
 
+    /// Small deterministic pseudo-random weights from `seed`: inputs in
+    /// -8..=8, output weights in -4..=4 (a stand-in until a trained
+    /// network exists, and a network for tests whose every weight matters).
+    pub fn pseudo_random(seed: u64, scale: i32) -> Network {
+        let mut state = seed;
+        let mut next = |range: i16| {
+            let r = crate::game::splitmix64(&mut state);
+            (r % (2 * range as u64 + 1)) as i16 - range
+        };
+        let mut n = Network::zeroed(scale);
+        for col in n.input_weights.iter_mut() {
+            col.iter_mut().for_each(|w| *w = next(8));
+        }
+        n.hidden_bias.iter_mut().for_each(|w| *w = 32 + next(16));
+        for row in n.output_weights.iter_mut() {
+            row.iter_mut().for_each(|w| *w = next(4));
+        }
+        n
+    }
+
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(FILE_SIZE);

@@ -1,0 +1,276 @@
+//! The accumulators along the search's path.
+//!
+//! Each entry holds every in-game seat's accumulator and the position's
+//! [`Boards`]. A child entry is made from its parent by diffing the boards
+//! (removed = old & !new, added = new & !old) and applying the changed
+//! inputs' columns: the diff covers every kind of step (a move, a push of
+//! a row, a throw's kill of a whole team, a levitation, several steps at
+//! once) without knowing which it was. Only the root entry is computed
+//! from scratch ([`AccumulatorStack::refresh`]).
+
+use super::features::{BUCKETS, Boards, board_input, boards, bucket};
+use super::network::{Accumulator, HIDDEN, Network};
+use crate::game::{Bitboard, Position, Seat};
+
+/// One position's accumulators, one per seat (a seat out of the game
+/// keeps stale values, never read), 64-byte aligned for vector loads.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Entry {
+    acc: [Accumulator; 4],
+    boards: Boards,
+    /// Bit `s`: seat `s` is in the game and `acc[s]` is valid.
+    seats: u8,
+}
+
+const EMPTY_ENTRY: Entry = Entry {
+    acc: [[0; HIDDEN]; 4],
+    boards: [Bitboard::EMPTY; 13],
+    seats: 0,
+};
+
+/// Most inputs one push may change: every piece and rock leaving and
+/// coming back (a position is 16 inputs at most).
+const MAX_CHANGES: usize = 32;
+
+/// The accumulator stack of one search thread, over one network.
+pub struct AccumulatorStack<'n> {
+    net: &'n Network,
+    entries: Vec<Entry>,
+    /// Entries in use; `entries[len - 1]` is the current position's.
+    len: usize,
+}
+
+/// The in-game seats of `pos` as a bit set.
+fn seat_mask(pos: &Position) -> u8 {
+    pos.seats_in_game().fold(0, |m, s| m | 1 << s.index())
+}
+
+impl<'n> AccumulatorStack<'n> {
+    /// A stack for `net`, its root entry built from `pos`.
+    pub fn new(net: &'n Network, pos: &Position) -> AccumulatorStack<'n> {
+        let mut s = AccumulatorStack {
+            net,
+            entries: vec![EMPTY_ENTRY; 64],
+            len: 1,
+        };
+        s.refresh(pos);
+        s
+    }
+
+    /// The network evaluated.
+    pub fn network(&self) -> &'n Network {
+        self.net
+    }
+
+    /// Empties the stack and builds its root entry from scratch.
+    pub fn refresh(&mut self, pos: &Position) {
+        let b = boards(pos);
+        let mut e = Entry {
+            boards: b,
+            seats: seat_mask(pos),
+            ..EMPTY_ENTRY
+        };
+        for view in pos.seats_in_game() {
+            let acc = &mut e.acc[view.index()];
+            *acc = self.net.hidden_bias;
+            for (i, board) in b.iter().enumerate() {
+                for sq in *board {
+                    add(acc, &self.net.input_weights[board_input(view, i, sq)]);
+                }
+            }
+        }
+        self.entries[0] = e;
+        self.len = 1;
+    }
+
+    /// Entries in use (1 at the root).
+    pub fn depth(&self) -> usize {
+        self.len
+    }
+
+    /// Makes the entry of `pos`, a position reached from the current
+    /// entry's by any steps, incrementally.
+    pub fn push(&mut self, pos: &Position) {
+        if self.len == self.entries.len() {
+            self.entries.push(EMPTY_ENTRY);
+        }
+        let (done, rest) = self.entries.split_at_mut(self.len);
+        let (parent, child) = (&done[self.len - 1], &mut rest[0]);
+        child.boards = boards(pos);
+        child.seats = seat_mask(pos);
+        // Changed squares per board: few, so gathered first.
+        let mut removed = [(0u8, 0u8); MAX_CHANGES];
+        let mut added = [(0u8, 0u8); MAX_CHANGES];
+        let (mut nr, mut na) = (0, 0);
+        for i in 0..13 {
+            let (old, new) = (parent.boards[i], child.boards[i]);
+            for sq in old & !new {
+                removed[nr] = (i as u8, sq.index() as u8);
+                nr += 1;
+            }
+            for sq in new & !old {
+                added[na] = (i as u8, sq.index() as u8);
+                na += 1;
+            }
+        }
+        let cols = &self.net.input_weights;
+        let column = |view: Seat, (i, sq): (u8, u8)| {
+            let sq = crate::game::Square::from_index_unchecked(sq);
+            &cols[board_input(view, usize::from(i), sq)]
+        };
+        for view in Seat::ALL {
+            if child.seats & (1 << view.index()) == 0 {
+                continue;
+            }
+            let (src, dst) = (&parent.acc[view.index()], &mut child.acc[view.index()]);
+            // The usual step: one piece moves (one input off, one on).
+            if nr == 1 && na == 1 {
+                sub_add(dst, src, column(view, removed[0]), column(view, added[0]));
+                continue;
+            }
+            *dst = *src;
+            for &r in &removed[..nr] {
+                sub(dst, column(view, r));
+            }
+            for &a in &added[..na] {
+                add(dst, column(view, a));
+            }
+        }
+        self.len += 1;
+    }
+
+    /// Back to the parent entry (on unmake).
+    #[inline]
+    pub fn pop(&mut self) {
+        debug_assert!(self.len > 1, "pop of the root entry");
+        self.len = self.len.saturating_sub(1).max(1);
+    }
+
+    /// Each in-game seat's value of `pos` (the current entry's position),
+    /// in evaluation units; 0 for seats out of the game.
+    #[inline]
+    pub fn values(&self, pos: &Position) -> [i32; 4] {
+        let e = &self.entries[self.len - 1];
+        let mut v = [0; 4];
+        for view in Seat::ALL {
+            if e.seats & (1 << view.index()) != 0 {
+                let b = bucket(pos, view).min(BUCKETS - 1);
+                v[view.index()] = self.net.value(&e.acc[view.index()], b);
+            }
+        }
+        v
+    }
+
+    /// The current entry's accumulator of `view` (for tests).
+    pub fn accumulator(&self, view: Seat) -> &Accumulator {
+        &self.entries[self.len - 1].acc[view.index()]
+    }
+}
+
+/// `acc += column`.
+#[inline(always)]
+fn add(acc: &mut Accumulator, column: &Accumulator) {
+    super::network::add(acc, column);
+}
+
+/// `acc -= column`.
+#[inline(always)]
+fn sub(acc: &mut Accumulator, column: &Accumulator) {
+    super::network::sub(acc, column);
+}
+
+/// `dst = src - off + on` in one pass.
+#[inline(always)]
+fn sub_add(dst: &mut Accumulator, src: &Accumulator, off: &Accumulator, on: &Accumulator) {
+    for i in 0..HIDDEN {
+        dst[i] = src[i].wrapping_sub(off[i]).wrapping_add(on[i]);
+    }
+}
+
+/// Each in-game seat's value of `pos` computed from scratch (for callers
+/// that copy positions rather than make and unmake: MCTS, tests).
+pub fn seat_values(net: &Network, pos: &Position) -> [i32; 4] {
+    AccumulatorStack::new(net, pos).values(pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{StepKind, splitmix64};
+
+    /// Plays seeded random games with make/unmake, pushing after each step
+    /// and checking the stack against a fresh refresh; unmakes the last
+    /// steps again to check that pops restore the entries.
+    fn random_games(players: usize, games: u64, seed: u64) -> [u64; 3] {
+        let net = Network::pseudo_random(7, 300);
+        let mut rng = seed;
+        let mut seen = [0u64; 3]; // pushes (dwarf pushes), kills, levitations
+        for _ in 0..games {
+            let mut pos = Position::start(players).unwrap();
+            let mut stack = AccumulatorStack::new(&net, &pos);
+            let mut made = Vec::new();
+            while !pos.is_game_over() && made.len() < 300 {
+                let steps = pos.legal_step_vec();
+                let step = steps[(splitmix64(&mut rng) % steps.len() as u64) as usize];
+                let (players, old) = (pos.players_left(), boards(&pos));
+                let undo = pos.make(step);
+                stack.push(&pos);
+                let new = boards(&pos);
+                let moved: u32 = (0..13).map(|i| (old[i] & !new[i]).count()).sum();
+                match step.kind() {
+                    StepKind::Levitate => seen[2] += 1,
+                    _ if pos.players_left() < players => seen[1] += 1,
+                    StepKind::Dwarf if moved > 1 => seen[0] += 1,
+                    _ => {}
+                }
+                let fresh = AccumulatorStack::new(&net, &pos);
+                for view in pos.seats_in_game() {
+                    assert_eq!(stack.accumulator(view), fresh.accumulator(view), "{pos}");
+                }
+                assert_eq!(stack.values(&pos), fresh.values(&pos), "{pos}");
+                made.push((step, undo));
+            }
+            // Unmake ten steps: the popped-to entries match refreshes.
+            for _ in 0..made.len().min(10) {
+                let (step, undo) = made.pop().unwrap();
+                pos.unmake(step, &undo);
+                stack.pop();
+                let fresh = AccumulatorStack::new(&net, &pos);
+                assert_eq!(stack.values(&pos), fresh.values(&pos), "{pos}");
+            }
+        }
+        seen
+    }
+
+    #[test]
+    fn incremental_updates_equal_refreshes_over_random_games() {
+        let (mut pushes, mut kills, mut levitations) = (0, 0, 0);
+        for players in 2..=4 {
+            let [p, k, l] = random_games(players, 700, players as u64);
+            pushes += p;
+            kills += k;
+            levitations += l;
+        }
+        assert!(pushes > 1000, "{pushes} dwarf pushes");
+        assert!(kills > 100, "{kills} kills");
+        assert!(levitations > 1000, "{levitations} levitations");
+    }
+
+    #[test]
+    fn seats_out_of_the_game_are_zero_and_the_start_is_symmetric() {
+        let net = Network::pseudo_random(3, 300);
+        let four = Position::start(4).unwrap();
+        let v = seat_values(&net, &four);
+        // Every seat sees the same start, but the mover differs: only the
+        // accumulators need be equal.
+        let s = AccumulatorStack::new(&net, &four);
+        for view in Seat::ALL {
+            assert_eq!(s.accumulator(view), s.accumulator(Seat::Red));
+        }
+        assert!(v.iter().any(|&x| x != 0));
+        let two = Position::start(2).unwrap();
+        let v2 = seat_values(&net, &two);
+        assert_eq!((v2[1], v2[3]), (0, 0));
+    }
+}
