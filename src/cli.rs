@@ -5,6 +5,7 @@
 // `<placeholders>` are not HTML.
 #![allow(rustdoc::invalid_html_tags)]
 
+use crate::eval::nnue::{Network, default_network, read_network};
 use crate::game::Position;
 use crate::play::openings::MAX_OPENING_STEPS;
 use crate::protocol::{Flow, Output};
@@ -20,6 +21,7 @@ use crate::tournament::{Config, OpeningSource};
 use clap::{ArgAction, Args, Parser, Subcommand};
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Deepest `splut perft`: beyond it a run would never end, and the
@@ -274,9 +276,33 @@ pub struct DatagenArgs {
     /// position; docs/formats.md).
     #[arg(long, default_value = "text", value_parser = ["text", "binary"])]
     format: String,
+    /// The evaluation the searches use: nnue (the network) or hand (the
+    /// hand-written evaluation, for data before any network).
+    #[arg(long, default_value = "nnue", value_parser = ["nnue", "hand"])]
+    eval: String,
+    /// The network file for --eval nnue (default: the compiled-in one).
+    #[arg(long)]
+    net: Option<PathBuf>,
     /// No progress bar.
     #[arg(long)]
     no_progress: bool,
+}
+
+impl DatagenArgs {
+    /// The network the searches use, read from `--net`; `None` with
+    /// `--eval hand`.
+    fn network(&self) -> Result<Option<Arc<Network>>, String> {
+        if self.eval == "hand" {
+            if self.net.is_some() {
+                return Err("--net goes with --eval nnue, not --eval hand".into());
+            }
+            return Ok(None);
+        }
+        match &self.net {
+            None => Ok(Some(default_network())),
+            Some(path) => read_network(&path.to_string_lossy()).map(|n| Some(Arc::new(n))),
+        }
+    }
 }
 
 /// A data file format by its name on the command line.
@@ -572,6 +598,13 @@ pub fn main() -> i32 {
             }
         }
         Some(Command::Datagen(a)) => {
+            let net = match a.network() {
+                Ok(net) => net,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return 2;
+                }
+            };
             let cfg = crate::datagen::Config {
                 players: a.players.into(),
                 nodes: a.nodes,
@@ -588,6 +621,7 @@ pub fn main() -> i32 {
                 games: a.games,
                 positions: a.positions,
                 format: data_format(&a.format),
+                net,
             };
             let progress = !a.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr());
             match crate::datagen::run_to_file(&cfg, &a.output, progress) {

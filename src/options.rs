@@ -70,6 +70,8 @@ pub enum Id {
     EvalFile,
     /// Principal variations reported (the best turns, each with its line).
     MultiPv,
+    /// Evaluate with the network (else the hand-written evaluation).
+    UseNnue,
 }
 
 /// One option: its name as `ugi` shows it and its type.
@@ -110,7 +112,7 @@ pub const EVAL_FILE_DEFAULT: &str = "<empty>";
 
 /// Every option, in the order `ugi` lists them; row `i` has `id as usize
 /// == i`. A new option is one row here (and an [`Id`]).
-pub const OPTIONS: [Spec; 11] = [
+pub const OPTIONS: [Spec; 12] = [
     Spec {
         id: Id::Hash,
         name: "Hash",
@@ -216,6 +218,11 @@ pub const OPTIONS: [Spec; 11] = [
             max: MULTI_PV_MAX,
             unit: " lines",
         },
+    },
+    Spec {
+        id: Id::UseNnue,
+        name: "UseNNUE",
+        kind: Kind::Check { default: true },
     },
 ];
 
@@ -385,6 +392,11 @@ impl Values {
             Value::Combo(v) => v,
             _ => "",
         }
+    }
+
+    /// A `Check` option's value (false if not a check).
+    pub fn flag(&self, id: Id) -> bool {
+        matches!(self.0[id as usize], Value::Check(true))
     }
 
     /// A `Text` option's value ("" if not a text).

@@ -39,6 +39,7 @@ pub use format::{ReadSummary, Sample, read_from};
 pub use read::{read_files, read_files_with};
 
 use crate::eval::EvalCaches;
+use crate::eval::nnue::Network;
 use crate::game::{Game, Position, splitmix64};
 use crate::play::judge::{Adjudication, Judge, Reason, places};
 use crate::play::openings::{MAX_OPENING_STEPS, random_openings};
@@ -105,6 +106,9 @@ pub struct Config {
     /// The file's format: text lines, or binary records (a header with
     /// the seed first).
     pub format: Format,
+    /// The network the searches evaluate with; `None`: the hand-written
+    /// evaluation (the bootstrap data, before any network).
+    pub net: Option<Arc<Network>>,
 }
 
 /// How many candidates each filter left out, and how the games ended.
@@ -259,6 +263,7 @@ fn self_play(
     let settings = Settings {
         algorithm: Algorithm::Auto,
         threads: 1,
+        net: cfg.net.clone(),
         ..Settings::default()
     };
     let mut judge = Judge::new(Adjudication {

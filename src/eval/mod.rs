@@ -24,6 +24,60 @@ use threats::{
     Target, Throws, levitation_landings, levitation_steps_to_kill_onto, troll_steps_to_rock,
 };
 
+/// Which evaluation a search uses: the hand-written terms under `params`,
+/// or the network `net` (the weights still give what `from_root` adds
+/// around the seats' values: the bonus per eliminated opponent).
+#[derive(Clone, Copy, Debug)]
+pub struct Evaluator<'a> {
+    /// The hand-written evaluation's weights.
+    pub params: &'a EvalParams,
+    /// The network, when it evaluates.
+    pub net: Option<&'a nnue::Network>,
+}
+
+impl Evaluator<'_> {
+    /// Max-n shares of `pos` ([`evaluate_shares`], or the network's
+    /// [`nnue::shares`] from a fresh accumulator).
+    pub fn shares(&self, pos: &Position) -> [i32; 4] {
+        match self.net {
+            Some(net) => nnue::shares(pos, &nnue::seat_values(net, pos), net.scale),
+            None => evaluate_shares(pos, self.params),
+        }
+    }
+}
+
+/// What an `EvalFile` holds: a network file (it starts with
+/// `SPLUTNET`) or a parameter file of weights.
+#[derive(Debug)]
+pub enum EvalFile {
+    /// An empty path or `default`: the compiled-in weights and network.
+    Default,
+    /// A parameter file's weights.
+    Weights(EvalSet),
+    /// A network file's network.
+    Network(nnue::Network),
+}
+
+impl EvalFile {
+    /// Reads `path`, a network file or a parameter file by its first
+    /// bytes; errors name the file and what is wrong.
+    pub fn read(path: &str) -> Result<EvalFile, String> {
+        use std::io::Read;
+        if path.is_empty() || path.eq_ignore_ascii_case("default") {
+            return Ok(EvalFile::Default);
+        }
+        let mut head = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| f.take(8).read_to_end(&mut head))
+            .map_err(|e| format!("cannot read '{path}': {e}"))?;
+        if nnue::is_network_file(&head) {
+            nnue::read_network(path).map(EvalFile::Network)
+        } else {
+            EvalSet::from_file(path).map(EvalFile::Weights)
+        }
+    }
+}
+
 /// Total of the max-n shares ([`evaluate_shares`]).
 pub const SHARES_TOTAL: i32 = 10_000;
 

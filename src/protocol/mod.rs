@@ -11,7 +11,8 @@ pub mod commands;
 pub mod input;
 pub mod options;
 
-use crate::eval::{EvalCaches, EvalSet};
+use crate::eval::nnue::{Network, default_network};
+use crate::eval::{EvalCaches, EvalFile, EvalSet};
 use crate::game::{Game, Position, Seat, Step, perft_interruptible};
 use crate::options::Id;
 use crate::search::control::Ponder;
@@ -154,6 +155,8 @@ pub struct Engine {
     options: Options,
     /// The evaluation's weights: compiled in, or from `EvalFile`.
     params: EvalSet,
+    /// The network (with `UseNNUE`): compiled in, or from `EvalFile`.
+    net: Arc<Network>,
     tt: Arc<TranspositionTable>,
     /// Evaluation caches kept from one search to the next.
     eval_caches: Arc<EvalCaches>,
@@ -199,6 +202,7 @@ impl Engine {
             eval_caches: Arc::new(EvalCaches::new()),
             options,
             params: EvalSet::default(),
+            net: default_network(),
             plan: Arc::new(Mutex::new(None)),
             running: None,
         }
@@ -381,12 +385,17 @@ impl Engine {
                     }
                 }
             }
-            Ok(Id::EvalFile) => match EvalSet::from_file(self.options.eval_file()) {
-                Ok(params) => self.params = params,
+            Ok(Id::EvalFile) => match EvalFile::read(self.options.eval_file()) {
+                Ok(EvalFile::Default) => {
+                    self.params = EvalSet::default();
+                    self.net = default_network();
+                }
+                Ok(EvalFile::Weights(params)) => self.params = params,
+                Ok(EvalFile::Network(net)) => self.net = Arc::new(net),
                 Err(e) => {
                     self.options = before;
                     self.error(&format!(
-                        "option EvalFile: {e}; the weights in use are kept"
+                        "option EvalFile: {e}; the weights and network in use are kept"
                     ));
                 }
             },
@@ -502,7 +511,10 @@ impl Engine {
             .iter()
             .map(|p| p.hash())
             .collect();
-        let settings = self.options.settings(self.params.clone());
+        let settings = self
+            .options
+            .settings(self.params.clone())
+            .with_network(&self.net);
         let infinite = limits.infinite;
         let ponder = limits.ponder.then(Ponder::new);
         let (out, tt, plan) = (self.out.clone(), self.tt.clone(), self.plan.clone());

@@ -89,7 +89,7 @@ mod tests {
         assert_eq!(o.set("multipv", "8"), Ok(Id::MultiPv));
         assert_eq!(settings(&o).multi_pv, 8);
         assert!(o.set("MultiPV", "0").is_err());
-        assert_eq!(declarations().len(), 11);
+        assert_eq!(declarations().len(), 12);
     }
 
     #[test]

@@ -20,6 +20,7 @@ use super::ordering::{MAX_PLY, ThrowClass, order};
 use super::score::{DRAW, INFINITY, Score, from_tt, to_tt, win_in_turn};
 use super::thread::{Shared, ThreadState, Worker};
 use super::tt::{Bound, TranspositionTable};
+use crate::eval::nnue::AccumulatorStack;
 use crate::eval::{EvalCache, EvalCaches, EvalParams, from_root};
 use crate::game::{Position, Seat, Step, StepKind, StepList, Undo};
 
@@ -86,6 +87,8 @@ pub struct AlphaBeta<'a> {
     eval_cache: EvalCache,
     /// Where the cache goes back when the search ends.
     eval_caches: &'a EvalCaches,
+    /// The network's accumulators along the path, when it evaluates.
+    acc: Option<AccumulatorStack<'a>>,
     /// Node count, variation, killers and history.
     pub t: ThreadState<'a>,
 }
@@ -93,6 +96,7 @@ pub struct AlphaBeta<'a> {
 impl Worker for AlphaBeta<'_> {
     fn search_root(&mut self, root: &mut Position, depth: i32) -> i32 {
         self.t.new_iteration();
+        self.refresh(root);
         self.search(root, depth, -INFINITY, INFINITY, 0, Phase::Normal)
     }
 
@@ -109,6 +113,7 @@ impl Worker for AlphaBeta<'_> {
             return None;
         }
         self.t.new_iteration();
+        self.refresh(root);
         Some(self.search(root, depth, alpha, beta, 0, Phase::Normal))
     }
 
@@ -167,7 +172,32 @@ impl<'a> AlphaBeta<'a> {
             excluded: Vec::new(),
             eval_cache: shared.eval_caches.take(shared.params),
             eval_caches: shared.eval_caches,
+            acc: shared.net.map(|n| AccumulatorStack::new(n, root)),
             t: ThreadState::new(shared.control, shared.progress, is_main),
+        }
+    }
+
+    /// Builds the accumulators' root entry from `root`.
+    fn refresh(&mut self, root: &Position) {
+        if let Some(acc) = &mut self.acc {
+            acc.refresh(root);
+        }
+    }
+
+    /// The accumulators' entry for `pos`, reached from the top entry's
+    /// position by the steps just made.
+    #[inline]
+    fn push(&mut self, pos: &Position) {
+        if let Some(acc) = &mut self.acc {
+            acc.push(pos);
+        }
+    }
+
+    /// Back to the parent entry.
+    #[inline]
+    fn pop(&mut self) {
+        if let Some(acc) = &mut self.acc {
+            acc.pop();
         }
     }
 
@@ -210,7 +240,10 @@ impl<'a> AlphaBeta<'a> {
     }
 
     fn static_eval(&mut self, pos: &Position) -> i32 {
-        let scores = self.eval_cache.seat_scores(pos, self.params);
+        let scores = match &self.acc {
+            Some(acc) => acc.values(pos),
+            None => self.eval_cache.seat_scores(pos, self.params),
+        };
         self.sign(pos.side_to_move())
             * from_root(
                 pos,
@@ -254,10 +287,12 @@ impl<'a> AlphaBeta<'a> {
             _ if pos.side_to_move() == self.root_seat => Phase::Normal,
             _ => Phase::Choose,
         };
+        self.push(pos);
         self.path.push(pos.hash());
         let same = self.sign(pos.side_to_move()) == my_sign;
         let r = f(self, pos, same, child_phase);
         self.path.pop();
+        self.pop();
         for (s, u) in skipped.iter().rev() {
             pos.unmake(*s, u);
         }
@@ -322,6 +357,9 @@ impl<'a> AlphaBeta<'a> {
         for o in opponents {
             let mut skipped = Vec::new();
             self.skip_to(pos, o, &mut skipped);
+            if !skipped.is_empty() {
+                self.push(pos);
+            }
             let mover = pos.side_to_move();
             let value = if mover == o {
                 // Opponents are one side: no sign change, no step spent.
@@ -337,6 +375,9 @@ impl<'a> AlphaBeta<'a> {
                 let same = self.sign(mover) == self.sign(o);
                 self.child(pos, depth, alpha, beta, Edge { ply, same, phase })
             };
+            if !skipped.is_empty() {
+                self.pop();
+            }
             for (s, u) in skipped.iter().rev() {
                 pos.unmake(*s, u);
             }

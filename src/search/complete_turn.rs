@@ -61,6 +61,7 @@ fn quick_best_step(
         control: &control,
         progress: &progress,
         eval_caches,
+        net: settings.net.as_deref(),
     };
     let mut w = AlphaBeta::new(pos, &[], shared, true, Mode::Paranoid);
     let mut p = *pos;

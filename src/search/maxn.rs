@@ -15,8 +15,9 @@ use super::ordering::{MAX_PLY, ThrowClass, order};
 use super::score::Score;
 use super::thread::{Shared, ThreadState, Worker};
 use super::tt::{Bound, TranspositionTable};
+use crate::eval::nnue::{self, AccumulatorStack};
 use crate::eval::{EvalParams, SHARES_TOTAL, evaluate_shares};
-use crate::game::{Position, Seat, Step, StepKind, StepList};
+use crate::game::{Position, Seat, Step, StepKind, StepList, Undo};
 
 /// Keeps max-n's table entries apart from alpha-beta's.
 const MAXN_SALT: u64 = 0x4D41_584E_5F53_414C;
@@ -27,6 +28,8 @@ type Shares = [i32; 4];
 pub struct MaxN<'a> {
     tt: &'a TranspositionTable,
     params: &'a EvalParams,
+    /// The network's accumulators along the path, when it evaluates.
+    acc: Option<AccumulatorStack<'a>>,
     root_seat: Seat,
     players_at_root: u32,
     /// Node count, variation, killers and history.
@@ -37,6 +40,9 @@ impl Worker for MaxN<'_> {
     /// The root seat's share.
     fn search_root(&mut self, root: &mut Position, depth: i32) -> i32 {
         self.t.new_iteration();
+        if let Some(acc) = &mut self.acc {
+            acc.refresh(root);
+        }
         let v = self.search(root, depth, 0, None);
         v[self.root_seat.index()]
     }
@@ -57,9 +63,35 @@ impl<'a> MaxN<'a> {
         MaxN {
             tt: shared.tt,
             params: shared.params,
+            acc: shared.net.map(|n| AccumulatorStack::new(n, root)),
             root_seat: root.side_to_move(),
             players_at_root: root.players_left(),
             t: ThreadState::new(shared.control, shared.progress, is_main),
+        }
+    }
+
+    /// The shares of `pos`, the position of the accumulators' top entry.
+    fn shares(&self, pos: &Position) -> Shares {
+        match &self.acc {
+            Some(acc) => nnue::shares(pos, &acc.values(pos), acc.network().scale),
+            None => evaluate_shares(pos, self.params),
+        }
+    }
+
+    /// Makes `step` (and the accumulators' entry after it).
+    fn make(&mut self, pos: &mut Position, step: Step) -> Undo {
+        let undo = pos.make(step);
+        if let Some(acc) = &mut self.acc {
+            acc.push(pos);
+        }
+        undo
+    }
+
+    /// Unmakes `step`.
+    fn unmake(&mut self, pos: &mut Position, step: Step, undo: &Undo) {
+        pos.unmake(step, undo);
+        if let Some(acc) = &mut self.acc {
+            acc.pop();
         }
     }
 
@@ -82,7 +114,7 @@ impl<'a> MaxN<'a> {
     ) -> Shares {
         self.t.clear_pv(ply);
         if pos.is_game_over() {
-            return evaluate_shares(pos, self.params);
+            return self.shares(pos);
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiesce(pos, ply);
@@ -106,14 +138,14 @@ impl<'a> MaxN<'a> {
         let mut best: Option<Shares> = None;
         let mut best_step = None;
         for (i, &step) in list.iter().enumerate() {
-            let undo = pos.make(step);
+            let undo = self.make(pos, step);
             let child_bound = if pos.side_to_move() == me {
                 bound
             } else {
                 best.map(|b| (me, b[me.index()]))
             };
             let v = self.search(pos, depth - 1, ply + 1, child_bound);
-            pos.unmake(step, &undo);
+            self.unmake(pos, step, &undo);
             if self.t.stopped {
                 return [0; 4];
             }
@@ -139,7 +171,7 @@ impl<'a> MaxN<'a> {
         }
         let depth_u8 = depth.clamp(0, 255) as u8;
         self.tt.store(key, best_step, 0, depth_u8, Bound::None);
-        best.unwrap_or_else(|| evaluate_shares(pos, self.params))
+        best.unwrap_or_else(|| self.shares(pos))
     }
 
     /// Stand pat on the evaluation, or take a throw that kills another
@@ -149,7 +181,7 @@ impl<'a> MaxN<'a> {
         if self.t.stopped {
             return [0; 4];
         }
-        let mut best = evaluate_shares(pos, self.params);
+        let mut best = self.shares(pos);
         if ply >= MAX_PLY - 1 {
             return best;
         }
@@ -162,9 +194,9 @@ impl<'a> MaxN<'a> {
             {
                 continue;
             }
-            let undo = pos.make(step);
+            let undo = self.make(pos, step);
             let v = self.search(pos, 0, ply + 1, None);
-            pos.unmake(step, &undo);
+            self.unmake(pos, step, &undo);
             if self.t.stopped {
                 return [0; 4];
             }

@@ -27,7 +27,8 @@
 
 use super::score::Score;
 use super::{Control, Info};
-use crate::eval::{EvalParams, SHARES_TOTAL, evaluate_shares};
+use crate::eval::nnue::Network;
+use crate::eval::{EvalParams, Evaluator, SHARES_TOTAL};
 use crate::game::{Position, Seat, Step, StepKind, StepList};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -226,12 +227,12 @@ pub struct Tree {
 
 /// The seat a reward goes to when a game is scored: winner takes all, or
 /// evaluation shares, or an even split of a cut-off game.
-fn rewards(pos: &Position, params: &EvalParams, use_eval: bool) -> [f64; 4] {
+fn rewards(pos: &Position, eval: Evaluator<'_>, use_eval: bool) -> [f64; 4] {
     let mut r = [0.0; 4];
     if let Some(w) = pos.winner() {
         r[w.index()] = 1.0;
     } else if use_eval {
-        let shares = evaluate_shares(pos, params);
+        let shares = eval.shares(pos);
         for (ri, s) in r.iter_mut().zip(shares) {
             *ri = f64::from(s) / f64::from(SHARES_TOTAL);
         }
@@ -432,7 +433,7 @@ impl Tree {
     fn simulate(
         &self,
         cfg: &MctsConfig,
-        params: &EvalParams,
+        eval: Evaluator<'_>,
         rng: &mut SmallRng,
         path: &mut Vec<(usize, Position)>,
         history: &mut HistoryTable,
@@ -485,12 +486,12 @@ impl Tree {
                 r[w.index()] = 1.0;
                 r
             }
-            None => self.playout(leaf, cfg, params, rng),
+            None => self.playout(leaf, cfg, eval, rng),
         };
         if cfg.minimax_weight > 0.0 && self.node(n).minimax().is_none() {
             let value = match self.node(n).proven() {
                 Some(w) => won_by(w),
-                None => evaluate_shares(&leaf, params),
+                None => eval.shares(&leaf),
             };
             self.node(n).minimax.store(pack(value), Relaxed);
         }
@@ -547,7 +548,7 @@ impl Tree {
         &self,
         mut pos: Position,
         cfg: &MctsConfig,
-        params: &EvalParams,
+        eval: Evaluator<'_>,
         rng: &mut SmallRng,
     ) -> [f64; 4] {
         let mut list = StepList::new();
@@ -564,7 +565,7 @@ impl Tree {
             .unwrap_or_else(|| list[rng.random_range(0..list.len())]);
             pos.play(step);
         }
-        rewards(&pos, params, cfg.use_eval)
+        rewards(&pos, eval, cfg.use_eval)
     }
 
     /// Visit counts of the children of the node reached by `path` from the
@@ -667,8 +668,10 @@ fn ends_the_game(root: &Position, line: &[Step]) -> bool {
 pub struct MctsRun<'a> {
     /// The search's constants.
     pub cfg: &'a MctsConfig,
-    /// The evaluation's weights (playouts are scored by it).
+    /// The evaluation's weights (playouts are scored by them)...
     pub params: &'a EvalParams,
+    /// ...or by the network, when it evaluates.
+    pub net: Option<&'a Network>,
     /// Threads (at least 1).
     pub threads: usize,
     /// Seed of the first thread's random numbers.
@@ -811,7 +814,11 @@ impl MctsRun<'_> {
         let (mut local, mut added) = (0, 0);
         let mut last_report = std::time::Instant::now();
         while !self.done(trees, tree, root, local, local - added) {
-            tree.simulate(self.cfg, self.params, &mut rng, &mut path, &mut history);
+            let eval = Evaluator {
+                params: self.params,
+                net: self.net,
+            };
+            tree.simulate(self.cfg, eval, &mut rng, &mut path, &mut history);
             local += 1;
             if local - added == BATCH {
                 tree.simulations.fetch_add(BATCH, Relaxed);
@@ -853,7 +860,11 @@ mod tests {
         let mut path = Vec::new();
         let mut history = HistoryTable::new();
         for _ in 0..n {
-            tree.simulate(cfg, &params, &mut rng, &mut path, &mut history);
+            let eval = Evaluator {
+                params: &params,
+                net: None,
+            };
+            tree.simulate(cfg, eval, &mut rng, &mut path, &mut history);
         }
     }
 

@@ -40,9 +40,11 @@ pub use control::{Control, Progress, cores};
 pub use run::Search;
 
 use crate::eval::EvalSet;
+use crate::eval::nnue::{Network, default_network};
 use crate::game::Step;
 use crate::options::{Id, Values};
 use score::Score;
+use std::sync::Arc;
 
 /// Deepest iteration, in steps.
 pub const MAX_DEPTH: u32 = 100;
@@ -153,6 +155,9 @@ pub struct Settings {
     /// Evaluation weights, by count of seats in the game (the root's
     /// count is used).
     pub params: EvalSet,
+    /// The network that evaluates (`UseNNUE`); `None`: the hand-written
+    /// evaluation under `params`.
+    pub net: Option<Arc<Network>>,
     /// Seed of the randomised searches (MCTS, UCT, random, greedy).
     pub seed: u64,
     /// Memory for the MCTS tree, MiB.
@@ -165,9 +170,12 @@ pub struct Settings {
 
 impl Settings {
     /// The settings the engine's options give (the one place they are
-    /// read as the search's types), with the weights `params`.
+    /// read as the search's types), with the weights `params` and, when
+    /// `UseNNUE` is on, the compiled-in network ([`Settings::with_network`]
+    /// replaces it).
     pub fn from_options(v: &Values, params: EvalSet) -> Settings {
         Settings {
+            net: v.flag(Id::UseNnue).then(default_network),
             algorithm: Algorithm::parse(v.combo(Id::Algorithm)).unwrap_or(Algorithm::Auto),
             threads: v.spin(Id::Threads) as usize,
             move_overhead: v.spin(Id::MoveOverhead),
@@ -186,6 +194,17 @@ impl Settings {
             },
             multi_pv: v.spin(Id::MultiPv) as usize,
         }
+    }
+}
+
+impl Settings {
+    /// These settings with `net` as the network, if they evaluate with one
+    /// (`UseNNUE` on); unchanged otherwise.
+    pub fn with_network(mut self, net: &Arc<Network>) -> Settings {
+        if self.net.is_some() {
+            self.net = Some(net.clone());
+        }
+        self
     }
 }
 

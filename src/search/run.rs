@@ -169,6 +169,7 @@ impl Search<'_> {
         let run = mcts::MctsRun {
             cfg: &cfg,
             params: self.params(),
+            net: settings.net.as_deref(),
             threads: self.threads(),
             seed: settings.seed,
             tree_mib: settings.tree_mib,
@@ -201,6 +202,7 @@ impl Search<'_> {
             control,
             progress: &progress,
             eval_caches: self.eval_caches,
+            net: self.settings.net.as_deref(),
         };
         let worker = |is_main| -> Box<dyn Worker + '_> {
             match algorithm {

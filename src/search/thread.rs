@@ -6,7 +6,8 @@ use super::ordering::{History, Killers, MAX_PLY};
 use super::score::Score;
 use super::tt::TranspositionTable;
 use super::{Control, Progress};
-use crate::eval::{EvalCaches, EvalParams};
+use crate::eval::nnue::Network;
+use crate::eval::{EvalCaches, EvalParams, Evaluator};
 use crate::game::{Position, Step};
 
 /// What every thread of one search shares: the table, the weights, the
@@ -24,6 +25,18 @@ pub struct Shared<'a> {
     pub progress: &'a Progress,
     /// Where a thread takes its evaluation cache and gives it back.
     pub eval_caches: &'a EvalCaches,
+    /// The network, when it evaluates (else the weights do).
+    pub net: Option<&'a Network>,
+}
+
+impl<'a> Shared<'a> {
+    /// The evaluation these threads use.
+    pub fn evaluator(&self) -> Evaluator<'a> {
+        Evaluator {
+            params: self.params,
+            net: self.net,
+        }
+    }
 }
 
 /// One thread's bookkeeping.

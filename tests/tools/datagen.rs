@@ -36,6 +36,7 @@ fn config(players: usize, games: u64) -> Config {
         games: Some(games),
         positions: None,
         format: splut::datagen::Format::Text,
+        net: Some(splut::eval::nnue::default_network()),
     }
 }
 
