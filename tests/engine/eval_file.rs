@@ -1,19 +1,33 @@
 //! `setoption name EvalFile value <path>`, through the real binary: a file
-//! of weights reaches the search, a bad file is refused with one error line
-//! and the weights in use stay, `default` brings the compiled-in ones back.
+//! of weights (with `UseNNUE false`) or a network file reaches the search,
+//! a bad file is refused with one error line and the weights and network in
+//! use stay, `default` brings the compiled-in ones back.
 
 use crate::support::Engine;
 use splut::eval::DEFAULT_SET;
+use splut::eval::nnue::Network;
+use splut::eval::nnue::network::FILE_SIZE;
 use std::path::PathBuf;
+
+/// An engine with the hand-written evaluation, which weights files set.
+fn hand_engine() -> Engine {
+    let mut e = Engine::start();
+    e.send("setoption name UseNNUE value false");
+    e
+}
 
 /// A middle game position with 2 players.
 const POSITION: &str = "position fen 1/3/2gT1gD/5R1/5gS3/R5rT/rS4/RR1/1 r 3 17 - g6 -";
 
 fn temp(name: &str, text: &str) -> PathBuf {
+    temp_bytes(name, text.as_bytes())
+}
+
+fn temp_bytes(name: &str, bytes: &[u8]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("splut-eval-file-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
+    std::fs::write(&path, bytes).unwrap();
     path
 }
 
@@ -72,7 +86,7 @@ fn ugi_lists_the_option() {
 
 #[test]
 fn a_file_of_weights_reaches_the_search_and_default_restores() {
-    let mut e = Engine::start();
+    let mut e = hand_engine();
     let compiled = search(&mut e);
     // The compiled-in weights written out load as the same weights.
     let same = temp("same.txt", &DEFAULT_SET.to_text());
@@ -102,7 +116,7 @@ fn a_file_of_weights_reaches_the_search_and_default_restores() {
 #[test]
 fn a_section_changes_only_its_count_of_seats() {
     let three = "position startpos players 3 moves e2e3 b5c5 b6c6";
-    let mut e = Engine::start();
+    let mut e = hand_engine();
     let (two_before, three_before) = (search(&mut e), search_from(&mut e, three));
     let file = temp(
         "section.txt",
@@ -129,7 +143,7 @@ fn a_section_changes_only_its_count_of_seats() {
 
 #[test]
 fn a_bad_file_is_refused_and_the_weights_in_use_stay() {
-    let mut e = Engine::start();
+    let mut e = hand_engine();
     let changed = temp("in-use.txt", "sorcerer_freedom 400\n");
     assert!(set_eval_file(&mut e, changed.to_str().unwrap()).is_empty());
     let in_use = search(&mut e);
@@ -168,4 +182,75 @@ fn protocol_md_shows_the_compiled_in_weights() {
         doc.contains(&format!("```\n{text}```\n")),
         "protocol.md: update the parameter file example to\n{text}"
     );
+}
+
+/// A stand-in network from `seed`, as a file.
+fn net_file(name: &str, seed: u64) -> PathBuf {
+    temp_bytes(name, &Network::pseudo_random(seed, 300).to_bytes())
+}
+
+#[test]
+fn a_network_file_reaches_the_search_and_default_restores() {
+    let mut e = Engine::start();
+    let compiled = search(&mut e);
+    let other = net_file("other.nnue", 99);
+    assert!(set_eval_file(&mut e, other.to_str().unwrap()).is_empty());
+    let with_other = search(&mut e);
+    assert_ne!(with_other, compiled, "the network changed nothing");
+    // The hand-written evaluation ignores the network; back on, the
+    // loaded one evaluates again.
+    e.send("setoption name UseNNUE value false");
+    let hand = search(&mut e);
+    assert_ne!(hand, with_other);
+    e.send("setoption name UseNNUE value true");
+    assert_eq!(search(&mut e), with_other);
+    // A weights file leaves the network alone.
+    let weights = temp("net-weights.txt", "sorcerer_freedom 400\n");
+    assert!(set_eval_file(&mut e, weights.to_str().unwrap()).is_empty());
+    assert_eq!(search(&mut e), with_other);
+    assert!(set_eval_file(&mut e, "default").is_empty());
+    assert_eq!(search(&mut e), compiled);
+}
+
+#[test]
+fn a_bad_network_file_is_refused_and_the_network_in_use_stays() {
+    let mut e = Engine::start();
+    let good = Network::pseudo_random(5, 300).to_bytes();
+    let path = temp_bytes("in-use.nnue", &good);
+    assert!(set_eval_file(&mut e, path.to_str().unwrap()).is_empty());
+    let in_use = search(&mut e);
+    let mut damaged = good.clone();
+    damaged[5000] ^= 0x10;
+    let mut wider = good.clone();
+    wider[16..20].copy_from_slice(&256u32.to_le_bytes());
+    let mut later = good.clone();
+    later[8..12].copy_from_slice(&2u32.to_le_bytes());
+    let mut longer = good.clone();
+    longer.push(0);
+    let cases: [(&str, Vec<u8>, &str); 7] = [
+        (
+            "truncated.nnue",
+            good[..FILE_SIZE / 2].to_vec(),
+            "truncated",
+        ),
+        ("header.nnue", good[..20].to_vec(), "truncated"),
+        ("damaged.nnue", damaged, "checksum"),
+        ("wider.nnue", wider, "architecture"),
+        ("later.nnue", later, "version 2"),
+        ("longer.nnue", longer, "bytes"),
+        // Neither a network nor text: refused as a weights file.
+        ("binary.nnue", vec![0xff, 0xfe, 0, 1, 2], "not UTF-8"),
+    ];
+    for (name, bytes, says) in cases {
+        let path = temp_bytes(name, &bytes);
+        let lines = set_eval_file(&mut e, path.to_str().unwrap());
+        assert_eq!(lines.len(), 1, "{name}: {lines:?}");
+        assert!(
+            lines[0].starts_with("info string error: option EvalFile:"),
+            "{lines:?}"
+        );
+        assert!(lines[0].contains(says), "{name}: {lines:?}");
+        assert!(lines[0].contains("kept"), "{lines:?}");
+        assert_eq!(search(&mut e), in_use, "{name}");
+    }
 }

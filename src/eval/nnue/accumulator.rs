@@ -152,6 +152,9 @@ impl<'n> AccumulatorStack<'n> {
     #[inline]
     pub fn values(&self, pos: &Position) -> [i32; 4] {
         let e = &self.entries[self.len - 1];
+        // A push or pop missed by the search shows here (tests run with
+        // debug assertions).
+        debug_assert!(e.boards == boards(pos), "accumulator out of step: {pos}");
         let mut v = [0; 4];
         for view in Seat::ALL {
             if e.seats & (1 << view.index()) != 0 {
