@@ -139,7 +139,7 @@ mod tests {
         for sq in Square::all() {
             let mut s = sq;
             for _ in 0..4 {
-                s = Square::new(TURNED[1][s.index()] as u8).unwrap();
+                s = Square::new(TURNED[1][s.index()]).unwrap();
             }
             assert_eq!(s, sq);
         }
