@@ -2,6 +2,7 @@
 //! positions take 320 MB), read from data files of either format, split
 //! into training and validation by game.
 
+use crate::datagen::binary::{MAGIC, RECORD, read_binary, read_magic};
 use crate::datagen::{Sample, read_files_with};
 use crate::eval::nnue::features::{self, MAX_ACTIVE};
 use crate::game::{NUM_SQUARES, Seat, Square, splitmix64};
@@ -141,6 +142,8 @@ pub struct Data {
     pub read: usize,
     /// Samples skipped (fewer than two seats in the game).
     pub skipped: usize,
+    /// Files whose cut-short last record or line was left out.
+    pub cut: usize,
 }
 
 /// Whether game `seed:game` goes to validation, for a `fraction` of the
@@ -154,17 +157,33 @@ pub fn is_validation(seed: u64, game: u64, fraction: f64) -> bool {
 }
 
 /// Reads data files (text or binary) into entries, splitting a
-/// `validation` fraction of the games off.
+/// `validation` fraction of the games off. A binary file's cut-short last
+/// record (a run still writing it, or killed) is left out and counted in
+/// [`Data::cut`], as the text reader skips a cut-short last line.
 pub fn load<P: AsRef<Path>>(paths: &[P], validation: f64) -> Result<Data, String> {
     let mut d = Data::default();
-    read_files_with(paths, &mut |s| {
-        d.read += 1;
-        match Entry::new(&s) {
-            Some(e) if is_validation(s.seed, s.game, validation) => d.validation.push(e),
-            Some(e) => d.train.push(e),
-            None => d.skipped += 1,
+    for path in paths {
+        let path = path.as_ref();
+        let mut each = |s: Sample| {
+            d.read += 1;
+            match Entry::new(&s) {
+                Some(e) if is_validation(s.seed, s.game, validation) => d.validation.push(e),
+                Some(e) => d.train.push(e),
+                None => d.skipped += 1,
+            }
+        };
+        match whole_records(path)? {
+            Some((len, whole)) => {
+                let name = path.display().to_string();
+                let file = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
+                read_binary(std::io::Read::take(file, whole), &name, &mut each)?;
+                d.cut += usize::from(len != whole);
+            }
+            None => {
+                d.cut += read_files_with(&[path], &mut each)?.truncated.len();
+            }
         }
-    })?;
+    }
     if d.train.is_empty() {
         return Err(format!(
             "no training positions in the data ({} read, {} in validation games)",
@@ -173,6 +192,19 @@ pub fn load<P: AsRef<Path>>(paths: &[P], validation: f64) -> Result<Data, String
         ));
     }
     Ok(d)
+}
+
+/// For a binary data file, its length and the bytes of its whole records;
+/// `None` for another file.
+fn whole_records(path: &Path) -> Result<Option<(u64, u64)>, String> {
+    let name = path.display();
+    let mut file = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
+    let magic = read_magic(&mut file).map_err(|e| format!("{name}: {e}"))?;
+    if magic != MAGIC {
+        return Ok(None);
+    }
+    let len = file.metadata().map_err(|e| format!("{name}: {e}"))?.len();
+    Ok(Some((len, len - len % RECORD as u64)))
 }
 
 /// A fingerprint of entries (FNV-1a over their bytes, 8 at a time), so a

@@ -252,13 +252,21 @@ fn start(
     let t0 = std::time::Instant::now();
     let data = data::load(&cfg.files, settings.validation)?;
     say(&format!(
-        "read {} positions in {:.1} s: {} training, {} validation (by game){}",
+        "read {} positions in {:.1} s: {} training, {} validation (by game){}{}",
         data.read,
         t0.elapsed().as_secs_f64(),
         data.train.len(),
         data.validation.len(),
         if data.skipped > 0 {
             format!(", {} skipped (one seat left)", data.skipped)
+        } else {
+            String::new()
+        },
+        if data.cut > 0 {
+            format!(
+                "; the cut-short last record of {} file(s) left out",
+                data.cut
+            )
         } else {
             String::new()
         }
