@@ -113,6 +113,10 @@ enum Command {
     /// the loss before and after and every weight, writes the tuned weights
     /// (docs/usage.md, "splut tune").
     Tune(TuneArgs),
+    /// Train the NNUE on data files (CPU, all cores by default): prints
+    /// the loss as it goes, the validation loss every epoch, writes the
+    /// quantised network (docs/usage.md, "splut train").
+    Train(Box<TrainArgs>),
     /// Data files converted (text and binary), merged, deduplicated and
     /// shuffled: reads every input (either format), writes one file
     /// (docs/usage.md, "splut data").
@@ -633,6 +637,7 @@ pub fn main() -> i32 {
             }
         }
         Some(Command::Tune(a)) => run_tune(&a),
+        Some(Command::Train(a)) => run_train(&a),
         Some(Command::Data(a)) => run_data(a),
         Some(Command::Replay { file }) => run_replay(&file),
         Some(Command::Gui(a)) => run_gui(a),
@@ -739,6 +744,94 @@ pub struct TuneArgs {
 
 /// Reads the data, tunes, prints the report and writes the weights; exit
 /// code 2 on an error.
+/// `splut train` options. The training settings (seed, epochs, batch,
+/// lr, lambda, validation, scale) default when not given; resuming, they
+/// are the checkpoint's, and one given must equal it.
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// Data files from `splut datagen` or `splut data`, binary or text
+    /// (any number; they concatenate).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Where the quantised network goes (SPLUTNET).
+    #[arg(short, long, default_value = "net.nnue")]
+    output: PathBuf,
+    /// Passes over the training positions [default: 10].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    epochs: Option<u32>,
+    /// Positions a mini-batch, 1 to 262144 [default: 16384].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::train::MAX_BATCH)))]
+    batch: Option<u32>,
+    /// Adam's starting learning rate; falls along a cosine to 1% of it by
+    /// the last step [default: 0.001].
+    #[arg(long)]
+    lr: Option<f64>,
+    /// Weight of the search score in each seat's target, 0 to 1 (the rest
+    /// is the game's result) [default: 0.5].
+    #[arg(long)]
+    lambda: Option<f64>,
+    /// Fraction of the games (by seed:game) kept out for the validation
+    /// loss, 0 to below 1 [default: 0.05].
+    #[arg(long)]
+    validation: Option<f64>,
+    /// Seed of the starting weights and the shuffles [default: 1].
+    #[arg(long)]
+    seed: Option<u64>,
+    /// The sigmoid scale K in centi-units (the side to move's target is
+    /// sigmoid(cp / K)) [default: fitted to the data's scores and
+    /// outcomes].
+    #[arg(long)]
+    scale: Option<f64>,
+    /// Threads; 0 = all cores; at most 256.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=MAX_THREADS))]
+    threads: u64,
+    /// Directory for a checkpoint and a network after every epoch
+    /// (`epoch-<n>.ckpt`, `epoch-<n>.nnue`; created if missing).
+    #[arg(long)]
+    checkpoints: Option<PathBuf>,
+    /// Go on from a checkpoint, on the same data (the result is that of
+    /// the run never stopped).
+    #[arg(long)]
+    resume: Option<PathBuf>,
+    /// No progress bar (the per-epoch lines stay).
+    #[arg(long)]
+    no_progress: bool,
+}
+
+/// Trains and writes the network; exit code 2 on an error.
+fn run_train(a: &TrainArgs) -> i32 {
+    let cfg = crate::train::Config {
+        files: a.files.clone(),
+        epochs: a.epochs,
+        batch: a.batch,
+        lr: a.lr,
+        lambda: a.lambda,
+        validation: a.validation,
+        seed: a.seed,
+        scale: a.scale,
+        threads: a.threads as usize,
+        checkpoints: a.checkpoints.clone(),
+        resume: a.resume.clone(),
+        output: a.output.clone(),
+        progress: !a.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr()),
+    };
+    match crate::train::run(&cfg, &mut |line| eprintln!("{line}")) {
+        Ok(o) => {
+            println!(
+                "network written to {} (scale {}: K {:.1} / 2)",
+                a.output.display(),
+                o.net_scale,
+                o.settings.scale
+            );
+            0
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}
+
 /// `splut data` options.
 #[derive(Args, Debug)]
 pub struct DataArgs {

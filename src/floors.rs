@@ -25,6 +25,7 @@ const FLOORS: &[(&str, &[&str])] = &[
     ("gui", &["game", "play"]),
     ("datagen", &["game", "play", "eval", "search", "system"]),
     ("tune", &["game", "eval", "search", "datagen"]),
+    ("train", &["game", "eval", "search", "datagen", "tune"]),
 ];
 
 /// The top: may use every module.

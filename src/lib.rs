@@ -12,6 +12,7 @@
 //! - [`tournament`]: self-play tournaments with statistics.
 //! - [`datagen`]: training positions from self-play, and their reader.
 //! - [`system`]: what the machine has (available memory).
+//! - [`train`]: `splut train`, the NNUE trainer.
 //! - [`mod@bench`]: the `splut bench` search benchmark.
 //! - [`gui`]: `splut gui`, the local web board.
 //! - [`cli`]: the `splut` command line.
@@ -34,4 +35,5 @@ pub mod protocol;
 pub mod search;
 pub mod system;
 pub mod tournament;
+pub mod train;
 pub mod tune;

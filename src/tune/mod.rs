@@ -175,8 +175,15 @@ pub const SCALE_MAX: f64 = 100_000.0;
 /// that fits `params` best, searched on a log scale between [`SCALE_MIN`]
 /// and [`SCALE_MAX`].
 pub fn fit_scale(data: &[Prepared], params: &EvalParams) -> f64 {
-    let f = |x: f64| loss(data, params, x.exp());
-    // Golden-section search on ln(scale): the loss is unimodal in it.
+    minimise_scale(&|scale| loss(data, params, scale))
+}
+
+/// The scale between [`SCALE_MIN`] and [`SCALE_MAX`] where `loss` is
+/// least, by a golden-section search on ln(scale) (a sigmoid's squared
+/// error against outcomes is unimodal in it). `splut train` fits its
+/// sigmoid of search scores with it too.
+pub fn minimise_scale(loss: &dyn Fn(f64) -> f64) -> f64 {
+    let f = |x: f64| loss(x.exp());
     let (mut a, mut b) = (SCALE_MIN.ln(), SCALE_MAX.ln());
     let g = (5f64.sqrt() - 1.0) / 2.0;
     let (mut c, mut d) = (b - g * (b - a), a + g * (b - a));

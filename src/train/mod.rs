@@ -1,0 +1,496 @@
+//! `splut train`: fits the NNUE ([`crate::eval::nnue`]) to self-play data
+//! on the CPU and writes the quantised network.
+//!
+//! A small trainer written for this network rather than a framework
+//! (candle, burn): the network is 533 → 128 → 1 (one of 36 output rows),
+//! and a view has at most 16 of the 533 inputs active, so the first layer
+//! is a sum of 16 columns and its gradient touches those 16 columns only.
+//! A dense framework would multiply 533-wide mostly-zero vectors; here a
+//! view costs about 16 × 128 adds forward and as many backward (measured
+//! speed: docs/results/training.md).
+//!
+//! Determinism: each mini-batch is cut into chunks of [`CHUNK`] positions
+//! whatever the thread count; each chunk's gradient is summed in entry
+//! order into its own buffer, and the buffers are added in chunk order, so
+//! the same seed and data give the same network byte for byte on 1 or 16
+//! threads.
+
+pub mod checkpoint;
+pub mod data;
+pub mod model;
+
+use checkpoint::{Settings, State};
+use data::{Data, Entry, InputTable};
+use model::{ChunkLoss, Params, SIZE, Targets};
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+
+/// Positions a gradient chunk (fixed, so results do not depend on the
+/// thread count).
+pub const CHUNK: usize = 1024;
+
+/// Largest mini-batch: its chunks' gradient buffers (292 KB each) take
+/// 75 MB.
+pub const MAX_BATCH: u32 = 1 << 18;
+
+/// Adam's decay of the first moments.
+const BETA1: f32 = 0.9;
+/// Adam's decay of the second moments.
+const BETA2: f32 = 0.999;
+/// Adam's epsilon.
+const EPS: f32 = 1e-8;
+/// The learning rate falls along a cosine to this fraction of the start.
+const LR_END: f64 = 0.01;
+/// Most positions used to fit the sigmoid's scale (every k-th entry).
+const FIT_MAX: usize = 1_000_000;
+
+/// A training run's options (`splut train`).
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Data files, text or binary.
+    pub files: Vec<PathBuf>,
+    /// Epochs of the run (default 10).
+    pub epochs: Option<u32>,
+    /// Positions a mini-batch (default 16384).
+    pub batch: Option<u32>,
+    /// Starting learning rate (default 0.001).
+    pub lr: Option<f64>,
+    /// Weight of the search score in the target (default 0.5).
+    pub lambda: Option<f64>,
+    /// Fraction of the games kept for validation (default 0.05).
+    pub validation: Option<f64>,
+    /// Seed (default 1).
+    pub seed: Option<u64>,
+    /// The sigmoid's scale K in centi-units (default: fitted).
+    pub scale: Option<f64>,
+    /// Threads (0: all cores).
+    pub threads: usize,
+    /// Directory for a checkpoint (and network) every epoch.
+    pub checkpoints: Option<PathBuf>,
+    /// A checkpoint to go on from.
+    pub resume: Option<PathBuf>,
+    /// Where the quantised network goes.
+    pub output: PathBuf,
+    /// Show a progress bar.
+    pub progress: bool,
+}
+
+/// One epoch's figures.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EpochReport {
+    /// The epoch (from 1).
+    pub epoch: u32,
+    /// Mean training loss over the epoch (as the weights moved).
+    pub train_loss: f64,
+    /// Validation loss at the epoch's end (`None` without validation data).
+    pub validation_loss: Option<f64>,
+    /// Seconds the epoch took.
+    pub seconds: f64,
+    /// Training positions a second.
+    pub positions_per_second: f64,
+}
+
+/// What a run did.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The settings (the checkpoint's when resumed).
+    pub settings: Settings,
+    /// The quantised network's scale: round(K / 2).
+    pub net_scale: i32,
+    /// Training and validation positions.
+    pub positions: (usize, usize),
+    /// Each epoch run.
+    pub epochs: Vec<EpochReport>,
+    /// The final float network.
+    pub params: Params,
+}
+
+/// Checks an option given on the command line against a resumed
+/// checkpoint's value.
+fn same<T: PartialEq + std::fmt::Display>(
+    name: &str,
+    given: Option<T>,
+    kept: T,
+) -> Result<(), String> {
+    match given {
+        Some(g) if g != kept => Err(format!(
+            "--{name} {g} differs from the checkpoint's {kept}: a run resumes with its own settings"
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The settings of a fresh run, with its defaults; an error for a value
+/// out of range.
+fn fresh_settings(cfg: &Config) -> Result<Settings, String> {
+    let s = Settings {
+        seed: cfg.seed.unwrap_or(1),
+        epochs: cfg.epochs.unwrap_or(10),
+        batch: cfg.batch.unwrap_or(16384),
+        lr: cfg.lr.unwrap_or(0.001),
+        lambda: cfg.lambda.unwrap_or(0.5),
+        validation: cfg.validation.unwrap_or(0.05),
+        scale: cfg.scale.unwrap_or(0.0),
+        data: 0,
+    };
+    check_settings(&s, cfg.scale.is_some())?;
+    Ok(s)
+}
+
+/// Ranges of the settings.
+fn check_settings(s: &Settings, scale_given: bool) -> Result<(), String> {
+    let bad = |what: &str| Err(what.to_string());
+    if !(1..=100_000).contains(&s.epochs) {
+        return bad("--epochs must be 1 to 100000");
+    }
+    if !(1..=MAX_BATCH).contains(&s.batch) {
+        return bad("--batch must be 1 to 262144");
+    }
+    if !(s.lr > 0.0 && s.lr <= 1.0) {
+        return bad("--lr must be above 0 and at most 1");
+    }
+    if !(0.0..=1.0).contains(&s.lambda) {
+        return bad("--lambda must be 0 to 1");
+    }
+    if !(0.0..1.0).contains(&s.validation) {
+        return bad("--validation must be 0 or more and below 1");
+    }
+    if scale_given && !(1.0..=200_000.0).contains(&s.scale) {
+        return bad("--scale must be 1 to 200000 (centi-units)");
+    }
+    Ok(())
+}
+
+/// The sigmoid's scale K fitted to the side to move's search scores and
+/// results (at most [`FIT_MAX`] positions, every k-th), by
+/// [`crate::tune::minimise_scale`]. Summed in a fixed order, so it does
+/// not depend on the thread count.
+pub fn fit_scale(entries: &[Entry]) -> f64 {
+    let all = data::score_outcomes(entries);
+    let step = all.len().div_ceil(FIT_MAX).max(1);
+    let pairs: Vec<(f32, f32)> = all.into_iter().step_by(step).collect();
+    if pairs.is_empty() {
+        return 400.0;
+    }
+    let loss = |k: f64| {
+        let k = k as f32;
+        let sums: Vec<f64> = pairs
+            .par_chunks(CHUNK * 16)
+            .map(|c| {
+                c.iter()
+                    .map(|&(cp, r)| f64::from((model::sigmoid(cp / k) - r).powi(2)))
+                    .sum()
+            })
+            .collect();
+        sums.iter().sum::<f64>() / pairs.len() as f64
+    };
+    crate::tune::minimise_scale(&loss)
+}
+
+/// The network's scale for a sigmoid scale `k`: round(K / 2). The search
+/// compares a seat's value with its opponents' average; with 2 players
+/// the two seats' logits are about +x and −x where sigmoid(x) is the win
+/// chance, x ≈ cp / K, so their values differ by 2 × scale × x ≈ K × x,
+/// the search score's own units.
+pub fn net_scale(k: f64) -> i32 {
+    ((k / 2.0).round() as i32).clamp(1, 100_000)
+}
+
+/// The learning rate at optimizer step `step` of `total`: a cosine from
+/// `lr` down to `lr` × [`LR_END`].
+pub fn learning_rate(lr: f64, step: u64, total: u64) -> f64 {
+    let x = (step as f64 / total.max(1) as f64).min(1.0);
+    let end = lr * LR_END;
+    end + 0.5 * (lr - end) * (1.0 + (std::f64::consts::PI * x).cos())
+}
+
+/// The loss over `entries`, summed chunk by chunk in a fixed order.
+pub fn mean_loss(p: &Params, table: &InputTable, entries: &[Entry], t: Targets) -> Option<f64> {
+    let parts: Vec<ChunkLoss> = entries
+        .par_chunks(CHUNK)
+        .map(|c| model::chunk_loss(p, table, c, t))
+        .collect();
+    let views: usize = parts.iter().map(|l| l.views).sum();
+    (views > 0).then(|| parts.iter().map(|l| l.sum).sum::<f64>() / views as f64)
+}
+
+/// Runs `cfg`: reads the data, trains, writes checkpoints and the
+/// network; `say` hears a line per epoch (and the setup).
+pub fn run(cfg: &Config, say: &mut (dyn FnMut(&str) + Send)) -> Result<Outcome, String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads)
+        .build()
+        .map_err(|e| format!("threads: {e}"))?;
+    pool.install(|| run_in_pool(cfg, say))
+}
+
+/// The settings and starting state: a checkpoint's, or fresh ones.
+fn start(
+    cfg: &Config,
+    say: &mut (dyn FnMut(&str) + Send),
+) -> Result<(Settings, State, Data), String> {
+    let resumed = match &cfg.resume {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            Some(checkpoint::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?)
+        }
+        None => None,
+    };
+    if let Some((s, _)) = &resumed {
+        same("seed", cfg.seed, s.seed)?;
+        same("epochs", cfg.epochs, s.epochs)?;
+        same("batch", cfg.batch, s.batch)?;
+        same("lr", cfg.lr, s.lr)?;
+        same("lambda", cfg.lambda, s.lambda)?;
+        same("validation", cfg.validation, s.validation)?;
+        same("scale", cfg.scale, s.scale)?;
+    }
+    let mut settings = match &resumed {
+        Some((s, _)) => *s,
+        None => fresh_settings(cfg)?,
+    };
+    let t0 = std::time::Instant::now();
+    let data = data::load(&cfg.files, settings.validation)?;
+    say(&format!(
+        "read {} positions in {:.1} s: {} training, {} validation (by game){}{}",
+        data.read,
+        t0.elapsed().as_secs_f64(),
+        data.train.len(),
+        data.validation.len(),
+        if data.skipped > 0 {
+            format!(", {} skipped (one seat left)", data.skipped)
+        } else {
+            String::new()
+        },
+        if data.cut > 0 {
+            format!(
+                "; the cut-short last record of {} file(s) left out",
+                data.cut
+            )
+        } else {
+            String::new()
+        }
+    ));
+    let fingerprint = data::fingerprint(&data.train);
+    let state = match resumed {
+        Some((s, st)) => {
+            if s.data != fingerprint {
+                return Err(
+                    "the data differ from the checkpoint's (another set, order or validation split)"
+                        .into(),
+                );
+            }
+            say(&format!(
+                "resuming after epoch {} of {}",
+                st.epoch, s.epochs
+            ));
+            st
+        }
+        None => {
+            settings.data = fingerprint;
+            if cfg.scale.is_none() {
+                settings.scale = fit_scale(&data.train);
+                say(&format!(
+                    "sigmoid scale K fitted to the search scores: {:.1}",
+                    settings.scale
+                ));
+            }
+            let mut rng = settings.seed;
+            let params = Params::init(&mut rng);
+            State {
+                params,
+                m: vec![0.0; SIZE],
+                v: vec![0.0; SIZE],
+                step: 0,
+                epoch: 0,
+                rng,
+            }
+        }
+    };
+    Ok((settings, state, data))
+}
+
+fn run_in_pool(cfg: &Config, say: &mut (dyn FnMut(&str) + Send)) -> Result<Outcome, String> {
+    let (settings, mut state, data) = start(cfg, say)?;
+    if let Some(dir) = &cfg.checkpoints {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let t = Targets {
+        lambda: settings.lambda as f32,
+        scale: settings.scale as f32,
+    };
+    let table = InputTable::new();
+    let mut epochs = Vec::new();
+    while state.epoch < settings.epochs {
+        let report = epoch(cfg, &settings, &mut state, &data, &table, t)?;
+        say(&format!(
+            "epoch {}/{}: train loss {:.6}, validation loss {}, {:.1} s, {:.0} positions/s",
+            report.epoch,
+            settings.epochs,
+            report.train_loss,
+            report
+                .validation_loss
+                .map_or("-".to_string(), |v| format!("{v:.6}")),
+            report.seconds,
+            report.positions_per_second
+        ));
+        epochs.push(report);
+        if let Some(dir) = &cfg.checkpoints {
+            save_checkpoint(dir, &settings, &state)?;
+        }
+    }
+    let net = state.params.quantise(net_scale(settings.scale));
+    write_file(&cfg.output, &net.to_bytes())?;
+    Ok(Outcome {
+        settings,
+        net_scale: net.scale,
+        positions: (data.train.len(), data.validation.len()),
+        epochs,
+        params: state.params,
+    })
+}
+
+/// Writes `bytes` to `path` through a temporary file and a rename, so a
+/// killed run never leaves half a file.
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, bytes).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// `DIR/epoch-<n>.ckpt` and the network of that epoch, `DIR/epoch-<n>.nnue`.
+fn save_checkpoint(dir: &Path, s: &Settings, st: &State) -> Result<(), String> {
+    let name = format!("epoch-{:03}", st.epoch);
+    write_file(
+        &dir.join(format!("{name}.ckpt")),
+        &checkpoint::to_bytes(s, st),
+    )?;
+    let net = st.params.quantise(net_scale(s.scale));
+    write_file(&dir.join(format!("{name}.nnue")), &net.to_bytes())
+}
+
+/// Fisher–Yates with the run's generator.
+fn shuffle(order: &mut [u32], rng: &mut u64) {
+    for i in (1..order.len()).rev() {
+        let j = (crate::game::splitmix64(rng) % (i as u64 + 1)) as usize;
+        order.swap(i, j);
+    }
+}
+
+/// One epoch: shuffled mini-batches, an Adam step each.
+fn epoch(
+    cfg: &Config,
+    s: &Settings,
+    st: &mut State,
+    data: &Data,
+    table: &InputTable,
+    t: Targets,
+) -> Result<EpochReport, String> {
+    let t0 = std::time::Instant::now();
+    let n = data.train.len();
+    let batch = s.batch as usize;
+    let per_epoch = n.div_ceil(batch) as u64;
+    let total = per_epoch * u64::from(s.epochs);
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    shuffle(&mut order, &mut st.rng);
+    let bar = progress_bar(cfg.progress, n as u64);
+    let chunks = batch.div_ceil(CHUNK);
+    let mut grads = vec![vec![0.0f32; SIZE]; chunks];
+    let mut grad = vec![0.0f32; SIZE];
+    let mut entries = Vec::with_capacity(batch);
+    let mut sum = ChunkLoss::default();
+    for idx in order.chunks(batch) {
+        entries.clear();
+        entries.extend(idx.iter().map(|&i| data.train[i as usize]));
+        let parts: Vec<ChunkLoss> = entries
+            .par_chunks(CHUNK)
+            .zip(grads.par_iter_mut())
+            .map(|(c, g)| {
+                g.fill(0.0);
+                model::gradient(&st.params, table, c, t, g)
+            })
+            .collect();
+        let used = parts.len();
+        let views: usize = parts.iter().map(|l| l.views).sum();
+        sum.views += views;
+        sum.sum += parts.iter().map(|l| l.sum).sum::<f64>();
+        reduce(&grads[..used], &mut grad, views);
+        let lr = learning_rate(s.lr, st.step, total) as f32;
+        st.step += 1;
+        adam(st, &grad, lr);
+        bar.inc(idx.len() as u64);
+        bar.set_message(format!(
+            "epoch {}/{}, loss {:.6}",
+            st.epoch + 1,
+            s.epochs,
+            sum.sum / sum.views.max(1) as f64
+        ));
+    }
+    bar.finish_and_clear();
+    st.epoch += 1;
+    let seconds = t0.elapsed().as_secs_f64();
+    Ok(EpochReport {
+        epoch: st.epoch,
+        train_loss: sum.sum / sum.views.max(1) as f64,
+        validation_loss: mean_loss(&st.params, table, &data.validation, t),
+        seconds,
+        positions_per_second: n as f64 / seconds.max(1e-9),
+    })
+}
+
+/// `out` = the mean gradient: the chunks' sums added in chunk order,
+/// divided by the views (parallel over parameters, each parameter's sum
+/// in the same order).
+fn reduce(grads: &[Vec<f32>], out: &mut [f32], views: usize) {
+    let inv = 1.0 / views.max(1) as f32;
+    out.par_chunks_mut(4096).enumerate().for_each(|(k, o)| {
+        let at = k * 4096;
+        for (j, x) in o.iter_mut().enumerate() {
+            let mut acc = 0.0f32;
+            for g in grads {
+                acc += g[at + j];
+            }
+            *x = acc * inv;
+        }
+    });
+}
+
+/// An Adam step with learning rate `lr`, then the clip to what
+/// quantisation holds.
+fn adam(st: &mut State, grad: &[f32], lr: f32) {
+    let step = st.step as i32;
+    let c1 = 1.0 - BETA1.powi(step);
+    let c2 = 1.0 - BETA2.powi(step);
+    st.params
+        .w
+        .par_chunks_mut(4096)
+        .zip(st.m.par_chunks_mut(4096))
+        .zip(st.v.par_chunks_mut(4096))
+        .zip(grad.par_chunks(4096))
+        .for_each(|(((w, m), v), g)| {
+            for i in 0..w.len() {
+                m[i] = BETA1 * m[i] + (1.0 - BETA1) * g[i];
+                v[i] = BETA2 * v[i] + (1.0 - BETA2) * g[i] * g[i];
+                w[i] -= lr * (m[i] / c1) / ((v[i] / c2).sqrt() + EPS);
+            }
+        });
+    st.params.clip();
+}
+
+/// The bar datagen and tournaments show, counting positions.
+fn progress_bar(show: bool, len: u64) -> indicatif::ProgressBar {
+    let bar = if show {
+        indicatif::ProgressBar::new(len)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} positions, {elapsed} [{msg}]",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar
+}
