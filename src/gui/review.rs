@@ -7,6 +7,7 @@
 //! [`score_to_win_probabilities`], the one place that maps a score to
 //! probabilities.
 
+use super::session::winprob_json;
 use crate::game::{Game, Position, Seat, StepKind};
 use crate::play::client::Client;
 use serde::Serialize;
@@ -259,6 +260,10 @@ pub struct TurnReview {
     pub best: Vec<String>,
     /// How to draw it.
     pub best_marks: Vec<StepMark>,
+    /// Every seat's chance before the turn (`{"r": 0.6, …}`).
+    pub winprob: serde_json::Value,
+    /// Every seat's chance after it.
+    pub winprob_after: serde_json::Value,
 }
 
 /// The mark of a drop in win probability.
@@ -321,6 +326,8 @@ pub fn review(
                 score: evals[i].score.clone(),
                 best: evals[i].best.clone(),
                 best_marks: step_marks(&game.positions()[bounds[i]], &evals[i].best),
+                winprob: winprob_json(&evals[i].winprob),
+                winprob_after: winprob_json(&evals[i + 1].winprob),
             }
         })
         .collect())

@@ -82,10 +82,11 @@ pub fn threats(pos: &Position, seat: Seat) -> Result<Threats, String> {
 }
 
 /// Every killing throw the side to move can make in the rest of its turn
-/// (of `victim`'s sorcerer only, if given), one per distinct throw and
-/// levitation, each by its shortest sequence of steps.
+/// (of `victim`'s sorcerer only, if given), one per distinct throw (troll,
+/// rock and direction), each by its shortest sequence of steps (so a
+/// levitation is listed only where the throw needs it).
 pub fn kills_in_turn(pos: &Position, victim: Option<Seat>) -> Vec<Kill> {
-    let mut found: HashMap<(String, Option<(String, String)>), Kill> = HashMap::new();
+    let mut found: HashMap<String, Kill> = HashMap::new();
     let mut path = Vec::new();
     let mut nodes = 0;
     search(pos, victim, &mut path, &mut found, &mut nodes);
@@ -101,7 +102,7 @@ fn search(
     pos: &Position,
     victim: Option<Seat>,
     path: &mut Vec<Step>,
-    found: &mut HashMap<(String, Option<(String, String)>), Kill>,
+    found: &mut HashMap<String, Kill>,
     nodes: &mut usize,
 ) {
     let mover = pos.side_to_move();
@@ -118,10 +119,7 @@ fn search(
                 }
                 path.push(step);
                 if let Some(kill) = describe(pos, mover, hit, path) {
-                    let key = (
-                        kill.steps.last().cloned().unwrap_or_default(),
-                        kill.levitation.clone(),
-                    );
+                    let key = kill.steps.last().cloned().unwrap_or_default();
                     let shorter = found
                         .get(&key)
                         .is_none_or(|k| kill.steps.len() < k.steps.len());
@@ -203,6 +201,13 @@ mod tests {
         assert_eq!((direct.troll.as_str(), direct.rock.as_str()), ("f2", "f3"));
         assert_eq!(direct.flight, ["f4", "f5", "f6", "f7", "f8"]);
         assert_eq!(direct.levitation, None);
+        // One entry per throw: no throw listed twice (say, after a
+        // levitation of some rock that changes nothing).
+        let mut throws: Vec<&String> = red.kills.iter().filter_map(|k| k.steps.last()).collect();
+        let n = throws.len();
+        throws.sort();
+        throws.dedup();
+        assert_eq!(throws.len(), n, "{:?}", red.kills);
         // Every kill listed replays to green's sorcerer gone.
         for k in &red.kills {
             let mut q = p;

@@ -66,7 +66,7 @@ fn threats_and_kills_at_hand_are_served_for_any_position() {
     // Bad requests are refused plainly.
     for (path, want) in [
         ("/api/threats".to_string(), 400),
-        (format!("/api/threats?spn=junk&seat=r"), 422),
+        ("/api/threats?spn=junk&seat=r".to_string(), 422),
         (
             "/api/threats?spn=R%2FgTgDgS%2F5%2F7%2FR7R%2F7%2F5%2FrSrDrT%2FR+r+1+1+-+-+-&seat=x"
                 .into(),

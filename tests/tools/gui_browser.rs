@@ -205,6 +205,24 @@ impl Browser {
     }
 }
 
+impl Browser {
+    /// A screenshot of the element `css` alone, to `target/<name>` (and
+    /// to `docs/img/<name>` with `SPLUT_GUI_IMAGES=1`: the
+    /// README's pictures).
+    fn screenshot_of(&self, css: &str, name: &str) {
+        std::thread::sleep(Duration::from_millis(300));
+        let e = self.find(css);
+        let v = self.call("GET", &self.s(&format!("/element/{e}/screenshot")), None);
+        let png = base64_decode(v.as_str().unwrap());
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let _ = std::fs::create_dir_all(root.join("target"));
+        std::fs::write(root.join("target").join(name), &png).unwrap();
+        if std::env::var("SPLUT_GUI_IMAGES").as_deref() == Ok("1") {
+            std::fs::write(root.join("docs/img").join(name), &png).unwrap();
+        }
+    }
+}
+
 impl Drop for Browser {
     fn drop(&mut self) {
         if !self.session.is_empty() {
@@ -883,7 +901,7 @@ fn hints_threats_evaluation_review_and_browsing_in_a_real_browser() {
     let arrows = b.js("return [...document.querySelectorAll('#arrows .arrow-g[data-step]')].map(e => e.dataset.step).join(' ');");
     assert_eq!(arrows, hint);
     assert_eq!(gui.state(id)["step_count"], 3);
-    b.screenshot("gui-hint.png");
+    b.screenshot_of("#left", "gui-hint.png");
 
     // Browsing: the position after the first turn, the game unchanged,
     // no step offered; then back to the game.
@@ -947,7 +965,7 @@ fn hints_threats_evaluation_review_and_browsing_in_a_real_browser() {
             .contains("Red can kill Green now: f2f3*n"),
         "{listed}"
     );
-    b.screenshot("gui-threats.png");
+    b.screenshot_of("#left", "gui-threats.png");
     // Red's sorcerer walks into its own line of fire: green's throw is
     // no threat, red's own throw kills it.
     b.js("playStep('d2d3'); return null;");
@@ -961,6 +979,11 @@ fn hints_threats_evaluation_review_and_browsing_in_a_real_browser() {
         "the review",
     );
     assert_eq!(b.js("return document.querySelector('#moves li[data-turn=\"0\"]').classList.contains('blunder');"), true);
+    // The review's chances over the game, one line a seat.
+    assert_eq!(
+        b.js("return document.querySelectorAll('#graph polyline').length;"),
+        2
+    );
     b.click(".review-turn[data-turn=\"0\"]");
     b.wait(
         "document.getElementById('board').dataset.viewing === '0'",
@@ -979,7 +1002,7 @@ fn hints_threats_evaluation_review_and_browsing_in_a_real_browser() {
         !p.in_game(splut::game::Seat::Green),
         "the better turn kills: {best:?}"
     );
-    b.screenshot("gui-review.png");
+    b.screenshot_of("main", "gui-review.png");
     assert_eq!(gui.state(id)["gameover"], true);
 }
 

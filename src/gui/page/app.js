@@ -413,7 +413,8 @@ function toLive() {
 
 // ----- arrows: the hint, a review's better turn, threats -----
 
-const HEAD = { arrow: "#1f5fbf", threat: "#d01010", kill: "#118a2a", "arrow-rock": "#5d5d5d" };
+const HEAD = { arrow: "#1f5fbf", threat: "#d01010", kill: "#118a2a", "arrow-rock": "#5d5d5d",
+               "threat-lev": "#d01010", "kill-lev": "#118a2a" };
 
 function arrow(layer, from, to, cls, label) {
   const [x1, y1] = centre(from), [x2, y2] = centre(to);
@@ -551,7 +552,14 @@ function drawGraph(st) {
   svg.textContent = "";
   const W = 400, H = 120;
   for (const p of [0, 0.5, 1]) el("line", { x1: 0, x2: W, y1: 5 + (1 - p) * (H - 10), y2: 5 + (1 - p) * (H - 10), class: "axis" }, svg);
-  const pts = (st.evals || []).slice();
+  // The review's view of every turn when there is one, else the engine's
+  // at each of its turns.
+  let pts = (st.evals || []).slice();
+  if (reviewed && reviewed.id === st.id && reviewed.turns.length) {
+    pts = reviewed.turns.map((t) => ({ step: t.first_step, winprob: t.winprob }));
+    const t = reviewed.turns[reviewed.turns.length - 1];
+    pts.push({ step: t.first_step + t.steps.length, winprob: t.winprob_after });
+  }
   const last = Math.max(1, st.step_count);
   const seats = st.seats.map((s) => s.seat);
   svg.dataset.points = String(pts.length);
@@ -578,7 +586,7 @@ async function reviewGame() {
   } catch (e) { $("review-status").textContent = `Review: ${e.message}`; }
   $("review").disabled = false;
   showReview();
-  if (game) drawMoves(game);
+  if (game) { drawMoves(game); drawGraph(game); }
 }
 
 function showReview() {
