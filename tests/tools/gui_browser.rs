@@ -1004,6 +1004,33 @@ fn hints_threats_evaluation_review_and_browsing_in_a_real_browser() {
     );
     b.screenshot_of("main", "gui-review.png");
     assert_eq!(gui.state(id)["gameover"], true);
+
+    // The game's record loaded from a file: the same game, every seat a
+    // person.
+    let record = gui.get(&format!("/api/games/{id}/record")).body;
+    let path = crate::support::temp("gui-browser", "game.txt");
+    std::fs::write(&path, &record).unwrap();
+    let e = b.find("#record-file");
+    b.call(
+        "POST",
+        &b.s(&format!("/element/{e}/value")),
+        Some(json!({ "text": path.to_string_lossy() })),
+    );
+    b.wait(
+        &format!("document.getElementById('board').dataset.gameId !== '{id}'"),
+        Duration::from_secs(10),
+        "the loaded game",
+    );
+    let loaded = check_board(&b, &gui, game_id(&b));
+    assert_eq!(steps_of(&loaded), ["d2d3", "f2f3*w"]);
+    assert_eq!(loaded["start"], THROW_SPN);
+    assert!(
+        loaded["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["engine"] == false)
+    );
 }
 
 #[test]

@@ -846,7 +846,11 @@ async function main() {
   $("threats-toggle").addEventListener("change", () => { threatsShown = null; drawThreats(); });
   $("live").addEventListener("click", toLive);
   $("review").addEventListener("click", reviewGame);
-  $("record-file").addEventListener("change", (ev) => { if (ev.target.files[0]) loadRecord(ev.target.files[0]); });
+  $("record-file").addEventListener("change", (ev) => {
+    const f = ev.target.files[0];
+    ev.target.value = "";  // the same file chosen again loads again
+    if (f) loadRecord(f);
+  });
   $("copy-spn").addEventListener("click", async () => {
     const t = $("spn-text");
     try { await navigator.clipboard.writeText(t.value); }
