@@ -319,19 +319,7 @@ impl Games {
             }
             ("POST", ["api", "games", id, action]) => {
                 let s = self.session(id)?;
-                let state = match *action {
-                    "step" => {
-                        let b = serde_json::from_str::<StepIn>(body)
-                            .map_err(|e| Refusal::BadRequest(format!("bad JSON: {e}")))?;
-                        s.step(&b.step)?
-                    }
-                    "takeback" => s.take_back()?,
-                    "restart" => s.restart_engine()?,
-                    "hint" => self.hint(&s, body)?,
-                    "review" => self.review(&s, body)?,
-                    _ => return Err(Refusal::NotFound("no such action".into())),
-                };
-                Reply::json(200, state)
+                Reply::json(200, self.action(&s, action, body)?)
             }
             ("GET", ["api", "games", id, "positions"]) => {
                 let (_, game) = self.session(id)?.game();
@@ -353,6 +341,23 @@ impl Games {
             }
             _ => return Err(Refusal::NotFound("not found".into())),
         })
+    }
+
+    /// `POST /api/games/<id>/<action>`: a step, a take-back, a restart, a
+    /// hint or a review.
+    fn action(&self, s: &Session, action: &str, body: &str) -> Result<serde_json::Value, Refusal> {
+        match action {
+            "step" => {
+                let b = serde_json::from_str::<StepIn>(body)
+                    .map_err(|e| Refusal::BadRequest(format!("bad JSON: {e}")))?;
+                s.step(&b.step)
+            }
+            "takeback" => s.take_back(),
+            "restart" => s.restart_engine(),
+            "hint" => self.hint(s, body),
+            "review" => self.review(s, body),
+            _ => Err(Refusal::NotFound("no such action".into())),
+        }
     }
 
     fn new_game(&self, body: &str) -> Result<Reply, Refusal> {

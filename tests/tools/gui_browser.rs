@@ -927,6 +927,21 @@ fn hints_threats_evaluation_review_and_browsing_in_a_real_browser() {
         0
     );
     assert_eq!(gui.state(id)["step_count"], 3);
+    // One step of a turn, and the arrow keys step by step.
+    b.click("#moves li[data-turn=\"1\"] span[data-end=\"2\"]");
+    b.wait(
+        "document.getElementById('board').dataset.viewing === '2'",
+        Duration::from_secs(5),
+        "the position after step 2",
+    );
+    assert_eq!(drawn(&b)["spn"], spns[2]);
+    b.js("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowLeft'})); return null;");
+    b.wait(
+        "document.getElementById('board').dataset.viewing === '1'",
+        Duration::from_secs(5),
+        "a step back",
+    );
+    assert_eq!(drawn(&b)["spn"], spns[1]);
     b.click("#live");
     b.wait(
         "!document.getElementById('board').dataset.viewing",

@@ -359,10 +359,21 @@ function drawMoves(st) {
   ol.textContent = "";
   let at = 0;
   st.turns.forEach((t, i) => {
-    at += t.steps.length;
     const li = document.createElement("li");
     li.className = "seat-" + t.seat + (marks.has(i) ? " " + marks.get(i) : "");
-    li.textContent = `${t.seat}  ${t.steps.join(" ")}`;
+    li.textContent = `${t.seat} `;
+    // Each step shows the position after it; the turn, after its last.
+    for (const step of t.steps) {
+      at++;
+      const span = document.createElement("span");
+      span.className = "step";
+      span.textContent = " " + step;
+      span.dataset.end = String(at);
+      const end = at;
+      span.addEventListener("click", (ev) => { ev.stopPropagation(); browseTo(end); });
+      if (viewing === at) span.classList.add("viewing");
+      li.appendChild(span);
+    }
     li.dataset.turn = String(i);
     li.dataset.end = String(at);
     li.title = "show the position after this turn";
@@ -400,6 +411,18 @@ async function browseTo(n, marks) {
   drawMoves(game);
   highlight();
   drawOverlays();
+}
+
+// The arrow keys step through the game's positions.
+function browseKey(ev) {
+  const t = ev.target;
+  if (!game || (t && t.closest && t.closest("input, select, textarea"))) return;
+  const here = viewing === null ? game.step_count : viewing;
+  if (ev.key === "ArrowLeft" && here > 0) browseTo(here - 1);
+  else if (ev.key === "ArrowRight" && viewing !== null) browseTo(here + 1);
+  else if (ev.key === "Escape" && viewing !== null) toLive();
+  else return;
+  ev.preventDefault();
 }
 
 function toLive() {
@@ -845,6 +868,7 @@ async function main() {
   $("hint").addEventListener("click", askHint);
   $("threats-toggle").addEventListener("change", () => { threatsShown = null; drawThreats(); });
   $("live").addEventListener("click", toLive);
+  document.addEventListener("keydown", browseKey);
   $("review").addEventListener("click", reviewGame);
   $("record-file").addEventListener("change", (ev) => {
     const f = ev.target.files[0];
