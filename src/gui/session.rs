@@ -642,7 +642,12 @@ impl Session {
         };
         let name = |c: &SeatConfig| {
             if c.engine {
-                format!("{}-{}ms", c.algorithm, c.movetime)
+                let level = match c.level {
+                    Some(Level::Elo(v)) => format!("-elo{v}"),
+                    Some(Level::Skill(v)) => format!("-skill{v}"),
+                    None => String::new(),
+                };
+                format!("{}-{}ms{level}", c.algorithm, c.movetime)
             } else {
                 "person".to_string()
             }

@@ -289,6 +289,10 @@ fn levels_are_offered_only_when_the_engine_has_them_and_are_sent_to_it() {
     gui.wait_for(id, Duration::from_secs(20), "both engines' turns", |s| {
         s["step_count"].as_u64().unwrap() >= 3
     });
+    // The record names each engine seat with its level.
+    let record = gui.get(&format!("/api/games/{id}/record")).body;
+    assert!(record.contains("auto-20ms-elo1200"), "{record}");
+    assert!(record.contains("auto-20ms-skill3"), "{record}");
     let sent = std::fs::read_to_string(&log).unwrap();
     for line in [
         "setoption name UCI_ShowWinProb value true",
