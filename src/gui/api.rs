@@ -2,9 +2,15 @@
 //! Nothing here trusts the page: every field is checked, and a refused
 //! request changes nothing.
 
+use super::levels::{Level, Levels};
 use super::refusal::Refusal;
+use super::review::{evaluate, review};
+use super::session::winprob_json;
 use super::session::{SeatConfig, Session};
 use crate::game::Position;
+use crate::game::{Game, Seat};
+use crate::play::client::{Client, option_choices};
+use crate::play::record::parse_records;
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -22,6 +28,15 @@ const MOVETIME: std::ops::RangeInclusive<u64> = 10..=600_000;
 
 /// Longest SPN a preview reads (a real one is under 100 characters).
 const MAX_SPN: usize = 200;
+
+/// Most hints and reviews running at once (each starts an engine).
+const MAX_ANALYSES: usize = 2;
+
+/// Bounds on the time an engine thinks for a hint or for each position of
+/// a review, in ms, and the defaults.
+const ANALYSIS_MS: std::ops::RangeInclusive<u64> = 10..=10_000;
+const HINT_MS: u64 = 500;
+const REVIEW_MS: u64 = 100;
 
 /// The page, embedded in the binary.
 const INDEX_HTML: &str = include_str!("page/index.html");
@@ -101,6 +116,10 @@ pub struct Games {
     pub live: Arc<AtomicUsize>,
     command: Vec<String>,
     algorithms: Vec<String>,
+    /// The engine's level options.
+    levels: Levels,
+    /// Hints and reviews running (each with an engine of its own).
+    analyses: AtomicUsize,
     /// Why the engine could not be started at launch, if it could not.
     engine_error: Option<String>,
     /// Pause between the steps of an engine's turn.
@@ -114,6 +133,7 @@ struct SeatIn {
     engine: bool,
     algorithm: Option<String>,
     movetime: Option<u64>,
+    level: Option<Level>,
 }
 
 /// A new game, as the page sends it.
@@ -122,9 +142,31 @@ struct SeatIn {
 struct NewGame {
     players: Option<u8>,
     spn: Option<String>,
+    /// A game record (`splut replay`'s format): its start and steps.
+    record: Option<String>,
+    /// Steps played from the start, space-separated.
+    moves: Option<String>,
+    /// One per seat in the game; none with a record: every seat a person.
+    #[serde(default)]
     seats: Vec<SeatIn>,
     /// The game this one replaces (it is closed).
     replace: Option<u64>,
+}
+
+/// A hint or a review: how long the engine thinks for each position.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct AnalysisIn {
+    movetime: Option<u64>,
+}
+
+/// Counts an analysis engine while it runs.
+struct AnalysisSlot<'a>(&'a AtomicUsize);
+
+impl Drop for AnalysisSlot<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 #[derive(Deserialize)]
@@ -138,12 +180,16 @@ impl Games {
     /// waits `step_pause` between the steps of its turns.
     pub fn new(command: Vec<String>, step_pause: Duration) -> Games {
         let live = Arc::new(AtomicUsize::new(0));
-        let (algorithms, engine_error) = match super::start_engine(&command, &live) {
-            Ok((e, algos)) => {
+        let (algorithms, levels, engine_error) = match super::start_engine(&command, &live) {
+            Ok((e, ugi)) => {
                 e.quit(super::QUIT_GRACE);
-                (algos, None)
+                (
+                    option_choices(&ugi, "Algorithm"),
+                    Levels::from_ugi(&ugi),
+                    None,
+                )
             }
-            Err(e) => (Vec::new(), Some(e)),
+            Err(e) => (Vec::new(), Levels::default(), Some(e)),
         };
         Games {
             sessions: Mutex::new(HashMap::new()),
@@ -152,7 +198,9 @@ impl Games {
             live,
             command,
             algorithms,
+            levels,
             engine_error,
+            analyses: AtomicUsize::new(0),
             step_pause,
         }
     }
@@ -228,6 +276,13 @@ impl Games {
                     "max_games": MAX_GAMES,
                     "movetime": { "min": MOVETIME.start(), "max": MOVETIME.end(), "default": 1000 },
                     "step_pause": self.step_pause.as_millis() as u64,
+                    "levels": self.levels,
+                    "review": {
+                        "mistake": super::review::MISTAKE_DROP,
+                        "blunder": super::review::BLUNDER_DROP,
+                        "movetime": REVIEW_MS,
+                    },
+                    "hint_movetime": HINT_MS,
                 }),
             ),
             ("GET", ["api", "status"]) => Reply::json(
@@ -238,6 +293,7 @@ impl Games {
                 }),
             ),
             ("GET", ["api", "preview"]) => preview(query)?,
+            ("GET", ["api", "threats"]) => threats(query)?,
             ("POST", ["api", "shutdown"]) => Reply {
                 shutdown: true,
                 ..Reply::json(200, serde_json::json!({ "stopping": true }))
@@ -263,17 +319,12 @@ impl Games {
             }
             ("POST", ["api", "games", id, action]) => {
                 let s = self.session(id)?;
-                let state = match *action {
-                    "step" => {
-                        let b = serde_json::from_str::<StepIn>(body)
-                            .map_err(|e| Refusal::BadRequest(format!("bad JSON: {e}")))?;
-                        s.step(&b.step)?
-                    }
-                    "takeback" => s.take_back()?,
-                    "restart" => s.restart_engine()?,
-                    _ => return Err(Refusal::NotFound("no such action".into())),
-                };
-                Reply::json(200, state)
+                Reply::json(200, self.action(&s, action, body)?)
+            }
+            ("GET", ["api", "games", id, "positions"]) => {
+                let (_, game) = self.session(id)?.game();
+                let spns: Vec<String> = game.positions().iter().map(|p| p.to_spn()).collect();
+                Reply::json(200, serde_json::json!({ "spns": spns }))
             }
             ("GET", ["api", "games", id, "record"]) => {
                 let s = self.session(id)?;
@@ -292,11 +343,40 @@ impl Games {
         })
     }
 
+    /// `POST /api/games/<id>/<action>`: a step, a take-back, a restart, a
+    /// hint or a review.
+    fn action(&self, s: &Session, action: &str, body: &str) -> Result<serde_json::Value, Refusal> {
+        match action {
+            "step" => {
+                let b = serde_json::from_str::<StepIn>(body)
+                    .map_err(|e| Refusal::BadRequest(format!("bad JSON: {e}")))?;
+                s.step(&b.step)
+            }
+            "takeback" => s.take_back(),
+            "restart" => s.restart_engine(),
+            "hint" => self.hint(s, body),
+            "review" => self.review(s, body),
+            _ => Err(Refusal::NotFound("no such action".into())),
+        }
+    }
+
     fn new_game(&self, body: &str) -> Result<Reply, Refusal> {
-        let req: NewGame = serde_json::from_str(body)
+        let mut req: NewGame = serde_json::from_str(body)
             .map_err(|e| Refusal::BadRequest(format!("bad JSON: {e}")))?;
-        let start = start_position(req.players, req.spn.as_deref())?;
+        let game = game_of(&req)?;
+        let start = *game.start();
         let letters: Vec<char> = start.seats_in_game().map(|s| s.letter()).collect();
+        if req.seats.is_empty() && req.record.is_some() {
+            req.seats = letters
+                .iter()
+                .map(|_| SeatIn {
+                    engine: false,
+                    algorithm: None,
+                    movetime: None,
+                    level: None,
+                })
+                .collect();
+        }
         if req.seats.len() != letters.len() {
             return Err(Refusal::BadInput(format!(
                 "seats: the game has {} seats ({}), {} given",
@@ -328,11 +408,15 @@ impl Games {
                     MOVETIME.end()
                 )));
             }
+            if let Some(level) = &s.level {
+                self.levels.check(level).map_err(Refusal::BadInput)?;
+            }
             seats.push(SeatConfig {
                 seat: *seat,
                 engine: s.engine,
                 algorithm,
                 movetime,
+                level: s.level,
             });
         }
         let _creating = self.creating.lock().unwrap_or_else(|e| e.into_inner());
@@ -345,11 +429,11 @@ impl Games {
         let id = self.next_id.fetch_add(1, Ordering::SeqCst);
         let session = Session::start(
             id,
-            start,
+            game,
             seats,
             self.command.clone(),
             self.live.clone(),
-            self.step_pause,
+            (self.step_pause, self.levels),
         )?;
         if let Some(old) = replaced {
             self.close(old);
@@ -358,6 +442,164 @@ impl Games {
         self.sessions().insert(id, session);
         Ok(Reply::json(201, state))
     }
+}
+
+/// The game a new-game request asks for: its start (`players`, `spn` or a
+/// `record`'s) and the steps played from it (`moves`, or the record's).
+fn game_of(req: &NewGame) -> Result<Game, Refusal> {
+    let (start, steps) = match &req.record {
+        Some(text) => {
+            if req.players.is_some() || req.spn.is_some() || req.moves.is_some() {
+                return Err(Refusal::BadRequest(
+                    "a record gives its own start and steps: no players, spn or moves with it"
+                        .into(),
+                ));
+            }
+            let games = parse_records(text)
+                .map_err(|e| Refusal::BadInput(format!("bad record: {}", short(&e, 200))))?;
+            let Some(g) = games.into_iter().next() else {
+                return Err(Refusal::BadInput("bad record: no game in it".into()));
+            };
+            let start = if g.start == "startpos" {
+                Position::start(g.players)
+                    .ok_or_else(|| Refusal::BadInput("bad record: player count".into()))?
+            } else {
+                Position::from_spn(&g.start)
+                    .map_err(|e| Refusal::BadInput(format!("bad record: {e}")))?
+            };
+            let steps: Vec<String> = g.turns.into_iter().flat_map(|t| t.1).collect();
+            (start, steps.join(" "))
+        }
+        None => (
+            start_position(req.players, req.spn.as_deref())?,
+            req.moves.clone().unwrap_or_default(),
+        ),
+    };
+    let mut game = Game::new(start);
+    game.play_all(&steps)
+        .map_err(|e| Refusal::BadInput(format!("moves: {}", short(&e.to_string(), 200))))?;
+    Ok(game)
+}
+
+/// At most `n` characters of `s`, control characters shown as `?`.
+fn short(s: &str, n: usize) -> String {
+    s.chars()
+        .take(n)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
+}
+
+/// `GET /api/threats?spn=…&seat=r`: the enemy throws that could kill the
+/// seat's sorcerer before its next turn, and its own kills at hand
+/// ([`super::threats`]).
+fn threats(query: &str) -> Result<Reply, Refusal> {
+    for (k, _) in query_pairs(query)? {
+        if k != "spn" && k != "seat" {
+            return Err(Refusal::BadRequest(format!(
+                "unknown parameter '{}' (spn or seat)",
+                short(&k, 20)
+            )));
+        }
+    }
+    let spn =
+        query_value(query, "spn")?.ok_or_else(|| Refusal::BadRequest("spn: missing".into()))?;
+    if spn.len() > MAX_SPN {
+        return Err(Refusal::BadInput(format!(
+            "bad SPN: over {MAX_SPN} characters"
+        )));
+    }
+    let pos =
+        Position::from_spn(spn.trim()).map_err(|e| Refusal::BadInput(format!("bad SPN: {e}")))?;
+    let seat = match query_value(query, "seat")? {
+        Some(v) => {
+            let mut c = v.chars();
+            match (c.next().and_then(Seat::from_letter), c.next()) {
+                (Some(s), None) => s,
+                _ => return Err(Refusal::BadInput("seat: expected r, y, g or b".into())),
+            }
+        }
+        None => pos.side_to_move(),
+    };
+    let t = super::threats::threats(&pos, seat).map_err(Refusal::BadInput)?;
+    Ok(Reply::json(
+        200,
+        serde_json::to_value(t).unwrap_or_default(),
+    ))
+}
+
+impl Games {
+    /// An engine of its own for a hint or a review, while fewer than
+    /// [`MAX_ANALYSES`] run; the slot is freed when dropped.
+    fn analyst(&self) -> Result<(Client, AnalysisSlot<'_>), Refusal> {
+        if self.analyses.fetch_add(1, Ordering::SeqCst) >= MAX_ANALYSES {
+            self.analyses.fetch_sub(1, Ordering::SeqCst);
+            return Err(Refusal::Busy);
+        }
+        let slot = AnalysisSlot(&self.analyses);
+        let (engine, _) =
+            super::start_engine(&self.command, &self.live).map_err(Refusal::EngineFailed)?;
+        Ok((engine, slot))
+    }
+
+    /// `POST /api/games/<id>/hint`: the engine's best turn for the side
+    /// to move, not played.
+    fn hint(&self, s: &Session, body: &str) -> Result<serde_json::Value, Refusal> {
+        let ms = analysis_ms(body, HINT_MS)?;
+        let (start, game) = s.game();
+        if game.position().is_game_over() {
+            return Err(Refusal::GameOver);
+        }
+        let (mut engine, _slot) = self.analyst()?;
+        let seats: Vec<char> = game.start().seats_in_game().map(|s| s.letter()).collect();
+        let steps: Vec<String> = game.steps().iter().map(|s| s.to_string()).collect();
+        let e = evaluate(&mut engine, &start, &steps, game.position(), &seats, ms)
+            .map_err(|e| Refusal::EngineFailed(format!("the engine failed the hint: {e}")));
+        engine.quit(super::QUIT_GRACE);
+        let e = e?;
+        Ok(serde_json::json!({
+            "step_count": steps.len(),
+            "seat": game.position().side_to_move().letter().to_string(),
+            "marks": super::review::step_marks(game.position(), &e.best),
+            "steps": e.best,
+            "score": e.score,
+            "winprob": winprob_json(&e.winprob),
+        }))
+    }
+
+    /// `POST /api/games/<id>/review`: every turn's drop in its mover's
+    /// chance to win, the worst marked, with the engine's better turn.
+    fn review(&self, s: &Session, body: &str) -> Result<serde_json::Value, Refusal> {
+        let ms = analysis_ms(body, REVIEW_MS)?;
+        let (start, game) = s.game();
+        let (mut engine, _slot) = self.analyst()?;
+        let r = review(&mut engine, &start, &game, ms)
+            .map_err(|e| Refusal::EngineFailed(format!("the engine failed the review: {e}")));
+        engine.quit(super::QUIT_GRACE);
+        Ok(serde_json::json!({
+            "movetime": ms,
+            "mistake": super::review::MISTAKE_DROP,
+            "blunder": super::review::BLUNDER_DROP,
+            "turns": r?,
+        }))
+    }
+}
+
+/// The `movetime` of a hint's or review's body (`default` if none).
+fn analysis_ms(body: &str, default: u64) -> Result<u64, Refusal> {
+    let req: AnalysisIn = if body.trim().is_empty() {
+        AnalysisIn::default()
+    } else {
+        serde_json::from_str(body).map_err(|e| Refusal::BadRequest(format!("bad JSON: {e}")))?
+    };
+    let ms = req.movetime.unwrap_or(default);
+    if !ANALYSIS_MS.contains(&ms) {
+        return Err(Refusal::BadInput(format!(
+            "movetime must be {} to {} ms",
+            ANALYSIS_MS.start(),
+            ANALYSIS_MS.end()
+        )));
+    }
+    Ok(ms)
 }
 
 /// A game's start: `players` seats' start, or the position in `spn`

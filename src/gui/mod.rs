@@ -5,11 +5,14 @@
 //! legal steps.
 
 pub mod api;
+pub mod levels;
 pub mod refusal;
+pub mod review;
 pub mod server;
 pub mod session;
+pub mod threats;
 
-use crate::play::client::{Client, option_choices};
+use crate::play::client::Client;
 use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
@@ -24,8 +27,9 @@ pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(5);
 pub const QUIT_GRACE: Duration = Duration::from_millis(500);
 
 /// Starts the engine `command` (program and arguments), counted in `live`
-/// while it lives, and does the handshake; returns the engine and the
-/// `Algorithm` choices it offers (empty if it has no such option).
+/// while it lives, and does the handshake, asking for win probabilities
+/// in its `info` lines if it offers them (`UCI_ShowWinProb`); returns
+/// the engine and its lines up to `ugiok` (its options).
 pub fn start_engine(
     command: &[String],
     live: &Arc<AtomicUsize>,
@@ -35,7 +39,12 @@ pub fn start_engine(
         .count_in(live)
         .with_timeout(ANSWER_TIMEOUT);
     let ugi = engine.handshake(&[]).map_err(|e| e.to_string())?;
-    Ok((engine, option_choices(&ugi, "Algorithm")))
+    if levels::has_option(&ugi, "UCI_ShowWinProb") {
+        engine
+            .set_option("UCI_ShowWinProb", "true")
+            .map_err(|e| e.to_string())?;
+    }
+    Ok((engine, ugi))
 }
 
 /// `splut gui` options.

@@ -3,9 +3,11 @@
 //! legality the page sees (`query legal`); the rules core keeps the step
 //! list in turns for the move list, take-backs and the record.
 
+use super::levels::{Level, Levels};
 use super::refusal::Refusal;
+use super::review::{WinProb, line_win_probabilities};
 use super::{QUIT_GRACE, start_engine};
-use crate::game::{Game, Position, Seat};
+use crate::game::{Game, Seat};
 use crate::play::client::{Client, Info, Snapshot};
 use crate::play::record::{GameRecord, Labels, Reason};
 use serde::Serialize;
@@ -24,6 +26,35 @@ pub struct SeatConfig {
     pub algorithm: String,
     /// The engine's time per turn in ms.
     pub movetime: u64,
+    /// The engine's level (full strength if none).
+    pub level: Option<Level>,
+}
+
+/// Win probabilities as JSON: `{"r": 0.6, "g": 0.4}`.
+pub fn winprob_json(w: &WinProb) -> serde_json::Value {
+    serde_json::Value::Object(
+        w.iter()
+            .map(|(c, p)| {
+                (
+                    c.to_string(),
+                    serde_json::json!((p * 1000.0).round() / 1000.0),
+                )
+            })
+            .collect(),
+    )
+}
+
+/// What the engine thought of the game at one of its turns.
+#[derive(Clone, Debug, Serialize)]
+pub struct EvalPoint {
+    /// Steps played when it began thinking.
+    pub step: usize,
+    /// The seat it thought for.
+    pub seat: char,
+    /// Its last score.
+    pub score: Option<String>,
+    /// Each seat's chance to win (`{"r": 0.6, …}`).
+    pub winprob: serde_json::Value,
 }
 
 /// What the engine is thinking, for the page.
@@ -33,6 +64,8 @@ pub struct Thinking {
     pub seat: char,
     /// The last `info` line.
     pub info: Option<Info>,
+    /// Each seat's chance to win by it (`{"r": 0.6, …}`), if it reads.
+    pub winprob: Option<serde_json::Value>,
 }
 
 /// A game's mutable state, behind the session's mutex.
@@ -55,6 +88,8 @@ struct State {
     closed: bool,
     last_seen: Instant,
     last_step: Option<String>,
+    /// The engine's view at each of its turns, in order.
+    evals: Vec<EvalPoint>,
 }
 
 /// A game and its engine.
@@ -67,24 +102,28 @@ pub struct Session {
     live: Arc<AtomicUsize>,
     /// Pause between the steps of an engine's turn, so each can be seen.
     step_pause: Duration,
+    /// The engine's level options.
+    levels: Levels,
 }
 
 impl Session {
     /// Starts a game from `start` with these seats (one per seat in the
     /// game, in seat order), its engine and the thread that plays its
-    /// turns, which waits `step_pause` between an engine's steps.
+    /// turns, which waits `step_pause` between an engine's steps and sets
+    /// each seat's level through `levels` before its turn.
     pub fn start(
         id: u64,
-        start: Position,
+        game: Game,
         seats: Vec<SeatConfig>,
         command: Vec<String>,
         live: Arc<AtomicUsize>,
-        step_pause: Duration,
+        (step_pause, levels): (Duration, Levels),
     ) -> Result<Arc<Session>, Refusal> {
-        let start_spn = start.to_spn();
+        let start_spn = game.start().to_spn();
+        let steps: Vec<String> = game.steps().iter().map(|s| s.to_string()).collect();
         let (mut engine, _) = start_engine(&command, &live).map_err(Refusal::EngineFailed)?;
         let snapshot = engine
-            .sync(&start_spn, &[])
+            .sync(&start_spn, &steps)
             .map_err(|e| Refusal::BadInput(format!("the engine refused the position: {e}")))?;
         let session = Arc::new(Session {
             id,
@@ -92,7 +131,7 @@ impl Session {
                 version: 1,
                 generation: 0,
                 start_spn,
-                game: Game::new(start),
+                game,
                 seats,
                 snapshot: Some(snapshot),
                 engine: Some(engine),
@@ -103,11 +142,13 @@ impl Session {
                 closed: false,
                 last_seen: Instant::now(),
                 last_step: None,
+                evals: Vec::new(),
             }),
             changed: Condvar::new(),
             command,
             live,
             step_pause,
+            levels,
         });
         let s = session.clone();
         std::thread::spawn(move || s.worker());
@@ -122,6 +163,12 @@ impl Session {
     fn bump(&self, st: &mut State) {
         st.version += 1;
         self.changed.notify_all();
+    }
+
+    /// The game's start (SPN) and its steps so far.
+    pub fn game(&self) -> (String, Game) {
+        let st = self.lock();
+        (st.start_spn.clone(), st.game.clone())
     }
 
     /// Time since the page last asked about this game.
@@ -208,6 +255,7 @@ impl Session {
             st.thinking = Some(Thinking {
                 seat: seat.seat,
                 info: None,
+                winprob: None,
             });
             let start = st.start_spn.clone();
             let game = st.game.clone();
@@ -247,9 +295,7 @@ impl Session {
         mut game: Game,
         generation: u64,
     ) -> Result<(), String> {
-        if engine.option("Algorithm") != Some(seat.algorithm.as_str()) {
-            engine.set_option("Algorithm", &seat.algorithm)?;
-        }
+        self.configure(engine, seat)?;
         let mut steps: Vec<String> = game.steps().iter().map(|s| s.to_string()).collect();
         let mut cmd = format!("position spn {start}");
         if !steps.is_empty() {
@@ -277,11 +323,15 @@ impl Session {
                         }
                         break;
                     } else if let Some(info) = Info::parse(&line) {
+                        let winprob = line_win_probabilities(&line, game.position());
                         let mut st = self.lock();
                         if st.generation == generation
                             && let Some(t) = st.thinking.as_mut()
                         {
                             t.info = Some(info);
+                            if let Some(w) = winprob {
+                                t.winprob = Some(winprob_json(&w));
+                            }
                             self.bump(&mut st);
                         }
                     } else if let Some(e) = line.strip_prefix("info string error: ") {
@@ -300,12 +350,7 @@ impl Session {
                 }
             }
         }
-        {
-            // Thought done: what follows is the turn being shown.
-            let mut st = self.lock();
-            st.thinking = None;
-            self.bump(&mut st);
-        }
+        self.thought_done(generation, game.steps().len());
         if stopped || turn.is_empty() || turn[0] == "(none)" {
             return Ok(());
         }
@@ -334,6 +379,41 @@ impl Session {
             self.bump(&mut st);
         }
         Ok(())
+    }
+
+    /// Sets the engine's `Algorithm` and level options for `seat`, those
+    /// that changed.
+    fn configure(&self, engine: &mut Client, seat: &SeatConfig) -> Result<(), String> {
+        if engine.option("Algorithm") != Some(seat.algorithm.as_str()) {
+            engine.set_option("Algorithm", &seat.algorithm)?;
+        }
+        for (name, value) in self.levels.options(seat.level) {
+            if engine.option(name) != Some(value.as_str()) {
+                engine.set_option(name, &value)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The engine's thought is over: its last view of the game is kept
+    /// (at `step`, the steps played when it began), and what follows is
+    /// the turn being shown.
+    fn thought_done(&self, generation: u64, step: usize) {
+        let mut st = self.lock();
+        if st.generation == generation
+            && let Some(t) = st.thinking.take()
+            && let Some(winprob) = t.winprob
+        {
+            st.evals.retain(|e| e.step < step);
+            st.evals.push(EvalPoint {
+                step,
+                seat: t.seat,
+                score: t.info.and_then(|i| i.score),
+                winprob,
+            });
+        }
+        st.thinking = None;
+        self.bump(&mut st);
     }
 
     /// Sets the engine to the game's position and reads it back.
@@ -449,6 +529,8 @@ impl Session {
                 start_engine(&self.command, &self.live).map_err(Refusal::EngineFailed)?;
             st.engine = Some(engine);
         }
+        let left = game.steps().len();
+        st.evals.retain(|e| e.step <= left);
         st.game = game;
         st.generation += 1;
         st.last_step = None;
@@ -526,6 +608,7 @@ impl Session {
             "turns": turns,
             "last_step": st.last_step,
             "thinking": st.thinking,
+            "evals": st.evals,
             "error": st.error,
             "engine_running": st.engine.is_some() || st.busy,
             "closed": st.closed,
@@ -559,7 +642,12 @@ impl Session {
         };
         let name = |c: &SeatConfig| {
             if c.engine {
-                format!("{}-{}ms", c.algorithm, c.movetime)
+                let level = match c.level {
+                    Some(Level::Elo(v)) => format!("-elo{v}"),
+                    Some(Level::Skill(v)) => format!("-skill{v}"),
+                    None => String::new(),
+                };
+                format!("{}-{}ms{level}", c.algorithm, c.movetime)
             } else {
                 "person".to_string()
             }

@@ -311,3 +311,26 @@ pub fn steps_of(st: &serde_json::Value) -> Vec<String> {
         .map(|s| s.as_str().unwrap().to_string())
         .collect()
 }
+
+/// An engine command for `--engine`: this binary behind a shell script
+/// that advertises the level options (`UCI_LimitStrength`, `UCI_Elo`
+/// 800–2400, `Skill Level` 0–20, `UCI_ShowWinProb`) the engine itself may
+/// not have yet, drops its errors about them, and appends every line the
+/// GUI sends it to `log`.
+pub fn levels_engine(group: &str, log: &std::path::Path) -> String {
+    let script = super::temp(group, "levels-engine.sh");
+    let options = [
+        "option name UCI_LimitStrength type check default false",
+        "option name UCI_Elo type spin default 1500 min 800 max 2400",
+        "option name Skill Level type spin default 20 min 0 max 20",
+        "option name UCI_ShowWinProb type check default false",
+    ]
+    .join("\\n");
+    let text = format!(
+        "#!/bin/sh\ntee -a '{}' | '{}' | sed -u -e 's/^ugiok$/{options}\\nugiok/' -e '/^info string error/d'\n",
+        log.display(),
+        super::SPLUT
+    );
+    std::fs::write(&script, text).unwrap();
+    format!("sh '{}'", script.display())
+}

@@ -205,6 +205,24 @@ impl Browser {
     }
 }
 
+impl Browser {
+    /// A screenshot of the element `css` alone, to `target/<name>` (and
+    /// to `docs/img/<name>` with `SPLUT_GUI_IMAGES=1`: the
+    /// README's pictures).
+    fn screenshot_of(&self, css: &str, name: &str) {
+        std::thread::sleep(Duration::from_millis(300));
+        let e = self.find(css);
+        let v = self.call("GET", &self.s(&format!("/element/{e}/screenshot")), None);
+        let png = base64_decode(v.as_str().unwrap());
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let _ = std::fs::create_dir_all(root.join("target"));
+        std::fs::write(root.join("target").join(name), &png).unwrap();
+        if std::env::var("SPLUT_GUI_IMAGES").as_deref() == Ok("1") {
+            std::fs::write(root.join("docs/img").join(name), &png).unwrap();
+        }
+    }
+}
+
 impl Drop for Browser {
     fn drop(&mut self) {
         if !self.session.is_empty() {
@@ -804,4 +822,275 @@ fn screenshot_for_the_readme() {
         base64_decode(v.as_str().unwrap()),
     )
     .unwrap();
+}
+
+/// Whether the element `css` is shown (not `.hidden`, with a size).
+fn shown(b: &Browser, css: &str) -> bool {
+    b.js(&format!(
+        "const e = document.querySelector('{css}'); \
+         return !!e && !e.classList.contains('hidden') && e.getBoundingClientRect().height > 0;"
+    )) == true
+}
+
+#[test]
+fn hints_threats_evaluation_review_and_browsing_in_a_real_browser() {
+    let Some((chromium, chromedriver)) = browser_programs() else {
+        return;
+    };
+    let gui = Gui::start(&[]);
+    let b = Browser::start(&chromium, &chromedriver);
+    b.go(&gui.url());
+    b.wait(
+        "window.splut && window.splut.ready",
+        Duration::from_secs(10),
+        "the page",
+    );
+    // This engine offers no levels: no level column.
+    assert_eq!(
+        b.js("return !!document.getElementById('col-level');"),
+        false
+    );
+
+    // A person against the engine: the engine's view is a bar and a graph.
+    b.click("#kind-g option[value=\"engine\"]");
+    b.click("#algo-g option[value=\"alphabeta\"]");
+    b.type_into("#ms-g", "100");
+    b.click("#start");
+    b.wait(
+        "document.getElementById('board').dataset.gameId",
+        Duration::from_secs(10),
+        "the game",
+    );
+    let id = game_id(&b);
+    b.click_square("e2");
+    b.click_square("e3");
+    b.wait("game && game.side === 'r' && !game.thinking && game.step_count === 3 && game.evals.length > 0",
+        Duration::from_secs(15), "the engine's reply");
+    let bar = b.js("return [...document.querySelectorAll('#evalbar span')].map(e => [e.dataset.seat, Number(e.dataset.p)]);");
+    let bar = bar.as_array().unwrap();
+    assert_eq!(bar.len(), 2, "{bar:?}");
+    let sum: f64 = bar.iter().map(|x| x[1].as_f64().unwrap()).sum();
+    assert!((sum - 1.0).abs() < 0.01, "{bar:?}");
+    assert!(shown(&b, "#evalbar"));
+    assert_eq!(
+        b.js("return document.querySelectorAll('#graph polyline').length;"),
+        2
+    );
+
+    // A hint: arrows for the engine's turn, nothing played.
+    b.click("#hint");
+    let hint = b.wait(
+        "document.getElementById('board').dataset.hint",
+        Duration::from_secs(10),
+        "the hint",
+    );
+    let first = hint
+        .as_str()
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    assert!(
+        gui.state(id)["legal"]
+            .as_array()
+            .unwrap()
+            .contains(&json!(first)),
+        "{hint}"
+    );
+    let arrows = b.js("return [...document.querySelectorAll('#arrows .arrow-g[data-step]')].map(e => e.dataset.step).join(' ');");
+    assert_eq!(arrows, hint);
+    assert_eq!(gui.state(id)["step_count"], 3);
+    b.screenshot_of("#left", "gui-hint.png");
+
+    // Browsing: the position after the first turn, the game unchanged,
+    // no step offered; then back to the game.
+    b.click("#moves li[data-turn=\"0\"]");
+    b.wait(
+        "document.getElementById('board').dataset.viewing === '1'",
+        Duration::from_secs(5),
+        "the position browsed",
+    );
+    let spns = gui.get(&format!("/api/games/{id}/positions")).json()["spns"].clone();
+    assert_eq!(drawn(&b)["spn"], spns[1]);
+    check_squares(
+        &drawn(&b)["squares"],
+        &Position::from_spn(spns[1].as_str().unwrap()).unwrap(),
+    );
+    assert!(shown(&b, "#browsing"));
+    assert_eq!(
+        b.js("return document.querySelectorAll('.hit.from').length;"),
+        0
+    );
+    assert_eq!(
+        b.js("return document.querySelectorAll('#arrows .arrow-g').length;"),
+        0
+    );
+    assert_eq!(gui.state(id)["step_count"], 3);
+    // One step of a turn, and the arrow keys step by step.
+    b.click("#moves li[data-turn=\"1\"] span[data-end=\"2\"]");
+    b.wait(
+        "document.getElementById('board').dataset.viewing === '2'",
+        Duration::from_secs(5),
+        "the position after step 2",
+    );
+    assert_eq!(drawn(&b)["spn"], spns[2]);
+    b.js("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowLeft'})); return null;");
+    b.wait(
+        "document.getElementById('board').dataset.viewing === '1'",
+        Duration::from_secs(5),
+        "a step back",
+    );
+    assert_eq!(drawn(&b)["spn"], spns[1]);
+    b.click("#live");
+    b.wait(
+        "!document.getElementById('board').dataset.viewing",
+        Duration::from_secs(5),
+        "the live game",
+    );
+    check_board(&b, &gui, id);
+    assert!(
+        b.js("return document.querySelectorAll('.hit.from').length;")
+            .as_u64()
+            .unwrap()
+            > 0
+    );
+
+    // Threats: red's kill at hand, drawn and listed; a blunder reviewed.
+    b.type_into("#start-spn", THROW_SPN);
+    b.click("#kind-g option[value=\"person\"]");
+    b.click("#start");
+    b.wait(
+        &format!("document.getElementById('board').dataset.gameId !== '{id}'"),
+        Duration::from_secs(10),
+        "the new game",
+    );
+    let id = game_id(&b);
+    b.click("#threats-toggle");
+    b.wait(
+        "document.querySelector('#threat-marks .kill-mark[data-steps=\"f2f3*n\"]')",
+        Duration::from_secs(10),
+        "the kill at hand drawn",
+    );
+    let listed = b.js("return document.getElementById('threat-list').textContent;");
+    assert!(
+        listed
+            .as_str()
+            .unwrap()
+            .contains("Red can kill Green now: f2f3*n"),
+        "{listed}"
+    );
+    b.screenshot_of("#left", "gui-threats.png");
+    // Red's sorcerer walks into its own line of fire: green's throw is
+    // no threat, red's own throw kills it.
+    b.js("playStep('d2d3'); return null;");
+    b.wait("game.step_count === 1", Duration::from_secs(5), "the step");
+    b.js("playStep('f2f3*w'); return null;");
+    b.wait("game.gameover", Duration::from_secs(5), "the end");
+    b.click("#review");
+    b.wait(
+        "document.querySelector('.review-turn[data-mark=\"blunder\"]')",
+        Duration::from_secs(20),
+        "the review",
+    );
+    assert_eq!(b.js("return document.querySelector('#moves li[data-turn=\"0\"]').classList.contains('blunder');"), true);
+    // The review's chances over the game, one line a seat.
+    assert_eq!(
+        b.js("return document.querySelectorAll('#graph polyline').length;"),
+        2
+    );
+    b.click(".review-turn[data-turn=\"0\"]");
+    b.wait(
+        "document.getElementById('board').dataset.viewing === '0'",
+        Duration::from_secs(5),
+        "the position before the blunder",
+    );
+    assert_eq!(drawn(&b)["spn"], THROW_SPN);
+    let best = b.js("return [...document.querySelectorAll('#arrows .arrow-g[data-step]')].map(e => e.dataset.step);");
+    let best = best.as_array().unwrap();
+    assert!(!best.is_empty());
+    let mut p = Position::from_spn(THROW_SPN).unwrap();
+    for s in best {
+        p.play(p.parse_step(s.as_str().unwrap()).unwrap());
+    }
+    assert!(
+        !p.in_game(splut::game::Seat::Green),
+        "the better turn kills: {best:?}"
+    );
+    b.screenshot_of("main", "gui-review.png");
+    assert_eq!(gui.state(id)["gameover"], true);
+
+    // The game's record loaded from a file: the same game, every seat a
+    // person.
+    let record = gui.get(&format!("/api/games/{id}/record")).body;
+    let path = crate::support::temp("gui-browser", "game.txt");
+    std::fs::write(&path, &record).unwrap();
+    let e = b.find("#record-file");
+    b.call(
+        "POST",
+        &b.s(&format!("/element/{e}/value")),
+        Some(json!({ "text": path.to_string_lossy() })),
+    );
+    b.wait(
+        &format!("document.getElementById('board').dataset.gameId !== '{id}'"),
+        Duration::from_secs(10),
+        "the loaded game",
+    );
+    let loaded = check_board(&b, &gui, game_id(&b));
+    assert_eq!(steps_of(&loaded), ["d2d3", "f2f3*w"]);
+    assert_eq!(loaded["start"], THROW_SPN);
+    assert!(
+        loaded["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["engine"] == false)
+    );
+}
+
+#[test]
+fn levels_are_offered_and_remembered_in_a_real_browser() {
+    let Some((chromium, chromedriver)) = browser_programs() else {
+        return;
+    };
+    let log = crate::support::temp("gui-browser", "levels.log");
+    let gui = Gui::start(&["--engine", &levels_engine("gui-browser", &log)]);
+    let b = Browser::start(&chromium, &chromedriver);
+    b.go(&gui.url());
+    b.wait(
+        "window.splut && window.splut.ready && document.getElementById('level-g')",
+        Duration::from_secs(10),
+        "the levels",
+    );
+    let e = b.find("#level-g");
+    let label = b.call("GET", &b.s(&format!("/element/{e}/computedlabel")), None);
+    assert_eq!(label, "Green Level");
+    let values =
+        b.js("return [...document.querySelectorAll('#level-g option')].map(o => o.value);");
+    let values = values.as_array().unwrap();
+    for v in ["full", "skill:0", "elo:800", "elo:2400"] {
+        assert!(values.contains(&json!(v)), "{v} not in {values:?}");
+    }
+    b.click("#level-g option[value=\"elo:800\"]");
+    b.click("#kind-g option[value=\"engine\"]");
+    b.type_into("#ms-g", "20");
+    b.click("#start");
+    b.wait(
+        "document.getElementById('board').dataset.gameId",
+        Duration::from_secs(10),
+        "the game",
+    );
+    let id = game_id(&b);
+    assert_eq!(gui.state(id)["seats"][1]["level"], json!({"elo": 800}));
+    // Remembered on the next visit.
+    b.go(&gui.url());
+    b.wait(
+        "window.splut && window.splut.ready && document.getElementById('level-g')",
+        Duration::from_secs(10),
+        "the page again",
+    );
+    assert_eq!(
+        b.js("return document.getElementById('level-g').value;"),
+        "elo:800"
+    );
 }

@@ -21,6 +21,11 @@ let selected = null;
 let drawnSpn = null;
 let lastThought = null;  // the engine's last search, shown after it
 let rockEls = new Map(); // square -> rock <g>
+let viewing = null;      // the step count of the position browsed, null: live
+let positions = null;    // {id, count, spns}: every position of the game
+let hint = null;         // the last hint: {step_count, steps, marks}
+let reviewed = null;     // the last review: {id, count, turns}
+let threatsShown = null; // the SPN whose threats are drawn
 let pieceEls = new Map(); // "rS" -> piece <g>
 
 const $ = (id) => document.getElementById(id);
@@ -84,6 +89,8 @@ function buildBoard() {
   layers.marks = el("g", {}, svg);
   layers.rocks = el("g", {}, svg);
   layers.pieces = el("g", {}, svg);
+  layers.threats = el("g", { id: "threat-marks" }, svg);
+  layers.arrows = el("g", { id: "arrows" }, svg);
   layers.hits = el("g", {}, svg);
   for (const sq of allSquares()) {
     const [x, y] = centre(sq);
@@ -105,6 +112,7 @@ function buildBoard() {
   rockEls = new Map();
   pieceEls = new Map();
   drawnSpn = null;
+  threatsShown = null;
   delete svg.dataset.spn;
   delete svg.dataset.preview;
 }
@@ -201,7 +209,7 @@ function drawPosition(spn) {
 function seatOf(letter) { return game && game.seats.find((s) => s.seat === letter); }
 
 function personToMove() {
-  if (!game || game.gameover || game.error || game.thinking || !game.side) return false;
+  if (!game || viewing !== null || game.gameover || game.error || game.thinking || !game.side) return false;
   const s = seatOf(game.side);
   return !!s && !s.engine;
 }
@@ -288,7 +296,12 @@ function render(st) {
   const firstDraw = !game || game.id !== st.id;
   if (firstDraw) { buildBoard(); window.splut.log = []; lastThought = null; }
   game = st;
-  if (st.spn && st.spn !== drawnSpn) drawPosition(st.spn);
+  if (firstDraw) {
+    viewing = null; positions = null; hint = null; reviewed = null;
+    $("browsing").classList.add("hidden");
+    showReview();
+  }
+  if (viewing === null && st.spn && st.spn !== drawnSpn) drawPosition(st.spn);
   window.splut.log.push({ t: performance.now(), version: st.version, steps: st.step_count,
                           side: st.side, thinking: !!st.thinking, spn: st.spn,
                           think: st.thinking ? `${st.step_count}${st.thinking.seat}` : null });
@@ -325,20 +338,315 @@ function render(st) {
     $("thinking").textContent = `${SEAT_NAME[lastThought.seat]} thought:\n` + infoText(lastThought.info);
   } else $("thinking").textContent = "";
   // Moves.
-  const ol = $("moves");
-  ol.textContent = "";
-  for (const t of st.turns) {
-    const li = document.createElement("li");
-    li.className = "seat-" + t.seat;
-    li.textContent = `${t.seat}  ${t.steps.join(" ")}`;
-    ol.appendChild(li);
-  }
-  ol.scrollTop = ol.scrollHeight;
+  drawMoves(st);
+  drawEvalBar(st);
+  drawGraph(st);
+  if (hint && hint.step_count !== st.step_count) { hint = null; }
+  drawOverlays();
   $("spn-text").value = st.spn || "";
   $("download").href = `/api/games/${st.id}/record`;
   $("pass").classList.toggle("hidden", !(personToMove() && st.legal.includes("pass")));
   if (!personToMove()) { selected = null; hideChooser(); }
   highlight();
+}
+
+// ----- the move list, browsing earlier positions -----
+
+function drawMoves(st) {
+  const ol = $("moves");
+  const marks = new Map();
+  if (reviewed && reviewed.id === st.id) for (const t of reviewed.turns) if (t.mark) marks.set(t.index, t.mark);
+  ol.textContent = "";
+  let at = 0;
+  st.turns.forEach((t, i) => {
+    const li = document.createElement("li");
+    li.className = "seat-" + t.seat + (marks.has(i) ? " " + marks.get(i) : "");
+    li.textContent = `${t.seat} `;
+    // Each step shows the position after it; the turn, after its last.
+    for (const step of t.steps) {
+      at++;
+      const span = document.createElement("span");
+      span.className = "step";
+      span.textContent = " " + step;
+      span.dataset.end = String(at);
+      const end = at;
+      span.addEventListener("click", (ev) => { ev.stopPropagation(); browseTo(end); });
+      if (viewing === at) span.classList.add("viewing");
+      li.appendChild(span);
+    }
+    li.dataset.turn = String(i);
+    li.dataset.end = String(at);
+    li.title = "show the position after this turn";
+    if (viewing === at) li.classList.add("viewing");
+    const end = at;
+    li.addEventListener("click", () => browseTo(end));
+    ol.appendChild(li);
+  });
+  if (viewing === null) ol.scrollTop = ol.scrollHeight;
+}
+
+async function gamePositions() {
+  if (!positions || positions.id !== game.id || positions.count !== game.step_count) {
+    const r = await api("GET", `/api/games/${game.id}/positions`);
+    positions = { id: game.id, count: r.spns.length - 1, spns: r.spns };
+  }
+  return positions.spns;
+}
+
+// Shows the position after `n` steps without changing the game.
+async function browseTo(n, marks) {
+  if (!game) return;
+  let spns;
+  try { spns = await gamePositions(); } catch (e) { showError(`Positions: ${e.message}`, false); return; }
+  if (n >= spns.length - 1 && !marks) { toLive(); return; }
+  n = Math.max(0, Math.min(n, spns.length - 1));
+  viewing = n;
+  selected = null;
+  hideChooser();
+  drawPosition(spns[n]);
+  $("board").dataset.viewing = String(n);
+  $("browsing").classList.remove("hidden");
+  $("browsing-text").textContent = `Viewing the position after step ${n} of ${spns.length - 1}`;
+  hint = marks ? { step_count: game.step_count, marks, viewing: n } : null;
+  drawMoves(game);
+  highlight();
+  drawOverlays();
+}
+
+// The arrow keys step through the game's positions.
+function browseKey(ev) {
+  const t = ev.target;
+  if (!game || (t && t.closest && t.closest("input, select, textarea"))) return;
+  const here = viewing === null ? game.step_count : viewing;
+  if (ev.key === "ArrowLeft" && here > 0) browseTo(here - 1);
+  else if (ev.key === "ArrowRight" && viewing !== null) browseTo(here + 1);
+  else if (ev.key === "Escape" && viewing !== null) toLive();
+  else return;
+  ev.preventDefault();
+}
+
+function toLive() {
+  viewing = null;
+  delete $("board").dataset.viewing;
+  $("browsing").classList.add("hidden");
+  if (hint && hint.viewing !== undefined) hint = null;
+  if (game && game.spn) drawPosition(game.spn);
+  if (game) { drawMoves(game); highlight(); drawOverlays(); }
+}
+
+// ----- arrows: the hint, a review's better turn, threats -----
+
+const HEAD = { arrow: "#1f5fbf", threat: "#d01010", kill: "#118a2a", "arrow-rock": "#5d5d5d",
+               "threat-lev": "#d01010", "kill-lev": "#118a2a" };
+
+function arrow(layer, from, to, cls, label) {
+  const [x1, y1] = centre(from), [x2, y2] = centre(to);
+  const dx = x2 - x1, dy = y2 - y1, len = Math.hypot(dx, dy) || 1;
+  const ux = dx / len, uy = dy / len;
+  const ex = x2 - ux * 12, ey = y2 - uy * 12;
+  const g = el("g", { class: "arrow-g", "data-from": from, "data-to": to }, layer);
+  el("line", { x1: x1 + ux * 10, y1: y1 + uy * 10, x2: ex, y2: ey, class: cls }, g);
+  el("polygon", { points: `${x2},${y2} ${ex - uy * 9},${ey + ux * 9} ${ex + uy * 9},${ey - ux * 9}`,
+                  fill: HEAD[cls] || "#333" }, g);
+  if (label) {
+    const t = el("text", { x: (x1 + x2) / 2 - 4, y: (y1 + y2) / 2 + 5, class: "arrow-label" }, g);
+    t.textContent = label;
+  }
+  return g;
+}
+
+function path(layer, squares, cls) {
+  const pts = squares.map((q) => centre(q).join(",")).join(" ");
+  return el("polyline", { points: pts, class: cls }, layer);
+}
+
+function drawHint() {
+  layers.arrows.textContent = "";
+  if (!hint || !hint.marks) return;
+  hint.marks.forEach((m, i) => {
+    if (!m.from) return;
+    const g = arrow(layers.arrows, m.from, m.to, "arrow", String(i + 1));
+    g.dataset.step = m.step;
+    if (m.rock) arrow(layers.arrows, m.rock[0], m.rock[1], "arrow-rock");
+    if (m.flight.length) path(layers.arrows, [m.to, ...m.flight], "arrow-flight");
+  });
+}
+
+function shownSpn() { return viewing !== null && positions ? positions.spns[viewing] : game && game.spn; }
+
+// The seat whose threats are shown: the person to move, else the first
+// person in the game, else the side to move.
+function threatSeat(spn) {
+  const p = parseSpn(spn);
+  if (!p) return null;
+  const person = (s) => { const c = seatOf(s); return c && !c.engine; };
+  if (person(p.side)) return p.side;
+  const alive = new Set(Object.values(p.board).filter((c) => c[1] === "S").map((c) => c[0]));
+  const first = game.seats.find((s) => !s.engine && alive.has(s.seat));
+  return first ? first.seat : p.side;
+}
+
+async function drawThreats() {
+  const on = $("threats-toggle").checked;
+  const spn = on && game ? shownSpn() : null;
+  $("threat-list").classList.toggle("hidden", !spn);
+  if (!spn || (game && game.gameover && viewing === null)) {
+    layers.threats.textContent = ""; threatsShown = null; $("threat-list").textContent = "";
+    return;
+  }
+  if (threatsShown === spn) return;
+  threatsShown = spn;
+  const seat = threatSeat(spn);
+  let t;
+  try { t = await api("GET", `/api/threats?spn=${encodeURIComponent(spn)}&seat=${seat}`); }
+  catch (e) { layers.threats.textContent = ""; $("threat-list").textContent = e.message; return; }
+  if (threatsShown !== spn) return;
+  layers.threats.textContent = "";
+  const lines = [];
+  const mark = (k, kind) => {
+    const g = el("g", { class: `${kind}-mark`, "data-steps": k.steps.join(" "),
+                        "data-attacker": k.attacker, "data-victim": k.victim }, layers.threats);
+    if (k.levitation) arrow(g, k.levitation[0], k.levitation[1], `${kind}-lev`);
+    arrow(g, k.troll, k.rock, kind);
+    path(g, [k.rock, ...k.flight], `${kind}-flight`);
+  };
+  for (const k of t.threats) {
+    mark(k, "threat");
+    lines.push(`⚠ ${SEAT_NAME[k.attacker]} can kill ${SEAT_NAME[k.victim]}: ${k.steps.join(" ")}`);
+  }
+  for (const k of t.kills) {
+    mark(k, "kill");
+    lines.push(`✔ ${SEAT_NAME[k.attacker]} can kill ${SEAT_NAME[k.victim]}${t.now ? " now" : " next turn"}: ${k.steps.join(" ")}`);
+  }
+  $("threat-list").textContent = lines.length ? lines.join("\n") : `No throw threatens ${SEAT_NAME[t.seat]}, and no kill at hand.`;
+  $("threat-list").dataset.threats = String(t.threats.length);
+  $("threat-list").dataset.kills = String(t.kills.length);
+}
+
+function drawOverlays() {
+  if (!layers.arrows) return;
+  drawHint();
+  drawThreats();
+}
+
+async function askHint() {
+  if (!game) return;
+  if (viewing !== null) toLive();
+  $("hint").disabled = true;
+  $("hint").textContent = "Thinking…";
+  try {
+    const h = await api("POST", `/api/games/${game.id}/hint`, { movetime: config.hint_movetime || 500 });
+    hint = h;
+    drawHint();
+    $("board").dataset.hint = h.steps.join(" ");
+  } catch (e) { showError(`Hint: ${e.message}`, false); }
+  $("hint").disabled = false;
+  $("hint").textContent = "Hint";
+}
+
+// ----- evaluation: the bar and the graph -----
+
+function currentWinprob(st) {
+  if (st.thinking && st.thinking.winprob) return st.thinking.winprob;
+  const e = st.evals && st.evals[st.evals.length - 1];
+  return e ? e.winprob : null;
+}
+
+function drawEvalBar(st) {
+  const bar = $("evalbar");
+  const w = currentWinprob(st);
+  bar.textContent = "";
+  bar.classList.toggle("hidden", !w);
+  if (!w) return;
+  for (const s of "rygb") {
+    if (w[s] === undefined) continue;
+    const span = document.createElement("span");
+    span.style.width = `${(w[s] * 100).toFixed(1)}%`;
+    span.style.background = SEAT_COLOUR[s];
+    span.dataset.seat = s;
+    span.dataset.p = String(w[s]);
+    span.title = `${SEAT_NAME[s]}: ${(w[s] * 100).toFixed(0)}%`;
+    bar.appendChild(span);
+  }
+}
+
+function drawGraph(st) {
+  const svg = $("graph");
+  svg.textContent = "";
+  const W = 400, H = 120;
+  for (const p of [0, 0.5, 1]) el("line", { x1: 0, x2: W, y1: 5 + (1 - p) * (H - 10), y2: 5 + (1 - p) * (H - 10), class: "axis" }, svg);
+  // The review's view of every turn when there is one, else the engine's
+  // at each of its turns.
+  let pts = (st.evals || []).slice();
+  if (reviewed && reviewed.id === st.id && reviewed.turns.length) {
+    pts = reviewed.turns.map((t) => ({ step: t.first_step, winprob: t.winprob }));
+    const t = reviewed.turns[reviewed.turns.length - 1];
+    pts.push({ step: t.first_step + t.steps.length, winprob: t.winprob_after });
+  }
+  const last = Math.max(1, st.step_count);
+  const seats = st.seats.map((s) => s.seat);
+  svg.dataset.points = String(pts.length);
+  if (!pts.length) return;
+  for (const s of seats) {
+    const xy = pts.filter((e) => e.winprob[s] !== undefined)
+      .map((e) => `${(e.step / last * W).toFixed(1)},${(5 + (1 - e.winprob[s]) * (H - 10)).toFixed(1)}`);
+    if (xy.length === 1) xy.push(xy[0].replace(/^[^,]*/, String(W)));
+    el("polyline", { points: xy.join(" "), stroke: SEAT_COLOUR[s], "data-seat": s }, svg);
+  }
+}
+
+// ----- review -----
+
+async function reviewGame() {
+  if (!game) return;
+  const n = game.turns.length;
+  $("review").disabled = true;
+  $("review-status").textContent = `Reviewing ${n} turn${n === 1 ? "" : "s"}…`;
+  try {
+    const r = await api("POST", `/api/games/${game.id}/review`, { movetime: config.review.movetime });
+    reviewed = { id: game.id, count: game.step_count, turns: r.turns };
+    $("review-status").textContent = "";
+  } catch (e) { $("review-status").textContent = `Review: ${e.message}`; }
+  $("review").disabled = false;
+  showReview();
+  if (game) { drawMoves(game); drawGraph(game); }
+}
+
+function showReview() {
+  const box = $("review-list");
+  box.textContent = "";
+  if (!reviewed || !game || reviewed.id !== game.id) return;
+  const pct = (x) => `${(x * 100).toFixed(0)}%`;
+  for (const t of reviewed.turns) {
+    const d = document.createElement("div");
+    d.className = "review-turn seat-" + t.seat + (t.mark ? " " + t.mark : "");
+    d.dataset.turn = String(t.index);
+    d.dataset.mark = t.mark || "";
+    const drop = t.drop > 0.005 ? ` −${pct(t.drop)}` : "";
+    let text = `${t.index + 1}. ${t.seat} ${t.steps.join(" ")}  ${pct(t.before)}→${pct(t.after)}${drop}`;
+    if (t.mark) text += `  ${t.mark}; better: ${t.best.join(" ")}`;
+    d.textContent = text;
+    d.title = "show the position before this turn, with the engine's turn";
+    d.addEventListener("click", () => browseTo(t.first_step, t.best_marks));
+    box.appendChild(d);
+  }
+}
+
+// ----- loading a record -----
+
+async function loadRecord(file) {
+  let text;
+  try { text = await file.text(); } catch (e) { showError(`Cannot read the file: ${e.message}`, false); return; }
+  const body = { record: text };
+  if (game) body.replace = game.id;
+  try {
+    const st = await api("POST", "/api/games", body);
+    showError("", false);
+    game = null;
+    render(st);
+    pollToken++;
+    poll(pollToken);
+  } catch (e) { showError(e.message, false); }
 }
 
 async function poll(token) {
@@ -383,8 +691,11 @@ function drawSeatForm() {
   box.textContent = "";
   if (letters.length) {
     // Visible column labels; each control is named by its seat and column.
-    for (const [id, text] of [["col-seat", "Seat"], ["col-kind", "Person/Engine"],
-                              ["col-algo", "Algorithm"], ["col-ms", "ms per turn"]]) {
+    const cols = [["col-seat", "Seat"], ["col-kind", "Person/Engine"],
+                  ["col-algo", "Algorithm"], ["col-ms", "ms per turn"]];
+    if (levelChoices().length > 1) cols.push(["col-level", "Level"]);
+    box.style.gridTemplateColumns = cols.map(() => "auto").join(" ");
+    for (const [id, text] of cols) {
       const h = document.createElement("span");
       h.id = id; h.className = "seat-head"; h.textContent = text;
       box.appendChild(h);
@@ -420,7 +731,59 @@ function drawSeatForm() {
     ms.title = "the engine's time per turn, in milliseconds";
     named(ms, "col-ms");
     box.append(name, kind, algo, ms);
+    const choices = levelChoices();
+    if (choices.length > 1) {
+      const level = document.createElement("select");
+      level.id = `level-${s}`;
+      named(level, "col-level");
+      for (const [v, t] of choices) {
+        const o = document.createElement("option"); o.value = v; o.textContent = t; level.appendChild(o);
+      }
+      const kept = rememberedLevel(s);
+      if (choices.some((c) => c[0] === kept)) level.value = kept;
+      level.addEventListener("change", () => rememberLevel(s, level.value));
+      box.append(level);
+    }
   });
+}
+
+// The levels the engine offers (UCI_Elo, Skill Level): [value, label];
+// "full" alone when it offers none.
+function levelChoices() {
+  const out = [["full", "full strength"]];
+  const l = config && config.levels;
+  if (!l) return out;
+  if (l.skill) {
+    const names = ["beginner", "novice", "casual", "club", "strong"];
+    for (let i = 0; i < names.length; i++) {
+      const v = Math.round(l.skill.min + (l.skill.max - l.skill.min) * i / names.length);
+      out.push([`skill:${v}`, `${names[i]} (skill ${v})`]);
+    }
+  }
+  if (l.elo) {
+    const steps = 6;
+    for (let i = 0; i <= steps; i++) {
+      const v = Math.round((l.elo.min + (l.elo.max - l.elo.min) * i / steps) / 10) * 10;
+      const c = Math.min(l.elo.max, Math.max(l.elo.min, v));
+      if (!out.some((o) => o[0] === `elo:${c}`)) out.push([`elo:${c}`, `Elo ${c}`]);
+    }
+  }
+  return out;
+}
+
+// Each seat's level is remembered between games (and page loads).
+function rememberedLevel(s) {
+  try { return localStorage.getItem(`splut.level.${s}`) || "full"; } catch (e) { return "full"; }
+}
+function rememberLevel(s, v) {
+  try { localStorage.setItem(`splut.level.${s}`, v); } catch (e) { /* private mode: not kept */ }
+}
+
+function levelOf(s) {
+  const e = $(`level-${s}`);
+  if (!e || e.value === "full") return undefined;
+  const [kind, v] = e.value.split(":");
+  return { [kind]: Number(v) };
 }
 
 // "Engines only": every seat shows as the engine and cannot be a person.
@@ -464,6 +827,7 @@ async function newGame() {
     engine: allEngines || $(`kind-${s}`).value === "engine",
     algorithm: $(`algo-${s}`).value,
     movetime: Number($(`ms-${s}`).value) || 1000,
+    level: levelOf(s),
   }));
   const spn = $("start-spn").value.trim();
   const body = spn ? { spn, seats } : { players: Number($("players").value), seats };
@@ -493,12 +857,23 @@ async function main() {
   $("pass").addEventListener("click", () => playStep("pass"));
   $("takeback").addEventListener("click", async () => {
     if (!game) return;
+    if (viewing !== null) toLive();
     try { render(await api("POST", `/api/games/${game.id}/takeback`)); }
     catch (e) { showError(`Take back: ${e.message}`, false); }
   });
   $("restart").addEventListener("click", async () => {
     try { render(await api("POST", `/api/games/${game.id}/restart`)); }
     catch (e) { showError(`Restart failed: ${e.message}`, true); }
+  });
+  $("hint").addEventListener("click", askHint);
+  $("threats-toggle").addEventListener("change", () => { threatsShown = null; drawThreats(); });
+  $("live").addEventListener("click", toLive);
+  document.addEventListener("keydown", browseKey);
+  $("review").addEventListener("click", reviewGame);
+  $("record-file").addEventListener("change", (ev) => {
+    const f = ev.target.files[0];
+    ev.target.value = "";  // the same file chosen again loads again
+    if (f) loadRecord(f);
   });
   $("copy-spn").addEventListener("click", async () => {
     const t = $("spn-text");

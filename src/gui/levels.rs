@@ -1,0 +1,210 @@
+//! Playing levels: the strength options an engine advertises in its
+//! answer to `ugi` (`UCI_LimitStrength`, `UCI_Elo`, `Skill Level`), read
+//! from there, so the page offers only what the engine has.
+
+use serde::{Deserialize, Serialize};
+
+/// A spin option's default and bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Spin {
+    /// Its default value.
+    pub default: i64,
+    /// Its least value.
+    pub min: i64,
+    /// Its greatest value.
+    pub max: i64,
+}
+
+/// The level options an engine has.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Levels {
+    /// `UCI_Elo`, if it has it.
+    pub elo: Option<Spin>,
+    /// `Skill Level`, if it has it.
+    pub skill: Option<Spin>,
+    /// Whether it has `UCI_LimitStrength`.
+    pub limit_strength: bool,
+    /// Whether it has `UCI_ShowWinProb`.
+    pub show_winprob: bool,
+}
+
+/// A seat's level: an Elo on the engine's ladder, or a skill level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase", deny_unknown_fields)]
+pub enum Level {
+    /// `UCI_LimitStrength` on and `UCI_Elo` at this value.
+    Elo(i64),
+    /// `Skill Level` at this value.
+    Skill(i64),
+}
+
+/// The name of an `option name <name> type …` line.
+fn option_name(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix("option name ")?;
+    rest.find(" type ").map(|i| &rest[..i])
+}
+
+/// The default and bounds of spin option `name` in the handshake's lines.
+pub fn spin(ugi: &[String], name: &str) -> Option<Spin> {
+    let line = ugi
+        .iter()
+        .find(|l| option_name(l).is_some_and(|n| n.eq_ignore_ascii_case(name)))?;
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let value = |key: &str| -> Option<i64> {
+        let i = words.iter().position(|w| *w == key)?;
+        words.get(i + 1)?.parse().ok()
+    };
+    let kind = words
+        .iter()
+        .position(|w| *w == "type")
+        .and_then(|i| words.get(i + 1));
+    if kind != Some(&"spin") {
+        return None;
+    }
+    let s = Spin {
+        default: value("default")?,
+        min: value("min")?,
+        max: value("max")?,
+    };
+    (s.min <= s.max).then_some(s)
+}
+
+/// Whether the handshake's lines advertise option `name`.
+pub fn has_option(ugi: &[String], name: &str) -> bool {
+    ugi.iter()
+        .any(|l| option_name(l).is_some_and(|n| n.eq_ignore_ascii_case(name)))
+}
+
+impl Levels {
+    /// The level options in the handshake's lines.
+    pub fn from_ugi(ugi: &[String]) -> Levels {
+        Levels {
+            elo: spin(ugi, "UCI_Elo"),
+            skill: spin(ugi, "Skill Level"),
+            limit_strength: has_option(ugi, "UCI_LimitStrength"),
+            show_winprob: has_option(ugi, "UCI_ShowWinProb"),
+        }
+    }
+
+    /// Whether the engine has `level`'s option and the value is in its
+    /// bounds; the reason if not.
+    pub fn check(&self, level: &Level) -> Result<(), String> {
+        let (spin, what) = match level {
+            Level::Elo(_) => (self.elo, "an Elo (UCI_Elo)"),
+            Level::Skill(_) => (self.skill, "skill levels (Skill Level)"),
+        };
+        let Some(spin) = spin else {
+            return Err(format!("seats: the engine has no {what}"));
+        };
+        let (Level::Elo(v) | Level::Skill(v)) = *level;
+        if !(spin.min..=spin.max).contains(&v) {
+            return Err(format!(
+                "seats: level {v} out of the engine's bounds {} to {}",
+                spin.min, spin.max
+            ));
+        }
+        Ok(())
+    }
+
+    /// The options that set `level` (full strength for `None`), in the
+    /// order to send them; only options the engine has.
+    pub fn options(&self, level: Option<Level>) -> Vec<(&'static str, String)> {
+        let mut out = Vec::new();
+        let limit = matches!(level, Some(Level::Elo(_)));
+        if self.limit_strength {
+            out.push(("UCI_LimitStrength", limit.to_string()));
+        }
+        match level {
+            Some(Level::Elo(v)) => out.push(("UCI_Elo", v.to_string())),
+            Some(Level::Skill(v)) => out.push(("Skill Level", v.to_string())),
+            None => {
+                if let Some(s) = self.skill {
+                    out.push(("Skill Level", s.max.to_string()));
+                }
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn levels_are_read_from_the_handshake() {
+        let ugi = lines(&[
+            "id name x",
+            "option name Hash type spin default 64 min 1 max 65536",
+            "option name UCI_LimitStrength type check default false",
+            "option name UCI_Elo type spin default 1500 min 800 max 2400",
+            "option name Skill Level type spin default 20 min 0 max 20",
+            "option name UCI_ShowWinProb type check default false",
+        ]);
+        let l = Levels::from_ugi(&ugi);
+        assert_eq!(
+            l.elo,
+            Some(Spin {
+                default: 1500,
+                min: 800,
+                max: 2400
+            })
+        );
+        assert_eq!(
+            l.skill,
+            Some(Spin {
+                default: 20,
+                min: 0,
+                max: 20
+            })
+        );
+        assert!(l.limit_strength && l.show_winprob);
+        assert!(l.check(&Level::Elo(800)).is_ok());
+        assert!(l.check(&Level::Elo(2401)).is_err());
+        assert!(l.check(&Level::Skill(-1)).is_err());
+        assert_eq!(
+            l.options(Some(Level::Elo(1200))),
+            vec![
+                ("UCI_LimitStrength", "true".into()),
+                ("UCI_Elo", "1200".into())
+            ]
+        );
+        assert_eq!(
+            l.options(None),
+            vec![
+                ("UCI_LimitStrength", "false".into()),
+                ("Skill Level", "20".into())
+            ]
+        );
+        // An engine without them: no levels, nothing sent.
+        let none = Levels::from_ugi(&ugi[..2]);
+        assert_eq!(none, Levels::default());
+        assert!(none.check(&Level::Skill(3)).is_err());
+        assert!(none.options(None).is_empty());
+        // A malformed spin is no option.
+        let bad = lines(&["option name UCI_Elo type spin default x min 1 max 2"]);
+        assert_eq!(Levels::from_ugi(&bad).elo, None);
+        let bad = lines(&["option name UCI_Elo type spin default 1 min 5 max 2"]);
+        assert_eq!(Levels::from_ugi(&bad).elo, None);
+    }
+
+    #[test]
+    fn levels_read_from_json() {
+        let l: Level = serde_json::from_str(r#"{"elo": 1400}"#).unwrap();
+        assert_eq!(l, Level::Elo(1400));
+        let l: Level = serde_json::from_str(r#"{"skill": 3}"#).unwrap();
+        assert_eq!(l, Level::Skill(3));
+        for bad in [
+            r#"{"elo": "x"}"#,
+            r#"{"rank": 1}"#,
+            r#""elo""#,
+            r#"{"elo": 1, "skill": 2}"#,
+        ] {
+            assert!(serde_json::from_str::<Level>(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,271 @@
+//! Threats for the web board: every throw an enemy could make in its next
+//! turn that kills a seat's sorcerer, and the seat's own kills at hand.
+//!
+//! Worked out on the rules core alone (legal steps and copy-make), by
+//! trying every sequence of steps of one turn (at most three steps): a
+//! sequence that ends with a throw killing the victim's sorcerer is a
+//! threat. Each enemy is tried on the board as it stands, at the start of
+//! a whole turn of its own ([`Position::whole_turn_of`]: three steps, no
+//! rock cooling, so every levitation open): what it *could* do if the
+//! other seats' turns changed nothing, which may show a threat that a
+//! cooling rock or another seat's turn would in fact prevent, and never
+//! misses one the board allows.
+
+use crate::game::{Kind, Position, Seat, Square, Step, StepKind};
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// Most positions one enumeration visits (a turn has well under this).
+const MAX_NODES: usize = 400_000;
+
+/// One killing throw and the steps leading to it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Kill {
+    /// The seat that throws.
+    pub attacker: char,
+    /// The seat whose sorcerer is hit.
+    pub victim: char,
+    /// The steps of the attacker's turn, the throw last.
+    pub steps: Vec<String>,
+    /// The troll's square before the throw.
+    pub troll: String,
+    /// The square the rock is thrown from (the troll steps onto it).
+    pub rock: String,
+    /// The squares the rock flies over, the sorcerer's square last.
+    pub flight: Vec<String>,
+    /// A levitation on the way: the rock's squares, from and to, if the
+    /// attacker's sorcerer floats a rock into place first.
+    pub levitation: Option<(String, String)>,
+}
+
+/// A seat's threats and kills at hand.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Threats {
+    /// The seat they are for.
+    pub seat: char,
+    /// Enemy throws that could kill its sorcerer before its next turn.
+    pub threats: Vec<Kill>,
+    /// Its own throws that kill an enemy sorcerer: in this turn when it is
+    /// to move (with the steps it has left), else in its next whole turn.
+    pub kills: Vec<Kill>,
+    /// Whether `kills` are for the turn being played now.
+    pub now: bool,
+}
+
+/// The threats against `seat` and its kills at hand in `pos`; an error if
+/// the seat is not in the game or the game is over.
+pub fn threats(pos: &Position, seat: Seat) -> Result<Threats, String> {
+    if pos.is_game_over() {
+        return Err("the game is over".into());
+    }
+    if !pos.in_game(seat) {
+        return Err(format!("{} is not in the game", seat.name()));
+    }
+    let mut threats = Vec::new();
+    let enemies: Vec<Seat> = pos.seats_in_game().filter(|&s| s != seat).collect();
+    for enemy in enemies {
+        let turn = pos.whole_turn_of(enemy)?;
+        threats.extend(kills_in_turn(&turn, Some(seat)));
+    }
+    let now = pos.side_to_move() == seat;
+    let own = if now { *pos } else { pos.whole_turn_of(seat)? };
+    let kills = kills_in_turn(&own, None)
+        .into_iter()
+        .filter(|k| k.victim != seat.letter())
+        .collect();
+    Ok(Threats {
+        seat: seat.letter(),
+        threats,
+        kills,
+        now,
+    })
+}
+
+/// Every killing throw the side to move can make in the rest of its turn
+/// (of `victim`'s sorcerer only, if given), one per distinct throw (troll,
+/// rock and direction), each by its shortest sequence of steps (so a
+/// levitation is listed only where the throw needs it).
+pub fn kills_in_turn(pos: &Position, victim: Option<Seat>) -> Vec<Kill> {
+    let mut found: HashMap<String, Kill> = HashMap::new();
+    let mut path = Vec::new();
+    let mut nodes = 0;
+    search(pos, victim, &mut path, &mut found, &mut nodes);
+    let mut out: Vec<Kill> = found.into_values().collect();
+    out.sort_by(|a, b| {
+        (a.victim, a.steps.len(), &a.steps).cmp(&(b.victim, b.steps.len(), &b.steps))
+    });
+    out
+}
+
+/// Depth-first over the rest of the side to move's turn.
+fn search(
+    pos: &Position,
+    victim: Option<Seat>,
+    path: &mut Vec<Step>,
+    found: &mut HashMap<String, Kill>,
+    nodes: &mut usize,
+) {
+    let mover = pos.side_to_move();
+    for step in pos.legal_step_vec() {
+        *nodes += 1;
+        if *nodes > MAX_NODES {
+            return;
+        }
+        let next = pos.after(step);
+        if step.kind() == StepKind::Throw {
+            for hit in pos.seats_in_game().filter(|&s| !next.in_game(s)) {
+                if victim.is_some_and(|v| v != hit) {
+                    continue;
+                }
+                path.push(step);
+                if let Some(kill) = describe(pos, mover, hit, path) {
+                    let key = kill.steps.last().cloned().unwrap_or_default();
+                    let shorter = found
+                        .get(&key)
+                        .is_none_or(|k| kill.steps.len() < k.steps.len());
+                    if shorter {
+                        found.insert(key, kill);
+                    }
+                }
+                path.pop();
+            }
+            continue;
+        }
+        // The turn goes on only while the same seat moves.
+        if next.side_to_move() == mover && next.turn() == pos.turn() && !next.is_game_over() {
+            path.push(step);
+            search(&next, victim, path, found, nodes);
+            path.pop();
+        }
+    }
+}
+
+/// The kill of `victim` by the last step of `path` (a throw made in
+/// `before`): the troll, the rock, the flight and any levitation.
+fn describe(before: &Position, attacker: Seat, victim: Seat, path: &[Step]) -> Option<Kill> {
+    let throw = *path.last()?;
+    let dir = throw.throw_direction()?;
+    let target = before.piece_square(victim, Kind::Sorcerer)?;
+    let mut flight = Vec::new();
+    let mut sq: Square = throw.to();
+    while sq != target {
+        sq = sq.neighbour(dir)?;
+        flight.push(sq.to_string());
+        if flight.len() > 9 {
+            return None;
+        }
+    }
+    let levitation = path
+        .iter()
+        .filter(|s| s.kind() == StepKind::Levitate)
+        .filter_map(|s| s.rock().map(|r| (r, s.direction())))
+        .fold(None::<(Square, Square)>, |acc, (r, d)| {
+            let start = acc.map_or(r, |a| a.0);
+            r.neighbour(d).map(|to| (start, to)).or(acc)
+        })
+        .map(|(a, b)| (a.to_string(), b.to_string()));
+    Some(Kill {
+        attacker: attacker.letter(),
+        victim: victim.letter(),
+        steps: path.iter().map(|s| s.to_string()).collect(),
+        troll: throw.from().to_string(),
+        rock: throw.to().to_string(),
+        flight,
+        levitation,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(spn: &str) -> Position {
+        Position::from_spn(spn).unwrap()
+    }
+
+    /// Red's troll on f2 can throw the rock on f3 north at green's
+    /// sorcerer on f8 at once.
+    const LINED_UP: &str = "R/gTgDgS/5/7/R7R/7/3R1/rSrDrT/1 r 3 3 - - -";
+
+    #[test]
+    fn a_rock_lined_up_is_a_kill_at_hand_and_a_threat_to_the_victim() {
+        let p = pos(LINED_UP);
+        let red = threats(&p, Seat::Red).unwrap();
+        assert!(red.now);
+        let direct = red
+            .kills
+            .iter()
+            .find(|k| k.steps == ["f2f3*n"])
+            .expect("the one-step kill");
+        assert_eq!((direct.attacker, direct.victim), ('r', 'g'));
+        assert_eq!((direct.troll.as_str(), direct.rock.as_str()), ("f2", "f3"));
+        assert_eq!(direct.flight, ["f4", "f5", "f6", "f7", "f8"]);
+        assert_eq!(direct.levitation, None);
+        // One entry per throw: no throw listed twice (say, after a
+        // levitation of some rock that changes nothing).
+        let mut throws: Vec<&String> = red.kills.iter().filter_map(|k| k.steps.last()).collect();
+        let n = throws.len();
+        throws.sort();
+        throws.dedup();
+        assert_eq!(throws.len(), n, "{:?}", red.kills);
+        // Every kill listed replays to green's sorcerer gone.
+        for k in &red.kills {
+            let mut q = p;
+            for s in &k.steps {
+                q.play(q.parse_step(s).unwrap());
+            }
+            assert!(!q.in_game(Seat::Green), "{:?}", k.steps);
+        }
+        // Seen from green: the same throw is a threat, found on a whole
+        // turn of red's (three steps).
+        let green = threats(&p, Seat::Green).unwrap();
+        assert!(!green.now);
+        assert!(green.threats.iter().any(|k| k.steps == ["f2f3*n"]));
+        assert!(
+            green
+                .threats
+                .iter()
+                .all(|k| k.attacker == 'r' && k.victim == 'g')
+        );
+    }
+
+    #[test]
+    fn the_start_has_no_threats_and_no_kills() {
+        for players in 2..=4 {
+            let p = Position::start(players).unwrap();
+            for seat in p.seats_in_game().collect::<Vec<_>>() {
+                let t = threats(&p, seat).unwrap();
+                assert!(
+                    t.threats.is_empty() && t.kills.is_empty(),
+                    "{players} {seat:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_levitation_then_a_throw_is_found_with_its_rock() {
+        // No rock on a line of green's sorcerer (f8): red's sorcerer on
+        // c3 steps east and floats the rock on e5 to f5, then red's troll
+        // on f4 steps onto it and throws it north.
+        let p = pos("1/2gS/5/7/R3R3R/4rT2/rS4/3/R r 3 3 - - -");
+        let kills = kills_in_turn(&p, Some(Seat::Green));
+        assert!(!kills.is_empty());
+        let lev = kills.iter().find(|k| k.levitation.is_some());
+        assert!(lev.is_some(), "{kills:?}");
+        let k = lev.unwrap();
+        // Replays to the kill.
+        let mut q = p;
+        for s in &k.steps {
+            q.play(q.parse_step(s).unwrap());
+        }
+        assert!(!q.in_game(Seat::Green));
+        assert_eq!(k.flight.last().map(String::as_str), Some("f8"));
+    }
+
+    #[test]
+    fn bad_seats_are_errors() {
+        let p = pos(LINED_UP);
+        assert!(threats(&p, Seat::Blue).is_err());
+    }
+}
