@@ -14,6 +14,7 @@
 //! - [`system`]: what the machine has (available memory).
 //! - [`mod@bench`]: the `splut bench` search benchmark.
 //! - [`gui`]: `splut gui`, the local web board.
+//! - [`winprob`]: win probabilities from a search score (`info … winprob`).
 //! - [`cli`]: the `splut` command line.
 
 #![forbid(unsafe_code)]
@@ -35,3 +36,4 @@ pub mod search;
 pub mod system;
 pub mod tournament;
 pub mod tune;
+pub mod winprob;

@@ -28,6 +28,12 @@ impl Options {
         self.0.text(Id::EvalFile)
     }
 
+    /// Whether `info` lines carry every seat's win probability
+    /// (`UCI_ShowWinProb`).
+    pub fn show_win_prob(&self) -> bool {
+        self.0.check(Id::ShowWinProb)
+    }
+
     /// The search's settings these options give, with the weights
     /// `params` ([`Settings::from_options`]).
     pub fn settings(&self, params: EvalSet) -> Settings {
@@ -89,7 +95,7 @@ mod tests {
         assert_eq!(o.set("multipv", "8"), Ok(Id::MultiPv));
         assert_eq!(settings(&o).multi_pv, 8);
         assert!(o.set("MultiPV", "0").is_err());
-        assert_eq!(declarations().len(), 11);
+        assert_eq!(declarations().len(), 15);
     }
 
     #[test]

@@ -31,6 +31,7 @@ pub mod ordering;
 pub mod reference;
 pub mod run;
 pub mod score;
+pub mod skill;
 pub mod smp;
 pub mod thread;
 pub mod time;
@@ -161,6 +162,9 @@ pub struct Settings {
     pub mcts: mcts::MctsConfig,
     /// Best turns an alpha-beta-family search reports (`MultiPV`).
     pub multi_pv: usize,
+    /// A strength level below the full engine's (`Skill Level`,
+    /// `UCI_Elo`); `None`: the full engine.
+    pub skill: Option<skill::Skill>,
 }
 
 impl Settings {
@@ -185,6 +189,7 @@ impl Settings {
                 ..mcts::MCTS
             },
             multi_pv: v.spin(Id::MultiPv) as usize,
+            skill: skill::Skill::from_options(v),
         }
     }
 }
