@@ -105,8 +105,8 @@ impl Skill {
         let t = level / TOP;
         Some(Skill {
             level,
-            lines: 2 + (4.0 * (1.0 - t)).round() as usize,
-            nodes: (500.0 * 2f64.powf(level / 2.5)).round() as u64,
+            lines: 1 + (5.0 * (1.0 - t).powf(1.5)).round() as usize,
+            nodes: (400.0 * 2f64.powf(level / 2.8)).round() as u64,
             depth: 3 + (level / 2.0).floor() as u32,
             temperature: 250.0 * (1.0 - t) * (1.0 - t),
         })
