@@ -68,10 +68,26 @@ pub const SEE_KILLS_FROM: f64 = 8.0;
 pub const SEE_LEVITATION_KILLS_FROM: f64 = 12.0;
 
 /// The measured ladder: (level, Elo), levels rising, Elo rising; `greedy`
-/// is 1000 (docs/results/levels.md has the tournaments, their error bars
-/// and the command that replays them). The first and last Elo are the
-/// bounds of `UCI_Elo` ([`ELO_MIN`], [`ELO_MAX`]).
-pub const LADDER: [(f64, f64); 2] = [(0.0, ELO_MIN as f64), (TOP, ELO_MAX as f64)];
+/// is 1000. Measured 2026-11-25 in 2-player games at `--tc nodes=50000`
+/// (the levels below the top cap their nodes lower; the top, the full
+/// engine, is stronger with more time), each Elo the Bradley-Terry fit
+/// of 4200 games rounded to 10, ±38 to ±88 at 95% relative to `greedy`
+/// (docs/results/levels.md has the tournaments and `scripts/ladder`,
+/// which replays them). The first and last Elo are the bounds of
+/// `UCI_Elo` ([`ELO_MIN`], [`ELO_MAX`]).
+pub const LADDER: [(f64, f64); 11] = [
+    (0.0, ELO_MIN as f64),
+    (2.0, 1020.0),
+    (4.0, 1080.0),
+    (6.0, 1190.0),
+    (8.0, 1260.0),
+    (10.0, 1310.0),
+    (12.0, 1360.0),
+    (14.0, 1390.0),
+    (16.0, 1600.0),
+    (18.0, 1730.0),
+    (TOP, ELO_MAX as f64),
+];
 
 /// How a level below the top plays.
 #[derive(Clone, Debug, PartialEq)]
