@@ -99,6 +99,27 @@ mod tests {
     }
 
     #[test]
+    fn strength_options_give_a_level() {
+        let mut o = Options::default();
+        assert_eq!(settings(&o).skill, None);
+        o.set("Skill Level", "5").unwrap();
+        assert_eq!(settings(&o).skill.map(|s| s.level), Some(5.0));
+        // UCI_Elo wins over Skill Level once UCI_LimitStrength is on.
+        o.set("UCI_Elo", "1495").unwrap();
+        assert_eq!(settings(&o).skill.map(|s| s.level), Some(5.0));
+        o.set("UCI_LimitStrength", "true").unwrap();
+        let level = settings(&o).skill.map(|s| s.level).unwrap();
+        assert!((level - 15.0).abs() < 1e-9, "{level}");
+        o.set("UCI_Elo", &crate::options::ELO_MAX.to_string())
+            .unwrap();
+        assert_eq!(settings(&o).skill, None);
+        assert!(o.set("Skill Level", "21").is_err());
+        assert!(!o.show_win_prob());
+        o.set("UCI_ShowWinProb", "true").unwrap();
+        assert!(o.show_win_prob());
+    }
+
+    #[test]
     fn the_table_mirrors_the_search() {
         // Defaults: the table's numbers are the search's.
         let d = settings(&Options::default());
