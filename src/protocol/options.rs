@@ -105,7 +105,7 @@ mod tests {
         o.set("Skill Level", "5").unwrap();
         assert_eq!(settings(&o).skill.map(|s| s.level), Some(5.0));
         // UCI_Elo wins over Skill Level once UCI_LimitStrength is on.
-        o.set("UCI_Elo", "1495").unwrap();
+        o.set("UCI_Elo", "1440").unwrap();
         assert_eq!(settings(&o).skill.map(|s| s.level), Some(5.0));
         o.set("UCI_LimitStrength", "true").unwrap();
         let level = settings(&o).skill.map(|s| s.level).unwrap();
