@@ -15,9 +15,14 @@
 //! - **a choice among good turns**: it searches the best
 //!   [`Skill::lines`] turns (`MultiPV`) and picks one at random, each with
 //!   weight `exp((score − best) / temperature)`, the temperature rising as
-//!   the level falls. A proven win is always played, and a proven loss is
-//!   chosen only when every line is one, so a level finishes a game it has
-//!   won and does not walk into a loss it has seen.
+//!   the level falls. A proven loss is chosen only when every line is
+//!   one, so a level does not walk into a loss it has seen;
+//! - **kills overlooked**: a proven win is played, except that below
+//!   [`SEE_KILLS_FROM`] a kill it found is overlooked now and then (half
+//!   of them at level 0), and below [`SEE_LEVITATION_KILLS_FROM`] a kill
+//!   set up by a levitation more often (all of them at level 0)
+//!   ([`Skill::sees_win`]). An overlooked kill is missed for this turn
+//!   only, so a level still finishes a game it has won.
 //!
 //! The choice is seeded by the `Seed` option and the position, and the
 //! node cap makes the search run on one thread, so a level's turn is
