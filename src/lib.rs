@@ -15,6 +15,7 @@
 //! - [`train`]: `splut train`, the NNUE trainer.
 //! - [`mod@bench`]: the `splut bench` search benchmark.
 //! - [`gui`]: `splut gui`, the local web board.
+//! - [`winprob`]: win probabilities from a search score (`info … winprob`).
 //! - [`cli`]: the `splut` command line.
 
 #![forbid(unsafe_code)]
@@ -37,3 +38,4 @@ pub mod system;
 pub mod tournament;
 pub mod train;
 pub mod tune;
+pub mod winprob;

@@ -72,6 +72,14 @@ pub enum Id {
     MultiPv,
     /// Evaluate with the network (else the hand-written evaluation).
     UseNnue,
+    /// Play at a level below the full engine's (`UCI_Elo` sets it).
+    LimitStrength,
+    /// The level asked for as an Elo rating (with `UCI_LimitStrength`).
+    Elo,
+    /// The level asked for on the 0–20 scale (20: the full engine).
+    SkillLevel,
+    /// Win probabilities for every seat in the `info` lines.
+    ShowWinProb,
 }
 
 /// One option: its name as `ugi` shows it and its type.
@@ -106,13 +114,21 @@ pub const THREADS_MAX: u64 = 256;
 /// Largest `MultiPV`.
 pub const MULTI_PV_MAX: u64 = 64;
 
+/// Lowest `UCI_Elo`: the measured Elo of level 0 (mirrors
+/// `search::skill::LADDER`; a test checks the mirror).
+pub const ELO_MIN: u64 = 930;
+/// Highest `UCI_Elo`: the measured Elo of the full engine, level 20.
+pub const ELO_MAX: u64 = 1910;
+/// Highest `Skill Level`: the full engine.
+pub const SKILL_MAX: u64 = 20;
+
 /// The `EvalFile` value that stands for the compiled-in weights, as `ugi`
 /// shows it (`default` and an empty value mean the same).
 pub const EVAL_FILE_DEFAULT: &str = "<empty>";
 
 /// Every option, in the order `ugi` lists them; row `i` has `id as usize
 /// == i`. A new option is one row here (and an [`Id`]).
-pub const OPTIONS: [Spec; 12] = [
+pub const OPTIONS: [Spec; 16] = [
     Spec {
         id: Id::Hash,
         name: "Hash",
@@ -222,7 +238,37 @@ pub const OPTIONS: [Spec; 12] = [
     Spec {
         id: Id::UseNnue,
         name: "UseNNUE",
-        kind: Kind::Check { default: true },
+        kind: Kind::Check { default: false },
+    },
+    Spec {
+        id: Id::LimitStrength,
+        name: "UCI_LimitStrength",
+        kind: Kind::Check { default: false },
+    },
+    Spec {
+        id: Id::Elo,
+        name: "UCI_Elo",
+        kind: Kind::Spin {
+            default: ELO_MAX,
+            min: ELO_MIN,
+            max: ELO_MAX,
+            unit: " Elo",
+        },
+    },
+    Spec {
+        id: Id::SkillLevel,
+        name: "Skill Level",
+        kind: Kind::Spin {
+            default: SKILL_MAX,
+            min: 0,
+            max: SKILL_MAX,
+            unit: "",
+        },
+    },
+    Spec {
+        id: Id::ShowWinProb,
+        name: "UCI_ShowWinProb",
+        kind: Kind::Check { default: false },
     },
 ];
 
@@ -395,7 +441,7 @@ impl Values {
     }
 
     /// A `Check` option's value (false if not a check).
-    pub fn flag(&self, id: Id) -> bool {
+    pub fn check(&self, id: Id) -> bool {
         matches!(self.0[id as usize], Value::Check(true))
     }
 

@@ -279,6 +279,13 @@ impl EvalSet {
         }
     }
 
+    /// Every count's weights passed through `f`.
+    pub fn map(&self, f: impl Fn(&EvalParams) -> EvalParams) -> EvalSet {
+        EvalSet {
+            by_players: self.by_players.clone().map(|p| f(&p)),
+        }
+    }
+
     /// The weights with `players` seats in the game (below 2 counts as 2,
     /// above 4 as 4).
     pub fn for_players(&self, players: u32) -> &EvalParams {

@@ -16,8 +16,10 @@ use crate::eval::{EvalCaches, EvalFile, EvalSet};
 use crate::game::{Game, Position, Seat, Step, perft_interruptible};
 use crate::options::Id;
 use crate::search::control::Ponder;
+use crate::search::score::Score;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Info, Limits, Search};
+use crate::winprob::{self, Estimate};
 use commands::{parse_go, parse_position, parse_setoption};
 use options::Options;
 use std::io::{BufRead, Write};
@@ -188,6 +190,22 @@ pub fn info_line(i: &Info) -> String {
         line.push_str(&steps_text(&i.pv));
     }
     line
+}
+
+/// The `winprob …` words for a report of a search of `root`
+/// ([`crate::winprob`]).
+pub fn win_prob_words(root: &Position, i: &Info) -> String {
+    let estimate = match i.score {
+        Score::Cp(v) => Estimate::Cp(v),
+        Score::Win(_) => Estimate::Win,
+        Score::Loss(_) => Estimate::Loss,
+    };
+    let seats: Vec<Seat> = root.seats_in_game().collect();
+    winprob::words(&winprob::win_probabilities(
+        &seats,
+        root.side_to_move(),
+        estimate,
+    ))
 }
 
 impl Engine {
@@ -515,6 +533,7 @@ impl Engine {
             .options
             .settings(self.params.clone())
             .with_network(&self.net);
+        let show_win_prob = self.options.show_win_prob();
         let infinite = limits.infinite;
         let ponder = limits.ponder.then(Ponder::new);
         let (out, tt, plan) = (self.out.clone(), self.tt.clone(), self.plan.clone());
@@ -531,8 +550,16 @@ impl Engine {
                 eval_caches: &eval_caches,
                 ponder: handle.clone(),
             };
+            let line = |i: &Info| {
+                let mut text = info_line(i);
+                if show_win_prob {
+                    text.push(' ');
+                    text.push_str(&win_prob_words(&pos, i));
+                }
+                text
+            };
             let outcome = search.think(stop.clone(), &mut |i| {
-                out.line(&info_line(i));
+                out.line(&line(i));
                 // The best line (`MultiPV`'s first, or the only one).
                 if i.multipv <= 1 {
                     reported = Some(i.clone());
@@ -552,7 +579,7 @@ impl Engine {
             if reported.is_none_or(|r| {
                 r.nodes != o.nodes && (r.multipv == 0 || r.depth != o.depth || r.pv != o.pv)
             }) {
-                out.line(&info_line(&outcome.info));
+                out.line(&line(&outcome.info));
             }
             // `infinite` holds the answer back until `stop`, whatever ended
             // the search (a limit, a proof, a search that cannot go on);

@@ -28,6 +28,12 @@ impl Options {
         self.0.text(Id::EvalFile)
     }
 
+    /// Whether `info` lines carry every seat's win probability
+    /// (`UCI_ShowWinProb`).
+    pub fn show_win_prob(&self) -> bool {
+        self.0.check(Id::ShowWinProb)
+    }
+
     /// The search's settings these options give, with the weights
     /// `params` ([`Settings::from_options`]).
     pub fn settings(&self, params: EvalSet) -> Settings {
@@ -89,7 +95,28 @@ mod tests {
         assert_eq!(o.set("multipv", "8"), Ok(Id::MultiPv));
         assert_eq!(settings(&o).multi_pv, 8);
         assert!(o.set("MultiPV", "0").is_err());
-        assert_eq!(declarations().len(), 12);
+        assert_eq!(declarations().len(), 16);
+    }
+
+    #[test]
+    fn strength_options_give_a_level() {
+        let mut o = Options::default();
+        assert_eq!(settings(&o).skill, None);
+        o.set("Skill Level", "5").unwrap();
+        assert_eq!(settings(&o).skill.map(|s| s.level), Some(5.0));
+        // UCI_Elo wins over Skill Level once UCI_LimitStrength is on.
+        o.set("UCI_Elo", "1440").unwrap();
+        assert_eq!(settings(&o).skill.map(|s| s.level), Some(5.0));
+        o.set("UCI_LimitStrength", "true").unwrap();
+        let level = settings(&o).skill.map(|s| s.level).unwrap();
+        assert!((level - 15.0).abs() < 1e-9, "{level}");
+        o.set("UCI_Elo", &crate::options::ELO_MAX.to_string())
+            .unwrap();
+        assert_eq!(settings(&o).skill, None);
+        assert!(o.set("Skill Level", "21").is_err());
+        assert!(!o.show_win_prob());
+        o.set("UCI_ShowWinProb", "true").unwrap();
+        assert!(o.show_win_prob());
     }
 
     #[test]

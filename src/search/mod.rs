@@ -31,6 +31,7 @@ pub mod ordering;
 pub mod reference;
 pub mod run;
 pub mod score;
+pub mod skill;
 pub mod smp;
 pub mod thread;
 pub mod time;
@@ -166,6 +167,9 @@ pub struct Settings {
     pub mcts: mcts::MctsConfig,
     /// Best turns an alpha-beta-family search reports (`MultiPV`).
     pub multi_pv: usize,
+    /// A strength level below the full engine's (`Skill Level`,
+    /// `UCI_Elo`); `None`: the full engine.
+    pub skill: Option<skill::Skill>,
 }
 
 impl Settings {
@@ -175,7 +179,7 @@ impl Settings {
     /// replaces it).
     pub fn from_options(v: &Values, params: EvalSet) -> Settings {
         Settings {
-            net: v.flag(Id::UseNnue).then(default_network),
+            net: v.check(Id::UseNnue).then(default_network),
             algorithm: Algorithm::parse(v.combo(Id::Algorithm)).unwrap_or(Algorithm::Auto),
             threads: v.spin(Id::Threads) as usize,
             move_overhead: v.spin(Id::MoveOverhead),
@@ -193,6 +197,7 @@ impl Settings {
                 ..mcts::MCTS
             },
             multi_pv: v.spin(Id::MultiPv) as usize,
+            skill: skill::Skill::from_options(v),
         }
     }
 }

@@ -10,7 +10,7 @@ use super::score::Score;
 use super::smp::{Iteration, lazy_smp};
 use super::thread::{Shared, Worker};
 use super::tt::TranspositionTable;
-use super::{Algorithm, Info, Limits, MAX_DEPTH, Outcome, Settings, mcts, reference, time};
+use super::{Algorithm, Info, Limits, MAX_DEPTH, Outcome, Settings, mcts, reference, skill, time};
 use crate::eval::{EvalCaches, EvalParams};
 use crate::game::Position;
 use std::sync::Arc;
@@ -54,7 +54,13 @@ impl Search<'_> {
     /// paranoid (it may even pass up a kill), so the rest of the budget goes
     /// to best-reply search, which assumes only one opponent replies, and its
     /// turn is played.
+    ///
+    /// At a strength level below the top ([`Settings::skill`]) the search
+    /// is [`skill::think`]'s.
     pub fn think(&self, stop: Arc<AtomicBool>, report: &mut dyn FnMut(&Info)) -> Outcome {
+        if let Some(skill) = &self.settings.skill {
+            return skill::think(self, skill, stop, report);
+        }
         let (root, limits, settings) = (self.root, self.limits, self.settings);
         let start = Instant::now();
         let budget = time::budget(limits.movetime, limits.clock, settings.move_overhead);

@@ -10,6 +10,7 @@ mod eval_file;
 mod fuzz;
 mod fuzz_protocol;
 mod hardening;
+mod levels;
 mod multipv;
 mod ponder;
 mod protocol;

@@ -782,3 +782,42 @@ fn a_closed_output_pipe_ends_the_tournament_quietly() {
     // It stopped: the games finished by then are recorded.
     assert!(records(&rec).len() < 2000);
 }
+
+#[test]
+fn a_tiny_ladder_of_strength_levels() {
+    // scripts/ladder at a tiny scale: greedy (the anchor) and two levels,
+    // a gauntlet at a node limit, 2 and 3 players; every game ends by
+    // play (no forfeit) and the report has the pairings' Elo.
+    for players in ["2", "3"] {
+        let rec = temp(&format!("ladder-{players}.games"));
+        let o = tournament(
+            &format!(
+                "--players {players} --gauntlet --engine name=greedy algo=greedy \
+                 --tc nodes=3000 --rounds 2 --seed 25 --concurrency 2"
+            ),
+            &[
+                "--engine",
+                "name=L0",
+                "algo=auto",
+                "option.Skill Level=0",
+                "--engine",
+                "name=L12",
+                "algo=auto",
+                "option.Skill Level=12",
+            ],
+            &rec,
+        );
+        let out = text(&o);
+        assert!(o.status.success(), "{out}");
+        assert!(out.contains("greedy vs L0"), "{out}");
+        assert!(out.contains("greedy vs L12"), "{out}");
+        let games = records(&rec);
+        assert!(games.len() >= 8, "{}", games.len());
+        assert!(
+            games
+                .iter()
+                .all(|g| !matches!(g.reason, Reason::Forfeit { .. })),
+            "{out}"
+        );
+    }
+}
