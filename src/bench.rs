@@ -3,6 +3,7 @@
 //! when the search changes); nodes per second measure its speed.
 
 use crate::eval::EvalCaches;
+use crate::eval::nnue::default_network;
 use crate::game::Position;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Algorithm, Limits, Search, Settings};
@@ -65,9 +66,10 @@ pub const POSITIONS: [(&str, u32, Algorithm); 10] = [
     ),
 ];
 
-/// Runs the bench and prints the per-position lines and the totals; returns
-/// the exit code.
-pub fn run(depth: Option<u32>, threads: usize) -> i32 {
+/// Runs the bench, with the compiled-in network if `use_nnue` (else the
+/// hand-written evaluation), and prints the per-position lines and the
+/// totals; returns the exit code.
+pub fn run(depth: Option<u32>, threads: usize, use_nnue: bool) -> i32 {
     // A closed pipe (`splut bench | head`) is no reason to crash.
     let mut out = std::io::stdout().lock();
     let mut total_nodes = 0u64;
@@ -87,6 +89,7 @@ pub fn run(depth: Option<u32>, threads: usize) -> i32 {
         let settings = Settings {
             algorithm,
             threads: threads.max(1),
+            net: use_nnue.then(default_network),
             ..Settings::default()
         };
         let limits = Limits {

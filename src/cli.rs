@@ -90,6 +90,10 @@ enum Command {
         /// Threads, 1 to 256 (the signature is only stable with 1).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS))]
         threads: u64,
+        /// The evaluation: nnue (the compiled-in network, the default) or
+        /// hand (the hand-written evaluation).
+        #[arg(long, default_value = "nnue", value_parser = ["nnue", "hand"])]
+        eval: String,
     },
     /// Play a tournament between engines and report standings, Elo, LOS
     /// and SPRT; every game is appended to a records file.
@@ -591,7 +595,11 @@ pub fn main() -> i32 {
             threads as usize,
             !no_bulk,
         ),
-        Some(Command::Bench { depth, threads }) => crate::bench::run(depth, threads as usize),
+        Some(Command::Bench {
+            depth,
+            threads,
+            eval,
+        }) => crate::bench::run(depth, threads as usize, eval == "nnue"),
         Some(Command::Tournament(args)) => {
             match tournament_config(*args, engine_groups).and_then(crate::tournament::run) {
                 Ok(code) => code,

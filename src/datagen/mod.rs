@@ -541,9 +541,14 @@ pub fn run_to_file(
     let head = match cfg.format {
         Format::Text => {
             cut_partial_line(&mut file).map_err(|e| format!("{name}: {e}"))?;
+            // Which evaluation played: net v2 is trained on net v1's games.
+            let eval = match &cfg.net {
+                Some(net) => format!("nnue {:016x}", net.checksum()),
+                None => "hand".into(),
+            };
             format!(
                 "# splut datagen: players {}, nodes {}, opening-steps {}, max-turns {}, \
-                 per-game {}, seed {}\n",
+                 per-game {}, seed {}, eval {eval}\n",
                 cfg.players, cfg.nodes, cfg.opening_steps, cfg.max_turns, cfg.per_game, cfg.seed
             )
             .into_bytes()

@@ -131,7 +131,8 @@ fn go_depth_reports_each_iteration_and_ends_with_bestturn_then_bestmove() {
     ] {
         assert!(info.contains(field), "{field} missing in {info}");
     }
-    assert_eq!(turn.len(), 3);
+    // Three steps, or fewer when a throw ends the turn early.
+    assert!((1..=3).contains(&turn.len()), "{turn:?}");
     assert_eq!(best, turn[0]);
     let spn = e.query("spn");
     assert_whole_legal_turn(&spn, &turn);

@@ -251,3 +251,46 @@ fn games_at_the_turn_limit_are_draws_among_the_seats_left() {
         "{text}"
     );
 }
+
+#[test]
+fn the_evaluation_is_chosen_and_a_bad_network_is_an_error() {
+    let read = |path: &Path| std::fs::read_to_string(path).unwrap();
+    let net = temp("default.nnue");
+    std::fs::write(&net, splut::eval::nnue::default_network().to_bytes()).unwrap();
+    let (nnue, hand, named) = (temp("nnue.txt"), temp("hand.txt"), temp("named.txt"));
+    for (args, out) in [
+        ("--games 2", &nnue),
+        ("--games 2 --eval hand", &hand),
+        (&*format!("--games 2 --net {}", net.display()), &named),
+    ] {
+        let _ = std::fs::remove_file(out);
+        let o = datagen(args, out);
+        assert!(o.status.success(), "{args}");
+    }
+    // The network is the default; the hand-written evaluation plays
+    // other games.
+    assert_eq!(read(&nnue), read(&named));
+    assert_ne!(read(&nnue), read(&hand));
+    let bad = temp("bad.nnue");
+    let mut bytes = splut::eval::nnue::default_network().to_bytes();
+    bytes.truncate(100);
+    std::fs::write(&bad, &bytes).unwrap();
+    let out = temp("never.txt");
+    for args in [
+        format!("--games 1 --net {}", bad.display()),
+        format!("--games 1 --eval hand --net {}", net.display()),
+        "--games 1 --eval best".to_string(),
+    ] {
+        let mut all = vec!["datagen", "--output", out.to_str().unwrap()];
+        all.extend(args.split_whitespace());
+        let o = splut(&all);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args}: {err}");
+        assert!(err.starts_with("error"), "{args}: {err}");
+        assert!(!err.contains("panicked"), "{args}: {err}");
+        if args.contains("bad.nnue") && !args.contains("hand") {
+            assert!(err.contains("truncated"), "{err}");
+        }
+    }
+    assert!(!out.exists(), "no data before the network is read");
+}

@@ -23,6 +23,44 @@ struct Entry {
     seats: u8,
 }
 
+impl Entry {
+    /// The entry of `pos`, from scratch.
+    fn new(net: &Network, pos: &Position) -> Entry {
+        let b = boards(pos);
+        let mut e = Entry {
+            boards: b,
+            seats: seat_mask(pos),
+            ..EMPTY_ENTRY
+        };
+        for view in pos.seats_in_game() {
+            let acc = &mut e.acc[view.index()];
+            *acc = net.hidden_bias;
+            for (i, board) in b.iter().enumerate() {
+                for sq in *board {
+                    add(acc, &net.input_weights[board_input(view, i, sq)]);
+                }
+            }
+        }
+        e
+    }
+
+    /// Each in-game seat's value of `pos`, this entry's position.
+    #[inline]
+    fn values(&self, net: &Network, pos: &Position) -> [i32; 4] {
+        // A push or pop missed by the search shows here (tests run with
+        // debug assertions).
+        debug_assert!(self.boards == boards(pos), "accumulator out of step: {pos}");
+        let mut v = [0; 4];
+        for view in Seat::ALL {
+            if self.seats & (1 << view.index()) != 0 {
+                let b = bucket(pos, view).min(BUCKETS - 1);
+                v[view.index()] = net.value(&self.acc[view.index()], b);
+            }
+        }
+        v
+    }
+}
+
 const EMPTY_ENTRY: Entry = Entry {
     acc: [[0; HIDDEN]; 4],
     boards: [Bitboard::EMPTY; 13],
@@ -51,7 +89,8 @@ impl<'n> AccumulatorStack<'n> {
     pub fn new(net: &'n Network, pos: &Position) -> AccumulatorStack<'n> {
         let mut s = AccumulatorStack {
             net,
-            entries: vec![EMPTY_ENTRY; 64],
+            // Deep enough for most searches; a deeper one grows it.
+            entries: vec![EMPTY_ENTRY; 32],
             len: 1,
         };
         s.refresh(pos);
@@ -65,22 +104,7 @@ impl<'n> AccumulatorStack<'n> {
 
     /// Empties the stack and builds its root entry from scratch.
     pub fn refresh(&mut self, pos: &Position) {
-        let b = boards(pos);
-        let mut e = Entry {
-            boards: b,
-            seats: seat_mask(pos),
-            ..EMPTY_ENTRY
-        };
-        for view in pos.seats_in_game() {
-            let acc = &mut e.acc[view.index()];
-            *acc = self.net.hidden_bias;
-            for (i, board) in b.iter().enumerate() {
-                for sq in *board {
-                    add(acc, &self.net.input_weights[board_input(view, i, sq)]);
-                }
-            }
-        }
-        self.entries[0] = e;
+        self.entries[0] = Entry::new(self.net, pos);
         self.len = 1;
     }
 
@@ -151,18 +175,7 @@ impl<'n> AccumulatorStack<'n> {
     /// in evaluation units; 0 for seats out of the game.
     #[inline]
     pub fn values(&self, pos: &Position) -> [i32; 4] {
-        let e = &self.entries[self.len - 1];
-        // A push or pop missed by the search shows here (tests run with
-        // debug assertions).
-        debug_assert!(e.boards == boards(pos), "accumulator out of step: {pos}");
-        let mut v = [0; 4];
-        for view in Seat::ALL {
-            if e.seats & (1 << view.index()) != 0 {
-                let b = bucket(pos, view).min(BUCKETS - 1);
-                v[view.index()] = self.net.value(&e.acc[view.index()], b);
-            }
-        }
-        v
+        self.entries[self.len - 1].values(self.net, pos)
     }
 
     /// The current entry's accumulator of `view` (for tests).
@@ -194,7 +207,7 @@ fn sub_add(dst: &mut Accumulator, src: &Accumulator, off: &Accumulator, on: &Acc
 /// Each in-game seat's value of `pos` computed from scratch (for callers
 /// that copy positions rather than make and unmake: MCTS, tests).
 pub fn seat_values(net: &Network, pos: &Position) -> [i32; 4] {
-    AccumulatorStack::new(net, pos).values(pos)
+    Entry::new(net, pos).values(net, pos)
 }
 
 #[cfg(test)]

@@ -133,6 +133,12 @@ impl Network {
         out
     }
 
+    /// The checksum its file ends with: a short name for the network.
+    pub fn checksum(&self) -> u64 {
+        let bytes = self.to_bytes();
+        u64::from_le_bytes(bytes[FILE_SIZE - 8..].try_into().unwrap_or([0; 8]))
+    }
+
     /// Reads a network file, naming what is wrong with a bad one.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
         if bytes.len() < 8 || &bytes[..8] != MAGIC {
