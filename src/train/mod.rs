@@ -246,7 +246,11 @@ fn start(
         same("scale", cfg.scale, s.scale)?;
     }
     let mut settings = match &resumed {
-        Some((s, _)) => *s,
+        Some((s, _)) => {
+            // A damaged or hand-made file must not ask for a huge batch.
+            check_settings(s, true).map_err(|e| format!("checkpoint settings: {e}"))?;
+            *s
+        }
         None => fresh_settings(cfg)?,
     };
     let t0 = std::time::Instant::now();
@@ -790,6 +794,10 @@ mod tests {
         std::fs::write(&empty, "").unwrap();
         let e = run(&config(vec![empty.clone()]), quiet).unwrap_err();
         assert!(e.contains("no training positions"), "{e}");
+        let huge = temp("huge.ckpt");
+        let mut s = settings(1, 1, 0.001);
+        s.batch = 1 << 30;
+        std::fs::write(&huge, checkpoint::to_bytes(&s, &State::fresh(1))).unwrap();
         for (cfg, want) in [
             (
                 Config {
@@ -825,6 +833,13 @@ mod tests {
                     ..config(vec![empty.clone()])
                 },
                 "checkpoint",
+            ),
+            (
+                Config {
+                    resume: Some(huge.clone()),
+                    ..config(vec![empty.clone()])
+                },
+                "checkpoint settings: --batch",
             ),
         ] {
             let e = run(&cfg, quiet).unwrap_err();
