@@ -40,9 +40,9 @@ const BETA2: f32 = 0.999;
 /// Adam's epsilon.
 const EPS: f32 = 1e-8;
 /// The learning rate falls along a cosine to this fraction of the start.
-const LR_END: f64 = 0.01;
+pub const LR_END: f64 = 0.01;
 /// Most positions used to fit the sigmoid's scale (every k-th entry).
-const FIT_MAX: usize = 1_000_000;
+pub const FIT_MAX: usize = 1_000_000;
 
 /// A training run's options (`splut train`).
 #[derive(Clone, Debug)]
