@@ -310,29 +310,9 @@ fn run_in_pool(cfg: &Config, say: &mut (dyn FnMut(&str) + Send)) -> Result<Outco
     if let Some(dir) = &cfg.checkpoints {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
-    let epochs = train(
-        &settings,
-        &mut state,
-        &data,
-        cfg.progress,
-        &mut |st, report| {
-            say(&format!(
-                "epoch {}/{}: train loss {:.6}, validation loss {}, {:.1} s, {:.0} positions/s",
-                report.epoch,
-                settings.epochs,
-                report.train_loss,
-                report
-                    .validation_loss
-                    .map_or("-".to_string(), |v| format!("{v:.6}")),
-                report.seconds,
-                report.positions_per_second
-            ));
-            match &cfg.checkpoints {
-                Some(dir) => save_checkpoint(dir, &settings, st),
-                None => Ok(()),
-            }
-        },
-    )?;
+    let epochs = train(&settings, &mut state, &data, cfg.progress, &mut |e| {
+        report(cfg, &settings, say, e)
+    })?;
     let net = state.params.quantise(net_scale(settings.scale));
     write_file(&cfg.output, &net.to_bytes())?;
     Ok(Outcome {
@@ -344,15 +324,33 @@ fn run_in_pool(cfg: &Config, say: &mut (dyn FnMut(&str) + Send)) -> Result<Outco
     })
 }
 
-/// Trains from `st` to the end of the run `s` on `data`; `after` hears
-/// the state and figures after every epoch (an error from it stops the
-/// run).
+/// What a run reports as it goes.
+#[derive(Debug)]
+pub enum Event<'a> {
+    /// About a tenth of an epoch done, said only without a progress bar.
+    Part {
+        /// The epoch (from 1).
+        epoch: u32,
+        /// Training positions done in it.
+        done: usize,
+        /// Training positions in an epoch.
+        of: usize,
+        /// Mean training loss so far in the epoch.
+        loss: f64,
+    },
+    /// An epoch done: the state after it and its figures.
+    Epoch(&'a State, &'a EpochReport),
+}
+
+/// Trains from `st` to the end of the run `s` on `data`, with a progress
+/// bar if `progress`; `on` hears the [`Event`]s (an error from it stops
+/// the run).
 pub fn train(
     s: &Settings,
     st: &mut State,
     data: &Data,
     progress: bool,
-    after: &mut dyn FnMut(&State, &EpochReport) -> Result<(), String>,
+    on: &mut dyn FnMut(Event) -> Result<(), String>,
 ) -> Result<Vec<EpochReport>, String> {
     let t = Targets {
         lambda: s.lambda as f32,
@@ -361,11 +359,49 @@ pub fn train(
     let table = InputTable::new();
     let mut epochs = Vec::new();
     while st.epoch < s.epochs {
-        let report = epoch(progress, s, st, data, &table, t);
-        after(st, &report)?;
+        let report = epoch(progress, s, st, data, &table, t, on)?;
+        on(Event::Epoch(st, &report))?;
         epochs.push(report);
     }
     Ok(epochs)
+}
+
+/// Says an event as a line, and writes an epoch's checkpoint.
+fn report(
+    cfg: &Config,
+    settings: &Settings,
+    say: &mut (dyn FnMut(&str) + Send),
+    e: Event,
+) -> Result<(), String> {
+    let (st, r) = match e {
+        Event::Part {
+            epoch,
+            done,
+            of,
+            loss,
+        } => {
+            say(&format!(
+                "epoch {epoch}/{}: {done}/{of} positions, train loss {loss:.6}",
+                settings.epochs
+            ));
+            return Ok(());
+        }
+        Event::Epoch(st, r) => (st, r),
+    };
+    say(&format!(
+        "epoch {}/{}: train loss {:.6}, validation loss {}, {:.1} s, {:.0} positions/s",
+        r.epoch,
+        settings.epochs,
+        r.train_loss,
+        r.validation_loss
+            .map_or("-".to_string(), |v| format!("{v:.6}")),
+        r.seconds,
+        r.positions_per_second
+    ));
+    match &cfg.checkpoints {
+        Some(dir) => save_checkpoint(dir, settings, st),
+        None => Ok(()),
+    }
 }
 
 /// Writes `bytes` to `path` through a temporary file and a rename, so a
@@ -405,7 +441,8 @@ fn epoch(
     data: &Data,
     table: &InputTable,
     t: Targets,
-) -> EpochReport {
+    on: &mut dyn FnMut(Event) -> Result<(), String>,
+) -> Result<EpochReport, String> {
     let t0 = std::time::Instant::now();
     let n = data.train.len();
     let batch = s.batch as usize;
@@ -419,7 +456,8 @@ fn epoch(
     let mut grad = vec![0.0f32; SIZE];
     let mut entries = Vec::with_capacity(batch);
     let mut sum = ChunkLoss::default();
-    for idx in order.chunks(batch) {
+    let tenth = per_epoch.div_ceil(10) as usize;
+    for (k, idx) in order.chunks(batch).enumerate() {
         entries.clear();
         entries.extend(idx.iter().map(|&i| data.train[i as usize]));
         let parts: Vec<ChunkLoss> = entries
@@ -438,24 +476,32 @@ fn epoch(
         let lr = learning_rate(s.lr, st.step, total) as f32;
         st.step += 1;
         adam(st, &grad, lr);
+        let loss = sum.sum / sum.views.max(1) as f64;
         bar.inc(idx.len() as u64);
         bar.set_message(format!(
-            "epoch {}/{}, loss {:.6}",
+            "epoch {}/{}, loss {loss:.6}",
             st.epoch + 1,
-            s.epochs,
-            sum.sum / sum.views.max(1) as f64
+            s.epochs
         ));
+        if bar.is_hidden() && (k + 1) % tenth == 0 && (k + 1) < per_epoch as usize {
+            on(Event::Part {
+                epoch: st.epoch + 1,
+                done: ((k + 1) * batch).min(n),
+                of: n,
+                loss,
+            })?;
+        }
     }
     bar.finish_and_clear();
     st.epoch += 1;
     let seconds = t0.elapsed().as_secs_f64();
-    EpochReport {
+    Ok(EpochReport {
         epoch: st.epoch,
         train_loss: sum.sum / sum.views.max(1) as f64,
         validation_loss: mean_loss(&st.params, table, &data.validation, t),
         seconds,
         positions_per_second: n as f64 / seconds.max(1e-9),
-    }
+    })
 }
 
 /// `out` = the mean gradient: the chunks' sums added in chunk order,
@@ -583,7 +629,7 @@ mod tests {
             .num_threads(threads)
             .build()
             .unwrap();
-        pool.install(|| train(s, st, d, false, &mut |_, _| Ok(())).unwrap())
+        pool.install(|| train(s, st, d, false, &mut |_| Ok(())).unwrap())
     }
 
     #[test]
@@ -637,10 +683,19 @@ mod tests {
         run_with(2, &s, &mut whole, &d);
         let mut first = State::fresh(s.seed);
         let mut saved = Vec::new();
-        let stopped = train(&s, &mut first, &d, false, &mut |st, _| {
-            saved = checkpoint::to_bytes(&s, st);
-            Err("stop".into())
+        let mut parts = 0;
+        let stopped = train(&s, &mut first, &d, false, &mut |e| match e {
+            Event::Part { .. } => {
+                parts += 1;
+                Ok(())
+            }
+            Event::Epoch(st, _) => {
+                saved = checkpoint::to_bytes(&s, st);
+                Err("stop".into())
+            }
         });
+        // 6 batches an epoch: a line after each but the last.
+        assert_eq!(parts, 5);
         assert_eq!(stopped.unwrap_err(), "stop");
         let (s2, mut resumed) = checkpoint::from_bytes(&saved).unwrap();
         assert_eq!((s2, resumed.epoch), (s, 1));
