@@ -801,7 +801,7 @@ pub struct TrainArgs {
     /// the run never stopped).
     #[arg(long)]
     resume: Option<PathBuf>,
-    /// No progress bar (the per-epoch lines stay).
+    /// No progress bar: a line every tenth of an epoch instead.
     #[arg(long)]
     no_progress: bool,
 }

@@ -75,6 +75,23 @@ pub struct State {
     pub rng: u64,
 }
 
+impl State {
+    /// The start of a run with `seed`: random weights
+    /// ([`Params::init`]), Adam's moments 0.
+    pub fn fresh(seed: u64) -> State {
+        let mut rng = seed;
+        let params = Params::init(&mut rng);
+        State {
+            params,
+            m: vec![0.0; SIZE],
+            v: vec![0.0; SIZE],
+            step: 0,
+            epoch: 0,
+            rng,
+        }
+    }
+}
+
 /// The checkpoint's bytes.
 pub fn to_bytes(s: &Settings, st: &State) -> Vec<u8> {
     let mut out = Vec::with_capacity(FILE_SIZE);

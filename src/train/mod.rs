@@ -40,9 +40,9 @@ const BETA2: f32 = 0.999;
 /// Adam's epsilon.
 const EPS: f32 = 1e-8;
 /// The learning rate falls along a cosine to this fraction of the start.
-const LR_END: f64 = 0.01;
+pub const LR_END: f64 = 0.01;
 /// Most positions used to fit the sigmoid's scale (every k-th entry).
-const FIT_MAX: usize = 1_000_000;
+pub const FIT_MAX: usize = 1_000_000;
 
 /// A training run's options (`splut train`).
 #[derive(Clone, Debug)]
@@ -246,7 +246,11 @@ fn start(
         same("scale", cfg.scale, s.scale)?;
     }
     let mut settings = match &resumed {
-        Some((s, _)) => *s,
+        Some((s, _)) => {
+            // A damaged or hand-made file must not ask for a huge batch.
+            check_settings(s, true).map_err(|e| format!("checkpoint settings: {e}"))?;
+            *s
+        }
         None => fresh_settings(cfg)?,
     };
     let t0 = std::time::Instant::now();
@@ -295,16 +299,7 @@ fn start(
                     settings.scale
                 ));
             }
-            let mut rng = settings.seed;
-            let params = Params::init(&mut rng);
-            State {
-                params,
-                m: vec![0.0; SIZE],
-                v: vec![0.0; SIZE],
-                step: 0,
-                epoch: 0,
-                rng,
-            }
+            State::fresh(settings.seed)
         }
     };
     Ok((settings, state, data))
@@ -315,30 +310,9 @@ fn run_in_pool(cfg: &Config, say: &mut (dyn FnMut(&str) + Send)) -> Result<Outco
     if let Some(dir) = &cfg.checkpoints {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
-    let t = Targets {
-        lambda: settings.lambda as f32,
-        scale: settings.scale as f32,
-    };
-    let table = InputTable::new();
-    let mut epochs = Vec::new();
-    while state.epoch < settings.epochs {
-        let report = epoch(cfg, &settings, &mut state, &data, &table, t)?;
-        say(&format!(
-            "epoch {}/{}: train loss {:.6}, validation loss {}, {:.1} s, {:.0} positions/s",
-            report.epoch,
-            settings.epochs,
-            report.train_loss,
-            report
-                .validation_loss
-                .map_or("-".to_string(), |v| format!("{v:.6}")),
-            report.seconds,
-            report.positions_per_second
-        ));
-        epochs.push(report);
-        if let Some(dir) = &cfg.checkpoints {
-            save_checkpoint(dir, &settings, &state)?;
-        }
-    }
+    let epochs = train(&settings, &mut state, &data, cfg.progress, &mut |e| {
+        report(cfg, &settings, say, e)
+    })?;
     let net = state.params.quantise(net_scale(settings.scale));
     write_file(&cfg.output, &net.to_bytes())?;
     Ok(Outcome {
@@ -348,6 +322,86 @@ fn run_in_pool(cfg: &Config, say: &mut (dyn FnMut(&str) + Send)) -> Result<Outco
         epochs,
         params: state.params,
     })
+}
+
+/// What a run reports as it goes.
+#[derive(Debug)]
+pub enum Event<'a> {
+    /// About a tenth of an epoch done, said only without a progress bar.
+    Part {
+        /// The epoch (from 1).
+        epoch: u32,
+        /// Training positions done in it.
+        done: usize,
+        /// Training positions in an epoch.
+        of: usize,
+        /// Mean training loss so far in the epoch.
+        loss: f64,
+    },
+    /// An epoch done: the state after it and its figures.
+    Epoch(&'a State, &'a EpochReport),
+}
+
+/// Trains from `st` to the end of the run `s` on `data`, with a progress
+/// bar if `progress`; `on` hears the [`Event`]s (an error from it stops
+/// the run).
+pub fn train(
+    s: &Settings,
+    st: &mut State,
+    data: &Data,
+    progress: bool,
+    on: &mut dyn FnMut(Event) -> Result<(), String>,
+) -> Result<Vec<EpochReport>, String> {
+    let t = Targets {
+        lambda: s.lambda as f32,
+        scale: s.scale as f32,
+    };
+    let table = InputTable::new();
+    let mut epochs = Vec::new();
+    while st.epoch < s.epochs {
+        let report = epoch(progress, s, st, data, &table, t, on)?;
+        on(Event::Epoch(st, &report))?;
+        epochs.push(report);
+    }
+    Ok(epochs)
+}
+
+/// Says an event as a line, and writes an epoch's checkpoint.
+fn report(
+    cfg: &Config,
+    settings: &Settings,
+    say: &mut (dyn FnMut(&str) + Send),
+    e: Event,
+) -> Result<(), String> {
+    let (st, r) = match e {
+        Event::Part {
+            epoch,
+            done,
+            of,
+            loss,
+        } => {
+            say(&format!(
+                "epoch {epoch}/{}: {done}/{of} positions, train loss {loss:.6}",
+                settings.epochs
+            ));
+            return Ok(());
+        }
+        Event::Epoch(st, r) => (st, r),
+    };
+    say(&format!(
+        "epoch {}/{}: train loss {:.6}, validation loss {}, {:.1} s, {:.0} positions/s",
+        r.epoch,
+        settings.epochs,
+        r.train_loss,
+        r.validation_loss
+            .map_or("-".to_string(), |v| format!("{v:.6}")),
+        r.seconds,
+        r.positions_per_second
+    ));
+    match &cfg.checkpoints {
+        Some(dir) => save_checkpoint(dir, settings, st),
+        None => Ok(()),
+    }
 }
 
 /// Writes `bytes` to `path` through a temporary file and a rename, so a
@@ -381,12 +435,13 @@ fn shuffle(order: &mut [u32], rng: &mut u64) {
 
 /// One epoch: shuffled mini-batches, an Adam step each.
 fn epoch(
-    cfg: &Config,
+    progress: bool,
     s: &Settings,
     st: &mut State,
     data: &Data,
     table: &InputTable,
     t: Targets,
+    on: &mut dyn FnMut(Event) -> Result<(), String>,
 ) -> Result<EpochReport, String> {
     let t0 = std::time::Instant::now();
     let n = data.train.len();
@@ -395,13 +450,14 @@ fn epoch(
     let total = per_epoch * u64::from(s.epochs);
     let mut order: Vec<u32> = (0..n as u32).collect();
     shuffle(&mut order, &mut st.rng);
-    let bar = progress_bar(cfg.progress, n as u64);
+    let bar = progress_bar(progress, n as u64);
     let chunks = batch.div_ceil(CHUNK);
     let mut grads = vec![vec![0.0f32; SIZE]; chunks];
     let mut grad = vec![0.0f32; SIZE];
     let mut entries = Vec::with_capacity(batch);
     let mut sum = ChunkLoss::default();
-    for idx in order.chunks(batch) {
+    let tenth = per_epoch.div_ceil(10) as usize;
+    for (k, idx) in order.chunks(batch).enumerate() {
         entries.clear();
         entries.extend(idx.iter().map(|&i| data.train[i as usize]));
         let parts: Vec<ChunkLoss> = entries
@@ -420,13 +476,21 @@ fn epoch(
         let lr = learning_rate(s.lr, st.step, total) as f32;
         st.step += 1;
         adam(st, &grad, lr);
+        let loss = sum.sum / sum.views.max(1) as f64;
         bar.inc(idx.len() as u64);
         bar.set_message(format!(
-            "epoch {}/{}, loss {:.6}",
+            "epoch {}/{}, loss {loss:.6}",
             st.epoch + 1,
-            s.epochs,
-            sum.sum / sum.views.max(1) as f64
+            s.epochs
         ));
+        if bar.is_hidden() && (k + 1) % tenth == 0 && (k + 1) < per_epoch as usize {
+            on(Event::Part {
+                epoch: st.epoch + 1,
+                done: ((k + 1) * batch).min(n),
+                of: n,
+                loss,
+            })?;
+        }
     }
     bar.finish_and_clear();
     st.epoch += 1;
@@ -493,4 +557,348 @@ fn progress_bar(show: bool, len: u64) -> indicatif::ProgressBar {
         .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datagen::Sample;
+    use crate::eval::nnue::features::{self, MAX_ACTIVE};
+    use crate::eval::nnue::network::{QA, QB};
+    use crate::game::{Game, Position, splitmix64};
+    use crate::search::score::Score;
+    use data::NONE;
+
+    /// The planted square: a rock on it (as red sees it) wins for red.
+    const PLANTED: u8 = 17;
+
+    /// Entries where red alone has a view, its pieces fixed and four rocks
+    /// on random squares: red wins exactly when a rock is on [`PLANTED`].
+    fn planted(n: usize, seed: u64) -> Vec<Entry> {
+        let mut st = seed;
+        (0..n)
+            .map(|_| {
+                let mut squares = [NONE; 16];
+                squares[..3].copy_from_slice(&[0, 1, 2]);
+                squares[6..9].copy_from_slice(&[38, 39, 40]);
+                let mut k = 12;
+                while k < 16 {
+                    let sq = (splitmix64(&mut st) % 38 + 3) as u8;
+                    if sq != 38 && sq != 39 && !squares[12..k].contains(&sq) {
+                        squares[k] = sq;
+                        k += 1;
+                    }
+                }
+                let win = squares[12..].contains(&PLANTED);
+                Entry {
+                    squares,
+                    bucket: [0, NONE, NONE, NONE],
+                    result: [if win { 12 } else { 0 }, NONE, NONE, NONE],
+                    score: 0,
+                    stm: 0,
+                    players: 2,
+                    pad: [0; 2],
+                }
+            })
+            .collect()
+    }
+
+    fn settings(epochs: u32, batch: u32, lr: f64) -> Settings {
+        Settings {
+            seed: 11,
+            epochs,
+            batch,
+            lr,
+            lambda: 0.0,
+            validation: 0.0,
+            scale: 400.0,
+            data: 0,
+        }
+    }
+
+    fn planted_data() -> Data {
+        Data {
+            train: planted(3000, 1),
+            validation: planted(600, 2),
+            ..Data::default()
+        }
+    }
+
+    fn run_with(threads: usize, s: &Settings, st: &mut State, d: &Data) -> Vec<EpochReport> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| train(s, st, d, false, &mut |_| Ok(())).unwrap())
+    }
+
+    #[test]
+    fn training_learns_a_planted_pattern() {
+        let d = planted_data();
+        let s = settings(25, 256, 0.01);
+        let mut st = State::fresh(s.seed);
+        let t = Targets {
+            lambda: 0.0,
+            scale: 400.0,
+        };
+        let table = InputTable::new();
+        let before = mean_loss(&st.params, &table, &d.validation, t).unwrap();
+        let reports = run_with(2, &s, &mut st, &d);
+        let after = reports.last().unwrap().validation_loss.unwrap();
+        assert!(after < 0.01 && after < before / 5.0, "{before} -> {after}");
+        assert!(reports.last().unwrap().train_loss < reports[0].train_loss);
+        let mut inputs = [0u16; MAX_ACTIVE];
+        for e in &d.validation[..50] {
+            let n = table.active(e, 0, &mut inputs);
+            let p = model::sigmoid(st.params.logit(&inputs[..n], 0));
+            let won = e.result[0] == 12;
+            assert!(if won { p > 0.8 } else { p < 0.2 }, "{won} {p}");
+        }
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_network_on_any_thread_count() {
+        let d = planted_data();
+        // 3000 positions, batches of 2500: chunks of 1024, and a short one.
+        let s = settings(2, 2500, 0.01);
+        let nets: Vec<Vec<u8>> = [1, 2, 2, 3]
+            .iter()
+            .map(|&threads| {
+                let mut st = State::fresh(s.seed);
+                run_with(threads, &s, &mut st, &d);
+                st.params.quantise(200).to_bytes()
+            })
+            .collect();
+        assert!(nets.iter().all(|n| *n == nets[0]));
+        let mut other = State::fresh(s.seed + 1);
+        run_with(2, &s, &mut other, &d);
+        assert_ne!(other.params.quantise(200).to_bytes(), nets[0]);
+    }
+
+    #[test]
+    fn a_resumed_run_ends_as_an_uninterrupted_one() {
+        let d = planted_data();
+        let s = settings(3, 512, 0.005);
+        let mut whole = State::fresh(s.seed);
+        run_with(2, &s, &mut whole, &d);
+        let mut first = State::fresh(s.seed);
+        let mut saved = Vec::new();
+        let mut parts = 0;
+        let stopped = train(&s, &mut first, &d, false, &mut |e| match e {
+            Event::Part { .. } => {
+                parts += 1;
+                Ok(())
+            }
+            Event::Epoch(st, _) => {
+                saved = checkpoint::to_bytes(&s, st);
+                Err("stop".into())
+            }
+        });
+        // 6 batches an epoch: a line after each but the last.
+        assert_eq!(parts, 5);
+        assert_eq!(stopped.unwrap_err(), "stop");
+        let (s2, mut resumed) = checkpoint::from_bytes(&saved).unwrap();
+        assert_eq!((s2, resumed.epoch), (s, 1));
+        run_with(1, &s2, &mut resumed, &d);
+        assert_eq!(resumed, whole);
+    }
+
+    /// Positions of random games of 2–4 players, with made-up outcomes.
+    fn real_entries() -> (Vec<Position>, Vec<Entry>) {
+        let mut st = 3u64;
+        let (mut positions, mut entries) = (Vec::new(), Vec::new());
+        for players in 2..=4 {
+            for _ in 0..10 {
+                let mut game = Game::new(Position::start(players).unwrap());
+                for _ in 0..(splitmix64(&mut st) % 60) {
+                    let legal = game.position().legal_step_vec();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    let step = legal[(splitmix64(&mut st) % legal.len() as u64) as usize];
+                    game.play(step).unwrap();
+                }
+                let pos = *game.position();
+                let sample = Sample {
+                    position: pos,
+                    score: Score::Cp((splitmix64(&mut st) % 800) as i32 - 400),
+                    places: pos.seats_in_game().map(|s| vec![s]).collect(),
+                    seed: 1,
+                    game: 1,
+                };
+                if let Some(e) = Entry::new(&sample) {
+                    positions.push(pos);
+                    entries.push(e);
+                }
+            }
+        }
+        (positions, entries)
+    }
+
+    /// Tolerance of a quantised logit against the float one, worst and
+    /// mean over views: W1 and b1 are rounded to ±1/510 (17 terms: a
+    /// hidden value up to 0.033 off, about 0.005 typically, times W2) and
+    /// W2 to ±1/128 over 128 hidden values. Measured on this test's
+    /// overfitted net (logits up to ±7.3): worst 0.081, mean 0.017.
+    const QUANTISED_TOLERANCE: (f32, f32) = (0.1, 0.03);
+
+    #[test]
+    fn the_quantised_network_gives_the_float_outputs_on_real_positions() {
+        let (positions, entries) = real_entries();
+        let d = Data {
+            train: entries.clone(),
+            ..Data::default()
+        };
+        let mut s = settings(30, 16, 0.02);
+        s.lambda = 0.5;
+        let mut st = State::fresh(s.seed);
+        run_with(2, &s, &mut st, &d);
+        let net = st.params.quantise(200);
+        let table = InputTable::new();
+        let (mut worst, mut sum, mut views) = (0.0f32, 0.0f32, 0);
+        let mut buf = [0u16; MAX_ACTIVE];
+        for (pos, e) in positions.iter().zip(&entries) {
+            for view in pos.seats_in_game() {
+                let mut active = Vec::new();
+                features::active(pos, view, &mut active);
+                let bucket = features::bucket(pos, view);
+                let q = net.output(&net.refresh(&active), bucket) as f32 / (QA * QB) as f32;
+                let n = table.active(e, view.index(), &mut buf);
+                let f = st.params.logit(&buf[..n], bucket);
+                worst = worst.max((q - f).abs());
+                sum += (q - f).abs();
+                views += 1;
+            }
+        }
+        assert!(views > 60);
+        let mean = sum / views as f32;
+        assert!(worst < QUANTISED_TOLERANCE.0, "worst {worst}");
+        assert!(mean < QUANTISED_TOLERANCE.1, "mean {mean}");
+    }
+
+    #[test]
+    fn the_learning_rate_falls_along_a_cosine() {
+        assert_eq!(learning_rate(0.1, 0, 100), 0.1);
+        assert!((learning_rate(0.1, 50, 100) - 0.0505).abs() < 1e-12);
+        assert!((learning_rate(0.1, 100, 100) - 0.001).abs() < 1e-12);
+        assert_eq!(net_scale(523.0), 262);
+    }
+
+    #[test]
+    fn the_scale_fit_finds_the_data_scale() {
+        let mut st = 5u64;
+        let entries: Vec<Entry> = (0..20_000)
+            .map(|_| {
+                let cp = (splitmix64(&mut st) % 2001) as i32 - 1000;
+                let p = model::sigmoid(cp as f32 / 300.0);
+                let u = (splitmix64(&mut st) >> 40) as f32 / (1u64 << 24) as f32;
+                let win = u < p;
+                Entry {
+                    squares: [NONE; 16],
+                    bucket: [0, NONE, 0, NONE],
+                    result: [
+                        if win { 12 } else { 0 },
+                        NONE,
+                        if win { 0 } else { 12 },
+                        NONE,
+                    ],
+                    score: cp,
+                    stm: 0,
+                    players: 2,
+                    pad: [0; 2],
+                }
+            })
+            .collect();
+        let k = fit_scale(&entries);
+        assert!((240.0..380.0).contains(&k), "{k}");
+    }
+
+    fn temp(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("splut-train-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join(name)
+    }
+
+    fn config(files: Vec<PathBuf>) -> Config {
+        Config {
+            files,
+            epochs: Some(1),
+            batch: None,
+            lr: None,
+            lambda: None,
+            validation: None,
+            seed: None,
+            scale: None,
+            threads: 1,
+            checkpoints: None,
+            resume: None,
+            output: temp("out.nnue"),
+            progress: false,
+        }
+    }
+
+    #[test]
+    fn bad_options_and_files_are_errors() {
+        let quiet = &mut |_: &str| {};
+        let missing = config(vec![temp("missing.bin")]);
+        assert!(run(&missing, quiet).unwrap_err().contains("missing.bin"));
+        let junk = temp("junk.txt");
+        std::fs::write(&junk, "not data\n").unwrap();
+        assert!(run(&config(vec![junk.clone()]), quiet).is_err());
+        let empty = temp("empty.txt");
+        std::fs::write(&empty, "").unwrap();
+        let e = run(&config(vec![empty.clone()]), quiet).unwrap_err();
+        assert!(e.contains("no training positions"), "{e}");
+        let huge = temp("huge.ckpt");
+        let mut s = settings(1, 1, 0.001);
+        s.batch = 1 << 30;
+        std::fs::write(&huge, checkpoint::to_bytes(&s, &State::fresh(1))).unwrap();
+        for (cfg, want) in [
+            (
+                Config {
+                    lambda: Some(1.5),
+                    ..config(vec![empty.clone()])
+                },
+                "--lambda",
+            ),
+            (
+                Config {
+                    lr: Some(0.0),
+                    ..config(vec![empty.clone()])
+                },
+                "--lr",
+            ),
+            (
+                Config {
+                    validation: Some(1.0),
+                    ..config(vec![empty.clone()])
+                },
+                "--validation",
+            ),
+            (
+                Config {
+                    scale: Some(0.5),
+                    ..config(vec![empty.clone()])
+                },
+                "--scale",
+            ),
+            (
+                Config {
+                    resume: Some(junk.clone()),
+                    ..config(vec![empty.clone()])
+                },
+                "checkpoint",
+            ),
+            (
+                Config {
+                    resume: Some(huge.clone()),
+                    ..config(vec![empty.clone()])
+                },
+                "checkpoint settings: --batch",
+            ),
+        ] {
+            let e = run(&cfg, quiet).unwrap_err();
+            assert!(e.contains(want), "{want}: {e}");
+        }
+    }
 }

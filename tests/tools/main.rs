@@ -1,5 +1,5 @@
 //! The tools around the engine: tournaments, shards and standings,
-//! records, datagen, tuning, and the web board (its API and, in Chromium,
+//! records, datagen, tuning, training, and the web board (its API and, in Chromium,
 //! its page). The slow group: `cargo test --test tools` runs it alone.
 
 #[path = "../support/mod.rs"]
@@ -14,4 +14,5 @@ mod properties_records;
 mod replay_hardening;
 mod shards;
 mod tournament;
+mod train;
 mod tune;
