@@ -90,9 +90,9 @@ enum Command {
         /// Threads, 1 to 256 (the signature is only stable with 1).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS))]
         threads: u64,
-        /// The evaluation: nnue (the compiled-in network, the default) or
-        /// hand (the hand-written evaluation).
-        #[arg(long, default_value = "nnue", value_parser = ["nnue", "hand"])]
+        /// The evaluation: hand (the hand-written evaluation, the engine's
+        /// default) or nnue (the compiled-in network).
+        #[arg(long, default_value = "hand", value_parser = ["nnue", "hand"])]
         eval: String,
     },
     /// Play a tournament between engines and report standings, Elo, LOS
@@ -284,9 +284,9 @@ pub struct DatagenArgs {
     /// position; docs/formats.md).
     #[arg(long, default_value = "text", value_parser = ["text", "binary"])]
     format: String,
-    /// The evaluation the searches use: nnue (the network) or hand (the
-    /// hand-written evaluation, for data before any network).
-    #[arg(long, default_value = "nnue", value_parser = ["nnue", "hand"])]
+    /// The evaluation the searches use: hand (the hand-written evaluation,
+    /// the engine's default) or nnue (the network).
+    #[arg(long, default_value = "hand", value_parser = ["nnue", "hand"])]
     eval: String,
     /// The network file for --eval nnue (default: the compiled-in one).
     #[arg(long)]

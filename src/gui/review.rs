@@ -10,14 +10,9 @@
 use super::session::winprob_json;
 use crate::game::{Game, Position, Seat, StepKind};
 use crate::play::client::Client;
+use crate::winprob::{Estimate, win_probabilities};
 use serde::Serialize;
 use std::time::Duration;
-
-/// Centi-units of score per unit of the logistic's argument in
-/// [`score_to_win_probabilities`]: the scale `splut tune` fitted for
-/// 2 players on self-play data (docs/results/tuning.md: 598–812),
-/// rounded.
-pub const SCORE_SCALE: f64 = 600.0;
 
 /// A turn whose mover's win probability drops by this much or more is a
 /// mistake.
@@ -32,34 +27,30 @@ pub const BLUNDER_DROP: f64 = 0.20;
 pub type WinProb = Vec<(char, f64)>;
 
 /// Win probabilities from a score (`cp <x>`, `win <n>`, `loss <n>`, from
-/// `mover`'s view, as protocol.md has it) among `seats`: `mover` gets
-/// `1 / (1 + (n − 1)·exp(−x / SCORE_SCALE))` (1/n at a level score, as a
-/// logistic of the score with 2 players), the other seats share the rest
-/// alike; a proven win is 1, a proven loss 0. `None` for a score it cannot
-/// read. The one function to replace with a fitted mapping.
+/// `mover`'s view, as protocol.md has it) among `seats`: the engine's own
+/// fitted mapping ([`crate::winprob::win_probabilities`], the one the
+/// `winprob` words of its `info` lines come from), so the board and the
+/// engine agree. `None` for a score it cannot read.
 pub fn score_to_win_probabilities(score: &str, mover: char, seats: &[char]) -> Option<WinProb> {
-    let n = seats.len();
-    if n == 0 || !seats.contains(&mover) {
+    let seat = |c: char| Seat::from_letter(c);
+    let mover_seat = seat(mover)?;
+    let in_game: Vec<Seat> = seats.iter().map(|&c| seat(c)).collect::<Option<_>>()?;
+    if !in_game.contains(&mover_seat) {
         return None;
     }
     let mut words = score.split_whitespace();
     let kind = words.next()?;
     let value: f64 = words.next()?.parse().ok()?;
-    let p = match kind {
-        "cp" if value.is_finite() => 1.0 / (1.0 + (n as f64 - 1.0) * (-value / SCORE_SCALE).exp()),
-        "win" => 1.0,
-        "loss" => 0.0,
+    let estimate = match kind {
+        "cp" if value.is_finite() => Estimate::Cp(value.clamp(-1e9, 1e9) as i32),
+        "win" => Estimate::Win,
+        "loss" => Estimate::Loss,
         _ => return None,
     };
-    let others = if n > 1 {
-        (1.0 - p) / (n as f64 - 1.0)
-    } else {
-        0.0
-    };
     Some(
-        seats
-            .iter()
-            .map(|&s| (s, if s == mover { p } else { others }))
+        win_probabilities(&in_game, mover_seat, estimate)
+            .into_iter()
+            .map(|(s, p)| (s.letter(), p))
             .collect(),
     )
 }
@@ -343,12 +334,17 @@ mod tests {
 
     #[test]
     fn scores_map_to_probabilities_that_sum_to_one() {
+        // The engine's fitted mapping, seat letters for seats.
         let two = score_to_win_probabilities("cp 0", 'r', &['r', 'g']).unwrap();
-        assert_eq!(two, vec![('r', 0.5), ('g', 0.5)]);
+        let engine = win_probabilities(&[Seat::Red, Seat::Green], Seat::Red, Estimate::Cp(0));
+        assert_eq!(two, vec![('r', engine[0].1), ('g', engine[1].1)]);
         let four = score_to_win_probabilities("cp 0", 'y', &['r', 'y', 'g', 'b']).unwrap();
-        assert!(four.iter().all(|x| close(x.1, 0.25)), "{four:?}");
-        let up = score_to_win_probabilities("cp 600", 'r', &['r', 'g']).unwrap();
-        assert!(close(up[0].1, 1.0 / (1.0 + (-1.0f64).exp())));
+        assert!(
+            close(four.iter().map(|x| x.1).sum::<f64>(), 1.0),
+            "{four:?}"
+        );
+        // The others share alike.
+        assert!(close(four[0].1, four[2].1) && close(four[2].1, four[3].1));
         for (score, want) in [("win 3", 1.0), ("loss 1", 0.0)] {
             let w = score_to_win_probabilities(score, 'g', &['r', 'y', 'g']).unwrap();
             assert!(close(w[2].1, want), "{score}");

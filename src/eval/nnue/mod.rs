@@ -105,14 +105,4 @@ mod tests {
         let s = shares(&pos, &[3000, -3000, 0, 0], 300);
         assert!(s[0] > 5 * s[1], "{s:?}");
     }
-
-    /// Writes the stand-in `nets/default.nnue` (small pseudo-random
-    /// weights) until a trained network replaces it:
-    /// `cargo test --lib write_stand_in_network -- --ignored`.
-    #[test]
-    #[ignore]
-    fn write_stand_in_network() {
-        let net = Network::pseudo_random(0x5EED, 200);
-        std::fs::write("nets/default.nnue", net.to_bytes()).unwrap();
-    }
 }

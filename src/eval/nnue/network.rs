@@ -92,8 +92,8 @@ impl Network {
     }
 
     /// Small deterministic pseudo-random weights from `seed`: inputs in
-    /// -8..=8, output weights in -4..=4 (a stand-in until a trained
-    /// network exists, and a network for tests whose every weight matters).
+    /// -8..=8, output weights in -4..=4 (a network for tests whose every
+    /// weight matters).
     pub fn pseudo_random(seed: u64, scale: i32) -> Network {
         let mut state = seed;
         let mut next = |range: i16| {
