@@ -50,7 +50,6 @@ fn engine(use_nnue: bool) -> Engine {
     e
 }
 
-/// The cases with the network, the default.
 // ----- cases the network v1 fails (docs/results/networks.md) -----
 
 /// A case the network v1 fails (docs/results/networks.md).
@@ -100,6 +99,7 @@ fn auto_turns_to_best_reply_search_when_paranoid_proves_a_loss(start: fn() -> En
     assert_eq!(auto_turn, brs_turn);
 }
 
+/// The cases with the network (`UseNNUE true`).
 mod net {
     use super::*;
 
