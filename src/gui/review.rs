@@ -385,7 +385,10 @@ mod tests {
         // From the score when there are no winprob words.
         let pos = Position::start(2).unwrap();
         let w = line_win_probabilities("info depth 2 score cp 0 pv e2e3", &pos).unwrap();
-        assert_eq!(w, vec![('r', 0.5), ('g', 0.5)]);
+        assert_eq!(
+            w,
+            score_to_win_probabilities("cp 0", 'r', &['r', 'g']).unwrap()
+        );
     }
 
     #[test]

@@ -192,6 +192,7 @@ fn net_file(name: &str, seed: u64) -> PathBuf {
 #[test]
 fn a_network_file_reaches_the_search_and_default_restores() {
     let mut e = Engine::start();
+    e.send("setoption name UseNNUE value true");
     let compiled = search(&mut e);
     let other = net_file("other.nnue", 99);
     assert!(set_eval_file(&mut e, other.to_str().unwrap()).is_empty());

@@ -312,11 +312,27 @@ pub fn steps_of(st: &serde_json::Value) -> Vec<String> {
         .collect()
 }
 
+/// The engine's level options, as a sed pattern.
+const LEVEL_OPTIONS: &str = r"\(UCI_LimitStrength\|UCI_Elo\|Skill Level\|UCI_ShowWinProb\)";
+
 /// An engine command for `--engine`: this binary behind a shell script
-/// that advertises the level options (`UCI_LimitStrength`, `UCI_Elo`
-/// 800–2400, `Skill Level` 0–20, `UCI_ShowWinProb`) the engine itself may
-/// not have yet, drops its errors about them, and appends every line the
-/// GUI sends it to `log`.
+/// that hides its own level options, as an engine without levels would
+/// show itself.
+pub fn no_levels_engine(group: &str) -> String {
+    let script = super::temp(group, "no-levels-engine.sh");
+    let text = format!(
+        "#!/bin/sh\n'{}' | sed -u -e '/^option name {LEVEL_OPTIONS} /d'\n",
+        super::SPLUT
+    );
+    std::fs::write(&script, text).unwrap();
+    format!("sh '{}'", script.display())
+}
+
+/// An engine command for `--engine`: this binary behind a shell script
+/// that advertises level options of another range than its own
+/// (`UCI_LimitStrength`, `UCI_Elo` 800–2400, `Skill Level` 0–20,
+/// `UCI_ShowWinProb`, in place of the engine's), drops its errors about
+/// them, and appends every line the GUI sends it to `log`.
 pub fn levels_engine(group: &str, log: &std::path::Path) -> String {
     let script = super::temp(group, "levels-engine.sh");
     let options = [
@@ -327,7 +343,7 @@ pub fn levels_engine(group: &str, log: &std::path::Path) -> String {
     ]
     .join("\\n");
     let text = format!(
-        "#!/bin/sh\ntee -a '{}' | '{}' | sed -u -e 's/^ugiok$/{options}\\nugiok/' -e '/^info string error/d'\n",
+        "#!/bin/sh\ntee -a '{}' | '{}' | sed -u -e '/^option name {LEVEL_OPTIONS} /d' -e 's/^ugiok$/{options}\\nugiok/' -e '/^info string error/d'\n",
         log.display(),
         super::SPLUT
     );

@@ -259,16 +259,19 @@ fn the_evaluation_is_chosen_and_a_bad_network_is_an_error() {
     std::fs::write(&net, splut::eval::nnue::default_network().to_bytes()).unwrap();
     let (nnue, hand, named) = (temp("nnue.txt"), temp("hand.txt"), temp("named.txt"));
     for (args, out) in [
-        ("--games 2", &nnue),
-        ("--games 2 --eval hand", &hand),
-        (&*format!("--games 2 --net {}", net.display()), &named),
+        ("--games 2 --eval nnue", &nnue),
+        ("--games 2", &hand),
+        (
+            &*format!("--games 2 --eval nnue --net {}", net.display()),
+            &named,
+        ),
     ] {
         let _ = std::fs::remove_file(out);
         let o = datagen(args, out);
         assert!(o.status.success(), "{args}");
     }
-    // The network is the default; the hand-written evaluation plays
-    // other games.
+    // The compiled-in network is the one --net names here; the
+    // hand-written evaluation (the default) plays other games.
     assert_eq!(read(&nnue), read(&named));
     assert_ne!(read(&nnue), read(&hand));
     let bad = temp("bad.nnue");
@@ -277,7 +280,7 @@ fn the_evaluation_is_chosen_and_a_bad_network_is_an_error() {
     std::fs::write(&bad, &bytes).unwrap();
     let out = temp("never.txt");
     for args in [
-        format!("--games 1 --net {}", bad.display()),
+        format!("--games 1 --eval nnue --net {}", bad.display()),
         format!("--games 1 --eval hand --net {}", net.display()),
         "--games 1 --eval best".to_string(),
     ] {

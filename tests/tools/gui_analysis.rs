@@ -243,8 +243,8 @@ fn a_game_loads_from_a_record_or_steps() {
 
 #[test]
 fn levels_are_offered_only_when_the_engine_has_them_and_are_sent_to_it() {
-    // This engine has no level options: none offered, a level refused.
-    let gui = Gui::start(&[]);
+    // An engine without level options: none offered, a level refused.
+    let gui = Gui::start(&["--engine", &no_levels_engine("gui-analysis")]);
     let config = gui.get("/api/config").json();
     assert_eq!(config["levels"]["elo"], Value::Null);
     assert_eq!(config["levels"]["skill"], Value::Null);

@@ -845,11 +845,8 @@ fn hints_threats_evaluation_review_and_browsing_in_a_real_browser() {
         Duration::from_secs(10),
         "the page",
     );
-    // This engine offers no levels: no level column.
-    assert_eq!(
-        b.js("return !!document.getElementById('col-level');"),
-        false
-    );
+    // The engine offers levels: a level column.
+    assert_eq!(b.js("return !!document.getElementById('col-level');"), true);
 
     // A person against the engine: the engine's view is a bar and a graph.
     b.click("#kind-g option[value=\"engine\"]");
