@@ -276,12 +276,22 @@ pub fn evaluate_shares(pos: &Position, p: &EvalParams) -> [i32; 4] {
         weight[s.index()] = w;
         total += w;
     }
+    split_total(pos, |s| {
+        (weight[s.index()] * i64::from(SHARES_TOTAL) / total) as i32
+    })
+}
+
+/// Shares of [`SHARES_TOTAL`] for the seats in the game: `share(seat)`
+/// each, the rounding's remainder to the last seat, so that they always
+/// sum to the total (0 for seats out).
+pub fn split_total(pos: &Position, share: impl Fn(Seat) -> i32) -> [i32; 4] {
+    let mut shares = [0; 4];
     let mut given = 0;
     let mut last = None;
     for s in pos.seats_in_game() {
-        let share = (weight[s.index()] * i64::from(SHARES_TOTAL) / total) as i32;
-        shares[s.index()] = share;
-        given += share;
+        let x = share(s);
+        shares[s.index()] = x;
+        given += x;
         last = Some(s);
     }
     if let Some(s) = last {

@@ -10,7 +10,7 @@ pub mod network;
 pub use accumulator::{AccumulatorStack, seat_values};
 pub use network::Network;
 
-use super::SHARES_TOTAL;
+use super::{SHARES_TOTAL, split_total};
 use crate::game::Position;
 use std::sync::{Arc, OnceLock};
 
@@ -67,18 +67,9 @@ pub fn shares(pos: &Position, values: &[i32; 4], scale: i32) -> [i32; 4] {
         p[s.index()] = 1.0 / (1.0 + (-x.clamp(-30.0, 30.0)).exp()) + 1e-6;
         total += p[s.index()];
     }
-    let mut given = 0;
-    let mut last = None;
-    for s in pos.seats_in_game() {
-        let share = (p[s.index()] / total * f64::from(SHARES_TOTAL)) as i32;
-        shares[s.index()] = share;
-        given += share;
-        last = Some(s);
-    }
-    if let Some(s) = last {
-        shares[s.index()] += SHARES_TOTAL - given;
-    }
-    shares
+    split_total(pos, |s| {
+        (p[s.index()] / total * f64::from(SHARES_TOTAL)) as i32
+    })
 }
 
 #[cfg(test)]
