@@ -86,10 +86,19 @@ impl Params {
 
     /// The logit of a view with `inputs` active, in `bucket`.
     pub fn logit(&self, inputs: &[u16], bucket: usize) -> f32 {
-        let h = self.hidden(inputs);
+        self.output(&self.hidden(inputs), bucket)
+    }
+
+    /// The logit from the hidden layer's values before clipping (`pre`),
+    /// in `bucket`: the bias, then each clipped value times its weight,
+    /// added in order (the gradient's forward pass is this one).
+    pub fn output(&self, pre: &[f32], bucket: usize) -> f32 {
         let w2 = &self.w[W2 + bucket * HIDDEN..][..HIDDEN];
-        let dot: f32 = h.iter().zip(w2).map(|(x, w)| x.clamp(0.0, 1.0) * w).sum();
-        dot + self.w[B2 + bucket]
+        let mut logit = self.w[B2 + bucket];
+        for (x, w) in pre.iter().zip(w2) {
+            logit += x.clamp(0.0, 1.0) * w;
+        }
+        logit
     }
 
     /// The quantised network, with `scale` evaluation units per logit.
@@ -184,11 +193,7 @@ pub fn gradient(
             let bucket = usize::from(e.bucket[seat]);
             let pre = p.hidden(&inputs[..n]);
             let w2 = &p.w[W2 + bucket * HIDDEN..][..HIDDEN];
-            let mut logit = p.w[B2 + bucket];
-            for (x, w) in pre.iter().zip(w2) {
-                logit += x.clamp(0.0, 1.0) * w;
-            }
-            let y = sigmoid(logit);
+            let y = sigmoid(p.output(&pre, bucket));
             let err = y - target(e, seat, r, t);
             loss.sum += f64::from(err * err);
             loss.views += 1;
