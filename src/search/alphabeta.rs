@@ -241,7 +241,11 @@ impl<'a> AlphaBeta<'a> {
 
     fn static_eval(&mut self, pos: &Position) -> i32 {
         let scores = match &self.acc {
-            Some(acc) => acc.values(pos),
+            Some(acc) => {
+                let hand = (acc.network().has_prior())
+                    .then(|| self.eval_cache.seat_scores(pos, self.params));
+                acc.values(pos, hand.as_ref())
+            }
             None => self.eval_cache.seat_scores(pos, self.params),
         };
         self.sign(pos.side_to_move())
