@@ -790,12 +790,6 @@ pub struct TrainArgs {
     /// outcomes].
     #[arg(long)]
     scale: Option<f64>,
-    /// What the network learns on top of: `hand` (the hand-written
-    /// evaluation, its gain per bucket learnt; the network learns what it
-    /// misses) or `none` (the network alone). Default hand; a resumed
-    /// run keeps its checkpoint's.
-    #[arg(long, value_parser = ["hand", "none"])]
-    prior: Option<String>,
     /// Threads; 0 = all cores; at most 256.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=MAX_THREADS))]
     threads: u64,
@@ -823,7 +817,6 @@ fn run_train(a: &TrainArgs) -> i32 {
         validation: a.validation,
         seed: a.seed,
         scale: a.scale,
-        prior: a.prior.as_deref().map(|p| p == "hand"),
         threads: a.threads as usize,
         checkpoints: a.checkpoints.clone(),
         resume: a.resume.clone(),

@@ -40,7 +40,7 @@ impl Evaluator<'_> {
     /// [`nnue::shares`] from a fresh accumulator).
     pub fn shares(&self, pos: &Position) -> [i32; 4] {
         match self.net {
-            Some(net) => nnue::shares(pos, &nnue::seat_values(net, pos, self.params), net.scale),
+            Some(net) => nnue::shares(pos, &nnue::seat_values(net, pos), net.scale),
             None => evaluate_shares(pos, self.params),
         }
     }

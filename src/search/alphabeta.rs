@@ -241,11 +241,7 @@ impl<'a> AlphaBeta<'a> {
 
     fn static_eval(&mut self, pos: &Position) -> i32 {
         let scores = match &self.acc {
-            Some(acc) => {
-                let hand = (acc.network().has_prior())
-                    .then(|| self.eval_cache.seat_scores(pos, self.params));
-                acc.values(pos, hand.as_ref())
-            }
+            Some(acc) => acc.values(pos),
             None => self.eval_cache.seat_scores(pos, self.params),
         };
         self.sign(pos.side_to_move())

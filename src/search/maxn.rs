@@ -16,7 +16,7 @@ use super::score::Score;
 use super::thread::{Shared, ThreadState, Worker};
 use super::tt::{Bound, TranspositionTable};
 use crate::eval::nnue::{self, AccumulatorStack};
-use crate::eval::{EvalParams, SHARES_TOTAL, evaluate_shares, seat_scores};
+use crate::eval::{EvalParams, SHARES_TOTAL, evaluate_shares};
 use crate::game::{Position, Seat, Step, StepKind, StepList, Undo};
 
 /// Keeps max-n's table entries apart from alpha-beta's.
@@ -73,10 +73,7 @@ impl<'a> MaxN<'a> {
     /// The shares of `pos`, the position of the accumulators' top entry.
     fn shares(&self, pos: &Position) -> Shares {
         match &self.acc {
-            Some(acc) => {
-                let hand = acc.network().has_prior().then(|| seat_scores(pos, self.params));
-                nnue::shares(pos, &acc.values(pos, hand.as_ref()), acc.network().scale)
-            }
+            Some(acc) => nnue::shares(pos, &acc.values(pos), acc.network().scale),
             None => evaluate_shares(pos, self.params),
         }
     }

@@ -6,13 +6,13 @@
 //! | bytes | what |
 //! |---|---|
 //! | 0–7 | `SPLUTCKP` |
-//! | 8–11 | format version, 2 |
+//! | 8–11 | format version, 1 |
 //! | 12–23 | inputs, hidden size, buckets (must match this build) |
 //! | 24–31 | seed |
 //! | 32–35 | epochs of the run |
 //! | 36–39 | epochs done |
 //! | 40–43 | batch size |
-//! | 44–47 | 1: the network has a prior (the hand-written evaluation), 0: not |
+//! | 44–47 | 0 |
 //! | 48–79 | learning rate, λ, validation fraction, sigmoid scale K (f64 each) |
 //! | 80–87 | the training data's fingerprint |
 //! | 88–95 | optimizer steps done |
@@ -28,7 +28,7 @@ use crate::eval::nnue::network::{HIDDEN, fnv1a};
 pub const MAGIC: &[u8; 8] = b"SPLUTCKP";
 
 /// The format's version.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 1;
 
 /// Bytes before the parameters.
 const HEAD: usize = 104;
@@ -54,8 +54,6 @@ pub struct Settings {
     pub validation: f64,
     /// The sigmoid's scale K (centi-units).
     pub scale: f64,
-    /// Whether the network learns on top of the hand-written evaluation.
-    pub prior: bool,
     /// Fingerprint of the training entries.
     pub data: u64,
 }
@@ -79,10 +77,10 @@ pub struct State {
 
 impl State {
     /// The start of a run with `seed`: random weights
-    /// ([`Params::init`], with a prior or not), Adam's moments 0.
-    pub fn fresh(seed: u64, prior: bool) -> State {
+    /// ([`Params::init`]), Adam's moments 0.
+    pub fn fresh(seed: u64) -> State {
         let mut rng = seed;
-        let params = Params::init(&mut rng, prior);
+        let params = Params::init(&mut rng);
         State {
             params,
             m: vec![0.0; SIZE],
@@ -102,7 +100,7 @@ pub fn to_bytes(s: &Settings, st: &State) -> Vec<u8> {
         out.extend_from_slice(&v.to_le_bytes());
     }
     out.extend_from_slice(&s.seed.to_le_bytes());
-    for v in [s.epochs, st.epoch, s.batch, u32::from(s.prior)] {
+    for v in [s.epochs, st.epoch, s.batch, 0] {
         out.extend_from_slice(&v.to_le_bytes());
     }
     for v in [s.lr, s.lambda, s.validation, s.scale] {
@@ -160,7 +158,6 @@ pub fn from_bytes(b: &[u8]) -> Result<(Settings, State), String> {
         lambda: f64_at(56),
         validation: f64_at(64),
         scale: f64_at(72),
-        prior: u32_at(44) == 1,
         data: u64_at(80),
     };
     let floats = |k: usize| -> Vec<f32> {
@@ -191,7 +188,7 @@ mod tests {
     #[test]
     fn checkpoints_round_trip_and_bad_ones_are_named() {
         let mut rng = 3;
-        let params = Params::init(&mut rng, true);
+        let params = Params::init(&mut rng);
         let st = State {
             m: params.w.iter().map(|x| x * 0.5).collect(),
             v: params.w.iter().map(|x| x * x).collect(),
@@ -208,7 +205,6 @@ mod tests {
             lambda: 0.5,
             validation: 0.05,
             scale: 412.5,
-            prior: true,
             data: 0xabcdef,
         };
         let b = to_bytes(&s, &st);

@@ -1,5 +1,5 @@
-//! The training set in memory: one 40-byte [`Entry`] a position (10M
-//! positions take 400 MB), read from data files of either format, split
+//! The training set in memory: one 32-byte [`Entry`] a position (10M
+//! positions take 320 MB), read from data files of either format, split
 //! into training and validation by game.
 
 use crate::datagen::binary::{MAGIC, RECORD, read_binary, read_magic};
@@ -42,10 +42,6 @@ pub struct Entry {
     pub players: u8,
     /// Padding (0).
     pub pad: [u8; 2],
-    /// Each seat's relative hand-written score
-    /// ([`crate::eval::nnue::prior::relative`] under the default weights),
-    /// clamped to i16: the prior of a network trained with one.
-    pub prior: [i16; 4],
 }
 
 impl Entry {
@@ -65,7 +61,6 @@ impl Entry {
             stm: pos.side_to_move().index() as u8,
             players: pos.players_left() as u8,
             pad: [0; 2],
-            prior: [0; 4],
         };
         if e.players < 2 {
             return None;
@@ -79,11 +74,6 @@ impl Entry {
         }
         for (i, sq) in boards[12].into_iter().take(4).enumerate() {
             e.squares[12 + i] = sq.index() as u8;
-        }
-        let hand = crate::eval::seat_scores(pos, &crate::eval::EvalParams::default());
-        let rel = crate::eval::nnue::prior::relative(pos, &hand);
-        for (p, r) in e.prior.iter_mut().zip(rel) {
-            *p = r.clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16;
         }
         for seat in pos.seats_in_game() {
             let r = s.result_for(seat)?;
@@ -303,7 +293,7 @@ mod tests {
                 game.play(step).unwrap();
             }
         }
-        assert_eq!(std::mem::size_of::<Entry>(), 40);
+        assert_eq!(std::mem::size_of::<Entry>(), 32);
         assert_eq!(piece_slot(Seat::Green, Kind::Troll), 8);
     }
 

@@ -63,9 +63,6 @@ pub struct Config {
     pub seed: Option<u64>,
     /// The sigmoid's scale K in centi-units (default: fitted).
     pub scale: Option<f64>,
-    /// Whether the network learns on top of the hand-written evaluation
-    /// (a prior; default true).
-    pub prior: Option<bool>,
     /// Threads (0: all cores).
     pub threads: usize,
     /// Directory for a checkpoint (and network) every epoch.
@@ -134,7 +131,6 @@ fn fresh_settings(cfg: &Config) -> Result<Settings, String> {
         lambda: cfg.lambda.unwrap_or(0.5),
         validation: cfg.validation.unwrap_or(0.05),
         scale: cfg.scale.unwrap_or(0.0),
-        prior: cfg.prior.unwrap_or(true),
         data: 0,
     };
     check_settings(&s, cfg.scale.is_some())?;
@@ -248,7 +244,6 @@ fn start(
         same("lambda", cfg.lambda, s.lambda)?;
         same("validation", cfg.validation, s.validation)?;
         same("scale", cfg.scale, s.scale)?;
-        same("prior", cfg.prior, s.prior)?;
     }
     let mut settings = match &resumed {
         Some((s, _)) => {
@@ -304,7 +299,7 @@ fn start(
                     settings.scale
                 ));
             }
-            State::fresh(settings.seed, settings.prior)
+            State::fresh(settings.seed)
         }
     };
     Ok((settings, state, data))
@@ -360,7 +355,6 @@ pub fn train(
     let t = Targets {
         lambda: s.lambda as f32,
         scale: s.scale as f32,
-        prior: s.prior,
     };
     let table = InputTable::new();
     let mut epochs = Vec::new();
@@ -570,7 +564,7 @@ mod tests {
     use super::*;
     use crate::datagen::Sample;
     use crate::eval::nnue::features::{self, MAX_ACTIVE};
-    use crate::eval::nnue::network::{PRIOR_ONE, QA, QB};
+    use crate::eval::nnue::network::{QA, QB};
     use crate::game::{Game, Position, splitmix64};
     use crate::search::score::Score;
     use data::NONE;
@@ -604,7 +598,6 @@ mod tests {
                     stm: 0,
                     players: 2,
                     pad: [0; 2],
-                    prior: [0; 4],
                 }
             })
             .collect()
@@ -619,7 +612,6 @@ mod tests {
             lambda: 0.0,
             validation: 0.0,
             scale: 400.0,
-            prior: false,
             data: 0,
         }
     }
@@ -644,11 +636,10 @@ mod tests {
     fn training_learns_a_planted_pattern() {
         let d = planted_data();
         let s = settings(25, 256, 0.01);
-        let mut st = State::fresh(s.seed, false);
+        let mut st = State::fresh(s.seed);
         let t = Targets {
             lambda: 0.0,
             scale: 400.0,
-            prior: false,
         };
         let table = InputTable::new();
         let before = mean_loss(&st.params, &table, &d.validation, t).unwrap();
@@ -659,7 +650,7 @@ mod tests {
         let mut inputs = [0u16; MAX_ACTIVE];
         for e in &d.validation[..50] {
             let n = table.active(e, 0, &mut inputs);
-            let p = model::sigmoid(st.params.logit(&inputs[..n], 0, 0.0));
+            let p = model::sigmoid(st.params.logit(&inputs[..n], 0));
             let won = e.result[0] == 12;
             assert!(if won { p > 0.8 } else { p < 0.2 }, "{won} {p}");
         }
@@ -673,13 +664,13 @@ mod tests {
         let nets: Vec<Vec<u8>> = [1, 2, 2, 3]
             .iter()
             .map(|&threads| {
-                let mut st = State::fresh(s.seed, false);
+                let mut st = State::fresh(s.seed);
                 run_with(threads, &s, &mut st, &d);
                 st.params.quantise(200).to_bytes()
             })
             .collect();
         assert!(nets.iter().all(|n| *n == nets[0]));
-        let mut other = State::fresh(s.seed + 1, false);
+        let mut other = State::fresh(s.seed + 1);
         run_with(2, &s, &mut other, &d);
         assert_ne!(other.params.quantise(200).to_bytes(), nets[0]);
     }
@@ -688,9 +679,9 @@ mod tests {
     fn a_resumed_run_ends_as_an_uninterrupted_one() {
         let d = planted_data();
         let s = settings(3, 512, 0.005);
-        let mut whole = State::fresh(s.seed, false);
+        let mut whole = State::fresh(s.seed);
         run_with(2, &s, &mut whole, &d);
-        let mut first = State::fresh(s.seed, false);
+        let mut first = State::fresh(s.seed);
         let mut saved = Vec::new();
         let mut parts = 0;
         let stopped = train(&s, &mut first, &d, false, &mut |e| match e {
@@ -760,12 +751,9 @@ mod tests {
         };
         let mut s = settings(30, 16, 0.02);
         s.lambda = 0.5;
-        // With a prior: K 400 and scale 200, the file's gains hold it exactly.
-        s.prior = true;
-        let mut st = State::fresh(s.seed, true);
+        let mut st = State::fresh(s.seed);
         run_with(2, &s, &mut st, &d);
         let net = st.params.quantise(200);
-        assert!(net.has_prior());
         let table = InputTable::new();
         let (mut worst, mut sum, mut views) = (0.0f32, 0.0f32, 0);
         let mut buf = [0u16; MAX_ACTIVE];
@@ -774,12 +762,9 @@ mod tests {
                 let mut active = Vec::new();
                 features::active(pos, view, &mut active);
                 let bucket = features::bucket(pos, view);
-                let rel = f32::from(e.prior[view.index()]);
-                let gain = net.prior_gain[bucket] as f32 / PRIOR_ONE as f32;
-                let q = net.output(&net.refresh(&active), bucket) as f32 / (QA * QB) as f32
-                    + gain * rel / 200.0;
+                let q = net.output(&net.refresh(&active), bucket) as f32 / (QA * QB) as f32;
                 let n = table.active(e, view.index(), &mut buf);
-                let f = st.params.logit(&buf[..n], bucket, rel / 400.0);
+                let f = st.params.logit(&buf[..n], bucket);
                 worst = worst.max((q - f).abs());
                 sum += (q - f).abs();
                 views += 1;
@@ -821,7 +806,6 @@ mod tests {
                     stm: 0,
                     players: 2,
                     pad: [0; 2],
-                    prior: [0; 4],
                 }
             })
             .collect();
@@ -845,7 +829,6 @@ mod tests {
             validation: None,
             seed: None,
             scale: None,
-            prior: None,
             threads: 1,
             checkpoints: None,
             resume: None,
@@ -869,7 +852,7 @@ mod tests {
         let huge = temp("huge.ckpt");
         let mut s = settings(1, 1, 0.001);
         s.batch = 1 << 30;
-        std::fs::write(&huge, checkpoint::to_bytes(&s, &State::fresh(1, false))).unwrap();
+        std::fs::write(&huge, checkpoint::to_bytes(&s, &State::fresh(1))).unwrap();
         for (cfg, want) in [
             (
                 Config {

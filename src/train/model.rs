@@ -3,14 +3,12 @@
 //!
 //! Per position and seat in the game (a view): hidden =
 //! clamp(b1 + Σ W1\[input\] over the view's active inputs, 0, 1); logit =
-//! W2\[bucket\]·hidden + b2\[bucket\] (+ A\[bucket\] × prior / K with a
-//! prior: the view's relative hand-written score, [`Entry::prior`], K the
-//! sigmoid's scale); prediction sigmoid(logit), against the target of
-//! [`target`]. The loss is the mean squared error over views.
+//! W2\[bucket\]·hidden + b2\[bucket\]; prediction sigmoid(logit), against
+//! the target of [`target`]. The loss is the mean squared error over views.
 
 use super::data::{Entry, InputTable, PROVEN};
 use crate::eval::nnue::features::{BUCKETS, INPUTS, MAX_ACTIVE};
-use crate::eval::nnue::network::{HIDDEN, Network, PRIOR_ONE, QA, QB};
+use crate::eval::nnue::network::{HIDDEN, Network, QA, QB};
 use crate::game::splitmix64;
 
 /// Largest |W1| and |b1|: 17 terms of at most 1.98 × [`QA`] sum to 8,585,
@@ -28,14 +26,8 @@ pub const B1: usize = INPUTS * HIDDEN;
 pub const W2: usize = B1 + HIDDEN;
 /// Output biases.
 pub const B2: usize = W2 + BUCKETS * HIDDEN;
-/// The prior's gains.
-pub const A: usize = B2 + BUCKETS;
 /// Number of parameters.
-pub const SIZE: usize = A + BUCKETS;
-
-/// Largest prior gain A (the file holds up to 16 × [`PRIOR_ONE`], i.e.
-/// A = 32).
-pub const CLIP_PRIOR: f32 = 8.0;
+pub const SIZE: usize = B2 + BUCKETS;
 
 /// The float network: all parameters in one vector (W1 input-major, b1,
 /// W2 bucket-major, b2), the layout [`Network`] has.
@@ -54,9 +46,8 @@ impl Params {
     /// Random starting weights from `rng`: W1 uniform in ±0.25 (16 active
     /// inputs give a pre-activation spread of about 0.6 around b1 = 0.5,
     /// so most hidden units start in the linear part), W2 in ±1/√HIDDEN,
-    /// biases b2 0; prior gains A 1 with a prior (the hand-written
-    /// evaluation as it stands), else 0 (and they stay 0).
-    pub fn init(rng: &mut u64, prior: bool) -> Params {
+    /// biases b2 0.
+    pub fn init(rng: &mut u64) -> Params {
         let mut w = vec![0.0f32; SIZE];
         for x in &mut w[W1..B1] {
             *x = 0.25 * uniform(rng);
@@ -66,7 +57,6 @@ impl Params {
         for x in &mut w[W2..B2] {
             *x = a * uniform(rng);
         }
-        w[A..SIZE].fill(if prior { 1.0 } else { 0.0 });
         Params { w }
     }
 
@@ -77,9 +67,6 @@ impl Params {
         }
         for x in &mut self.w[W2..B2] {
             *x = x.clamp(-CLIP_OUTPUT, CLIP_OUTPUT);
-        }
-        for x in &mut self.w[A..SIZE] {
-            *x = x.clamp(0.0, CLIP_PRIOR);
         }
     }
 
@@ -97,10 +84,9 @@ impl Params {
         h
     }
 
-    /// The logit of a view with `inputs` active, in `bucket`, its prior
-    /// `x` (relative hand-written score / K; 0 without a prior).
-    pub fn logit(&self, inputs: &[u16], bucket: usize, x: f32) -> f32 {
-        self.output(&self.hidden(inputs), bucket) + self.w[A + bucket] * x
+    /// The logit of a view with `inputs` active, in `bucket`.
+    pub fn logit(&self, inputs: &[u16], bucket: usize) -> f32 {
+        self.output(&self.hidden(inputs), bucket)
     }
 
     /// The logit from the hidden layer's values before clipping (`pre`),
@@ -115,8 +101,7 @@ impl Params {
         logit
     }
 
-    /// The quantised network, with `scale` evaluation units per logit
-    /// (K / 2, so a prior gain A becomes A × [`PRIOR_ONE`] / 2).
+    /// The quantised network, with `scale` evaluation units per logit.
     pub fn quantise(&self, scale: i32) -> Network {
         let q16 = |x: f32, by: i32| (x * by as f32).round().clamp(-32767.0, 32767.0) as i16;
         let mut n = Network::zeroed(scale);
@@ -135,9 +120,6 @@ impl Params {
         }
         for (b, q) in n.output_bias.iter_mut().enumerate() {
             *q = (f64::from(self.w[B2 + b]) * f64::from(QA * QB)).round() as i32;
-        }
-        for (b, g) in n.prior_gain.iter_mut().enumerate() {
-            *g = (f64::from(self.w[A + b]) * PRIOR_ONE as f64 / 2.0).round() as i32;
         }
         n
     }
@@ -158,20 +140,6 @@ pub struct Targets {
     /// The sigmoid's scale: the side to move's probability is
     /// sigmoid(cp / scale).
     pub scale: f32,
-    /// Whether the logit adds the prior (the relative hand-written score
-    /// over `scale`, times the bucket's gain).
-    pub prior: bool,
-}
-
-/// The prior input of `e`'s view of `seat`: its relative hand-written
-/// score over K, or 0 without a prior.
-#[inline]
-pub fn prior_input(e: &Entry, seat: usize, t: Targets) -> f32 {
-    if t.prior {
-        f32::from(e.prior[seat]) / t.scale
-    } else {
-        0.0
-    }
 }
 
 /// Seat `seat`'s target in `e`: t = λ·p + (1−λ)·r, r its place points, p
@@ -225,8 +193,7 @@ pub fn gradient(
             let bucket = usize::from(e.bucket[seat]);
             let pre = p.hidden(&inputs[..n]);
             let w2 = &p.w[W2 + bucket * HIDDEN..][..HIDDEN];
-            let x = prior_input(e, seat, t);
-            let y = sigmoid(p.output(&pre, bucket) + p.w[A + bucket] * x);
+            let y = sigmoid(p.output(&pre, bucket));
             let err = y - target(e, seat, r, t);
             loss.sum += f64::from(err * err);
             loss.views += 1;
@@ -243,7 +210,6 @@ pub fn gradient(
                 }
             }
             grad[B2 + bucket] += g;
-            grad[A + bucket] += g * x;
             for &i in inputs[..n].iter().chain(std::iter::once(&u16::MAX)) {
                 // u16::MAX stands for the bias, a column of its own.
                 let at = if i == u16::MAX {
@@ -268,8 +234,7 @@ pub fn chunk_loss(p: &Params, table: &InputTable, entries: &[Entry], t: Targets)
         for seat in 0..4 {
             let Some(r) = e.result(seat) else { continue };
             let n = table.active(e, seat, &mut inputs);
-            let x = prior_input(e, seat, t);
-            let y = sigmoid(p.logit(&inputs[..n], usize::from(e.bucket[seat]), x));
+            let y = sigmoid(p.logit(&inputs[..n], usize::from(e.bucket[seat])));
             let err = y - target(e, seat, r, t);
             loss.sum += f64::from(err * err);
             loss.views += 1;
@@ -294,7 +259,6 @@ mod tests {
             stm: 0,
             players: 2,
             pad: [0; 2],
-                    prior: [0; 4],
         }
     }
 
@@ -304,7 +268,6 @@ mod tests {
         let t = Targets {
             lambda: 0.5,
             scale: 100.0,
-            prior: false,
         };
         let p = sigmoid(1.0);
         assert!((target(&e, 0, 1.0, t) - (0.5 * p + 0.5)).abs() < 1e-6);
@@ -320,16 +283,12 @@ mod tests {
     fn the_gradient_matches_finite_differences() {
         let table = InputTable::new();
         let mut rng = 5;
-        let p = Params::init(&mut rng, true);
+        let p = Params::init(&mut rng);
         let t = Targets {
             lambda: 0.3,
             scale: 200.0,
-            prior: true,
         };
-        let es = [Entry {
-            prior: [150, 0, -150, 0],
-            ..entry()
-        }];
+        let es = [entry()];
         let mut grad = vec![0.0; SIZE];
         gradient(&p, &table, &es, t, &mut grad);
         let mut inputs = [0u16; MAX_ACTIVE];
@@ -339,8 +298,6 @@ mod tests {
             B1 + 7,
             W2 + 3 * HIDDEN + 11,
             B2 + 5,
-            A + 3,
-            A + 5,
         ];
         assert!(n > 0);
         for k in probe {
@@ -362,7 +319,7 @@ mod tests {
     fn quantised_outputs_match_the_float_ones() {
         let table = InputTable::new();
         let mut rng = 9;
-        let p = Params::init(&mut rng, false);
+        let p = Params::init(&mut rng);
         let n = p.quantise(100);
         let mut inputs = [0u16; MAX_ACTIVE];
         let e = entry();
@@ -374,7 +331,7 @@ mod tests {
                 .collect::<Vec<_>>(),
         );
         let q = n.output(&acc, 3) as f32 / (QA * QB) as f32;
-        let f = p.logit(&inputs[..k], 3, 0.0);
+        let f = p.logit(&inputs[..k], 3);
         assert!((q - f).abs() < 0.02, "{q} vs {f}");
     }
 }

@@ -10,8 +10,6 @@
 
 use super::features::{BUCKETS, Boards, board_input, boards, bucket};
 use super::network::{Accumulator, HIDDEN, Network};
-use super::prior::relative;
-use crate::eval::{EvalParams, seat_scores};
 use crate::game::{Bitboard, Position, Seat};
 
 /// One position's accumulators, one per seat (a seat out of the game
@@ -46,22 +44,17 @@ impl Entry {
         e
     }
 
-    /// Each in-game seat's value of `pos`, this entry's position; `hand`
-    /// the seats' hand-written scores when the network has a prior.
+    /// Each in-game seat's value of `pos`, this entry's position.
     #[inline]
-    fn values(&self, net: &Network, pos: &Position, hand: Option<&[i32; 4]>) -> [i32; 4] {
+    fn values(&self, net: &Network, pos: &Position) -> [i32; 4] {
         // A push or pop missed by the search shows here (tests run with
         // debug assertions).
         debug_assert!(self.boards == boards(pos), "accumulator out of step: {pos}");
-        let rel = hand.map(|h| relative(pos, h));
         let mut v = [0; 4];
         for view in Seat::ALL {
             if self.seats & (1 << view.index()) != 0 {
-                let (i, b) = (view.index(), bucket(pos, view).min(BUCKETS - 1));
-                v[i] = match &rel {
-                    Some(r) => net.value_with_prior(&self.acc[i], b, r[i]),
-                    None => net.value(&self.acc[i], b),
-                };
+                let b = bucket(pos, view).min(BUCKETS - 1);
+                v[view.index()] = net.value(&self.acc[view.index()], b);
             }
         }
         v
@@ -179,12 +172,10 @@ impl<'n> AccumulatorStack<'n> {
     }
 
     /// Each in-game seat's value of `pos` (the current entry's position),
-    /// in evaluation units; 0 for seats out of the game. `hand`: the
-    /// seats' hand-written scores, which a network with a prior needs
-    /// (`None` leaves the prior out).
+    /// in evaluation units; 0 for seats out of the game.
     #[inline]
-    pub fn values(&self, pos: &Position, hand: Option<&[i32; 4]>) -> [i32; 4] {
-        self.entries[self.len - 1].values(self.net, pos, hand)
+    pub fn values(&self, pos: &Position) -> [i32; 4] {
+        self.entries[self.len - 1].values(self.net, pos)
     }
 
     /// The current entry's accumulator of `view` (for tests).
@@ -214,11 +205,9 @@ fn sub_add(dst: &mut Accumulator, src: &Accumulator, off: &Accumulator, on: &Acc
 }
 
 /// Each in-game seat's value of `pos` computed from scratch (for callers
-/// that copy positions rather than make and unmake: MCTS, tests), the
-/// prior's hand-written scores from `params` when the network has one.
-pub fn seat_values(net: &Network, pos: &Position, params: &EvalParams) -> [i32; 4] {
-    let hand = net.has_prior().then(|| seat_scores(pos, params));
-    Entry::new(net, pos).values(net, pos, hand.as_ref())
+/// that copy positions rather than make and unmake: MCTS, tests).
+pub fn seat_values(net: &Network, pos: &Position) -> [i32; 4] {
+    Entry::new(net, pos).values(net, pos)
 }
 
 #[cfg(test)]
@@ -255,7 +244,7 @@ mod tests {
                 for view in pos.seats_in_game() {
                     assert_eq!(stack.accumulator(view), fresh.accumulator(view), "{pos}");
                 }
-                assert_eq!(stack.values(&pos, None), fresh.values(&pos, None), "{pos}");
+                assert_eq!(stack.values(&pos), fresh.values(&pos), "{pos}");
                 made.push((step, undo));
             }
             // Unmake ten steps: the popped-to entries match refreshes.
@@ -264,7 +253,7 @@ mod tests {
                 pos.unmake(step, &undo);
                 stack.pop();
                 let fresh = AccumulatorStack::new(&net, &pos);
-                assert_eq!(stack.values(&pos, None), fresh.values(&pos, None), "{pos}");
+                assert_eq!(stack.values(&pos), fresh.values(&pos), "{pos}");
             }
         }
         seen
@@ -288,7 +277,7 @@ mod tests {
     fn seats_out_of_the_game_are_zero_and_the_start_is_symmetric() {
         let net = Network::pseudo_random(3, 300);
         let four = Position::start(4).unwrap();
-        let v = seat_values(&net, &four, &EvalParams::default());
+        let v = seat_values(&net, &four);
         // Every seat sees the same start, but the mover differs: only the
         // accumulators need be equal.
         let s = AccumulatorStack::new(&net, &four);
@@ -297,7 +286,7 @@ mod tests {
         }
         assert!(v.iter().any(|&x| x != 0));
         let two = Position::start(2).unwrap();
-        let v2 = seat_values(&net, &two, &EvalParams::default());
+        let v2 = seat_values(&net, &two);
         assert_eq!((v2[1], v2[3]), (0, 0));
     }
 }

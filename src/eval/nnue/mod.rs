@@ -6,7 +6,6 @@
 pub mod accumulator;
 pub mod features;
 pub mod network;
-pub mod prior;
 
 pub use accumulator::{AccumulatorStack, seat_values};
 pub use network::Network;
@@ -89,7 +88,7 @@ mod tests {
         let net = Network::pseudo_random(1, 300);
         for players in 2..=4 {
             let pos = Position::start(players).unwrap();
-            let s = shares(&pos, &seat_values(&net, &pos, &Default::default()), net.scale);
+            let s = shares(&pos, &seat_values(&net, &pos), net.scale);
             assert_eq!(s.iter().sum::<i32>(), SHARES_TOTAL);
             assert!(s.iter().all(|&x| x >= 0));
         }

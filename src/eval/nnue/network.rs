@@ -8,24 +8,15 @@
 //! result (place points, 1 = first). [`Network::scale`] turns a logit into
 //! evaluation units.
 //!
-//! A network may also lean on the hand-written evaluation (a *prior*): the
-//! seat's value then adds `prior_gain[bucket] × rel / 4096`, rel being the
-//! seat's hand-written score less the mean of the other seats' in the game
-//! ([`super::prior`]). The network learns what the hand-written evaluation
-//! misses rather than all of it again. A gain of 2048 (the trainer's
-//! start) adds rel / 2, which with two players makes the search's score
-//! the hand-written one plus the network's correction.
-//!
 //! The file (little-endian):
 //!
 //! | bytes | what |
 //! |---|---|
 //! | 0–7 | `SPLUTNET` |
-//! | 8–11 | format version, 2 (version 1, without the prior gains, is read too) |
+//! | 8–11 | format version, 1 |
 //! | 12–23 | inputs, hidden size, buckets (must match this build) |
 //! | 24–27 | scale: evaluation units per logit |
 //! | then | i16 input weights, input-major (`INPUTS × HIDDEN`); i16 hidden biases (`HIDDEN`); i16 output weights, bucket-major (`BUCKETS × HIDDEN`); i32 output biases (`BUCKETS`) |
-//! | then (version 2) | i32 prior gains (`BUCKETS`; all 0: no prior) |
 //! | last 8 | FNV-1a 64 of every byte before |
 
 use super::features::{BUCKETS, INPUTS};
@@ -44,18 +35,11 @@ pub const QB: i32 = 64;
 pub const MAGIC: &[u8; 8] = b"SPLUTNET";
 
 /// The file format's version.
-pub const VERSION: u32 = 2;
-
-/// A version-1 network file's exact size (no prior gains).
-pub const FILE_SIZE_V1: usize =
-    28 + 2 * (INPUTS * HIDDEN + HIDDEN + BUCKETS * HIDDEN) + 4 * BUCKETS + 8;
+pub const VERSION: u32 = 1;
 
 /// A network file's exact size.
-pub const FILE_SIZE: usize = FILE_SIZE_V1 + 4 * BUCKETS;
-
-/// The prior gains' fixed point: a gain of `PRIOR_ONE` adds the whole
-/// relative hand-written score.
-pub const PRIOR_ONE: i64 = 4096;
+pub const FILE_SIZE: usize =
+    28 + 2 * (INPUTS * HIDDEN + HIDDEN + BUCKETS * HIDDEN) + 4 * BUCKETS + 8;
 
 /// One seat's accumulator.
 pub type Accumulator = [i16; HIDDEN];
@@ -73,18 +57,14 @@ pub struct Network {
     pub output_bias: Vec<i32>,
     /// Evaluation units per logit.
     pub scale: i32,
-    /// Per bucket, the weight of the hand-written evaluation's relative
-    /// score, in [`PRIOR_ONE`]ths (all 0: the network alone).
-    pub prior_gain: Vec<i32>,
 }
 
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Network({INPUTS}x{HIDDEN}x{BUCKETS}, scale {}{})",
-            self.scale,
-            if self.has_prior() { ", hand prior" } else { "" }
+            "Network({INPUTS}x{HIDDEN}x{BUCKETS}, scale {})",
+            self.scale
         )
     }
 }
@@ -108,15 +88,7 @@ impl Network {
             output_weights: vec![[0; HIDDEN]; BUCKETS],
             output_bias: vec![0; BUCKETS],
             scale,
-            prior_gain: vec![0; BUCKETS],
         }
-    }
-
-    /// Whether the network leans on the hand-written evaluation (its
-    /// values need [`Network::value_with_prior`]'s `rel`).
-    #[inline]
-    pub fn has_prior(&self) -> bool {
-        self.prior_gain.iter().any(|&g| g != 0)
     }
 
     /// Small deterministic pseudo-random weights from `seed`: inputs in
@@ -153,7 +125,7 @@ impl Network {
                 out.extend_from_slice(&w.to_le_bytes());
             }
         }
-        for b in self.output_bias.iter().chain(&self.prior_gain) {
+        for b in &self.output_bias {
             out.extend_from_slice(&b.to_le_bytes());
         }
         let sum = fnv1a(&out);
@@ -177,15 +149,11 @@ impl Network {
         }
         let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap());
         let version = u32_at(8);
-        let size = match version {
-            1 => FILE_SIZE_V1,
-            VERSION => FILE_SIZE,
-            _ => {
-                return Err(format!(
-                    "network file format version {version}, this build reads 1 and {VERSION}"
-                ));
-            }
-        };
+        if version != VERSION {
+            return Err(format!(
+                "network file format version {version}, this build reads {VERSION}"
+            ));
+        }
         let arch = (u32_at(12), u32_at(16), u32_at(20));
         let want = (INPUTS as u32, HIDDEN as u32, BUCKETS as u32);
         if arch != want {
@@ -194,19 +162,19 @@ impl Network {
                 arch.0, arch.1, arch.2, want.0, want.1, want.2
             ));
         }
-        if bytes.len() != size {
+        if bytes.len() != FILE_SIZE {
             return Err(format!(
-                "network file is {} bytes, a {INPUTS}x{HIDDEN}x{BUCKETS} network (version {version}) takes {size}{}",
+                "network file is {} bytes, a {INPUTS}x{HIDDEN}x{BUCKETS} network takes {FILE_SIZE}{}",
                 bytes.len(),
-                if bytes.len() < size {
+                if bytes.len() < FILE_SIZE {
                     " (truncated)"
                 } else {
                     ""
                 }
             ));
         }
-        let body = &bytes[..size - 8];
-        let sum = u64::from_le_bytes(bytes[size - 8..].try_into().unwrap());
+        let body = &bytes[..FILE_SIZE - 8];
+        let sum = u64::from_le_bytes(bytes[FILE_SIZE - 8..].try_into().unwrap());
         if fnv1a(body) != sum {
             return Err("network file damaged (checksum mismatch)".into());
         }
@@ -226,26 +194,18 @@ impl Network {
         let input_weights = (0..INPUTS).map(|_| row()).collect();
         let hidden_bias = row();
         let output_weights = (0..BUCKETS).map(|_| row()).collect();
-        let i32_at = |j: usize| i32::from_le_bytes(bytes[j..j + 4].try_into().unwrap());
         let output_bias = (0..BUCKETS)
-            .map(|i| i32_at(FILE_SIZE_V1 - 8 - 4 * BUCKETS + 4 * i))
-            .collect();
-        let prior_gain = (0..BUCKETS)
-            .map(|i| match version {
-                1 => 0,
-                _ => i32_at(FILE_SIZE_V1 - 8 + 4 * i),
+            .map(|i| {
+                let j = FILE_SIZE - 8 - 4 * BUCKETS + 4 * i;
+                i32::from_le_bytes(bytes[j..j + 4].try_into().unwrap())
             })
-            .collect::<Vec<_>>();
-        if let Some(g) = prior_gain.iter().find(|g| !(0..=16 * PRIOR_ONE as i32).contains(g)) {
-            return Err(format!("network prior gain {g} out of range 0..={}", 16 * PRIOR_ONE));
-        }
+            .collect();
         Ok(Network {
             input_weights,
             hidden_bias,
             output_weights,
             output_bias,
             scale,
-            prior_gain,
         })
     }
 
@@ -274,14 +234,6 @@ impl Network {
     #[inline]
     pub fn value(&self, acc: &Accumulator, bucket: usize) -> i32 {
         (i64::from(self.output(acc, bucket)) * i64::from(self.scale) / i64::from(QA * QB)) as i32
-    }
-
-    /// [`Network::value`] plus the prior: `rel` (the seat's hand-written
-    /// score less the other seats' mean) times the bucket's gain.
-    #[inline]
-    pub fn value_with_prior(&self, acc: &Accumulator, bucket: usize, rel: i32) -> i32 {
-        let prior = i64::from(rel) * i64::from(self.prior_gain[bucket]) / PRIOR_ONE;
-        (i64::from(self.value(acc, bucket)) + prior).clamp(-1 << 30, 1 << 30) as i32
     }
 }
 
@@ -315,7 +267,6 @@ mod tests {
         n.hidden_bias[3] = 17;
         n.output_weights[5][9] = -12;
         n.output_bias[7] = 1234;
-        n.prior_gain[2] = 2048;
         n
     }
 
@@ -342,31 +293,5 @@ mod tests {
         let mut version = bytes;
         version[8] = 9;
         assert!(err(&version).contains("version 9"));
-    }
-
-    #[test]
-    fn version_1_files_are_read_without_a_prior() {
-        let mut n = sample();
-        n.prior_gain[2] = 0;
-        let mut v1 = n.to_bytes()[..FILE_SIZE_V1 - 8].to_vec();
-        v1[8] = 1;
-        let sum = fnv1a(&v1);
-        v1.extend_from_slice(&sum.to_le_bytes());
-        let read = Network::from_bytes(&v1).unwrap();
-        assert_eq!(read, n);
-        assert!(!read.has_prior());
-        assert!(sample().has_prior());
-        // A v1 size claimed as version 2 is short.
-        let mut lie = v1.clone();
-        lie[8] = 2;
-        assert!(Network::from_bytes(&lie).unwrap_err().contains("truncated"));
-    }
-
-    #[test]
-    fn the_prior_adds_the_gain_times_the_relative_score() {
-        let n = sample();
-        let acc = n.refresh(&[1, 2, 3]);
-        assert_eq!(n.value_with_prior(&acc, 2, 300), n.value(&acc, 2) + 150);
-        assert_eq!(n.value_with_prior(&acc, 3, 300), n.value(&acc, 3));
     }
 }
