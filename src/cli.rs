@@ -261,6 +261,11 @@ pub struct DatagenArgs {
     /// players, 32 with 3-4, whose games are about twice as long).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1000))]
     per_game: Option<u64>,
+    /// Keep the positions where the side to move can kill within its turn
+    /// (left out by default), even with a proven score: a network judges
+    /// them at the search's horizon.
+    #[arg(long)]
+    keep_kills: bool,
     /// Random steps from the start before the game proper (0 to 40; with
     /// 0 every game is the same game).
     #[arg(long, default_value_t = crate::datagen::DEFAULT_OPENING_STEPS as u64, value_parser = clap::value_parser!(u64).range(0..=MAX_OPENING_STEPS as u64))]
@@ -634,6 +639,7 @@ pub fn main() -> i32 {
                 positions: a.positions,
                 format: data_format(&a.format),
                 net,
+                keep_kills: a.keep_kills,
             };
             let progress = !a.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr());
             match crate::datagen::run_to_file(&cfg, &a.output, progress) {

@@ -19,8 +19,12 @@
 //! 1. the score is proven (`win`/`loss`): the game is decided, and the
 //!    score says nothing about the evaluation;
 //! 2. the side to move can kill within its turn
-//!    ([`Position::can_kill_this_turn`]): such positions are not quiet, the
-//!    search's quiescence resolves them, and their score is the kill's;
+//!    ([`Position::can_kill_this_turn`]): such positions are not quiet, and
+//!    their score is the kill's. Unless [`Config::keep_kills`]: the
+//!    search's quiescence resolves only kills of one step, so a network
+//!    also judges positions where a kill takes two or three, and learns
+//!    them from these (kept even with a proven score, which is then the
+//!    kill's);
 //! 3. more than `per_game` are left: `per_game` of them are drawn at
 //!    random (seeded), so long games do not dominate.
 //!
@@ -109,6 +113,9 @@ pub struct Config {
     /// The network the searches evaluate with; `None`: the hand-written
     /// evaluation (the bootstrap data, before any network).
     pub net: Option<Arc<Network>>,
+    /// Keep the positions where the side to move can kill within its turn
+    /// (filter 2 off), with their score even when it is proven.
+    pub keep_kills: bool,
 }
 
 /// How many candidates each filter left out, and how the games ended.
@@ -317,7 +324,12 @@ fn keep(cfg: &Config, game_seed: u64, searched: Searched, stats: &mut Stats) -> 
         let kill = pos.can_kill_this_turn();
         stats.decided += u64::from(decided);
         stats.kill += u64::from(kill);
-        if decided || kill {
+        let left_out = if cfg.keep_kills {
+            decided && !kill
+        } else {
+            decided || kill
+        };
+        if left_out {
             stats.filtered += 1;
         } else {
             quiet.push((pos, score));
@@ -548,8 +560,14 @@ pub fn run_to_file(
             };
             format!(
                 "# splut datagen: players {}, nodes {}, opening-steps {}, max-turns {}, \
-                 per-game {}, seed {}, eval {eval}\n",
-                cfg.players, cfg.nodes, cfg.opening_steps, cfg.max_turns, cfg.per_game, cfg.seed
+                 per-game {}, seed {}, eval {eval}{}\n",
+                cfg.players,
+                cfg.nodes,
+                cfg.opening_steps,
+                cfg.max_turns,
+                cfg.per_game,
+                cfg.seed,
+                if cfg.keep_kills { ", keep-kills" } else { "" }
             )
             .into_bytes()
         }

@@ -1,5 +1,5 @@
 //! The training set in memory: one 32-byte [`Entry`] a position (10M
-//! positions take 320 MB), read from data files of either format, split
+//! positions take 360 MB), read from data files of either format, split
 //! into training and validation by game.
 
 use crate::datagen::binary::{MAGIC, RECORD, read_binary, read_magic};
@@ -42,6 +42,8 @@ pub struct Entry {
     pub players: u8,
     /// Padding (0).
     pub pad: [u8; 2],
+    /// The throw threats ([`features::threats`]).
+    pub threats: u32,
 }
 
 impl Entry {
@@ -61,6 +63,7 @@ impl Entry {
             stm: pos.side_to_move().index() as u8,
             players: pos.players_left() as u8,
             pad: [0; 2],
+            threats: features::threats(pos),
         };
         if e.players < 2 {
             return None;
@@ -120,6 +123,10 @@ impl InputTable {
                 out[n] = self.0[(view * 13 + board) * NUM_SQUARES + usize::from(sq)];
                 n += 1;
             }
+        }
+        for i in features::threat_inputs(Seat::ALL[view], e.threats) {
+            out[n] = i as u16;
+            n += 1;
         }
         n
     }
@@ -293,7 +300,7 @@ mod tests {
                 game.play(step).unwrap();
             }
         }
-        assert_eq!(std::mem::size_of::<Entry>(), 32);
+        assert_eq!(std::mem::size_of::<Entry>(), 36);
         assert_eq!(piece_slot(Seat::Green, Kind::Troll), 8);
     }
 

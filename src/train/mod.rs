@@ -2,11 +2,12 @@
 //! on the CPU and writes the quantised network.
 //!
 //! A small trainer written for this network rather than a framework
-//! (candle, burn): the network is 533 → 128 → 1 (one of 36 output rows),
-//! and a view has at most 16 of the 533 inputs active, so the first layer
-//! is a sum of 16 columns and its gradient touches those 16 columns only.
-//! A dense framework would multiply 533-wide mostly-zero vectors; here a
-//! view costs about 16 × 128 adds forward and as many backward (measured
+//! (candle, burn): the network is 565 → 128 → 1 (one of 36 output rows),
+//! and a view has 16 piece and rock inputs of the 565 active and a few
+//! threats, so the first layer is a sum of about 16 columns and its
+//! gradient touches those columns only. A dense framework would multiply
+//! 565-wide mostly-zero vectors; here a view costs about 16 × 128 adds
+//! forward and as many backward (measured
 //! speed: docs/results/training.md).
 //!
 //! Determinism: each mini-batch is cut into chunks of [`CHUNK`] positions
@@ -598,6 +599,7 @@ mod tests {
                     stm: 0,
                     players: 2,
                     pad: [0; 2],
+                    threats: 0,
                 }
             })
             .collect()
@@ -806,6 +808,7 @@ mod tests {
                     stm: 0,
                     players: 2,
                     pad: [0; 2],
+                    threats: 0,
                 }
             })
             .collect();

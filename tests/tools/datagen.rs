@@ -30,6 +30,7 @@ fn config(players: usize, games: u64) -> Config {
         opening_steps: 6,
         max_turns: 200,
         per_game: 5,
+        keep_kills: false,
         seed: 3,
         threads: 1,
         hash_mib: 1,

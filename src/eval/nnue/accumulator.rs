@@ -8,7 +8,7 @@
 //! once) without knowing which it was. Only the root entry is computed
 //! from scratch ([`AccumulatorStack::refresh`]).
 
-use super::features::{BUCKETS, Boards, board_input, boards, bucket};
+use super::features::{BUCKETS, Boards, board_input, boards, bucket, threat_inputs, threats};
 use super::network::{Accumulator, HIDDEN, Network};
 use crate::game::{Bitboard, Position, Seat};
 
@@ -50,11 +50,23 @@ impl Entry {
         // A push or pop missed by the search shows here (tests run with
         // debug assertions).
         debug_assert!(self.boards == boards(pos), "accumulator out of step: {pos}");
+        // The threats depend on the whole board: found here, for every
+        // view at once, and only for a network that has weights for them.
+        let bits = if net.threats { threats(pos) } else { 0 };
         let mut v = [0; 4];
         for view in Seat::ALL {
             if self.seats & (1 << view.index()) != 0 {
                 let b = bucket(pos, view).min(BUCKETS - 1);
-                v[view.index()] = net.value(&self.acc[view.index()], b);
+                let acc = &self.acc[view.index()];
+                v[view.index()] = if bits == 0 {
+                    net.value(acc, b)
+                } else {
+                    let mut with = *acc;
+                    for i in threat_inputs(view, bits) {
+                        add(&mut with, &net.input_weights[i]);
+                    }
+                    net.value(&with, b)
+                };
             }
         }
         v

@@ -10,17 +10,41 @@
 //! |---|---|
 //! | 0–491 | a piece: 123 × relative seat + 41 × kind (sorcerer, dwarf, troll) + turned square |
 //! | 492–532 | a rock: 492 + turned square |
+//! | 533–564 | a throw threat: 533 + 16 × plane + 4 × attacker's relative seat + victim's |
+//!
+//! The threat inputs ([`threats`]) are what the hand-written evaluation
+//! computes explicitly and pieces on squares cannot express in one hidden
+//! layer: whose troll can throw a rock onto whose sorcerer within its next
+//! turn (plane 0), or within three steps more (plane 1). They depend on the
+//! whole board, so they are not in the incremental accumulator: the
+//! evaluation adds their columns when it reads a value.
 
+use crate::eval::DANGER_EXTRA_STEPS;
+use crate::eval::threats::{Target, Throws};
 use crate::game::{Bitboard, Kind, NUM_SQUARES, Position, Seat, Square};
 
+/// Inputs of pieces and rocks (all a version-1 network file has).
+pub const BOARD_INPUTS: usize = 4 * 3 * NUM_SQUARES + NUM_SQUARES;
+
+/// First threat input.
+pub const THREAT_BASE: usize = BOARD_INPUTS;
+
+/// Threat planes: a throw within the attacker's next turn, and one within
+/// [`DANGER_EXTRA_STEPS`] steps more.
+pub const THREAT_PLANES: usize = 2;
+
 /// Number of inputs.
-pub const INPUTS: usize = 4 * 3 * NUM_SQUARES + NUM_SQUARES;
+pub const INPUTS: usize = BOARD_INPUTS + 16 * THREAT_PLANES;
 
 /// First rock input.
 pub const ROCK_BASE: usize = 4 * 3 * NUM_SQUARES;
 
-/// Most inputs active at once: 12 pieces and 4 rocks.
-pub const MAX_ACTIVE: usize = 16;
+/// Most piece and rock inputs active at once: 12 pieces and 4 rocks.
+pub const MAX_BOARD_ACTIVE: usize = 16;
+
+/// Most inputs active at once: pieces, rocks and every threat (4
+/// attackers × 3 victims in each plane).
+pub const MAX_ACTIVE: usize = MAX_BOARD_ACTIVE + 12 * THREAT_PLANES;
 
 /// Output buckets: players in the game (2–4) × the mover's place after the
 /// viewing seat (0–3) × steps left (1–3).
@@ -85,6 +109,69 @@ pub fn bucket(pos: &Position, view: Seat) -> usize {
     (players * 4 + mover) * 3 + steps
 }
 
+/// The throw threats of `pos` as bits `16 × plane + 4 × attacker + victim`
+/// (absolute seat indices): plane 0 when the attacker's troll can throw a
+/// rock onto the victim's sorcerer within its next turn (the side to move
+/// with the steps it has left, the others with 3; rocks pulled into line
+/// included), plane 1 when it cannot but could with
+/// [`DANGER_EXTRA_STEPS`] steps more (plain throws). The rest of the board
+/// is assumed to stay still, as the hand-written evaluation assumes
+/// ([`crate::eval::threats`]).
+pub fn threats(pos: &Position) -> u32 {
+    let stm = pos.side_to_move();
+    let mut bits = 0u32;
+    let mut targets = [None, None, None, None];
+    for v in pos.seats_in_game() {
+        targets[v.index()] = Some(Target::new(pos, v));
+    }
+    for attacker in pos.seats_in_game() {
+        let steps = if attacker == stm { pos.steps_left() } else { 3 };
+        let throws = Throws::new(pos, attacker, steps, true);
+        let mut far = None;
+        for victim in pos.seats_in_game() {
+            let Some(target) = targets[victim.index()].as_ref() else {
+                continue;
+            };
+            if victim == attacker {
+                continue;
+            }
+            let bit = 4 * attacker.index() + victim.index();
+            if throws.hits_target(pos, target) {
+                bits |= 1 << bit;
+            } else if far
+                .get_or_insert_with(|| throws.farther(DANGER_EXTRA_STEPS))
+                .hits_target(pos, target)
+            {
+                bits |= 1 << (16 + bit);
+            }
+        }
+    }
+    bits
+}
+
+/// The input of threat bit `bit` ([`threats`]) seen from `view`.
+#[inline]
+pub fn threat_input(view: Seat, bit: u32) -> usize {
+    let plane = (bit / 16) as usize;
+    let attacker = ((bit / 4) % 4) as usize;
+    let victim = (bit % 4) as usize;
+    let rel = |s: usize| (s + 4 - view.index()) % 4;
+    THREAT_BASE + 16 * plane + 4 * rel(attacker) + rel(victim)
+}
+
+/// The threat inputs of `bits` ([`threats`]) seen from `view`.
+#[inline]
+pub fn threat_inputs(view: Seat, bits: u32) -> impl Iterator<Item = usize> {
+    let mut rest = bits;
+    std::iter::from_fn(move || {
+        (rest != 0).then(|| {
+            let bit = rest.trailing_zeros();
+            rest &= rest - 1;
+            threat_input(view, bit)
+        })
+    })
+}
+
 /// The pieces and rocks of a position as bitboards: 12 piece boards
 /// (3 × seat + kind) then the rocks. Two of them, before and after a
 /// step, tell which inputs changed (`changes`).
@@ -113,7 +200,8 @@ pub fn board_input(view: Seat, i: usize, sq: Square) -> usize {
     }
 }
 
-/// The active inputs of `pos` seen from `view`, in no particular order.
+/// The active inputs of `pos` seen from `view`, in no particular order:
+/// pieces and rocks, then threats.
 pub fn active(pos: &Position, view: Seat, out: &mut Vec<usize>) {
     out.clear();
     for (i, b) in boards(pos).iter().enumerate() {
@@ -121,6 +209,7 @@ pub fn active(pos: &Position, view: Seat, out: &mut Vec<usize>) {
             out.push(board_input(view, i, sq));
         }
     }
+    out.extend(threat_inputs(view, threats(pos)));
 }
 
 #[cfg(test)]
@@ -159,7 +248,7 @@ mod tests {
             let mut a = Vec::new();
             active(&pos, view, &mut a);
             a.sort_unstable();
-            assert_eq!(a.len(), MAX_ACTIVE);
+            assert_eq!(a.len(), MAX_BOARD_ACTIVE);
             assert!(a.iter().all(|&i| i < INPUTS));
             seen.push(a);
         }
@@ -172,6 +261,65 @@ mod tests {
         r.sort_unstable();
         g.sort_unstable();
         assert_eq!(r, g);
+    }
+
+    #[test]
+    fn threats_are_the_throws_that_kill_within_a_turn_and_three_steps_more() {
+        // Red's troll e3 under the rock e4, lined up over the green dwarf
+        // e5 with the green sorcerer e7 (the threats module's example).
+        let p = Position::from_spn("R/gT2/2gS2/7/R3gD3R/rS2R3/rD1rT2/3/1 r 3 10 - - -").unwrap();
+        let (r, g) = (Seat::Red.index(), Seat::Green.index());
+        // Plane 0 holds red on green alone (green's troll d8 is far from
+        // the rocks lined up with red's sorcerer: a danger at most).
+        assert_eq!(threats(&p) & 0xffff, 1 << (4 * r + g));
+        // Seen from green, red moves two places later and is the attacker.
+        let mut a: Vec<usize> = Vec::new();
+        active(&p, Seat::Green, &mut a);
+        assert!(a.contains(&(THREAT_BASE + 4 * 2)));
+        // With the troll on g3 red needs 3 steps: a threat with 3 steps
+        // left, a danger (plane 1) with 1.
+        let far = "R/gT2/2gS2/7/R3gD3R/rS2R3/rD3rT/3/1 r";
+        let with = |steps| Position::from_spn(&format!("{far} {steps} 10 - - -")).unwrap();
+        let red_on_green = |steps| threats(&with(steps)) >> (4 * r + g) & 0x1_0001;
+        assert_eq!(red_on_green(3), 1);
+        assert_eq!(red_on_green(1), 1 << 16);
+    }
+
+    #[test]
+    fn threats_agree_with_steps_to_kill_over_random_games() {
+        use crate::eval::threats::steps_to_kill;
+        let mut rng = 11;
+        let mut seen = 0;
+        for players in 2..=4 {
+            for _ in 0..40 {
+                let mut pos = Position::start(players).unwrap();
+                for _ in 0..120 {
+                    let steps = pos.legal_step_vec();
+                    if pos.is_game_over() || steps.is_empty() {
+                        break;
+                    }
+                    let i = crate::game::splitmix64(&mut rng) % steps.len() as u64;
+                    pos.make(steps[i as usize]);
+                    let bits = threats(&pos);
+                    for a in pos.seats_in_game() {
+                        let k = if a == pos.side_to_move() {
+                            pos.steps_left()
+                        } else {
+                            3
+                        };
+                        for v in pos.seats_in_game().filter(|&v| v != a) {
+                            let hit = steps_to_kill(&pos, a, v, k).is_some();
+                            assert_eq!(bits >> (4 * a.index() + v.index()) & 1 == 1, hit, "{pos}");
+                            seen += usize::from(hit);
+                            if hit {
+                                assert_eq!(bits >> (16 + 4 * a.index() + v.index()) & 1, 0);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(seen > 100, "{seen} threats seen");
     }
 
     #[test]

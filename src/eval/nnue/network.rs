@@ -13,13 +13,13 @@
 //! | bytes | what |
 //! |---|---|
 //! | 0–7 | `SPLUTNET` |
-//! | 8–11 | format version, 1 |
-//! | 12–23 | inputs, hidden size, buckets (must match this build) |
+//! | 8–11 | format version: 2 (1 is still read: a network without the threat inputs, whose columns are then zero) |
+//! | 12–23 | inputs, hidden size, buckets (must match this build; a version-1 file has 533 inputs) |
 //! | 24–27 | scale: evaluation units per logit |
 //! | then | i16 input weights, input-major (`INPUTS × HIDDEN`); i16 hidden biases (`HIDDEN`); i16 output weights, bucket-major (`BUCKETS × HIDDEN`); i32 output biases (`BUCKETS`) |
 //! | last 8 | FNV-1a 64 of every byte before |
 
-use super::features::{BUCKETS, INPUTS};
+use super::features::{BOARD_INPUTS, BUCKETS, INPUTS, THREAT_BASE};
 
 /// Hidden layer size.
 pub const HIDDEN: usize = 128;
@@ -35,11 +35,15 @@ pub const QB: i32 = 64;
 pub const MAGIC: &[u8; 8] = b"SPLUTNET";
 
 /// The file format's version.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
-/// A network file's exact size.
-pub const FILE_SIZE: usize =
-    28 + 2 * (INPUTS * HIDDEN + HIDDEN + BUCKETS * HIDDEN) + 4 * BUCKETS + 8;
+/// The exact size of a network file with `inputs` inputs.
+pub const fn file_size(inputs: usize) -> usize {
+    28 + 2 * (inputs * HIDDEN + HIDDEN + BUCKETS * HIDDEN) + 4 * BUCKETS + 8
+}
+
+/// A network file's exact size (this version's).
+pub const FILE_SIZE: usize = file_size(INPUTS);
 
 /// One seat's accumulator.
 pub type Accumulator = [i16; HIDDEN];
@@ -57,6 +61,10 @@ pub struct Network {
     pub output_bias: Vec<i32>,
     /// Evaluation units per logit.
     pub scale: i32,
+    /// Whether any threat input's column is non-zero: if not, the
+    /// evaluation skips finding the threats. Set by the constructors;
+    /// [`Network::note_threats`] after editing weights.
+    pub threats: bool,
 }
 
 impl std::fmt::Debug for Network {
@@ -88,7 +96,15 @@ impl Network {
             output_weights: vec![[0; HIDDEN]; BUCKETS],
             output_bias: vec![0; BUCKETS],
             scale,
+            threats: false,
         }
+    }
+
+    /// Sets [`Network::threats`] from the weights.
+    pub fn note_threats(&mut self) {
+        self.threats = self.input_weights[THREAT_BASE..]
+            .iter()
+            .any(|col| col.iter().any(|&w| w != 0));
     }
 
     /// Small deterministic pseudo-random weights from `seed`: inputs in
@@ -108,6 +124,7 @@ impl Network {
         for row in n.output_weights.iter_mut() {
             row.iter_mut().for_each(|w| *w = next(4));
         }
+        n.note_threats();
         n
     }
 
@@ -149,32 +166,38 @@ impl Network {
         }
         let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap());
         let version = u32_at(8);
-        if version != VERSION {
-            return Err(format!(
-                "network file format version {version}, this build reads {VERSION}"
-            ));
-        }
+        // Version 1 had no threat inputs.
+        let inputs = match version {
+            1 => BOARD_INPUTS,
+            VERSION => INPUTS,
+            _ => {
+                return Err(format!(
+                    "network file format version {version}, this build reads 1 and {VERSION}"
+                ));
+            }
+        };
         let arch = (u32_at(12), u32_at(16), u32_at(20));
-        let want = (INPUTS as u32, HIDDEN as u32, BUCKETS as u32);
+        let want = (inputs as u32, HIDDEN as u32, BUCKETS as u32);
         if arch != want {
             return Err(format!(
-                "network architecture {}x{}x{} (inputs x hidden x buckets), this build has {}x{}x{}",
+                "network architecture {}x{}x{} (inputs x hidden x buckets), this build has {}x{}x{} for version {version}",
                 arch.0, arch.1, arch.2, want.0, want.1, want.2
             ));
         }
-        if bytes.len() != FILE_SIZE {
+        let size = file_size(inputs);
+        if bytes.len() != size {
             return Err(format!(
-                "network file is {} bytes, a {INPUTS}x{HIDDEN}x{BUCKETS} network takes {FILE_SIZE}{}",
+                "network file is {} bytes, a {inputs}x{HIDDEN}x{BUCKETS} network takes {size}{}",
                 bytes.len(),
-                if bytes.len() < FILE_SIZE {
+                if bytes.len() < size {
                     " (truncated)"
                 } else {
                     ""
                 }
             ));
         }
-        let body = &bytes[..FILE_SIZE - 8];
-        let sum = u64::from_le_bytes(bytes[FILE_SIZE - 8..].try_into().unwrap());
+        let body = &bytes[..size - 8];
+        let sum = u64::from_le_bytes(bytes[size - 8..].try_into().unwrap());
         if fnv1a(body) != sum {
             return Err("network file damaged (checksum mismatch)".into());
         }
@@ -191,22 +214,26 @@ impl Network {
             }
             r
         };
-        let input_weights = (0..INPUTS).map(|_| row()).collect();
+        let mut input_weights: Vec<Accumulator> = (0..inputs).map(|_| row()).collect();
         let hidden_bias = row();
         let output_weights = (0..BUCKETS).map(|_| row()).collect();
+        input_weights.resize(INPUTS, [0; HIDDEN]);
         let output_bias = (0..BUCKETS)
             .map(|i| {
-                let j = FILE_SIZE - 8 - 4 * BUCKETS + 4 * i;
+                let j = size - 8 - 4 * BUCKETS + 4 * i;
                 i32::from_le_bytes(bytes[j..j + 4].try_into().unwrap())
             })
             .collect();
-        Ok(Network {
+        let mut n = Network {
             input_weights,
             hidden_bias,
             output_weights,
             output_bias,
             scale,
-        })
+            threats: false,
+        };
+        n.note_threats();
+        Ok(n)
     }
 
     /// The accumulator of a view whose active inputs are `inputs`, from
@@ -267,7 +294,50 @@ mod tests {
         n.hidden_bias[3] = 17;
         n.output_weights[5][9] = -12;
         n.output_bias[7] = 1234;
+        n.note_threats();
         n
+    }
+
+    /// `n`'s file as version 1 wrote it: the same without threat columns.
+    fn version_1_bytes(n: &Network) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        for v in [1, BOARD_INPUTS as u32, HIDDEN as u32, BUCKETS as u32] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&n.scale.to_le_bytes());
+        let rows = n.input_weights[..BOARD_INPUTS].iter();
+        for row in rows.chain([&n.hidden_bias]).chain(n.output_weights.iter()) {
+            for w in row {
+                out.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+        for b in &n.output_bias {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
+        let sum = fnv1a(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    #[test]
+    fn a_version_1_file_is_read_with_zero_threat_columns() {
+        let mut n = sample();
+        let v1 = version_1_bytes(&n);
+        assert_eq!(v1.len(), file_size(BOARD_INPUTS));
+        let read = Network::from_bytes(&v1).unwrap();
+        assert!(n.threats && !read.threats);
+        n.input_weights[THREAT_BASE..].fill([0; HIDDEN]);
+        n.note_threats();
+        assert_eq!(read, n);
+        // A version-1 header over a version-2 body is refused.
+        let mut mixed = sample().to_bytes();
+        mixed[8] = 1;
+        assert!(
+            Network::from_bytes(&mixed)
+                .unwrap_err()
+                .contains("architecture")
+        );
     }
 
     #[test]
