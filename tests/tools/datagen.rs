@@ -128,6 +128,36 @@ fn kept_positions_pass_the_filters() {
 }
 
 #[test]
+fn keep_kills_keeps_the_positions_with_a_kill_at_hand() {
+    let path = temp("keep-kills.txt");
+    let o = datagen(
+        "--players 3 --games 8 --per-game 1000 --keep-kills --seed 4",
+        &path,
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.starts_with('#') && text.lines().next().unwrap().contains("keep-kills"));
+    let samples = read_files(&[&path]).unwrap();
+    let kills = samples
+        .iter()
+        .filter(|s| s.position.can_kill_this_turn())
+        .count();
+    assert!(kills > 0, "{}", String::from_utf8_lossy(&o.stdout));
+    // Proven scores are kept only with a kill at hand.
+    for s in &samples {
+        assert!(
+            !s.score.is_decided() || s.position.can_kill_this_turn(),
+            "{}",
+            s.to_line()
+        );
+    }
+    // Without the option the same games keep none of them.
+    let plain = temp("no-keep-kills.txt");
+    datagen("--players 3 --games 8 --per-game 1000 --seed 4", &plain);
+    let fewer = read_files(&[&plain]).unwrap();
+    assert_eq!(fewer.len() + kills, samples.len());
+}
+
+#[test]
 fn appending_removes_a_cut_last_line_and_readers_skip_one() {
     let path = temp("cut.txt");
     datagen("--games 2", &path);
