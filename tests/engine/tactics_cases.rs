@@ -87,14 +87,6 @@ fn three_players_avoid_a_kill_threatened_next_turn() {
 }
 
 
-#[test]
-fn max_n_kills_this_turn_too() {
-    let mut e = start();
-    e.send("setoption name Algorithm value maxn");
-    let spn = "R/gTgDgS/5/3yS3/RyD6R/yT2R3/rD3rT/rS2/1 r 3 10 - - -";
-    let (after, turn, _) = engine_turn(&mut e, spn, "depth 4");
-    assert_eq!(seats(&after).len(), 2, "{turn:?} kills nobody");
-}
 
 // ----- the other searches -----
 
