@@ -225,7 +225,7 @@ fn a_bad_network_file_is_refused_and_the_network_in_use_stays() {
     let mut wider = good.clone();
     wider[16..20].copy_from_slice(&256u32.to_le_bytes());
     let mut later = good.clone();
-    later[8..12].copy_from_slice(&2u32.to_le_bytes());
+    later[8..12].copy_from_slice(&3u32.to_le_bytes());
     let mut longer = good.clone();
     longer.push(0);
     let cases: [(&str, Vec<u8>, &str); 7] = [
@@ -237,7 +237,7 @@ fn a_bad_network_file_is_refused_and_the_network_in_use_stays() {
         ("header.nnue", good[..20].to_vec(), "truncated"),
         ("damaged.nnue", damaged, "checksum"),
         ("wider.nnue", wider, "architecture"),
-        ("later.nnue", later, "version 2"),
+        ("later.nnue", later, "version 3"),
         ("longer.nnue", longer, "bytes"),
         // Neither a network nor text: refused as a weights file.
         ("binary.nnue", vec![0xff, 0xfe, 0, 1, 2], "not UTF-8"),

@@ -11,6 +11,7 @@
 use super::features::{BUCKETS, Boards, board_input, boards, bucket, threat_inputs, threats};
 use super::network::{Accumulator, HIDDEN, Network};
 use crate::game::{Bitboard, Position, Seat};
+use std::cell::Cell;
 
 /// One position's accumulators, one per seat (a seat out of the game
 /// keeps stale values, never read), 64-byte aligned for vector loads.
@@ -44,15 +45,13 @@ impl Entry {
         e
     }
 
-    /// Each in-game seat's value of `pos`, this entry's position.
+    /// Each in-game seat's value of `pos`, this entry's position, whose
+    /// threats ([`threats`]) are `bits`.
     #[inline]
-    fn values(&self, net: &Network, pos: &Position) -> [i32; 4] {
+    fn values(&self, net: &Network, pos: &Position, bits: u32) -> [i32; 4] {
         // A push or pop missed by the search shows here (tests run with
         // debug assertions).
         debug_assert!(self.boards == boards(pos), "accumulator out of step: {pos}");
-        // The threats depend on the whole board: found here, for every
-        // view at once, and only for a network that has weights for them.
-        let bits = if net.threats { threats(pos) } else { 0 };
         let mut v = [0; 4];
         for view in Seat::ALL {
             if self.seats & (1 << view.index()) != 0 {
@@ -83,12 +82,26 @@ const EMPTY_ENTRY: Entry = Entry {
 /// coming back (a position is 16 inputs at most).
 const MAX_CHANGES: usize = 32;
 
+/// Slots of a stack's threat cache (a power of two).
+const THREAT_SLOTS: usize = 1 << 11;
+
 /// The accumulator stack of one search thread, over one network.
 pub struct AccumulatorStack<'n> {
     net: &'n Network,
     entries: Vec<Entry>,
     /// Entries in use; `entries[len - 1]` is the current position's.
     len: usize,
+    /// The threats of recently evaluated positions by hash (hash, bits):
+    /// the search evaluates many positions more than once, and finding
+    /// the threats costs more than the rest of an evaluation.
+    threat_cache: Box<[Cell<(u64, u32)>]>,
+}
+
+/// The threats of `pos` for `net`: none for a network without threat
+/// weights (it need not look).
+#[inline]
+fn threats_for(net: &Network, pos: &Position) -> u32 {
+    if net.threats { threats(pos) } else { 0 }
 }
 
 /// The in-game seats of `pos` as a bit set.
@@ -104,6 +117,7 @@ impl<'n> AccumulatorStack<'n> {
             // Deep enough for most searches; a deeper one grows it.
             entries: vec![EMPTY_ENTRY; 32],
             len: 1,
+            threat_cache: vec![Cell::new((0, 0)); THREAT_SLOTS].into_boxed_slice(),
         };
         s.refresh(pos);
         s
@@ -187,7 +201,22 @@ impl<'n> AccumulatorStack<'n> {
     /// in evaluation units; 0 for seats out of the game.
     #[inline]
     pub fn values(&self, pos: &Position) -> [i32; 4] {
-        self.entries[self.len - 1].values(self.net, pos)
+        let bits = if self.net.threats {
+            let h = pos.hash();
+            let slot = &self.threat_cache[h as usize & (THREAT_SLOTS - 1)];
+            match slot.get() {
+                // Hash 0 is the empty slot's: never trusted.
+                (k, bits) if k == h && h != 0 => bits,
+                _ => {
+                    let bits = threats(pos);
+                    slot.set((h, bits));
+                    bits
+                }
+            }
+        } else {
+            0
+        };
+        self.entries[self.len - 1].values(self.net, pos, bits)
     }
 
     /// The current entry's accumulator of `view` (for tests).
@@ -219,7 +248,7 @@ fn sub_add(dst: &mut Accumulator, src: &Accumulator, off: &Accumulator, on: &Acc
 /// Each in-game seat's value of `pos` computed from scratch (for callers
 /// that copy positions rather than make and unmake: MCTS, tests).
 pub fn seat_values(net: &Network, pos: &Position) -> [i32; 4] {
-    Entry::new(net, pos).values(net, pos)
+    Entry::new(net, pos).values(net, pos, threats_for(net, pos))
 }
 
 #[cfg(test)]
