@@ -286,6 +286,18 @@ mod tests {
                     assert_eq!(stack.accumulator(view), fresh.accumulator(view), "{pos}");
                 }
                 assert_eq!(stack.values(&pos), fresh.values(&pos), "{pos}");
+                if made.len() % 7 == 0 {
+                    // And the inputs as the trainer lists them, threats
+                    // included, from nothing.
+                    let values = stack.values(&pos);
+                    let mut inputs = Vec::new();
+                    for view in pos.seats_in_game() {
+                        super::super::features::active(&pos, view, &mut inputs);
+                        let b = bucket(&pos, view).min(BUCKETS - 1);
+                        let v = net.value(&net.refresh(&inputs), b);
+                        assert_eq!(values[view.index()], v, "{pos}");
+                    }
+                }
                 made.push((step, undo));
             }
             // Unmake ten steps: the popped-to entries match refreshes.
