@@ -130,13 +130,21 @@ impl Network {
 
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(FILE_SIZE);
+        self.file_bytes(VERSION, INPUTS)
+    }
+
+    /// The bytes of a file of `version` holding the first `inputs` input
+    /// columns (an older version has fewer).
+    fn file_bytes(&self, version: u32, inputs: usize) -> Vec<u8> {
+        let mut out = Vec::with_capacity(file_size(inputs));
         out.extend_from_slice(MAGIC);
-        for v in [VERSION, INPUTS as u32, HIDDEN as u32, BUCKETS as u32] {
+        for v in [version, inputs as u32, HIDDEN as u32, BUCKETS as u32] {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out.extend_from_slice(&self.scale.to_le_bytes());
-        let rows = self.input_weights.iter().chain([&self.hidden_bias]);
+        let rows = self.input_weights[..inputs]
+            .iter()
+            .chain([&self.hidden_bias]);
         for row in rows.chain(self.output_weights.iter()) {
             for w in row {
                 out.extend_from_slice(&w.to_le_bytes());
@@ -298,32 +306,11 @@ mod tests {
         n
     }
 
-    /// `n`'s file as version 1 wrote it: the same without threat columns.
-    fn version_1_bytes(n: &Network) -> Vec<u8> {
-        let mut out = Vec::new();
-        out.extend_from_slice(MAGIC);
-        for v in [1, BOARD_INPUTS as u32, HIDDEN as u32, BUCKETS as u32] {
-            out.extend_from_slice(&v.to_le_bytes());
-        }
-        out.extend_from_slice(&n.scale.to_le_bytes());
-        let rows = n.input_weights[..BOARD_INPUTS].iter();
-        for row in rows.chain([&n.hidden_bias]).chain(n.output_weights.iter()) {
-            for w in row {
-                out.extend_from_slice(&w.to_le_bytes());
-            }
-        }
-        for b in &n.output_bias {
-            out.extend_from_slice(&b.to_le_bytes());
-        }
-        let sum = fnv1a(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
-        out
-    }
-
     #[test]
     fn a_version_1_file_is_read_with_zero_threat_columns() {
         let mut n = sample();
-        let v1 = version_1_bytes(&n);
+        // As version 1 wrote it: the same without threat columns.
+        let v1 = n.file_bytes(1, BOARD_INPUTS);
         assert_eq!(v1.len(), file_size(BOARD_INPUTS));
         let read = Network::from_bytes(&v1).unwrap();
         assert!(n.threats && !read.threats);
