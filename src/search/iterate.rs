@@ -106,8 +106,8 @@ impl Iteration<'_> {
         lines: usize,
     ) -> Vec<Info> {
         let mut ends = vec![turn_end(pos, &first.pv)];
-        let mut more = Vec::new();
-        while more.len() + 1 < lines {
+        let mut found = Vec::new();
+        while found.len() + 1 < lines {
             if !w.exclude_turns(&ends) {
                 break;
             }
@@ -117,10 +117,18 @@ impl Iteration<'_> {
                 break;
             }
             ends.push(turn_end(pos, &pv));
-            more.push(self.info(w, depth, value, pv, more.len() as u32 + 2));
+            found.push((value, pv));
         }
         w.exclude_turns(&[]);
-        more
+        // Each search leaves out the turns before it, but the table it
+        // shares can let a later one score above an earlier: listed best
+        // first, as a GUI expects (a stable sort keeps ties in search order).
+        found.sort_by_key(|&(value, _)| std::cmp::Reverse(value));
+        found
+            .into_iter()
+            .enumerate()
+            .map(|(i, (value, pv))| self.info(w, depth, value, pv, i as u32 + 2))
+            .collect()
     }
 }
 
