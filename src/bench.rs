@@ -66,10 +66,11 @@ pub const POSITIONS: [(&str, u32, Algorithm); 10] = [
     ),
 ];
 
-/// Runs the bench, with the compiled-in network if `use_nnue` (else the
-/// hand-written evaluation), and prints the per-position lines and the
-/// totals; returns the exit code.
-pub fn run(depth: Option<u32>, threads: usize, use_nnue: bool) -> i32 {
+/// Runs the bench with the evaluation `eval` (`auto`: the engine's
+/// default, `nnue`: the compiled-in network, `hand`: the hand-written
+/// evaluation), and prints the per-position lines and the totals; returns
+/// the exit code.
+pub fn run(depth: Option<u32>, threads: usize, eval: &str) -> i32 {
     // A closed pipe (`splut bench | head`) is no reason to crash.
     let mut out = std::io::stdout().lock();
     let mut total_nodes = 0u64;
@@ -89,7 +90,8 @@ pub fn run(depth: Option<u32>, threads: usize, use_nnue: bool) -> i32 {
         let settings = Settings {
             algorithm,
             threads: threads.max(1),
-            net: use_nnue.then(default_network),
+            net: (eval != "hand").then(default_network),
+            net_auto: eval == "auto",
             ..Settings::default()
         };
         let limits = Limits {

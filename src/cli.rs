@@ -90,9 +90,11 @@ enum Command {
         /// Threads, 1 to 256 (the signature is only stable with 1).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS))]
         threads: u64,
-        /// The evaluation: hand (the hand-written evaluation, the engine's
-        /// default) or nnue (the compiled-in network).
-        #[arg(long, default_value = "hand", value_parser = ["nnue", "hand"])]
+        /// The evaluation: auto (the engine's default, `UseNNUE auto`:
+        /// the compiled-in network for alpha-beta with 2 players, the
+        /// hand-written evaluation elsewhere), nnue (the network
+        /// everywhere) or hand (the hand-written evaluation everywhere).
+        #[arg(long, default_value = "auto", value_parser = ["auto", "nnue", "hand"])]
         eval: String,
     },
     /// Play a tournament between engines and report standings, Elo, LOS
@@ -604,7 +606,7 @@ pub fn main() -> i32 {
             depth,
             threads,
             eval,
-        }) => crate::bench::run(depth, threads as usize, eval == "nnue"),
+        }) => crate::bench::run(depth, threads as usize, &eval),
         Some(Command::Tournament(args)) => {
             match tournament_config(*args, engine_groups).and_then(crate::tournament::run) {
                 Ok(code) => code,

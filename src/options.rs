@@ -238,7 +238,11 @@ pub const OPTIONS: [Spec; 16] = [
     Spec {
         id: Id::UseNnue,
         name: "UseNNUE",
-        kind: Kind::Check { default: false },
+        kind: Kind::Combo {
+            default: "auto",
+            vars: &["auto", "true", "false"],
+            aliases: &[],
+        },
     },
     Spec {
         id: Id::LimitStrength,

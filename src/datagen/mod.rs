@@ -271,6 +271,8 @@ fn self_play(
         algorithm: Algorithm::Auto,
         threads: 1,
         net: cfg.net.clone(),
+        // The evaluation asked for, with any count of players.
+        net_auto: false,
         ..Settings::default()
     };
     let mut judge = Judge::new(Adjudication {

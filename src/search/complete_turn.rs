@@ -2,11 +2,11 @@
 //! to move's turn, the principal variation's steps until the turn ends,
 //! completed by short searches if the variation stops early.
 
-use super::Settings;
 use super::alphabeta::{AlphaBeta, Mode};
 use super::control::{Control, Progress};
 use super::thread::{Shared, Worker};
 use super::tt::TranspositionTable;
+use super::{Algorithm, Settings};
 use crate::eval::EvalCaches;
 use crate::game::{Position, Step};
 use std::sync::Arc;
@@ -61,7 +61,7 @@ fn quick_best_step(
         control: &control,
         progress: &progress,
         eval_caches,
-        net: settings.net.as_deref(),
+        net: settings.net_for(pos, Algorithm::AlphaBeta),
     };
     let mut w = AlphaBeta::new(pos, &[], shared, true, Mode::Paranoid);
     let mut p = *pos;

@@ -42,7 +42,7 @@ pub use run::Search;
 
 use crate::eval::EvalSet;
 use crate::eval::nnue::{Network, default_network};
-use crate::game::Step;
+use crate::game::{Position, Step};
 use crate::options::{Id, Values};
 use score::Score;
 use std::sync::Arc;
@@ -159,6 +159,9 @@ pub struct Settings {
     /// The network that evaluates (`UseNNUE`); `None`: the hand-written
     /// evaluation under `params`.
     pub net: Option<Arc<Network>>,
+    /// `UseNNUE auto`: the network evaluates only where it measured
+    /// stronger than the hand-written evaluation ([`Settings::net_for`]).
+    pub net_auto: bool,
     /// Seed of the randomised searches (MCTS, UCT, random, greedy).
     pub seed: u64,
     /// Memory for the MCTS tree, MiB.
@@ -179,7 +182,8 @@ impl Settings {
     /// replaces it).
     pub fn from_options(v: &Values, params: EvalSet) -> Settings {
         Settings {
-            net: v.check(Id::UseNnue).then(default_network),
+            net: (v.combo(Id::UseNnue) != "false").then(default_network),
+            net_auto: v.combo(Id::UseNnue) == "auto",
             algorithm: Algorithm::parse(v.combo(Id::Algorithm)).unwrap_or(Algorithm::Auto),
             threads: v.spin(Id::Threads) as usize,
             move_overhead: v.spin(Id::MoveOverhead),
@@ -203,6 +207,21 @@ impl Settings {
 }
 
 impl Settings {
+    /// The network that evaluates `algorithm`'s search of `root`, if any.
+    /// With `UseNNUE auto` that is alpha-beta's with 2 players at the
+    /// root: there the network measured stronger than the hand-written
+    /// evaluation (docs/results/networks.md), which stays stronger with
+    /// 3–4 players and as MCTS's value.
+    pub fn net_for(&self, root: &Position, algorithm: Algorithm) -> Option<&Network> {
+        let net = self.net.as_deref()?;
+        // With 2 players BRS and BRS+ are alpha-beta too.
+        let alpha_beta = matches!(
+            algorithm,
+            Algorithm::Auto | Algorithm::AlphaBeta | Algorithm::Brs | Algorithm::BrsPlus
+        );
+        (!self.net_auto || (alpha_beta && root.players_left() == 2)).then_some(net)
+    }
+
     /// These settings with `net` as the network, if they evaluate with one
     /// (`UseNNUE` on); unchanged otherwise.
     pub fn with_network(mut self, net: &Arc<Network>) -> Settings {

@@ -175,7 +175,7 @@ impl Search<'_> {
         let run = mcts::MctsRun {
             cfg: &cfg,
             params: self.params(),
-            net: settings.net.as_deref(),
+            net: settings.net_for(self.root, algorithm),
             threads: self.threads(),
             seed: settings.seed,
             tree_mib: settings.tree_mib,
@@ -208,7 +208,7 @@ impl Search<'_> {
             control,
             progress: &progress,
             eval_caches: self.eval_caches,
-            net: self.settings.net.as_deref(),
+            net: self.settings.net_for(root, algorithm),
         };
         let worker = |is_main| -> Box<dyn Worker + '_> {
             match algorithm {

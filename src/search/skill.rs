@@ -186,6 +186,9 @@ impl Skill {
         Settings {
             algorithm: Algorithm::Auto,
             params: full.params.map(|p| self.params(p)),
+            // The levels weaken the hand-written evaluation (and were
+            // calibrated with it), whatever `UseNNUE` says.
+            net: None,
             multi_pv: full.multi_pv.max(self.lines),
             skill: None,
             ..full.clone()

@@ -213,6 +213,30 @@ fn a_network_file_reaches_the_search_and_default_restores() {
     assert_eq!(search(&mut e), compiled);
 }
 
+/// A position with 3 players (the bench's sixth).
+const THREE: &str = "position spn R/gD1gS/4gT/1yS5/RyD6R/1yT2rT2/1rD3/rSR1/1 r 2 10 - - -";
+
+#[test]
+fn use_nnue_auto_is_the_network_with_2_players_and_the_hand_with_3() {
+    let mut e = Engine::start();
+    let auto2 = search(&mut e);
+    let auto3 = search_from(&mut e, THREE);
+    e.send("setoption name UseNNUE value true");
+    let (net2, net3) = (search(&mut e), search_from(&mut e, THREE));
+    e.send("setoption name UseNNUE value false");
+    let (hand2, hand3) = (search(&mut e), search_from(&mut e, THREE));
+    assert_eq!(auto2, net2);
+    assert_ne!(auto2, hand2, "the 2-player search did not use the network");
+    assert_eq!(auto3, hand3);
+    assert_ne!(auto3, net3, "the 3-player search used the network");
+    // Back to the default, by name and case-insensitively.
+    e.send("setoption name UseNNUE value AUTO");
+    assert_eq!(search(&mut e), net2);
+    e.send("setoption name UseNNUE value maybe");
+    assert!(e.expect("info string error").contains("UseNNUE"));
+    assert_eq!(search_from(&mut e, THREE), hand3, "a bad value changed it");
+}
+
 #[test]
 fn a_bad_network_file_is_refused_and_the_network_in_use_stays() {
     let mut e = Engine::start();
