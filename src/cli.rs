@@ -91,8 +91,8 @@ enum Command {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS))]
         threads: u64,
         /// The evaluation: auto (the engine's default, `UseNNUE auto`:
-        /// the compiled-in network for alpha-beta with 2 players, the
-        /// hand-written evaluation elsewhere), nnue (the network
+        /// the compiled-in network for alpha-beta in the positions with 2
+        /// players, the hand-written evaluation elsewhere), nnue (the network
         /// everywhere) or hand (the hand-written evaluation everywhere).
         #[arg(long, default_value = "auto", value_parser = ["auto", "nnue", "hand"])]
         eval: String,
@@ -291,8 +291,9 @@ pub struct DatagenArgs {
     /// position; docs/formats.md).
     #[arg(long, default_value = "text", value_parser = ["text", "binary"])]
     format: String,
-    /// The evaluation the searches use: hand (the hand-written evaluation,
-    /// the engine's default) or nnue (the network).
+    /// The evaluation the searches use, whatever the count of players: hand
+    /// (the hand-written evaluation, the data's bootstrap) or nnue (the
+    /// network).
     #[arg(long, default_value = "hand", value_parser = ["nnue", "hand"])]
     eval: String,
     /// The network file for --eval nnue (default: the compiled-in one).

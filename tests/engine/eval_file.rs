@@ -216,25 +216,49 @@ fn a_network_file_reaches_the_search_and_default_restores() {
 /// A position with 3 players (the bench's sixth).
 const THREE: &str = "position spn R/gD1gS/4gT/1yS5/RyD6R/1yT2rT2/1rD3/rSR1/1 r 2 10 - - -";
 
+/// A 3-player game after red's throw killed green: 2 players left.
+const THREE_TO_TWO: &str =
+    "position spn R/gTgDgS/5/3yS3/RyD6R/yT2R3/rD3rT/rS2/1 r 3 10 - - - moves d2e2@e4 g3g4 g4f4*n";
+
+/// The same position as the start of a game.
+const TWO_LEFT: &str = "position spn R/2R/5/3yS3/RyD6R/yT3rT2/rD4/1rS1/1 y 3 11 - f8 -";
+
 #[test]
-fn use_nnue_auto_is_the_network_with_2_players_and_the_hand_with_3() {
+fn use_nnue_auto_is_the_network_in_2_player_games_and_the_hand_in_3() {
     let mut e = Engine::start();
-    let auto2 = search(&mut e);
-    let auto3 = search_from(&mut e, THREE);
+    let searches = |e: &mut Engine| -> Vec<Vec<String>> {
+        [POSITION, THREE, THREE_TO_TWO, TWO_LEFT]
+            .iter()
+            .map(|p| search_from(e, p))
+            .collect()
+    };
+    let auto = searches(&mut e);
     e.send("setoption name UseNNUE value true");
-    let (net2, net3) = (search(&mut e), search_from(&mut e, THREE));
+    let net = searches(&mut e);
     e.send("setoption name UseNNUE value false");
-    let (hand2, hand3) = (search(&mut e), search_from(&mut e, THREE));
-    assert_eq!(auto2, net2);
-    assert_ne!(auto2, hand2, "the 2-player search did not use the network");
-    assert_eq!(auto3, hand3);
-    assert_ne!(auto3, net3, "the 3-player search used the network");
+    let hand = searches(&mut e);
+    for (i, uses_net) in [true, false, false, true].into_iter().enumerate() {
+        let (same, other) = if uses_net {
+            (&net, &hand)
+        } else {
+            (&hand, &net)
+        };
+        assert_eq!(auto[i], same[i], "case {i}");
+        assert_ne!(
+            auto[i], other[i],
+            "case {i}: the evaluations searched alike"
+        );
+    }
     // Back to the default, by name and case-insensitively.
     e.send("setoption name UseNNUE value AUTO");
-    assert_eq!(search(&mut e), net2);
+    assert_eq!(search(&mut e), net[0]);
     e.send("setoption name UseNNUE value maybe");
     assert!(e.expect("info string error").contains("UseNNUE"));
-    assert_eq!(search_from(&mut e, THREE), hand3, "a bad value changed it");
+    assert_eq!(
+        search_from(&mut e, THREE),
+        hand[1],
+        "a bad value changed it"
+    );
 }
 
 #[test]
