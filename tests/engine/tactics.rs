@@ -50,7 +50,7 @@ fn engine(use_nnue: bool) -> Engine {
     e
 }
 
-// ----- cases the network v1 fails (docs/results/networks.md) -----
+// ----- cases a network failed or fails (docs/results/networks.md) -----
 
 /// A case the network v1 failed (docs/results/networks.md).
 fn four_players_avoid_a_kill_threatened_next_turn(start: fn() -> Engine, algos: &[&str]) {

@@ -86,8 +86,6 @@ fn three_players_avoid_a_kill_threatened_next_turn() {
     );
 }
 
-
-
 // ----- the other searches -----
 
 #[test]
