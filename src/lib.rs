@@ -18,7 +18,7 @@
 //! - [`winprob`]: win probabilities from a search score (`info … winprob`).
 //! - [`cli`]: the `splut` command line.
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod bench;

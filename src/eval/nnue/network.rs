@@ -255,7 +255,7 @@ impl Network {
     }
 
     /// The raw output for `acc` in `bucket`: the logit × `QA × QB`.
-    #[inline]
+    #[inline(always)]
     pub fn output(&self, acc: &Accumulator, bucket: usize) -> i32 {
         let w = &self.output_weights[bucket];
         let mut sum = 0i32;
@@ -266,14 +266,14 @@ impl Network {
     }
 
     /// [`Network::output`] in evaluation units.
-    #[inline]
+    #[inline(always)]
     pub fn value(&self, acc: &Accumulator, bucket: usize) -> i32 {
         (i64::from(self.output(acc, bucket)) * i64::from(self.scale) / i64::from(QA * QB)) as i32
     }
 }
 
 /// `acc += column`, wrapping (a trained network keeps far from the ends).
-#[inline]
+#[inline(always)]
 pub fn add(acc: &mut Accumulator, column: &Accumulator) {
     for (a, w) in acc.iter_mut().zip(column) {
         *a = a.wrapping_add(*w);
@@ -281,7 +281,7 @@ pub fn add(acc: &mut Accumulator, column: &Accumulator) {
 }
 
 /// `acc -= column`, wrapping.
-#[inline]
+#[inline(always)]
 pub fn sub(acc: &mut Accumulator, column: &Accumulator) {
     for (a, w) in acc.iter_mut().zip(column) {
         *a = a.wrapping_sub(*w);
