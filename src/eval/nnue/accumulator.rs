@@ -206,6 +206,10 @@ impl<'n> AccumulatorStack<'n> {
         let (mut nr, mut na) = (0, 0);
         for i in 0..13 {
             let (old, new) = (parent.boards[i], child.boards[i]);
+            // Most steps change one or two of the 13 boards.
+            if old == new {
+                continue;
+            }
             for sq in old & !new {
                 removed[nr] = (i as u8, sq.index() as u8);
                 nr += 1;
