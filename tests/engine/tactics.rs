@@ -125,7 +125,6 @@ mod net {
     }
 
     #[test]
-    #[ignore = "network t5a fails it under max-n (issue 24 open; t4 passed it): docs/results/networks.md"]
     fn four_players_avoid_a_kill_threatened_next_turn_max_n() {
         super::four_players_avoid_a_kill_threatened_next_turn(start, &["maxn"])
     }
@@ -136,7 +135,6 @@ mod net {
     }
 
     #[test]
-    #[ignore = "networks t4 and t5a fail it under max-n (issue 24 open): docs/results/networks.md"]
     fn max_n_kills_this_turn_too() {
         super::max_n_kills_this_turn_too(start)
     }
