@@ -18,6 +18,8 @@
 //! - [`winprob`]: win probabilities from a search score (`info … winprob`).
 //! - [`cli`]: the `splut` command line.
 
+// No unsafe code but the calls of the network's AVX2 kernels, allowed
+// where they are (`eval::nnue::accumulator`), each behind a CPU check.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 

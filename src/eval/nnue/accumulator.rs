@@ -111,9 +111,9 @@ pub struct AccumulatorStack<'n> {
 /// Whether this CPU has AVX2 (with BMI1, BMI2 and LZCNT). The build's
 /// baseline is x86-64-v2 (128-bit vectors); the network's push and values
 /// are compiled a second time for these features (256-bit vectors) and
-/// chosen at run time: `splut bench --eval nnue` runs about 20% faster
-/// with them, where building the whole engine for x86-64-v3 slows the
-/// hand-written evaluation by about 5% (docs/results/speed.md).
+/// chosen at run time: `splut bench --eval nnue` takes about 0.86 of the
+/// time with them, where building the whole engine for x86-64-v3 slows
+/// the hand-written evaluation by about 5% (docs/results/speed.md).
 pub fn wide_vectors() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
