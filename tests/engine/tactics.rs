@@ -53,12 +53,12 @@ fn engine(use_nnue: bool) -> Engine {
 // ----- cases a network failed or fails (docs/results/networks.md) -----
 
 /// A case the network v1 failed (docs/results/networks.md).
-fn four_players_avoid_a_kill_threatened_next_turn(start: fn() -> Engine, algos: &[&str]) {
+fn four_players_avoid_a_kill_threatened_next_turn(start: fn() -> Engine) {
     let mut e = start();
     let spn = "R/gTgDgS/5/yS5bT/RyD1yTR2bDR/6bS/rD1rS1rT/3/1 r 3 10 - - -";
     let threat = Position::from_spn(&spn.replace(" r 3 ", " y 3 ")).unwrap();
     assert!(can_eliminate(&threat, Seat::Red));
-    for algo in algos {
+    for algo in ["alphabeta", "maxn"] {
         e.send(&format!("setoption name Algorithm value {algo}"));
         let (after, turn, _) = engine_turn(&mut e, spn, "depth 5");
         assert_eq!(after.side_to_move(), Seat::Yellow);
@@ -69,8 +69,9 @@ fn four_players_avoid_a_kill_threatened_next_turn(start: fn() -> Engine, algos: 
     }
 }
 
-/// A case the networks t4 and t5a fail (docs/results/networks.md): max-n
-/// with 3 players, where their values are weakest.
+/// A case the networks t4, t5a, t6a and t6b failed
+/// (docs/results/networks.md): max-n with 3 players, where their values
+/// are weakest.
 fn max_n_kills_this_turn_too(start: fn() -> Engine) {
     let mut e = start();
     e.send("setoption name Algorithm value maxn");
@@ -121,12 +122,7 @@ mod net {
 
     #[test]
     fn four_players_avoid_a_kill_threatened_next_turn() {
-        super::four_players_avoid_a_kill_threatened_next_turn(start, &["alphabeta"])
-    }
-
-    #[test]
-    fn four_players_avoid_a_kill_threatened_next_turn_max_n() {
-        super::four_players_avoid_a_kill_threatened_next_turn(start, &["maxn"])
+        super::four_players_avoid_a_kill_threatened_next_turn(start)
     }
 
     #[test]
@@ -152,7 +148,7 @@ mod hand {
 
     #[test]
     fn four_players_avoid_a_kill_threatened_next_turn() {
-        super::four_players_avoid_a_kill_threatened_next_turn(start, &["alphabeta", "maxn"])
+        super::four_players_avoid_a_kill_threatened_next_turn(start)
     }
 
     #[test]
