@@ -762,7 +762,7 @@ pub struct TuneArgs {
 /// Reads the data, tunes, prints the report and writes the weights; exit
 /// code 2 on an error.
 /// `splut train` options. The training settings (seed, epochs, batch,
-/// lr, lambda, validation, scale) default when not given; resuming, they
+/// lr, lambda, lambda-multi, validation, scale) default when not given; resuming, they
 /// are the checkpoint's, and one given must equal it.
 #[derive(Args, Debug)]
 pub struct TrainArgs {
@@ -787,6 +787,11 @@ pub struct TrainArgs {
     /// is the game's result) [default: 0.5].
     #[arg(long)]
     lambda: Option<f64>,
+    /// The same weight for positions with 3-4 players in the game, where
+    /// the search score is the side to move's against all the others
+    /// (they share the rest of the places evenly) [default: --lambda].
+    #[arg(long)]
+    lambda_multi: Option<f64>,
     /// Fraction of the games (by seed:game) kept out for the validation
     /// loss, 0 to below 1 [default: 0.05].
     #[arg(long)]
@@ -823,6 +828,7 @@ fn run_train(a: &TrainArgs) -> i32 {
         batch: a.batch,
         lr: a.lr,
         lambda: a.lambda,
+        lambda_multi: a.lambda_multi,
         validation: a.validation,
         seed: a.seed,
         scale: a.scale,

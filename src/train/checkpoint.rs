@@ -6,7 +6,7 @@
 //! | bytes | what |
 //! |---|---|
 //! | 0–7 | `SPLUTCKP` |
-//! | 8–11 | format version, 1 |
+//! | 8–11 | format version, 2 |
 //! | 12–23 | inputs, hidden size, buckets (must match this build) |
 //! | 24–31 | seed |
 //! | 32–35 | epochs of the run |
@@ -17,6 +17,7 @@
 //! | 80–87 | the training data's fingerprint |
 //! | 88–95 | optimizer steps done |
 //! | 96–103 | the random generator's state |
+//! | 104–111 | λ of positions with 3–4 players in the game (f64) |
 //! | then | the float parameters, Adam's first and second moments: 3 × [`SIZE`] f32, each in the layout of [`super::model::Params`] |
 //! | last 8 | FNV-1a 64 of every byte before |
 
@@ -28,10 +29,10 @@ use crate::eval::nnue::network::{HIDDEN, fnv1a};
 pub const MAGIC: &[u8; 8] = b"SPLUTCKP";
 
 /// The format's version.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// Bytes before the parameters.
-const HEAD: usize = 104;
+const HEAD: usize = 112;
 
 /// A checkpoint file's exact size.
 pub const FILE_SIZE: usize = HEAD + 3 * 4 * SIZE + 8;
@@ -50,6 +51,9 @@ pub struct Settings {
     pub lr: f64,
     /// Weight of the search score in the target.
     pub lambda: f64,
+    /// Weight of the search score in the target of positions with 3–4
+    /// players in the game.
+    pub lambda_multi: f64,
     /// Fraction of the games kept for validation.
     pub validation: f64,
     /// The sigmoid's scale K (centi-units).
@@ -109,6 +113,7 @@ pub fn to_bytes(s: &Settings, st: &State) -> Vec<u8> {
     for v in [s.data, st.step, st.rng] {
         out.extend_from_slice(&v.to_le_bytes());
     }
+    out.extend_from_slice(&s.lambda_multi.to_le_bytes());
     for x in st.params.w.iter().chain(&st.m).chain(&st.v) {
         out.extend_from_slice(&x.to_le_bytes());
     }
@@ -156,6 +161,7 @@ pub fn from_bytes(b: &[u8]) -> Result<(Settings, State), String> {
         batch: u32_at(40),
         lr: f64_at(48),
         lambda: f64_at(56),
+        lambda_multi: f64_at(104),
         validation: f64_at(64),
         scale: f64_at(72),
         data: u64_at(80),
@@ -203,6 +209,7 @@ mod tests {
             batch: 1024,
             lr: 0.001,
             lambda: 0.5,
+            lambda_multi: 0.25,
             validation: 0.05,
             scale: 412.5,
             data: 0xabcdef,

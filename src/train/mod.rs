@@ -58,6 +58,9 @@ pub struct Config {
     pub lr: Option<f64>,
     /// Weight of the search score in the target (default 0.5).
     pub lambda: Option<f64>,
+    /// The same for positions with 3–4 players in the game (default:
+    /// `lambda`).
+    pub lambda_multi: Option<f64>,
     /// Fraction of the games kept for validation (default 0.05).
     pub validation: Option<f64>,
     /// Seed (default 1).
@@ -130,6 +133,7 @@ fn fresh_settings(cfg: &Config) -> Result<Settings, String> {
         batch: cfg.batch.unwrap_or(16384),
         lr: cfg.lr.unwrap_or(0.001),
         lambda: cfg.lambda.unwrap_or(0.5),
+        lambda_multi: cfg.lambda_multi.or(cfg.lambda).unwrap_or(0.5),
         validation: cfg.validation.unwrap_or(0.05),
         scale: cfg.scale.unwrap_or(0.0),
         data: 0,
@@ -152,6 +156,9 @@ fn check_settings(s: &Settings, scale_given: bool) -> Result<(), String> {
     }
     if !(0.0..=1.0).contains(&s.lambda) {
         return bad("--lambda must be 0 to 1");
+    }
+    if !(0.0..=1.0).contains(&s.lambda_multi) {
+        return bad("--lambda-multi must be 0 to 1");
     }
     if !(0.0..1.0).contains(&s.validation) {
         return bad("--validation must be 0 or more and below 1");
@@ -243,6 +250,7 @@ fn start(
         same("batch", cfg.batch, s.batch)?;
         same("lr", cfg.lr, s.lr)?;
         same("lambda", cfg.lambda, s.lambda)?;
+        same("lambda-multi", cfg.lambda_multi, s.lambda_multi)?;
         same("validation", cfg.validation, s.validation)?;
         same("scale", cfg.scale, s.scale)?;
     }
@@ -355,6 +363,7 @@ pub fn train(
 ) -> Result<Vec<EpochReport>, String> {
     let t = Targets {
         lambda: s.lambda as f32,
+        lambda_multi: s.lambda_multi as f32,
         scale: s.scale as f32,
     };
     let table = InputTable::new();
@@ -612,6 +621,7 @@ mod tests {
             batch,
             lr,
             lambda: 0.0,
+            lambda_multi: 0.0,
             validation: 0.0,
             scale: 400.0,
             data: 0,
@@ -641,6 +651,7 @@ mod tests {
         let mut st = State::fresh(s.seed);
         let t = Targets {
             lambda: 0.0,
+            lambda_multi: 0.0,
             scale: 400.0,
         };
         let table = InputTable::new();
@@ -829,6 +840,7 @@ mod tests {
             batch: None,
             lr: None,
             lambda: None,
+            lambda_multi: None,
             validation: None,
             seed: None,
             scale: None,

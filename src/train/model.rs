@@ -136,17 +136,23 @@ pub fn sigmoid(x: f32) -> f32 {
 /// and the rest of the game's result, per seat.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Targets {
-    /// Weight of the search score (0–1).
+    /// Weight of the search score (0–1) with 2 players in the game.
     pub lambda: f32,
+    /// Weight of the search score (0–1) with 3–4 players in the game.
+    pub lambda_multi: f32,
     /// The sigmoid's scale: the side to move's probability is
     /// sigmoid(cp / scale).
     pub scale: f32,
 }
 
 /// Seat `seat`'s target in `e`: t = λ·p + (1−λ)·r, r its place points, p
-/// the search score's probability, sigmoid(cp/K) for the side to move
-/// (win 1, loss 0) and 1 − that for its opponent with 2 players; with 3–4
-/// players other seats have r alone.
+/// its share of the search score: sigmoid(cp/K) for the side to move (win
+/// 1, loss 0). The other seats share what the side to move's p leaves of
+/// the places still to be had (their results' sum), evenly: 1 − p with 2
+/// players; with 3–4, where the search sets the side to move against all
+/// the others, it says nothing about which of them does better, and λ is
+/// `lambda_multi`. Every seat's target then sums to what the seats in the
+/// game will score together, as the network's views must.
 #[inline]
 pub fn target(e: &Entry, seat: usize, r: f32, t: Targets) -> f32 {
     let p_stm = if e.score >= PROVEN {
@@ -156,14 +162,27 @@ pub fn target(e: &Entry, seat: usize, r: f32, t: Targets) -> f32 {
     } else {
         sigmoid(e.score as f32 / t.scale)
     };
-    let p = if seat == usize::from(e.stm) {
-        p_stm
-    } else if e.players == 2 {
-        1.0 - p_stm
+    let (lambda, p) = if e.players == 2 {
+        let p = if seat == usize::from(e.stm) {
+            p_stm
+        } else {
+            1.0 - p_stm
+        };
+        (t.lambda, p)
+    } else if seat == usize::from(e.stm) {
+        (t.lambda_multi, p_stm)
     } else {
-        return r;
+        let (mut left, mut others) = (0.0f32, 0.0f32);
+        for s in 0..4 {
+            if let Some(x) = e.result(s) {
+                left += x;
+                others += 1.0;
+            }
+        }
+        let p = ((left - p_stm) / (others - 1.0).max(1.0)).clamp(0.0, 1.0);
+        (t.lambda_multi, p)
     };
-    t.lambda * p + (1.0 - t.lambda) * r
+    lambda * p + (1.0 - lambda) * r
 }
 
 /// The squared error summed over a chunk's views, and the views.
@@ -269,6 +288,7 @@ mod tests {
         let e = entry();
         let t = Targets {
             lambda: 0.5,
+            lambda_multi: 0.5,
             scale: 100.0,
         };
         let p = sigmoid(1.0);
@@ -277,8 +297,29 @@ mod tests {
         let won = Entry { score: PROVEN, ..e };
         assert_eq!(target(&won, 0, 1.0, t), 1.0);
         assert_eq!(target(&won, 2, 0.0, t), 0.0);
-        let four = Entry { players: 4, ..e };
-        assert_eq!(target(&four, 2, 0.25, t), 0.25);
+        // Four seats in the game with 1, 2/3, 1/3 and 0 to share: the side
+        // to move (seat 0) at p leaves (2 − p)/3 to each other seat.
+        let four = Entry {
+            players: 4,
+            result: [12, 8, 0, 4],
+            ..e
+        };
+        let t4 = Targets {
+            lambda_multi: 0.25,
+            ..t
+        };
+        assert!((target(&four, 0, 1.0, t4) - (0.25 * p + 0.75)).abs() < 1e-6);
+        let other = (2.0 - p) / 3.0;
+        assert!((target(&four, 2, 0.0, t4) - 0.25 * other).abs() < 1e-6);
+        let sum: f32 = (0..4)
+            .map(|s| target(&four, s, four.result(s).unwrap(), t4))
+            .sum();
+        assert!((sum - 2.0).abs() < 1e-5, "{sum}");
+        let results_only = Targets {
+            lambda_multi: 0.0,
+            ..t
+        };
+        assert_eq!(target(&four, 2, 0.0, results_only), 0.0);
     }
 
     #[test]
@@ -288,6 +329,7 @@ mod tests {
         let p = Params::init(&mut rng);
         let t = Targets {
             lambda: 0.3,
+            lambda_multi: 0.3,
             scale: 200.0,
         };
         let es = [entry()];

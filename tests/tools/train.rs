@@ -82,6 +82,7 @@ fn bad_arguments_and_files_are_refused_with_a_message() {
             "Cargo.toml line 1",
         ),
         (vec!["train", m, "--lambda", "2"], "--lambda"),
+        (vec!["train", m, "--lambda-multi", "1.5"], "--lambda-multi"),
         (vec!["train", m, "--batch", "0"], "--batch"),
         (vec!["train", m, "--epochs", "x"], "--epochs"),
         (
