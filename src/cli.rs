@@ -787,9 +787,11 @@ pub struct TrainArgs {
     /// is the game's result) [default: 0.5].
     #[arg(long)]
     lambda: Option<f64>,
-    /// The same weight for positions with 3-4 players in the game, where
-    /// the search score is the side to move's against all the others
-    /// (they share the rest of the places evenly) [default: --lambda].
+    /// The search score's weight for positions with 3-4 players in the
+    /// game, 0 to 1, where the search sets the side to move against all
+    /// the others: they share evenly what its probability leaves of the
+    /// places [default: none: the side to move has --lambda, the others
+    /// their result alone].
     #[arg(long)]
     lambda_multi: Option<f64>,
     /// Fraction of the games (by seed:game) kept out for the validation

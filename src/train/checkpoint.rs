@@ -17,7 +17,7 @@
 //! | 80–87 | the training data's fingerprint |
 //! | 88–95 | optimizer steps done |
 //! | 96–103 | the random generator's state |
-//! | 104–111 | λ of positions with 3–4 players in the game (f64) |
+//! | 104–111 | λ of positions with 3–4 players in the game (f64; −1: not given) |
 //! | then | the float parameters, Adam's first and second moments: 3 × [`SIZE`] f32, each in the layout of [`super::model::Params`] |
 //! | last 8 | FNV-1a 64 of every byte before |
 
@@ -52,8 +52,9 @@ pub struct Settings {
     /// Weight of the search score in the target.
     pub lambda: f64,
     /// Weight of the search score in the target of positions with 3–4
-    /// players in the game.
-    pub lambda_multi: f64,
+    /// players in the game, if given (`None`: the target of networks up
+    /// to t6c, [`super::model::target`]).
+    pub lambda_multi: Option<f64>,
     /// Fraction of the games kept for validation.
     pub validation: f64,
     /// The sigmoid's scale K (centi-units).
@@ -113,7 +114,8 @@ pub fn to_bytes(s: &Settings, st: &State) -> Vec<u8> {
     for v in [s.data, st.step, st.rng] {
         out.extend_from_slice(&v.to_le_bytes());
     }
-    out.extend_from_slice(&s.lambda_multi.to_le_bytes());
+    // −1 stands for "not given".
+    out.extend_from_slice(&s.lambda_multi.unwrap_or(-1.0).to_le_bytes());
     for x in st.params.w.iter().chain(&st.m).chain(&st.v) {
         out.extend_from_slice(&x.to_le_bytes());
     }
@@ -161,7 +163,7 @@ pub fn from_bytes(b: &[u8]) -> Result<(Settings, State), String> {
         batch: u32_at(40),
         lr: f64_at(48),
         lambda: f64_at(56),
-        lambda_multi: f64_at(104),
+        lambda_multi: Some(f64_at(104)).filter(|&x| x >= 0.0),
         validation: f64_at(64),
         scale: f64_at(72),
         data: u64_at(80),
@@ -209,7 +211,7 @@ mod tests {
             batch: 1024,
             lr: 0.001,
             lambda: 0.5,
-            lambda_multi: 0.25,
+            lambda_multi: Some(0.25),
             validation: 0.05,
             scale: 412.5,
             data: 0xabcdef,

@@ -58,8 +58,10 @@ pub struct Config {
     pub lr: Option<f64>,
     /// Weight of the search score in the target (default 0.5).
     pub lambda: Option<f64>,
-    /// The same for positions with 3–4 players in the game (default:
-    /// `lambda`).
+    /// The same for positions with 3–4 players in the game, where the
+    /// seats other than the mover then share the rest of the search's
+    /// probability (not given: the mover has `lambda`, the others their
+    /// result alone, as networks up to t6c were trained).
     pub lambda_multi: Option<f64>,
     /// Fraction of the games kept for validation (default 0.05).
     pub validation: Option<f64>,
@@ -133,7 +135,7 @@ fn fresh_settings(cfg: &Config) -> Result<Settings, String> {
         batch: cfg.batch.unwrap_or(16384),
         lr: cfg.lr.unwrap_or(0.001),
         lambda: cfg.lambda.unwrap_or(0.5),
-        lambda_multi: cfg.lambda_multi.or(cfg.lambda).unwrap_or(0.5),
+        lambda_multi: cfg.lambda_multi,
         validation: cfg.validation.unwrap_or(0.05),
         scale: cfg.scale.unwrap_or(0.0),
         data: 0,
@@ -157,7 +159,7 @@ fn check_settings(s: &Settings, scale_given: bool) -> Result<(), String> {
     if !(0.0..=1.0).contains(&s.lambda) {
         return bad("--lambda must be 0 to 1");
     }
-    if !(0.0..=1.0).contains(&s.lambda_multi) {
+    if s.lambda_multi.is_some_and(|x| !(0.0..=1.0).contains(&x)) {
         return bad("--lambda-multi must be 0 to 1");
     }
     if !(0.0..1.0).contains(&s.validation) {
@@ -250,7 +252,12 @@ fn start(
         same("batch", cfg.batch, s.batch)?;
         same("lr", cfg.lr, s.lr)?;
         same("lambda", cfg.lambda, s.lambda)?;
-        same("lambda-multi", cfg.lambda_multi, s.lambda_multi)?;
+        let kept = s.lambda_multi.map_or("none".into(), |x| x.to_string());
+        same(
+            "lambda-multi",
+            cfg.lambda_multi.map(|x| x.to_string()),
+            kept,
+        )?;
         same("validation", cfg.validation, s.validation)?;
         same("scale", cfg.scale, s.scale)?;
     }
@@ -363,7 +370,7 @@ pub fn train(
 ) -> Result<Vec<EpochReport>, String> {
     let t = Targets {
         lambda: s.lambda as f32,
-        lambda_multi: s.lambda_multi as f32,
+        lambda_multi: s.lambda_multi.map(|x| x as f32),
         scale: s.scale as f32,
     };
     let table = InputTable::new();
@@ -621,7 +628,7 @@ mod tests {
             batch,
             lr,
             lambda: 0.0,
-            lambda_multi: 0.0,
+            lambda_multi: None,
             validation: 0.0,
             scale: 400.0,
             data: 0,
@@ -651,7 +658,7 @@ mod tests {
         let mut st = State::fresh(s.seed);
         let t = Targets {
             lambda: 0.0,
-            lambda_multi: 0.0,
+            lambda_multi: None,
             scale: 400.0,
         };
         let table = InputTable::new();
@@ -868,7 +875,25 @@ mod tests {
         let mut s = settings(1, 1, 0.001);
         s.batch = 1 << 30;
         std::fs::write(&huge, checkpoint::to_bytes(&s, &State::fresh(1))).unwrap();
+        let plain = temp("plain.ckpt");
+        let s = settings(1, 1, 0.001);
+        std::fs::write(&plain, checkpoint::to_bytes(&s, &State::fresh(1))).unwrap();
         for (cfg, want) in [
+            (
+                Config {
+                    lambda_multi: Some(1.5),
+                    ..config(vec![empty.clone()])
+                },
+                "--lambda-multi must be",
+            ),
+            (
+                Config {
+                    lambda_multi: Some(0.5),
+                    resume: Some(plain.clone()),
+                    ..config(vec![empty.clone()])
+                },
+                "--lambda-multi 0.5 differs from the checkpoint's none",
+            ),
             (
                 Config {
                     lambda: Some(1.5),

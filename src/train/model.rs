@@ -136,10 +136,11 @@ pub fn sigmoid(x: f32) -> f32 {
 /// and the rest of the game's result, per seat.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Targets {
-    /// Weight of the search score (0–1) with 2 players in the game.
+    /// Weight of the search score (0–1).
     pub lambda: f32,
-    /// Weight of the search score (0–1) with 3–4 players in the game.
-    pub lambda_multi: f32,
+    /// Weight of the search score (0–1) with 3–4 players in the game, if
+    /// given: then every seat's target takes the search into account.
+    pub lambda_multi: Option<f32>,
     /// The sigmoid's scale: the side to move's probability is
     /// sigmoid(cp / scale).
     pub scale: f32,
@@ -147,12 +148,15 @@ pub struct Targets {
 
 /// Seat `seat`'s target in `e`: t = λ·p + (1−λ)·r, r its place points, p
 /// its share of the search score: sigmoid(cp/K) for the side to move (win
-/// 1, loss 0). The other seats share what the side to move's p leaves of
-/// the places still to be had (their results' sum), evenly: 1 − p with 2
-/// players; with 3–4, where the search sets the side to move against all
-/// the others, it says nothing about which of them does better, and λ is
-/// `lambda_multi`. Every seat's target then sums to what the seats in the
-/// game will score together, as the network's views must.
+/// 1, loss 0), 1 − that for its opponent with 2 players.
+///
+/// With 3–4 players the search sets the side to move against all the
+/// others and says nothing about which of them does better. Given
+/// `lambda_multi`, the others share evenly what the side to move's p
+/// leaves of the places still to be had (their results' sum), and λ is
+/// `lambda_multi`: the seats' targets add up to what they score together.
+/// Not given, the side to move has λ and the others r alone (the target
+/// of the networks up to t6c).
 #[inline]
 pub fn target(e: &Entry, seat: usize, r: f32, t: Targets) -> f32 {
     let p_stm = if e.score >= PROVEN {
@@ -162,25 +166,22 @@ pub fn target(e: &Entry, seat: usize, r: f32, t: Targets) -> f32 {
     } else {
         sigmoid(e.score as f32 / t.scale)
     };
-    let (lambda, p) = if e.players == 2 {
-        let p = if seat == usize::from(e.stm) {
-            p_stm
-        } else {
-            1.0 - p_stm
-        };
-        (t.lambda, p)
-    } else if seat == usize::from(e.stm) {
-        (t.lambda_multi, p_stm)
-    } else {
-        let (mut left, mut others) = (0.0f32, 0.0f32);
-        for s in 0..4 {
-            if let Some(x) = e.result(s) {
-                left += x;
-                others += 1.0;
+    let mover = seat == usize::from(e.stm);
+    let (lambda, p) = match t.lambda_multi {
+        _ if e.players == 2 => (t.lambda, if mover { p_stm } else { 1.0 - p_stm }),
+        _ if mover => (t.lambda_multi.unwrap_or(t.lambda), p_stm),
+        None => return r,
+        Some(lambda) => {
+            let (mut left, mut others) = (0.0f32, 0.0f32);
+            for s in 0..4 {
+                if let Some(x) = e.result(s) {
+                    left += x;
+                    others += 1.0;
+                }
             }
+            let p = ((left - p_stm) / (others - 1.0).max(1.0)).clamp(0.0, 1.0);
+            (lambda, p)
         }
-        let p = ((left - p_stm) / (others - 1.0).max(1.0)).clamp(0.0, 1.0);
-        (t.lambda_multi, p)
     };
     lambda * p + (1.0 - lambda) * r
 }
@@ -288,7 +289,7 @@ mod tests {
         let e = entry();
         let t = Targets {
             lambda: 0.5,
-            lambda_multi: 0.5,
+            lambda_multi: None,
             scale: 100.0,
         };
         let p = sigmoid(1.0);
@@ -305,7 +306,7 @@ mod tests {
             ..e
         };
         let t4 = Targets {
-            lambda_multi: 0.25,
+            lambda_multi: Some(0.25),
             ..t
         };
         assert!((target(&four, 0, 1.0, t4) - (0.25 * p + 0.75)).abs() < 1e-6);
@@ -316,10 +317,19 @@ mod tests {
             .sum();
         assert!((sum - 2.0).abs() < 1e-5, "{sum}");
         let results_only = Targets {
-            lambda_multi: 0.0,
+            lambda_multi: Some(0.0),
             ..t
         };
         assert_eq!(target(&four, 2, 0.0, results_only), 0.0);
+        assert_eq!(target(&four, 0, 1.0, results_only), 1.0);
+        // Not given: the mover has λ, the others their result alone.
+        let old = Targets {
+            lambda_multi: None,
+            ..t
+        };
+        assert!((target(&four, 0, 1.0, old) - (0.5 * p + 0.5)).abs() < 1e-6);
+        assert_eq!(target(&four, 2, 0.0, old), 0.0);
+        assert_eq!(target(&four, 3, 1.0 / 3.0, old), 1.0 / 3.0);
     }
 
     #[test]
@@ -329,7 +339,7 @@ mod tests {
         let p = Params::init(&mut rng);
         let t = Targets {
             lambda: 0.3,
-            lambda_multi: 0.3,
+            lambda_multi: Some(0.3),
             scale: 200.0,
         };
         let es = [entry()];
