@@ -35,6 +35,9 @@ const ROOT_SALT: [u64; 4] = [
 /// How far back repetitions are looked for (steps).
 const REPETITION_WINDOW: usize = 64;
 
+/// Slots of [`AlphaBeta::path_bits`] (a power of two).
+const PATH_BITS: usize = 1024;
+
 /// Salt for best-reply search: its values differ from paranoid ones.
 const BRS_SALT: u64 = 0x4252_535F_5341_4C54;
 
@@ -79,6 +82,10 @@ pub struct AlphaBeta<'a> {
     salt: u64,
     /// Hashes of the game so far and of the current search path.
     path: Vec<u64>,
+    /// How many of `path`'s hashes end in each value of their low bits:
+    /// most nodes repeat nothing, and this says so without scanning the
+    /// window (2% of a datagen's instructions).
+    path_bits: Box<[u16; PATH_BITS]>,
     mode: Mode,
     /// `MultiPV`: where the turns already reported end (hashes); lines
     /// that reach one of them in the root's turn are left out.
@@ -154,6 +161,10 @@ impl<'a> AlphaBeta<'a> {
         let start = game_hashes.len().saturating_sub(REPETITION_WINDOW);
         let mut path = game_hashes[start..].to_vec();
         path.push(root.hash());
+        let mut path_bits = Box::new([0u16; PATH_BITS]);
+        for &h in &path {
+            path_bits[h as usize & (PATH_BITS - 1)] += 1;
+        }
         let mode = if players > 2 { mode } else { Mode::Paranoid };
         let mode_salt = if mode == Mode::Paranoid { 0 } else { BRS_SALT };
         AlphaBeta {
@@ -168,6 +179,7 @@ impl<'a> AlphaBeta<'a> {
                 0
             },
             path,
+            path_bits,
             mode,
             excluded: Vec::new(),
             eval_cache: shared.eval_caches.take(shared.params),
@@ -234,6 +246,10 @@ impl<'a> AlphaBeta<'a> {
     }
 
     fn is_repetition(&self, hash: u64) -> bool {
+        // The current position is the path's last hash: counted once.
+        if self.path_bits[hash as usize & (PATH_BITS - 1)] < 2 {
+            return false;
+        }
         let n = self.path.len();
         let lo = n.saturating_sub(REPETITION_WINDOW);
         n >= 2 && self.path[lo..n - 1].contains(&hash)
@@ -288,9 +304,12 @@ impl<'a> AlphaBeta<'a> {
             _ => Phase::Choose,
         };
         self.push(pos);
-        self.path.push(pos.hash());
+        let hash = pos.hash();
+        self.path.push(hash);
+        self.path_bits[hash as usize & (PATH_BITS - 1)] += 1;
         let same = self.sign(pos.side_to_move()) == my_sign;
         let r = f(self, pos, same, child_phase);
+        self.path_bits[hash as usize & (PATH_BITS - 1)] -= 1;
         self.path.pop();
         self.pop();
         for (s, u) in skipped.iter().rev() {
