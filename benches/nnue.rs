@@ -1,12 +1,13 @@
 //! The network's speed: one incremental update of the accumulators (a push
-//! after a step, every in-game seat's view) and one evaluation (every
-//! in-game seat's value), with 2 and 4 players.
+//! after a step and its accumulators computed, every in-game seat's view,
+//! as when the position is evaluated) and one evaluation (every in-game
+//! seat's value), with 2 and 4 players.
 //!
 //! `cargo bench --bench nnue`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use splut::eval::nnue::{AccumulatorStack, Network};
-use splut::game::Position;
+use splut::game::{Position, Seat};
 use std::hint::black_box;
 
 /// Middlegames with 2 and 4 players (as in the rules bench).
@@ -33,6 +34,8 @@ fn nnue(c: &mut Criterion) {
             b.iter(|| {
                 i = (i + 1) % children.len();
                 stack.push(black_box(&children[i]));
+                // The push only records the boards: this computes.
+                black_box(stack.accumulator(Seat::Red));
                 stack.pop();
             })
         });

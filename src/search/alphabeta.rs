@@ -256,7 +256,7 @@ impl<'a> AlphaBeta<'a> {
     }
 
     fn static_eval(&mut self, pos: &Position) -> i32 {
-        let scores = match &self.acc {
+        let scores = match &mut self.acc {
             Some(acc) => acc.values(pos),
             None => self.eval_cache.seat_scores(pos, self.params),
         };

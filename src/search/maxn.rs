@@ -71,8 +71,8 @@ impl<'a> MaxN<'a> {
     }
 
     /// The shares of `pos`, the position of the accumulators' top entry.
-    fn shares(&self, pos: &Position) -> Shares {
-        match &self.acc {
+    fn shares(&mut self, pos: &Position) -> Shares {
+        match &mut self.acc {
             Some(acc) => nnue::shares(pos, &acc.values(pos), acc.network().scale),
             None => evaluate_shares(pos, self.params),
         }

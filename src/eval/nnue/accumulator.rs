@@ -1,7 +1,10 @@
 //! The accumulators along the search's path.
 //!
 //! Each entry holds every in-game seat's accumulator and the position's
-//! [`Boards`]. A child entry is made from its parent by diffing the boards
+//! [`Boards`]. A push records the boards; the accumulators are computed
+//! when the position is first evaluated (or a descendant is), so entries
+//! cut off before any evaluation cost no vector work. A child entry's
+//! accumulators are made from its parent's by diffing the boards
 //! (removed = old & !new, added = new & !old) and applying the changed
 //! inputs' columns: the diff covers every kind of step (a move, a push of
 //! a row, a throw's kill of a whole team, a levitation, several steps at
@@ -20,8 +23,13 @@ use std::cell::Cell;
 struct Entry {
     acc: [Accumulator; 4],
     boards: Boards,
-    /// Bit `s`: seat `s` is in the game and `acc[s]` is valid.
+    /// Bit `s`: seat `s` is in the game (its accumulator valid once
+    /// `ready`).
     seats: u8,
+    /// Whether the accumulators are computed: a pushed entry waits until
+    /// its position is evaluated, since many are never (a cut-off below
+    /// them, or only their children evaluated).
+    ready: bool,
 }
 
 impl Entry {
@@ -31,6 +39,7 @@ impl Entry {
         let mut e = Entry {
             boards: b,
             seats: seat_mask(pos),
+            ready: true,
             ..EMPTY_ENTRY
         };
         for view in pos.seats_in_game() {
@@ -83,6 +92,7 @@ const EMPTY_ENTRY: Entry = Entry {
     acc: [[0; HIDDEN]; 4],
     boards: [Bitboard::EMPTY; 13],
     seats: 0,
+    ready: false,
 };
 
 /// Most inputs one push may change: every piece and rock leaving and
@@ -195,36 +205,62 @@ impl<'n> AccumulatorStack<'n> {
     }
 
     /// Makes the entry of `pos`, a position reached from the current
-    /// entry's by any steps, incrementally.
+    /// entry's by any steps: its boards now, its accumulators when first
+    /// needed ([`Self::values`]), incrementally from its parent's.
+    #[inline]
+    pub fn push(&mut self, pos: &Position) {
+        if self.len == self.entries.len() {
+            self.entries.push(EMPTY_ENTRY);
+        }
+        let child = &mut self.entries[self.len];
+        child.boards = boards(pos);
+        child.seats = seat_mask(pos);
+        child.ready = false;
+        self.len += 1;
+    }
+
+    /// Computes the current entry's accumulators, and those of its
+    /// ancestors not computed yet, each from its parent's.
     #[inline]
     #[allow(unsafe_code)]
-    pub fn push(&mut self, pos: &Position) {
+    fn update(&mut self) {
+        if self.entries[self.len - 1].ready {
+            return;
+        }
         #[cfg(target_arch = "x86_64")]
         if self.avx2 {
             // SAFETY: `avx2` is set only where the CPU has the features
             // enabled ([`wide_vectors`]).
-            return unsafe { self.push_avx2(pos) };
+            return unsafe { self.update_avx2() };
         }
-        self.push_body(pos);
+        self.update_body();
     }
 
-    /// [`Self::push`] compiled for AVX2.
+    /// [`Self::update`] compiled for AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt")]
-    fn push_avx2(&mut self, pos: &Position) {
-        self.push_body(pos);
+    fn update_avx2(&mut self) {
+        self.update_body();
     }
 
-    /// [`Self::push`]'s body, inlined into each of its copies.
+    /// [`Self::update`]'s body, inlined into each of its copies.
     #[inline(always)]
-    fn push_body(&mut self, pos: &Position) {
-        if self.len == self.entries.len() {
-            self.entries.push(EMPTY_ENTRY);
+    fn update_body(&mut self) {
+        // The root entry is always ready.
+        let mut first = self.len - 1;
+        while !self.entries[first].ready {
+            first -= 1;
         }
-        let (done, rest) = self.entries.split_at_mut(self.len);
-        let (parent, child) = (&done[self.len - 1], &mut rest[0]);
-        child.boards = boards(pos);
-        child.seats = seat_mask(pos);
+        for i in first + 1..self.len {
+            self.compute(i);
+        }
+    }
+
+    /// Entry `i`'s accumulators from entry `i - 1`'s, by the boards' diff.
+    #[inline(always)]
+    fn compute(&mut self, i: usize) {
+        let (done, rest) = self.entries.split_at_mut(i);
+        let (parent, child) = (&done[i - 1], &mut rest[0]);
         // Changed squares per board: few, so gathered first.
         let mut removed = [(0u8, 0u8); MAX_CHANGES];
         let mut added = [(0u8, 0u8); MAX_CHANGES];
@@ -267,7 +303,7 @@ impl<'n> AccumulatorStack<'n> {
                 add(dst, column(view, a));
             }
         }
-        self.len += 1;
+        child.ready = true;
     }
 
     /// Back to the parent entry (on unmake).
@@ -281,7 +317,8 @@ impl<'n> AccumulatorStack<'n> {
     /// in evaluation units; 0 for seats out of the game.
     #[inline]
     #[allow(unsafe_code)]
-    pub fn values(&self, pos: &Position) -> [i32; 4] {
+    pub fn values(&mut self, pos: &Position) -> [i32; 4] {
+        self.update();
         let bits = self.threat_bits(pos);
         let entry = &self.entries[self.len - 1];
         #[cfg(target_arch = "x86_64")]
@@ -314,8 +351,10 @@ impl<'n> AccumulatorStack<'n> {
         }
     }
 
-    /// The current entry's accumulator of `view` (for tests).
-    pub fn accumulator(&self, view: Seat) -> &Accumulator {
+    /// The current entry's accumulator of `view`, computed if it is not
+    /// yet (for tests and benches).
+    pub fn accumulator(&mut self, view: Seat) -> &Accumulator {
+        self.update();
         &self.entries[self.len - 1].acc[view.index()]
     }
 }
@@ -372,7 +411,8 @@ mod tests {
                 let undo = pos.make(step);
                 stack.push(&pos);
                 plain.push(&pos);
-                assert_eq!(stack.values(&pos), plain.values(&pos), "{pos}");
+                // The stack is looked at every third step only: its
+                // entries in between are computed when a later one is.
                 let new = boards(&pos);
                 let moved: u32 = (0..13).map(|i| (old[i] & !new[i]).count()).sum();
                 match step.kind() {
@@ -381,12 +421,17 @@ mod tests {
                     StepKind::Dwarf if moved > 1 => seen[0] += 1,
                     _ => {}
                 }
-                let fresh = AccumulatorStack::new(&net, &pos);
+                if made.len() % 3 != 2 {
+                    made.push((step, undo));
+                    continue;
+                }
+                assert_eq!(stack.values(&pos), plain.values(&pos), "{pos}");
+                let mut fresh = AccumulatorStack::new(&net, &pos);
                 for view in pos.seats_in_game() {
                     assert_eq!(stack.accumulator(view), fresh.accumulator(view), "{pos}");
                 }
                 assert_eq!(stack.values(&pos), fresh.values(&pos), "{pos}");
-                if made.len() % 7 == 0 {
+                if made.len() % 7 == 2 {
                     // And the inputs as the trainer lists them, threats
                     // included, from nothing.
                     let values = stack.values(&pos);
@@ -407,7 +452,7 @@ mod tests {
                 stack.pop();
                 plain.pop();
                 assert_eq!(stack.values(&pos), plain.values(&pos), "{pos}");
-                let fresh = AccumulatorStack::new(&net, &pos);
+                let mut fresh = AccumulatorStack::new(&net, &pos);
                 assert_eq!(stack.values(&pos), fresh.values(&pos), "{pos}");
             }
         }
@@ -435,9 +480,10 @@ mod tests {
         let v = seat_values(&net, &four);
         // Every seat sees the same start, but the mover differs: only the
         // accumulators need be equal.
-        let s = AccumulatorStack::new(&net, &four);
+        let mut s = AccumulatorStack::new(&net, &four);
+        let red = *s.accumulator(Seat::Red);
         for view in Seat::ALL {
-            assert_eq!(s.accumulator(view), s.accumulator(Seat::Red));
+            assert_eq!(*s.accumulator(view), red);
         }
         assert!(v.iter().any(|&x| x != 0));
         let two = Position::start(2).unwrap();
