@@ -762,8 +762,8 @@ pub struct TuneArgs {
 /// Reads the data, tunes, prints the report and writes the weights; exit
 /// code 2 on an error.
 /// `splut train` options. The training settings (seed, epochs, batch,
-/// lr, lambda, lambda-multi, validation, scale) default when not given; resuming, they
-/// are the checkpoint's, and one given must equal it.
+/// lr, lambda, lambda-multi, validation, scale) default when not given;
+/// resuming, they are the checkpoint's, and one given must equal it.
 #[derive(Args, Debug)]
 pub struct TrainArgs {
     /// Data files from `splut datagen` or `splut data`, binary or text

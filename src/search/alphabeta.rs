@@ -38,6 +38,12 @@ const REPETITION_WINDOW: usize = 64;
 /// Slots of [`AlphaBeta::path_bits`] (a power of two).
 const PATH_BITS: usize = 1024;
 
+/// `hash`'s slot in [`AlphaBeta::path_bits`].
+#[inline]
+fn path_slot(hash: u64) -> usize {
+    hash as usize & (PATH_BITS - 1)
+}
+
 /// Salt for best-reply search: its values differ from paranoid ones.
 const BRS_SALT: u64 = 0x4252_535F_5341_4C54;
 
@@ -163,7 +169,7 @@ impl<'a> AlphaBeta<'a> {
         path.push(root.hash());
         let mut path_bits = Box::new([0u16; PATH_BITS]);
         for &h in &path {
-            path_bits[h as usize & (PATH_BITS - 1)] += 1;
+            path_bits[path_slot(h)] += 1;
         }
         let mode = if players > 2 { mode } else { Mode::Paranoid };
         let mode_salt = if mode == Mode::Paranoid { 0 } else { BRS_SALT };
@@ -247,7 +253,7 @@ impl<'a> AlphaBeta<'a> {
 
     fn is_repetition(&self, hash: u64) -> bool {
         // The current position is the path's last hash: counted once.
-        if self.path_bits[hash as usize & (PATH_BITS - 1)] < 2 {
+        if self.path_bits[path_slot(hash)] < 2 {
             return false;
         }
         let n = self.path.len();
@@ -306,10 +312,10 @@ impl<'a> AlphaBeta<'a> {
         self.push(pos);
         let hash = pos.hash();
         self.path.push(hash);
-        self.path_bits[hash as usize & (PATH_BITS - 1)] += 1;
+        self.path_bits[path_slot(hash)] += 1;
         let same = self.sign(pos.side_to_move()) == my_sign;
         let r = f(self, pos, same, child_phase);
-        self.path_bits[hash as usize & (PATH_BITS - 1)] -= 1;
+        self.path_bits[path_slot(hash)] -= 1;
         self.path.pop();
         self.pop();
         for (s, u) in skipped.iter().rev() {

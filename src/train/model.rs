@@ -167,23 +167,31 @@ pub fn target(e: &Entry, seat: usize, r: f32, t: Targets) -> f32 {
         sigmoid(e.score as f32 / t.scale)
     };
     let mover = seat == usize::from(e.stm);
-    let (lambda, p) = match t.lambda_multi {
-        _ if e.players == 2 => (t.lambda, if mover { p_stm } else { 1.0 - p_stm }),
-        _ if mover => (t.lambda_multi.unwrap_or(t.lambda), p_stm),
-        None => return r,
-        Some(lambda) => {
-            let (mut left, mut others) = (0.0f32, 0.0f32);
-            for s in 0..4 {
-                if let Some(x) = e.result(s) {
-                    left += x;
-                    others += 1.0;
-                }
-            }
-            let p = ((left - p_stm) / (others - 1.0).max(1.0)).clamp(0.0, 1.0);
-            (lambda, p)
+    let (lambda, p) = if e.players == 2 {
+        (t.lambda, if mover { p_stm } else { 1.0 - p_stm })
+    } else {
+        match t.lambda_multi {
+            None if mover => (t.lambda, p_stm),
+            None => return r,
+            Some(lambda) if mover => (lambda, p_stm),
+            Some(lambda) => (lambda, rest_shared(e, p_stm)),
         }
     };
     lambda * p + (1.0 - lambda) * r
+}
+
+/// What each seat other than the side to move gets of the places still to
+/// be had (the in-game seats' results' sum) once the side to move has
+/// `p_stm` of them, shared evenly.
+fn rest_shared(e: &Entry, p_stm: f32) -> f32 {
+    let (mut left, mut seats) = (0.0f32, 0.0f32);
+    for s in 0..4 {
+        if let Some(x) = e.result(s) {
+            left += x;
+            seats += 1.0;
+        }
+    }
+    ((left - p_stm) / (seats - 1.0).max(1.0)).clamp(0.0, 1.0)
 }
 
 /// The squared error summed over a chunk's views, and the views.
