@@ -297,6 +297,7 @@ impl<'a> AlphaBeta<'a> {
         f: impl FnOnce(&mut Self, &mut Position, bool, Phase) -> R,
     ) -> R {
         let undo = pos.make(step);
+        self.tt.prefetch(pos.hash() ^ self.salt);
         let mut skipped = Vec::new();
         let child_phase = match (self.mode, phase) {
             (Mode::Paranoid, _) => Phase::Normal,

@@ -182,6 +182,24 @@ impl TranspositionTable {
         &self.slots[b * BUCKET..(b + 1) * BUCKET]
     }
 
+    /// Asks the CPU to bring `key`'s bucket into the cache, so that a probe
+    /// soon after (the child's, once made) finds it there. Changes nothing.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let b = ((key as u128 * self.buckets as u128) >> 64) as usize;
+            let line = self.slots[b * BUCKET..].as_ptr().cast::<i8>();
+            // SAFETY: SSE is part of every x86_64 CPU; a prefetch only
+            // hints, reads nothing into the program and cannot fault.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(line) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// The entry stored for `key`, if any.
     pub fn probe(&self, key: u64) -> Option<Entry> {
         for slot in self.bucket(key) {
