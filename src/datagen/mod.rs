@@ -273,6 +273,8 @@ fn self_play(
         net: cfg.net.clone(),
         // The evaluation asked for, with any count of players.
         net_auto: false,
+        // No one reads the reports.
+        table_usage: false,
         ..Settings::default()
     };
     let mut judge = Judge::new(Adjudication {

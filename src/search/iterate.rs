@@ -28,6 +28,8 @@ pub struct Iteration<'a> {
     pub max_depth: u32,
     /// Best turns to report (`MultiPV`).
     pub multi_pv: usize,
+    /// Sample the table for `hashfull` ([`super::Settings::table_usage`]).
+    pub table_usage: bool,
 }
 
 impl Iteration<'_> {
@@ -88,7 +90,11 @@ impl Iteration<'_> {
             nodes,
             nps: nodes * 1000 / ms.max(1),
             time_ms: ms,
-            hashfull: self.tt.hashfull(),
+            hashfull: if self.table_usage {
+                self.tt.hashfull()
+            } else {
+                0
+            },
             pv,
             multipv,
         }

@@ -176,6 +176,11 @@ pub struct Settings {
     /// A strength level below the full engine's (`Skill Level`,
     /// `UCI_Elo`); `None`: the full engine.
     pub skill: Option<skill::Skill>,
+    /// Sample the table's use (`hashfull`) for every iteration's report.
+    /// Off where no report is read (data generation): the sample reads a
+    /// thousand slots, cold in the cache, after each iteration of
+    /// searches of a few hundred nodes. Off, reports say 0.
+    pub table_usage: bool,
 }
 
 impl Settings {
@@ -206,6 +211,7 @@ impl Settings {
             },
             multi_pv: v.spin(Id::MultiPv) as usize,
             skill: skill::Skill::from_options(v),
+            table_usage: true,
         }
     }
 }

@@ -231,6 +231,7 @@ impl Search<'_> {
             soft,
             max_depth: self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH),
             multi_pv: self.settings.multi_pv,
+            table_usage: self.settings.table_usage,
         };
         lazy_smp(&iteration, self.threads(), &worker, report)
     }
