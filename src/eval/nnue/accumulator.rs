@@ -12,7 +12,10 @@
 //! from scratch ([`AccumulatorStack::refresh`]).
 
 use super::features::{BUCKETS, Boards, board_input, boards, bucket, threat_inputs, threats};
-use super::network::{Accumulator, HIDDEN, Network};
+#[cfg(target_arch = "x86_64")]
+use super::kernels::Avx2;
+use super::kernels::{Kernels, Plain};
+use super::network::{Accumulator, Network};
 use crate::game::{Bitboard, Position, Seat};
 use std::cell::Cell;
 
@@ -58,13 +61,13 @@ impl Entry {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt")]
     fn values_avx2(&self, net: &Network, pos: &Position, bits: u32) -> [i32; 4] {
-        self.values(net, pos, bits)
+        self.values::<Avx2>(net, pos, bits)
     }
 
     /// Each in-game seat's value of `pos`, this entry's position, whose
     /// threats ([`threats`]) are `bits`.
     #[inline(always)]
-    fn values(&self, net: &Network, pos: &Position, bits: u32) -> [i32; 4] {
+    fn values<K: Kernels>(&self, net: &Network, pos: &Position, bits: u32) -> [i32; 4] {
         // A push or pop missed by the search shows here (tests run with
         // debug assertions).
         debug_assert!(self.boards == boards(pos), "accumulator out of step: {pos}");
@@ -74,13 +77,13 @@ impl Entry {
                 let b = bucket(pos, view).min(BUCKETS - 1);
                 let acc = &self.acc[view.index()];
                 v[view.index()] = if bits == 0 {
-                    net.value(acc, b)
+                    net.value_with::<K>(acc, b)
                 } else {
                     let mut with = *acc;
                     for i in threat_inputs(view, bits) {
-                        add(&mut with, &net.input_weights[i]);
+                        K::add(&mut with, &net.input_weights[i]);
                     }
-                    net.value(&with, b)
+                    net.value_with::<K>(&with, b)
                 };
             }
         }
@@ -89,7 +92,7 @@ impl Entry {
 }
 
 const EMPTY_ENTRY: Entry = Entry {
-    acc: [[0; HIDDEN]; 4],
+    acc: [Accumulator::ZERO; 4],
     boards: [Bitboard::EMPTY; 13],
     seats: 0,
     ready: false,
@@ -233,32 +236,32 @@ impl<'n> AccumulatorStack<'n> {
             // enabled ([`wide_vectors`]).
             return unsafe { self.update_avx2() };
         }
-        self.update_body();
+        self.update_body::<Plain>();
     }
 
     /// [`Self::update`] compiled for AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt")]
     fn update_avx2(&mut self) {
-        self.update_body();
+        self.update_body::<Avx2>();
     }
 
     /// [`Self::update`]'s body, inlined into each of its copies.
     #[inline(always)]
-    fn update_body(&mut self) {
+    fn update_body<K: Kernels>(&mut self) {
         // The root entry is always ready.
         let mut first = self.len - 1;
         while !self.entries[first].ready {
             first -= 1;
         }
         for i in first + 1..self.len {
-            self.compute(i);
+            self.compute::<K>(i);
         }
     }
 
     /// Entry `i`'s accumulators from entry `i - 1`'s, by the boards' diff.
     #[inline(always)]
-    fn compute(&mut self, i: usize) {
+    fn compute<K: Kernels>(&mut self, i: usize) {
         let (done, rest) = self.entries.split_at_mut(i);
         let (parent, child) = (&done[i - 1], &mut rest[0]);
         // Changed squares per board: few, so gathered first.
@@ -292,15 +295,15 @@ impl<'n> AccumulatorStack<'n> {
             let (src, dst) = (&parent.acc[view.index()], &mut child.acc[view.index()]);
             // The usual step: one piece moves (one input off, one on).
             if nr == 1 && na == 1 {
-                sub_add(dst, src, column(view, removed[0]), column(view, added[0]));
+                K::sub_add(dst, src, column(view, removed[0]), column(view, added[0]));
                 continue;
             }
             *dst = *src;
             for &r in &removed[..nr] {
-                sub(dst, column(view, r));
+                K::sub(dst, column(view, r));
             }
             for &a in &added[..na] {
-                add(dst, column(view, a));
+                K::add(dst, column(view, a));
             }
         }
         child.ready = true;
@@ -327,7 +330,7 @@ impl<'n> AccumulatorStack<'n> {
             // enabled ([`wide_vectors`]).
             return unsafe { entry.values_avx2(self.net, pos, bits) };
         }
-        entry.values(self.net, pos, bits)
+        entry.values::<Plain>(self.net, pos, bits)
     }
 
     /// The threats of `pos` through the cache (none for a network without
@@ -359,30 +362,16 @@ impl<'n> AccumulatorStack<'n> {
     }
 }
 
-/// `acc += column`.
+/// `acc += column` (for the entries made from scratch).
 #[inline(always)]
 fn add(acc: &mut Accumulator, column: &Accumulator) {
-    super::network::add(acc, column);
-}
-
-/// `acc -= column`.
-#[inline(always)]
-fn sub(acc: &mut Accumulator, column: &Accumulator) {
-    super::network::sub(acc, column);
-}
-
-/// `dst = src - off + on` in one pass.
-#[inline(always)]
-fn sub_add(dst: &mut Accumulator, src: &Accumulator, off: &Accumulator, on: &Accumulator) {
-    for i in 0..HIDDEN {
-        dst[i] = src[i].wrapping_sub(off[i]).wrapping_add(on[i]);
-    }
+    Plain::add(acc, column);
 }
 
 /// Each in-game seat's value of `pos` computed from scratch (for callers
 /// that copy positions rather than make and unmake: MCTS, tests).
 pub fn seat_values(net: &Network, pos: &Position) -> [i32; 4] {
-    Entry::new(net, pos).values(net, pos, threats_for(net, pos))
+    Entry::new(net, pos).values::<Plain>(net, pos, threats_for(net, pos))
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 
 pub mod accumulator;
 pub mod features;
+pub mod kernels;
 pub mod network;
 
 pub use accumulator::{AccumulatorStack, seat_values};
