@@ -13,7 +13,7 @@ use super::network::{Accumulator, HIDDEN, QA};
 
 /// One set of kernels; the stack's code is generic over it, so each copy
 /// (baseline, AVX2) inlines its own.
-pub trait Kernels {
+pub(super) trait Kernels {
     /// `acc += column`, wrapping.
     fn add(acc: &mut Accumulator, column: &Accumulator);
     /// `acc -= column`, wrapping.
@@ -25,7 +25,7 @@ pub trait Kernels {
 }
 
 /// Portable loops.
-pub struct Plain;
+pub(super) struct Plain;
 
 impl Kernels for Plain {
     #[inline(always)]
@@ -60,9 +60,10 @@ impl Kernels for Plain {
 }
 
 /// AVX2 intrinsics. Only called from functions compiled with AVX2 enabled,
-/// which run only where the CPU has it (`accumulator::wide_vectors`).
+/// which run only where the CPU has it (`accumulator::wide_vectors`); so
+/// private to the network's module.
 #[cfg(target_arch = "x86_64")]
-pub struct Avx2;
+pub(super) struct Avx2;
 
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]

@@ -5,7 +5,7 @@
 
 pub mod accumulator;
 pub mod features;
-pub mod kernels;
+mod kernels;
 pub mod network;
 
 pub use accumulator::{AccumulatorStack, seat_values};

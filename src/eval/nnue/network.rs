@@ -288,7 +288,7 @@ impl Network {
 
     /// [`Network::output`] with the kernels `K`.
     #[inline(always)]
-    pub fn output_with<K: Kernels>(&self, acc: &Accumulator, bucket: usize) -> i32 {
+    pub(super) fn output_with<K: Kernels>(&self, acc: &Accumulator, bucket: usize) -> i32 {
         K::dot(acc, &self.output_weights[bucket]) + self.output_bias[bucket]
     }
 
@@ -300,7 +300,7 @@ impl Network {
 
     /// [`Network::value`] with the kernels `K`.
     #[inline(always)]
-    pub fn value_with<K: Kernels>(&self, acc: &Accumulator, bucket: usize) -> i32 {
+    pub(super) fn value_with<K: Kernels>(&self, acc: &Accumulator, bucket: usize) -> i32 {
         let out = self.output_with::<K>(acc, bucket);
         (i64::from(out) * i64::from(self.scale) / i64::from(QA * QB)) as i32
     }
