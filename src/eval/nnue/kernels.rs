@@ -181,7 +181,8 @@ mod tests {
     fn random(seed: &mut u64, range: i16) -> Accumulator {
         let mut a = Accumulator::ZERO;
         for x in a.iter_mut() {
-            *x = (splitmix64(seed) % (2 * range as u64 + 1)) as i16 - range;
+            let r = (splitmix64(seed) % (2 * range as u64 + 1)) as i64;
+            *x = (r - i64::from(range)) as i16;
         }
         a
     }
