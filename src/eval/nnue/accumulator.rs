@@ -50,7 +50,7 @@ impl Entry {
             *acc = net.hidden_bias;
             for (i, board) in b.iter().enumerate() {
                 for sq in *board {
-                    add(acc, &net.input_weights[board_input(view, i, sq)]);
+                    Plain::add(acc, &net.input_weights[board_input(view, i, sq)]);
                 }
             }
         }
@@ -360,12 +360,6 @@ impl<'n> AccumulatorStack<'n> {
         self.update();
         &self.entries[self.len - 1].acc[view.index()]
     }
-}
-
-/// `acc += column` (for the entries made from scratch).
-#[inline(always)]
-fn add(acc: &mut Accumulator, column: &Accumulator) {
-    Plain::add(acc, column);
 }
 
 /// Each in-game seat's value of `pos` computed from scratch (for callers

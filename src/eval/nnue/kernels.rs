@@ -14,7 +14,7 @@ use super::network::{Accumulator, HIDDEN, QA};
 /// One set of kernels; the stack's code is generic over it, so each copy
 /// (baseline, AVX2) inlines its own.
 pub(super) trait Kernels {
-    /// `acc += column`, wrapping.
+    /// `acc += column`, wrapping (a trained network keeps far from the ends).
     fn add(acc: &mut Accumulator, column: &Accumulator);
     /// `acc -= column`, wrapping.
     fn sub(acc: &mut Accumulator, column: &Accumulator);

@@ -275,7 +275,7 @@ impl Network {
     pub fn refresh(&self, inputs: &[usize]) -> Accumulator {
         let mut acc = self.hidden_bias;
         for &i in inputs {
-            add(&mut acc, &self.input_weights[i]);
+            Plain::add(&mut acc, &self.input_weights[i]);
         }
         acc
     }
@@ -304,12 +304,6 @@ impl Network {
         let out = self.output_with::<K>(acc, bucket);
         (i64::from(out) * i64::from(self.scale) / i64::from(QA * QB)) as i32
     }
-}
-
-/// `acc += column`, wrapping (a trained network keeps far from the ends).
-#[inline(always)]
-pub fn add(acc: &mut Accumulator, column: &Accumulator) {
-    Plain::add(acc, column);
 }
 
 #[cfg(test)]
