@@ -759,8 +759,6 @@ pub struct TuneArgs {
     output: PathBuf,
 }
 
-/// Reads the data, tunes, prints the report and writes the weights; exit
-/// code 2 on an error.
 /// `splut train` options. The training settings (seed, epochs, batch,
 /// lr, lambda, lambda-multi, validation, scale) default when not given;
 /// resuming, they are the checkpoint's, and one given must equal it.
@@ -915,6 +913,8 @@ fn run_data(a: DataArgs) -> i32 {
     }
 }
 
+/// Reads the data, tunes, prints the report and writes the weights; exit
+/// code 2 on an error.
 fn run_tune(a: &TuneArgs) -> i32 {
     let result = (|| -> Result<String, String> {
         let start = match &a.start {
