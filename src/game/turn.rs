@@ -107,8 +107,7 @@ impl Position {
         if self.is_game_over() {
             return false;
         }
-        let mine = self.seats[self.side.index()];
-        let Some(troll) = (mine & self.kinds[Kind::Troll.index()]).lowest() else {
+        let Some(troll) = self.piece_square(self.side, Kind::Troll) else {
             return false;
         };
         let mut list = super::movegen::StepList::new();
