@@ -190,8 +190,7 @@ impl TranspositionTable {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let b = ((key as u128 * self.buckets as u128) >> 64) as usize;
-            let line = self.slots[b * BUCKET..].as_ptr().cast::<i8>();
+            let line = self.bucket(key).as_ptr().cast::<i8>();
             // SAFETY: SSE is part of every x86_64 CPU; a prefetch only
             // hints, reads nothing into the program and cannot fault.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(line) };
