@@ -105,6 +105,24 @@ const MAX_CHANGES: usize = 32;
 /// Slots of a stack's threat cache (a power of two).
 const THREAT_SLOTS: usize = 1 << 11;
 
+/// Slots of a stack's value cache (a power of two): 512 KiB.
+const VALUE_SLOTS: usize = 1 << 14;
+
+/// A value cache slot: the values of the position hashing to `key`,
+/// written by the stack whose stamp is `stamp`.
+#[derive(Clone, Copy)]
+struct Cached {
+    key: u64,
+    stamp: u32,
+    values: [i32; 4],
+}
+
+const EMPTY_CACHED: Cached = Cached {
+    key: 0,
+    stamp: 0,
+    values: [0; 4],
+};
+
 /// The accumulator stack of one search thread, over one network.
 pub struct AccumulatorStack<'n> {
     net: &'n Network,
@@ -115,6 +133,14 @@ pub struct AccumulatorStack<'n> {
     /// the search evaluates many positions more than once, and finding
     /// the threats costs more than the rest of an evaluation.
     threat_cache: Box<[Cell<(u64, u32)>]>,
+    /// The values of positions this stack evaluated, by hash: a turn's
+    /// steps in another order meet in the same position, so the search
+    /// evaluates many leaves more than once, and a hit skips the
+    /// accumulator update as well as the output. The slots are shared
+    /// with the thread's earlier stacks (maybe of other networks): only
+    /// those with this stack's `stamp` are read.
+    value_cache: Box<[Cached]>,
+    stamp: u32,
     /// Whether this CPU has AVX2 ([`wide_vectors`]): then the push and the
     /// values run the copies of their bodies compiled for it (the tests
     /// clear it to check the baseline copies against them).
@@ -151,8 +177,9 @@ fn seat_mask(pos: &Position) -> u8 {
     pos.seats_in_game().fold(0, |m, s| m | 1 << s.index())
 }
 
-/// The buffers of a dropped stack: the entries and the threat cache.
-type Spare = (Vec<Entry>, Box<[Cell<(u64, u32)>]>);
+/// The buffers of a dropped stack: the entries, the threat cache, the
+/// value cache and the last stamp given out.
+type Spare = (Vec<Entry>, Box<[Cell<(u64, u32)>]>, Box<[Cached]>, u32);
 
 thread_local! {
     /// The buffers of this thread's last stack, for its next one: a new
@@ -166,25 +193,39 @@ thread_local! {
 impl Drop for AccumulatorStack<'_> {
     fn drop(&mut self) {
         let entries = std::mem::take(&mut self.entries);
-        SPARE.set(Some((entries, std::mem::take(&mut self.threat_cache))));
+        let threats = std::mem::take(&mut self.threat_cache);
+        let values = std::mem::take(&mut self.value_cache);
+        SPARE.set(Some((entries, threats, values, self.stamp)));
     }
 }
 
 impl<'n> AccumulatorStack<'n> {
     /// A stack for `net`, its root entry built from `pos`.
     pub fn new(net: &'n Network, pos: &Position) -> AccumulatorStack<'n> {
-        let (entries, threat_cache) = SPARE.take().unwrap_or_else(|| {
+        let (entries, threat_cache, mut value_cache, last) = SPARE.take().unwrap_or_else(|| {
             (
                 // Deep enough for most searches; a deeper one grows it.
                 vec![EMPTY_ENTRY; 32],
                 vec![Cell::new((0, 0)); THREAT_SLOTS].into_boxed_slice(),
+                vec![EMPTY_CACHED; VALUE_SLOTS].into_boxed_slice(),
+                0,
             )
         });
+        // A new stamp hides the earlier stacks' values without clearing
+        // 512 KiB (more than a datagen search costs); only when the
+        // stamps wrap round is the cache cleared.
+        let stamp = last.wrapping_add(1);
+        if stamp == 0 {
+            value_cache.fill(EMPTY_CACHED);
+        }
+        let stamp = stamp.max(1);
         let mut s = AccumulatorStack {
             net,
             entries,
             len: 1,
             threat_cache,
+            value_cache,
+            stamp,
             avx2: wide_vectors(),
         };
         s.refresh(pos);
@@ -319,8 +360,26 @@ impl<'n> AccumulatorStack<'n> {
     /// Each in-game seat's value of `pos` (the current entry's position),
     /// in evaluation units; 0 for seats out of the game.
     #[inline]
-    #[allow(unsafe_code)]
     pub fn values(&mut self, pos: &Position) -> [i32; 4] {
+        let key = pos.hash();
+        let (stamp, slot) = (self.stamp, key as usize & (VALUE_SLOTS - 1));
+        if let Some(c) = self.value_cache.get(slot)
+            && c.key == key
+            && c.stamp == stamp
+        {
+            return c.values;
+        }
+        let values = self.compute_values(pos);
+        if let Some(c) = self.value_cache.get_mut(slot) {
+            *c = Cached { key, stamp, values };
+        }
+        values
+    }
+
+    /// [`Self::values`] without the cache.
+    #[inline]
+    #[allow(unsafe_code)]
+    fn compute_values(&mut self, pos: &Position) -> [i32; 4] {
         self.update();
         let bits = self.threat_bits(pos);
         let entry = &self.entries[self.len - 1];
@@ -408,7 +467,11 @@ mod tests {
                     made.push((step, undo));
                     continue;
                 }
-                assert_eq!(stack.values(&pos), plain.values(&pos), "{pos}");
+                assert_eq!(
+                    stack.compute_values(&pos),
+                    plain.compute_values(&pos),
+                    "{pos}"
+                );
                 let mut fresh = AccumulatorStack::new(&net, &pos);
                 for view in pos.seats_in_game() {
                     assert_eq!(stack.accumulator(view), fresh.accumulator(view), "{pos}");
@@ -434,8 +497,14 @@ mod tests {
                 pos.unmake(step, &undo);
                 stack.pop();
                 plain.pop();
-                assert_eq!(stack.values(&pos), plain.values(&pos), "{pos}");
+                assert_eq!(
+                    stack.compute_values(&pos),
+                    plain.compute_values(&pos),
+                    "{pos}"
+                );
                 let mut fresh = AccumulatorStack::new(&net, &pos);
+                assert_eq!(stack.compute_values(&pos), fresh.values(&pos), "{pos}");
+                // Met before: from the cache, and the same.
                 assert_eq!(stack.values(&pos), fresh.values(&pos), "{pos}");
             }
         }
@@ -454,6 +523,38 @@ mod tests {
         assert!(pushes > 1000, "{pushes} dwarf pushes");
         assert!(kills > 100, "{kills} kills");
         assert!(levitations > 1000, "{levitations} levitations");
+    }
+
+    /// A stack reads no value cached by the thread's earlier stacks,
+    /// which may have evaluated the same positions with another network;
+    /// its own cached values equal fresh ones.
+    #[test]
+    fn the_value_cache_is_each_stacks_own() {
+        let nets = [
+            Network::pseudo_random(11, 300),
+            Network::pseudo_random(12, 300),
+        ];
+        let mut rng = 9;
+        let mut pos = Position::start(3).unwrap();
+        let mut line = vec![pos];
+        while !pos.is_game_over() && line.len() < 40 {
+            let steps = pos.legal_step_vec();
+            pos.make(steps[(splitmix64(&mut rng) % steps.len() as u64) as usize]);
+            line.push(pos);
+        }
+        for round in 0..4 {
+            let net = &nets[round % 2];
+            let mut stack = AccumulatorStack::new(net, &line[0]);
+            for p in &line[1..] {
+                stack.push(p);
+                assert_eq!(stack.values(p), seat_values(net, p), "{p}");
+            }
+            // Back up the line: each value again, now from the cache.
+            for p in line[..line.len() - 1].iter().rev() {
+                stack.pop();
+                assert_eq!(stack.values(p), seat_values(net, p), "{p}");
+            }
+        }
     }
 
     #[test]
