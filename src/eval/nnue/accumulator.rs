@@ -105,8 +105,11 @@ const MAX_CHANGES: usize = 32;
 /// Slots of a stack's threat cache (a power of two).
 const THREAT_SLOTS: usize = 1 << 11;
 
-/// Slots of a stack's value cache (a power of two): 512 KiB.
-const VALUE_SLOTS: usize = 1 << 14;
+/// Slots of a stack's value cache (a power of two): 128 KiB. The
+/// repeats are mostly near in time (one turn's orders), so 4 times as
+/// many slots found no more speed in `splut bench`, and datagen's short
+/// searches ran 4% slower with them (docs/results/speed.md).
+const VALUE_SLOTS: usize = 1 << 12;
 
 /// A value cache slot: the values of the position hashing to `key`,
 /// written by the stack whose stamp is `stamp`.
