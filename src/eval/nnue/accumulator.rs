@@ -215,13 +215,12 @@ impl<'n> AccumulatorStack<'n> {
             )
         });
         // A new stamp hides the earlier stacks' values without clearing
-        // 512 KiB (more than a datagen search costs); only when the
-        // stamps wrap round is the cache cleared.
-        let stamp = last.wrapping_add(1);
-        if stamp == 0 {
+        // the cache (which costs more than a datagen search); only when
+        // the stamps run out is it cleared. Stamp 0 marks an empty slot.
+        let stamp = last.checked_add(1).unwrap_or_else(|| {
             value_cache.fill(EMPTY_CACHED);
-        }
-        let stamp = stamp.max(1);
+            1
+        });
         let mut s = AccumulatorStack {
             net,
             entries,
@@ -507,7 +506,8 @@ mod tests {
                 );
                 let mut fresh = AccumulatorStack::new(&net, &pos);
                 assert_eq!(stack.compute_values(&pos), fresh.values(&pos), "{pos}");
-                // Met before: from the cache, and the same.
+                // Through the cache (a hit where the way down evaluated
+                // this position), the same.
                 assert_eq!(stack.values(&pos), fresh.values(&pos), "{pos}");
             }
         }
