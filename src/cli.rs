@@ -92,7 +92,7 @@ enum Command {
         threads: u64,
         /// The evaluation: auto (the engine's default, `UseNNUE auto`:
         /// the compiled-in network for alpha-beta in the positions with 2
-        /// players, the hand-written evaluation elsewhere), nnue (the network
+        /// players left, the hand-written evaluation elsewhere), nnue (the network
         /// everywhere) or hand (the hand-written evaluation everywhere).
         #[arg(long, default_value = "auto", value_parser = ["auto", "nnue", "hand"])]
         eval: String,

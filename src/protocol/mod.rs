@@ -18,7 +18,7 @@ use crate::options::Id;
 use crate::search::control::Ponder;
 use crate::search::score::Score;
 use crate::search::tt::TranspositionTable;
-use crate::search::{Info, Limits, Search, Settings};
+use crate::search::{Info, Limits, Search};
 use crate::winprob::{self, Estimate};
 use commands::{parse_go, parse_position, parse_setoption};
 use options::Options;
@@ -529,13 +529,10 @@ impl Engine {
             .iter()
             .map(|p| p.hash())
             .collect();
-        let settings = Settings {
-            game_players: Some(self.game.start().players_left()),
-            ..self
-                .options
-                .settings(self.params.clone())
-                .with_network(&self.net)
-        };
+        let settings = self
+            .options
+            .settings(self.params.clone())
+            .with_network(&self.net);
         let show_win_prob = self.options.show_win_prob();
         let infinite = limits.infinite;
         let ponder = limits.ponder.then(Ponder::new);

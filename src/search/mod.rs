@@ -162,9 +162,6 @@ pub struct Settings {
     /// `UseNNUE auto`: the network evaluates only where it measured
     /// stronger than the hand-written evaluation ([`Settings::net_for`]).
     pub net_auto: bool,
-    /// The count of players the game began with, where the caller knows
-    /// it (the protocol does); `None`: taken to be the root's.
-    pub game_players: Option<u32>,
     /// Seed of the randomised searches (MCTS, UCT, random, greedy).
     pub seed: u64,
     /// Memory for the MCTS tree, MiB.
@@ -192,7 +189,6 @@ impl Settings {
         Settings {
             net: (v.combo(Id::UseNnue) != "false").then(default_network),
             net_auto: v.combo(Id::UseNnue) == "auto",
-            game_players: None,
             algorithm: Algorithm::parse(v.combo(Id::Algorithm)).unwrap_or(Algorithm::Auto),
             threads: v.spin(Id::Threads) as usize,
             move_overhead: v.spin(Id::MoveOverhead),
@@ -218,14 +214,14 @@ impl Settings {
 
 impl Settings {
     /// The network that evaluates `algorithm`'s search of `root`, if any.
-    /// With `UseNNUE auto` that is alpha-beta's in a game of 2 players:
-    /// there the network measured stronger than the hand-written
-    /// evaluation (docs/results/networks.md), which stays stronger with
-    /// 3–4 players and as MCTS's value (and, in a game that began with
-    /// 3–4, once 2 are left: not shown better, so not taken).
+    /// With `UseNNUE auto` that is alpha-beta's wherever 2 players are
+    /// left, in a game of 2 and once a game of 3–4 is down to 2: there the
+    /// network measured stronger than the hand-written evaluation
+    /// (docs/results/networks.md), which stays stronger while 3–4 are left
+    /// and as MCTS's value.
     pub fn net_for(&self, root: &Position, algorithm: Algorithm) -> Option<&Network> {
         let net = self.net.as_deref()?;
-        let players = self.game_players.unwrap_or(root.players_left());
+        let players = root.players_left();
         // With 2 players BRS and BRS+ are alpha-beta too.
         let alpha_beta = matches!(
             algorithm,
@@ -291,29 +287,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn use_nnue_auto_takes_the_network_only_for_alpha_beta_in_2_player_games() {
+    fn use_nnue_auto_takes_the_network_only_for_alpha_beta_with_2_players_left() {
         let two = Position::start(2).unwrap();
         let four = Position::start(4).unwrap();
-        let with = |value: &str, game_players: Option<u32>| {
+        // A game of 3 players after green's kill: red and yellow are left.
+        let two_of_three =
+            Position::from_spn("R/3/5/3yS3/RyD6R/yT2R3/rD1rT2/rS2/1 r 3 10 - - -").unwrap();
+        assert_eq!(two_of_three.players_left(), 2);
+        let with = |value: &str| {
             let mut v = Values::default();
             v.set("UseNNUE", value).unwrap();
-            Settings {
-                game_players,
-                ..Settings::from_options(&v, EvalSet::default())
-            }
+            Settings::from_options(&v, EvalSet::default())
         };
         let uses = |s: &Settings, root: &Position, a: Algorithm| s.net_for(root, a).is_some();
-        let auto = with("auto", None);
+        let auto = with("auto");
         assert!(uses(&auto, &two, Algorithm::Auto));
         assert!(uses(&auto, &two, Algorithm::AlphaBeta));
+        assert!(uses(&auto, &two_of_three, Algorithm::Auto));
+        assert!(uses(&auto, &two_of_three, Algorithm::Brs));
         assert!(!uses(&auto, &two, Algorithm::Mcts));
+        assert!(!uses(&auto, &two_of_three, Algorithm::MaxN));
         assert!(!uses(&auto, &four, Algorithm::Auto));
-        // Two left of a game that began with 3: the hand-written evaluation.
-        assert!(!uses(&with("auto", Some(3)), &two, Algorithm::Auto));
-        assert!(uses(&with("auto", Some(2)), &two, Algorithm::Auto));
-        let always = with("true", Some(4));
+        let always = with("true");
         assert!(uses(&always, &four, Algorithm::MaxN) && uses(&always, &two, Algorithm::Mcts));
-        let never = with("false", None);
+        let never = with("false");
         assert!(!uses(&never, &two, Algorithm::Auto));
     }
 }
