@@ -1,43 +1,33 @@
-//! Splut! engine library.
+//! The Splut! tools: the `splut` command line and the arena (games between
+//! players), on the engine ([`splut_engine`]) and the rules
+//! ([`splut_rules`]), whose modules are re-exported here under the names
+//! they have always had.
 //!
-//! - [`game`]: the rules core (no dependencies): positions, steps, SPN, perft.
-//! - [`eval`]: static evaluation for 2–4 players.
-//! - [`search`]: alpha-beta (2 players, paranoid), max-n, time, threads.
-//! - [`parallel_perft`]: perft split over threads with rayon.
-//! - [`options`]: the engine's options, one table for the protocol and the
-//!   tournament.
-//! - [`protocol`]: the UGI-based text protocol (`protocol.md`).
+//! - [`game`]: the rules core (the `splut-rules` crate, no dependencies).
+//! - [`eval`], [`search`], [`options`], [`protocol`], [`winprob`],
+//!   [`system`], [`mod@bench`], [`parallel_perft`]: the engine (the
+//!   `splut-engine` crate).
 //! - [`play`]: what any game between players needs: the protocol client,
 //!   the judge, game records, openings.
 //! - [`tournament`]: self-play tournaments with statistics.
 //! - [`datagen`]: training positions from self-play, and their reader.
-//! - [`system`]: what the machine has (available memory).
 //! - [`train`]: `splut train`, the NNUE trainer.
-//! - [`mod@bench`]: the `splut bench` search benchmark.
+//! - [`tune`]: `splut tune`, the evaluation's tuner.
 //! - [`gui`]: `splut gui`, the local web board.
-//! - [`winprob`]: win probabilities from a search score (`info … winprob`).
 //! - [`cli`]: the `splut` command line.
 
-// No unsafe code but the calls of the network's AVX2 kernels, allowed
-// where they are (`eval::nnue::accumulator`), each behind a CPU check.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod bench;
+pub use splut_engine::{bench, eval, options, parallel_perft, protocol, search, system, winprob};
+pub use splut_rules as game;
+
 pub mod cli;
 pub mod datagen;
-pub mod eval;
 #[cfg(test)]
 mod floors;
-pub mod game;
 pub mod gui;
-pub mod options;
-pub mod parallel_perft;
 pub mod play;
-pub mod protocol;
-pub mod search;
-pub mod system;
 pub mod tournament;
 pub mod train;
 pub mod tune;
-pub mod winprob;

@@ -205,7 +205,7 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
-    use crate::game::Position;
+    use crate::Position;
 
     #[test]
     fn illegal_steps_say_why() {
@@ -237,7 +237,7 @@ mod tests {
         // follow it every way: 20 steps; a troll and a dwarf in corners.
         let p = Position::from_spn("gS/gT1gD/2R2/7/2R1rS1R2/rT6/rD1R2/3/1 r 3 10 - - -").unwrap();
         assert_eq!(
-            p.legal_steps_from(crate::game::Square::parse("e5").unwrap())
+            p.legal_steps_from(crate::Square::parse("e5").unwrap())
                 .len(),
             20
         );

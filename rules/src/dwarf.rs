@@ -57,8 +57,8 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
-    use crate::game::testkit::*;
-    use crate::game::{Seat, Square};
+    use crate::testkit::*;
+    use crate::{Seat, Square};
 
     #[test]
     fn push_chain_with_two_rocks_both_cool_next_turn() {

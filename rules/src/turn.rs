@@ -145,8 +145,8 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
-    use crate::game::testkit::*;
-    use crate::game::{MAX_TURN, Position, Seat};
+    use crate::testkit::*;
+    use crate::{MAX_TURN, Position, Seat};
 
     #[test]
     fn opening_turns_have_one_then_two_then_three_steps() {
@@ -368,7 +368,7 @@ mod tests {
                 kills += usize::from(fast);
                 positions += 1;
                 let steps = p.legal_step_vec();
-                let r = crate::game::splitmix64(&mut x);
+                let r = crate::splitmix64(&mut x);
                 p = p.after(steps[(r % steps.len() as u64) as usize]);
             }
         }

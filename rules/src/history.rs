@@ -148,7 +148,7 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::MAX_TURN;
+    use crate::MAX_TURN;
 
     #[test]
     fn play_undo_and_turns() {

@@ -106,7 +106,7 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::splitmix64;
+    use crate::splitmix64;
 
     /// Every position of random 2–4 player games packs and reads back
     /// equal, hash included.

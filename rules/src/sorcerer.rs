@@ -66,8 +66,8 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
-    use crate::game::testkit::*;
-    use crate::game::{Levitation, Square};
+    use crate::testkit::*;
+    use crate::{Levitation, Square};
 
     /// Red sorcerer e4 in the open, the four rocks on the tips.
     const OPEN: &str = "R/gD1gT/2gS2/7/R7R/3rS3/rD3rT/3/R r 3 10 - - -";
@@ -215,7 +215,7 @@ mod tests {
     #[test]
     fn levitation_resets_next_turn_and_the_rock_then_cools() {
         let p = play(&pos(OPEN), "e4e5@e1 e5e6@e2 g3g4");
-        assert_eq!(p.side_to_move(), crate::game::Seat::Green);
+        assert_eq!(p.side_to_move(), crate::Seat::Green);
         assert_eq!(p.levitation(), Levitation::NotStarted);
         assert_eq!(
             p.to_spn(),

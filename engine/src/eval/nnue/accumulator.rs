@@ -16,7 +16,7 @@ use super::features::{BUCKETS, Boards, board_input, boards, bucket, threat_input
 use super::kernels::Avx2;
 use super::kernels::{Kernels, Plain};
 use super::network::{Accumulator, Network};
-use crate::game::{Bitboard, Position, Seat};
+use crate::game::{Bitboard, Position, Seat, Square};
 use std::cell::Cell;
 
 /// One position's accumulators, one per seat (a seat out of the game
@@ -101,6 +101,12 @@ const EMPTY_ENTRY: Entry = Entry {
 /// Most inputs one push may change: every piece and rock leaving and
 /// coming back (a position is 16 inputs at most).
 const MAX_CHANGES: usize = 32;
+
+/// What fills the unused slots of the lists of changed inputs.
+const FILLER: Square = match Square::new(0) {
+    Some(s) => s,
+    None => panic!("square 0 is on the board"),
+};
 
 /// Slots of a stack's threat cache (a power of two).
 const THREAT_SLOTS: usize = 1 << 11;
@@ -308,8 +314,8 @@ impl<'n> AccumulatorStack<'n> {
         let (done, rest) = self.entries.split_at_mut(i);
         let (parent, child) = (&done[i - 1], &mut rest[0]);
         // Changed squares per board: few, so gathered first.
-        let mut removed = [(0u8, 0u8); MAX_CHANGES];
-        let mut added = [(0u8, 0u8); MAX_CHANGES];
+        let mut removed = [(0u8, FILLER); MAX_CHANGES];
+        let mut added = [(0u8, FILLER); MAX_CHANGES];
         let (mut nr, mut na) = (0, 0);
         for i in 0..13 {
             let (old, new) = (parent.boards[i], child.boards[i]);
@@ -318,19 +324,17 @@ impl<'n> AccumulatorStack<'n> {
                 continue;
             }
             for sq in old & !new {
-                removed[nr] = (i as u8, sq.index() as u8);
+                removed[nr] = (i as u8, sq);
                 nr += 1;
             }
             for sq in new & !old {
-                added[na] = (i as u8, sq.index() as u8);
+                added[na] = (i as u8, sq);
                 na += 1;
             }
         }
         let cols = &self.net.input_weights;
-        let column = |view: Seat, (i, sq): (u8, u8)| {
-            let sq = crate::game::Square::from_index_unchecked(sq);
-            &cols[board_input(view, usize::from(i), sq)]
-        };
+        let column =
+            |view: Seat, (i, sq): (u8, Square)| &cols[board_input(view, usize::from(i), sq)];
         for view in Seat::ALL {
             if child.seats & (1 << view.index()) == 0 {
                 continue;

@@ -117,8 +117,8 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
-    use crate::game::Seat;
-    use crate::game::testkit::*;
+    use crate::Seat;
+    use crate::testkit::*;
 
     /// Red troll e5 above a rock on e4; green dwarf e8 below the rock on e9,
     /// green troll h4, red dwarf e2.
@@ -235,8 +235,8 @@ mod tests {
 
 #[cfg(test)]
 mod victim_tests {
-    use crate::game::Seat;
-    use crate::game::testkit::*;
+    use crate::Seat;
+    use crate::testkit::*;
 
     #[test]
     fn throw_victim_names_the_hit_sorcerer() {

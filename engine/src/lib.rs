@@ -1,0 +1,31 @@
+//! A Splut! engine: evaluation, search and the text protocol, on the
+//! rules of [`splut_rules`] (re-exported as [`game`]).
+//!
+//! - [`game`]: the rules (the `splut-rules` crate).
+//! - [`eval`]: static evaluation for 2–4 players, hand-written and NNUE.
+//! - [`search`]: alpha-beta (2 players, paranoid), max-n, best-reply
+//!   search, MCTS, time, threads.
+//! - [`options`]: the engine's options, one table for the protocol and the
+//!   tournament.
+//! - [`protocol`]: the UGI-based text protocol (`protocol.md`).
+//! - [`winprob`]: win probabilities from a search score (`info … winprob`).
+//! - [`system`]: what the machine has (available memory).
+//! - [`mod@bench`]: the `splut bench` search benchmark.
+//! - `parallel_perft`: perft split over threads (feature `parallel`).
+
+// No unsafe code but the calls of the network's AVX2 kernels, allowed
+// where they are (`eval::nnue::accumulator`), each behind a CPU check.
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+
+pub use splut_rules as game;
+
+pub mod bench;
+pub mod eval;
+pub mod options;
+#[cfg(feature = "parallel")]
+pub mod parallel_perft;
+pub mod protocol;
+pub mod search;
+pub mod system;
+pub mod winprob;
