@@ -17,13 +17,69 @@
 
 use super::board::{NUM_SQUARES, Square};
 use super::piece::{Kind, Seat};
-use super::position::{LEV_OVER, Position};
+use super::position::{LEV_OVER, Position, PositionError};
+use std::fmt;
 
 /// A packed position's size in bytes.
 pub const PACKED_SIZE: usize = 24;
 
 /// A square byte for a piece off the board.
 const OFF: u8 = 255;
+
+/// Why [`Position::unpack`] refused its bytes.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum UnpackError {
+    /// A piece's or rock's byte is neither a square 0–40 nor (for a piece)
+    /// 255, off the board.
+    BadSquare {
+        /// The byte.
+        byte: u8,
+    },
+    /// The four rock bytes are not strictly ascending.
+    RocksNotAscending,
+    /// The levitation byte is above 42.
+    BadLevitation {
+        /// The byte.
+        byte: u8,
+    },
+    /// Byte 19, always 0, is not.
+    NonZeroPadding {
+        /// The byte.
+        byte: u8,
+    },
+    /// The turn number is 0 (turns count from 1).
+    TurnZero,
+    /// The bytes read as a position that cannot occur
+    /// ([`Position::validate`]'s reason).
+    Invalid(PositionError),
+}
+
+impl fmt::Display for UnpackError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UnpackError::BadSquare { byte } => {
+                write!(f, "square byte {byte} is not a square 0-40")
+            }
+            UnpackError::RocksNotAscending => f.write_str("the rocks are not in ascending order"),
+            UnpackError::BadLevitation { byte } => {
+                write!(f, "levitation byte {byte} is not 0-42")
+            }
+            UnpackError::NonZeroPadding { byte } => write!(f, "byte 19 is {byte}, not 0"),
+            UnpackError::TurnZero => f.write_str("turn 0"),
+            // The position's reason alone, as before the error was typed.
+            UnpackError::Invalid(e) => e.fmt(f),
+        }
+    }
+}
+
+/// The reason is the whole message, so it is not also given as a source.
+impl std::error::Error for UnpackError {}
+
+impl From<PositionError> for UnpackError {
+    fn from(e: PositionError) -> UnpackError {
+        UnpackError::Invalid(e)
+    }
+}
 
 impl Position {
     /// The position in [`PACKED_SIZE`] bytes (see the module).
@@ -50,11 +106,11 @@ impl Position {
     }
 
     /// Reads [`Position::pack`]'s bytes; an error says what is wrong.
-    pub fn unpack(b: &[u8; PACKED_SIZE]) -> Result<Position, String> {
+    pub fn unpack(b: &[u8; PACKED_SIZE]) -> Result<Position, UnpackError> {
         let square = |byte: u8| {
             (usize::from(byte) < NUM_SQUARES)
                 .then(|| Square::from_index_unchecked(byte))
-                .ok_or_else(|| format!("square byte {byte} is not a square 0-40"))
+                .ok_or(UnpackError::BadSquare { byte })
         };
         let mut p = Position::blank();
         for seat in Seat::ALL {
@@ -72,7 +128,7 @@ impl Position {
         for (i, &byte) in b[12..16].iter().enumerate() {
             let sq = square(byte)?;
             if i > 0 && byte <= rocks[i - 1] {
-                return Err("the rocks are not in ascending order".into());
+                return Err(UnpackError::RocksNotAscending);
             }
             rocks[i] = byte;
             p.rocks |= sq.bb();
@@ -87,15 +143,15 @@ impl Position {
         p.steps_left = b[16] >> 2 & 3;
         p.in_game = b[16] >> 4;
         if b[17] > LEV_OVER {
-            return Err(format!("levitation byte {} is not 0-42", b[17]));
+            return Err(UnpackError::BadLevitation { byte: b[17] });
         }
         p.lev = b[17];
         if b[19] != 0 {
-            return Err(format!("byte 19 is {}, not 0", b[19]));
+            return Err(UnpackError::NonZeroPadding { byte: b[19] });
         }
         p.turn = u32::from_le_bytes([b[20], b[21], b[22], b[23]]);
         if p.turn == 0 {
-            return Err("turn 0".into());
+            return Err(UnpackError::TurnZero);
         }
         p.board_hash = p.compute_board_hash();
         p.validate()?;
@@ -138,13 +194,30 @@ mod tests {
             f(&mut b);
             Position::unpack(&b).unwrap_err()
         };
-        assert!(err(&|b| b[0] = 41).contains("not a square"));
-        assert!(err(&|b| b[12] = b[13]).contains("ascending"));
-        assert!(err(&|b| b[17] = 43).contains("levitation"));
-        assert!(err(&|b| b[19] = 1).contains("byte 19"));
-        assert!(err(&|b| b[20..24].copy_from_slice(&[0; 4])).contains("turn 0"));
+        assert_eq!(err(&|b| b[0] = 41), UnpackError::BadSquare { byte: 41 });
+        assert_eq!(
+            err(&|b| b[0] = 41).to_string(),
+            "square byte 41 is not a square 0-40"
+        );
+        assert_eq!(err(&|b| b[12] = b[13]), UnpackError::RocksNotAscending);
+        assert_eq!(
+            err(&|b| b[17] = 43),
+            UnpackError::BadLevitation { byte: 43 }
+        );
+        assert_eq!(err(&|b| b[19] = 1), UnpackError::NonZeroPadding { byte: 1 });
+        assert_eq!(err(&|b| b[19] = 1).to_string(), "byte 19 is 1, not 0");
+        assert_eq!(
+            err(&|b| b[20..24].copy_from_slice(&[0; 4])),
+            UnpackError::TurnZero
+        );
         // Two pieces on one square.
-        assert!(!err(&|b| b[1] = b[0]).is_empty());
+        let e = err(&|b| b[1] = b[0]);
+        assert_eq!(
+            e,
+            UnpackError::Invalid(PositionError::KindsShareSquare),
+            "{e}"
+        );
+        assert_eq!(e.to_string(), "two kinds of piece share a square");
         // Every single-byte change is an error or a valid position.
         let mut rng = 5u64;
         for _ in 0..20_000 {

@@ -6,6 +6,7 @@ use super::bitboard::Bitboard;
 use super::board::Square;
 use super::piece::{Kind, Piece, Seat};
 use super::zobrist::KEYS;
+use std::fmt;
 
 /// Levitation encoding in [`Position::lev`]: 0..41 = the square of the rock
 /// being levitated.
@@ -33,6 +34,119 @@ impl Levitation {
         }
     }
 }
+
+/// Why [`Position::validate`] refused a position: the first problem found.
+/// Its `Display` is a short English sentence fragment.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum PositionError {
+    /// Two kinds of piece (sorcerer, dwarf, troll) are on one square.
+    KindsShareSquare,
+    /// A rock is on the square of a team piece.
+    RockOnTeamPiece,
+    /// Two seats claim one square.
+    SeatsShareSquare,
+    /// A seat has more than one piece of a kind.
+    TwoOfAKind {
+        /// The seat.
+        seat: Seat,
+        /// The kind it has several of.
+        kind: Kind,
+    },
+    /// A seat in the game has no sorcerer, or a seat out of the game has
+    /// pieces or a sorcerer.
+    TeamAndSeatDisagree {
+        /// The seat.
+        seat: Seat,
+    },
+    /// A team piece belongs to no seat.
+    PieceWithoutSeat,
+    /// There are not exactly four rocks.
+    RockCount {
+        /// How many rocks there are.
+        count: u32,
+    },
+    /// A square listed as cooling or moved holds no rock.
+    CoolingOrMovedNotRock,
+    /// The levitated rock's square is not a rock moved this turn and not
+    /// cooling.
+    BadLevitatedRock {
+        /// The square the levitation names.
+        square: Square,
+    },
+    /// The levitation state is not a square, "not started" or "over".
+    BadLevitationCode {
+        /// The raw code (0–40 a square, 41 not started, 42 over).
+        code: u8,
+    },
+    /// The side to move is out of the game.
+    SideOutOfGame {
+        /// The side to move.
+        side: Seat,
+    },
+    /// Steps left is not between 1 and the turn's number of steps.
+    StepsLeft {
+        /// Steps left in the turn.
+        steps_left: u8,
+        /// The turn number.
+        turn: u32,
+    },
+    /// The turn's bookkeeping (steps left, levitation, cooling and moved
+    /// rocks) is one no game reaches.
+    UnreachableTurnState {
+        /// The SPN field to blame (3 steps left, 5 levitation, 6 cooling
+        /// rocks, 7 moved rocks).
+        field: usize,
+        /// Why no game reaches it.
+        reason: String,
+    },
+    /// The incrementally kept hash differs from the one computed from
+    /// scratch.
+    HashMismatch {
+        /// The squares' hash kept by the position.
+        stored: u64,
+        /// The squares' hash computed from scratch.
+        computed: u64,
+    },
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::KindsShareSquare => f.write_str("two kinds of piece share a square"),
+            PositionError::RockOnTeamPiece => {
+                f.write_str("a rock shares a square with a team piece")
+            }
+            PositionError::SeatsShareSquare => f.write_str("two seats share a square"),
+            PositionError::TwoOfAKind { seat, kind } => {
+                write!(f, "{} has two {}s", seat.name(), kind.name())
+            }
+            PositionError::TeamAndSeatDisagree { seat } => {
+                write!(f, "{}'s team and seat disagree", seat.name())
+            }
+            PositionError::PieceWithoutSeat => f.write_str("a team piece without a seat"),
+            PositionError::RockCount { count } => write!(f, "{count} rocks"),
+            PositionError::CoolingOrMovedNotRock => {
+                f.write_str("a cooling or moved square holds no rock")
+            }
+            PositionError::BadLevitatedRock { .. } => {
+                f.write_str("the levitated rock is not a moved, non-cooling rock")
+            }
+            PositionError::BadLevitationCode { .. } => f.write_str("bad levitation code"),
+            PositionError::SideOutOfGame { .. } => {
+                f.write_str("the side to move is out of the game")
+            }
+            PositionError::StepsLeft { steps_left, turn } => {
+                write!(f, "{steps_left} steps left in turn {turn}")
+            }
+            PositionError::UnreachableTurnState { reason, .. } => f.write_str(reason),
+            PositionError::HashMismatch { .. } => {
+                f.write_str("incremental hash differs from the full recompute")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
 
 /// A Splut! position: everything that decides the legal steps and the future
 /// of the game.
@@ -286,65 +400,71 @@ impl Position {
     /// seat, a sorcerer for every seat in the game, listed rocks are rocks,
     /// the turn's bookkeeping (steps left, levitation, cooling and moved
     /// rocks) is one a game reaches, and the hash matches. Used by tests and
-    /// fuzzing.
-    pub fn validate(&self) -> Result<(), String> {
+    /// fuzzing; the error is the first problem found.
+    pub fn validate(&self) -> Result<(), PositionError> {
         let k = &self.kinds;
         if (k[0] & k[1]).any() || (k[0] & k[2]).any() || (k[1] & k[2]).any() {
-            return Err("two kinds of piece share a square".into());
+            return Err(PositionError::KindsShareSquare);
         }
         let team = k[0] | k[1] | k[2];
         if (team & self.rocks).any() {
-            return Err("a rock shares a square with a team piece".into());
+            return Err(PositionError::RockOnTeamPiece);
         }
         let mut all_seats = Bitboard::EMPTY;
         for seat in Seat::ALL {
             let mine = self.seats[seat.index()];
             if (mine & all_seats).any() {
-                return Err("two seats share a square".into());
+                return Err(PositionError::SeatsShareSquare);
             }
             all_seats |= mine;
             for kind in Kind::ALL {
                 if (mine & k[kind.index()]).count() > 1 {
-                    return Err(format!("{} has two {}s", seat.name(), kind.name()));
+                    return Err(PositionError::TwoOfAKind { seat, kind });
                 }
             }
             let has_sorcerer = (mine & k[Kind::Sorcerer.index()]).any();
             if has_sorcerer != self.in_game(seat) || (!has_sorcerer && mine.any()) {
-                return Err(format!("{}'s team and seat disagree", seat.name()));
+                return Err(PositionError::TeamAndSeatDisagree { seat });
             }
         }
         if all_seats != team {
-            return Err("a team piece without a seat".into());
+            return Err(PositionError::PieceWithoutSeat);
         }
         if self.rocks.count() != 4 {
-            return Err(format!("{} rocks", self.rocks.count()));
+            return Err(PositionError::RockCount {
+                count: self.rocks.count(),
+            });
         }
         if (self.cooling | self.moved) & !self.rocks != Bitboard::EMPTY {
-            return Err("a cooling or moved square holds no rock".into());
+            return Err(PositionError::CoolingOrMovedNotRock);
         }
         if self.lev < LEV_NOT_STARTED {
             let sq = Square::from_index_unchecked(self.lev);
             if !self.rocks.has(sq) || !self.moved.has(sq) || self.cooling.has(sq) {
-                return Err("the levitated rock is not a moved, non-cooling rock".into());
+                return Err(PositionError::BadLevitatedRock { square: sq });
             }
         }
         if self.lev > LEV_OVER {
-            return Err("bad levitation code".into());
+            return Err(PositionError::BadLevitationCode { code: self.lev });
         }
         if !self.in_game(self.side) {
-            return Err("the side to move is out of the game".into());
+            return Err(PositionError::SideOutOfGame { side: self.side });
         }
         if !(1..=steps_in_turn(self.turn)).contains(&self.steps_left) {
-            return Err(format!(
-                "{} steps left in turn {}",
-                self.steps_left, self.turn
-            ));
+            return Err(PositionError::StepsLeft {
+                steps_left: self.steps_left,
+                turn: self.turn,
+            });
         }
-        if let Some((_, why)) = self.unreachable_turn_state() {
-            return Err(why);
+        if let Some((field, reason)) = self.unreachable_turn_state() {
+            return Err(PositionError::UnreachableTurnState { field, reason });
         }
-        if self.board_hash != self.compute_board_hash() {
-            return Err("incremental hash differs from the full recompute".into());
+        let computed = self.compute_board_hash();
+        if self.board_hash != computed {
+            return Err(PositionError::HashMismatch {
+                stored: self.board_hash,
+                computed,
+            });
         }
         Ok(())
     }
@@ -534,6 +654,58 @@ mod tests {
         // Only one seat left: it is the next seat, even if it just moved.
         assert_eq!(next_seat(Green, 0b0100), Green);
         assert_eq!(next_seat(Red, 0b0100), Green);
+    }
+
+    /// Each kind of invalid position is its own variant, and its message
+    /// is the text `validate` has always given.
+    #[test]
+    fn validate_names_the_problem() {
+        let start = Position::start(2).unwrap();
+        assert_eq!(start.validate(), Ok(()));
+        let check = |f: &dyn Fn(&mut Position), want: PositionError, text: &str| {
+            let mut p = start;
+            f(&mut p);
+            let e = p.validate().unwrap_err();
+            assert_eq!(e, want);
+            assert_eq!(e.to_string(), text);
+        };
+        let e1 = Square::parse("e1").unwrap();
+        check(
+            &|p| {
+                p.rocks ^= e1.bb();
+                p.board_hash = p.compute_board_hash();
+            },
+            PositionError::RockCount { count: 3 },
+            "3 rocks",
+        );
+        check(
+            &|p| p.side = Seat::Yellow,
+            PositionError::SideOutOfGame { side: Seat::Yellow },
+            "the side to move is out of the game",
+        );
+        check(
+            &|p| p.steps_left = 2,
+            PositionError::StepsLeft {
+                steps_left: 2,
+                turn: 1,
+            },
+            "2 steps left in turn 1",
+        );
+        check(
+            &|p| p.lev = 43,
+            PositionError::BadLevitationCode { code: 43 },
+            "bad levitation code",
+        );
+        let mut p = start;
+        p.board_hash ^= 1;
+        assert!(matches!(
+            p.validate(),
+            Err(PositionError::HashMismatch { .. })
+        ));
+        assert_eq!(
+            p.validate().unwrap_err().to_string(),
+            "incremental hash differs from the full recompute"
+        );
     }
 
     #[test]

@@ -15,6 +15,30 @@
 use super::piece::{Kind, Seat};
 use super::position::{LEV_NOT_STARTED, Position, next_seat, steps_in_turn};
 use super::zobrist::KEYS;
+use std::fmt;
+
+/// Why [`Position::whole_turn_of`] has no whole turn to give.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum WholeTurnError {
+    /// The game is over: no seat moves again.
+    GameOver,
+    /// The seat asked for is out of the game.
+    NotInGame {
+        /// The seat.
+        seat: Seat,
+    },
+}
+
+impl fmt::Display for WholeTurnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WholeTurnError::GameOver => f.write_str("the game is over"),
+            WholeTurnError::NotInGame { seat } => write!(f, "{} is not in the game", seat.name()),
+        }
+    }
+}
+
+impl std::error::Error for WholeTurnError {}
 
 impl Position {
     /// One step of the turn is done.
@@ -124,12 +148,12 @@ impl Position {
     /// turn with three steps). A what-if, for questions such as "could this
     /// seat strike if it moved now"; an error if `seat` is out of the game
     /// or the game is over.
-    pub fn whole_turn_of(&self, seat: Seat) -> Result<Position, String> {
+    pub fn whole_turn_of(&self, seat: Seat) -> Result<Position, WholeTurnError> {
         if self.is_game_over() {
-            return Err("the game is over".into());
+            return Err(WholeTurnError::GameOver);
         }
         if !self.in_game(seat) {
-            return Err(format!("{} is not in the game", seat.name()));
+            return Err(WholeTurnError::NotInGame { seat });
         }
         let mut p = *self;
         p.side = seat;
@@ -146,7 +170,7 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use crate::testkit::*;
-    use crate::{MAX_TURN, Position, Seat};
+    use crate::{MAX_TURN, Position, Seat, WholeTurnError};
 
     #[test]
     fn opening_turns_have_one_then_two_then_three_steps() {
@@ -405,12 +429,16 @@ mod tests {
         // Refused: a seat out of the game, a game that is over.
         assert!(p.whole_turn_of(Seat::Red).is_ok());
         let three = Position::start(2).unwrap();
-        assert!(three.whole_turn_of(Seat::Yellow).is_err());
+        let e = three.whole_turn_of(Seat::Yellow).unwrap_err();
+        assert_eq!(e, WholeTurnError::NotInGame { seat: Seat::Yellow });
+        assert_eq!(e.to_string(), "yellow is not in the game");
         let over = play(
             &pos("R/gT2/2gS2/7/R3gD3R/rS2R3/rD1rT2/3/1 r 3 10 - - -"),
             "e3e4*n",
         );
-        assert!(over.whole_turn_of(Seat::Red).is_err());
+        let e = over.whole_turn_of(Seat::Red).unwrap_err();
+        assert_eq!(e, WholeTurnError::GameOver);
+        assert_eq!(e.to_string(), "the game is over");
     }
 
     #[test]

@@ -64,11 +64,15 @@ pub fn threats(pos: &Position, seat: Seat) -> Result<Threats, String> {
     let mut threats = Vec::new();
     let enemies: Vec<Seat> = pos.seats_in_game().filter(|&s| s != seat).collect();
     for enemy in enemies {
-        let turn = pos.whole_turn_of(enemy)?;
+        let turn = pos.whole_turn_of(enemy).map_err(|e| e.to_string())?;
         threats.extend(kills_in_turn(&turn, Some(seat)));
     }
     let now = pos.side_to_move() == seat;
-    let own = if now { *pos } else { pos.whole_turn_of(seat)? };
+    let own = if now {
+        *pos
+    } else {
+        pos.whole_turn_of(seat).map_err(|e| e.to_string())?
+    };
     let kills = kills_in_turn(&own, None)
         .into_iter()
         .filter(|k| k.victim != seat.letter())
