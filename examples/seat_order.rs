@@ -30,7 +30,7 @@ fn main() {
     let data = read_files(&[file]).unwrap_or_else(|e| fail(e));
     let nets: Vec<_> = args[1..]
         .iter()
-        .map(|p| read_network(p).unwrap_or_else(|e| fail(e)))
+        .map(|p| read_network(p).unwrap_or_else(|e| fail(e.to_string())))
         .collect();
     // right[0]: the hand-written evaluation; right[1 + k]: network k.
     let mut right = vec![0u64; nets.len() + 1];

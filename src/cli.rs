@@ -316,7 +316,9 @@ impl DatagenArgs {
         }
         match &self.net {
             None => Ok(Some(default_network())),
-            Some(path) => read_network(&path.to_string_lossy()).map(|n| Some(Arc::new(n))),
+            Some(path) => read_network(&path.to_string_lossy())
+                .map(|n| Some(Arc::new(n)))
+                .map_err(|e| e.to_string()),
         }
     }
 }

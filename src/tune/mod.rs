@@ -285,7 +285,9 @@ pub fn tune(
     let mut terms = Vec::new();
     for (name, before) in &tuned {
         let mut reverted = params.clone();
-        reverted.set_flat(name, *before)?;
+        reverted
+            .set_flat(name, *before)
+            .map_err(|e| e.to_string())?;
         terms.push(TermReport {
             name: name.clone(),
             before: *before,
@@ -370,7 +372,7 @@ impl LocalSearch<'_> {
                     break;
                 }
                 let mut trial = self.params.clone();
-                trial.set_flat(name, next)?;
+                trial.set_flat(name, next).map_err(|e| e.to_string())?;
                 let l = loss(self.data, &trial, self.scale);
                 self.evaluations += 1;
                 if l >= self.best {

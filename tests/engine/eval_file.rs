@@ -1,7 +1,8 @@
 //! `setoption name EvalFile value <path>`, through the real binary: a file
 //! of weights (with `UseNNUE false`) or a network file reaches the search,
-//! a bad file is refused with one error line and the weights and network in
-//! use stay, `default` brings the compiled-in ones back.
+//! a bad file (an empty one, or one that names no weight, included) is
+//! refused with one error line and the weights and network in use stay,
+//! `default` brings the compiled-in ones back.
 
 use crate::support::Engine;
 use splut::eval::DEFAULT_SET;
@@ -171,6 +172,51 @@ fn a_bad_file_is_refused_and_the_weights_in_use_stay() {
     // A directory is no file of weights either.
     let lines = set_eval_file(&mut e, std::env::temp_dir().to_str().unwrap());
     assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(search(&mut e), in_use);
+}
+
+#[test]
+fn an_empty_file_or_one_that_names_no_weight_is_refused() {
+    // Loaded weights in use, so that a file read as "no changes" (the
+    // compiled-in weights) would show in the search.
+    let mut e = hand_engine();
+    let changed = temp("kept.txt", "sorcerer_freedom 400\n");
+    assert!(set_eval_file(&mut e, changed.to_str().unwrap()).is_empty());
+    let in_use = search(&mut e);
+    let empty = temp("empty.txt", "");
+    let blank = temp("blank.txt", "\n  \n\t\n");
+    let comments = temp("comments.txt", "# tuned weights\n\n# (none yet)\n");
+    let sections = temp("sections.txt", "# by seats\nplayers 3 4\n");
+    for (path, says) in [
+        (&empty, "is empty"),
+        (&blank, "names no weight"),
+        (&comments, "names no weight"),
+        (&sections, "names no weight"),
+    ] {
+        let path = path.to_str().unwrap();
+        let lines = set_eval_file(&mut e, path);
+        assert_eq!(lines.len(), 1, "{path}: {lines:?}");
+        assert!(
+            lines[0].starts_with(&format!(
+                "info string error: option EvalFile: '{path}' {says}"
+            )),
+            "{lines:?}"
+        );
+        assert!(
+            lines[0].ends_with("; the weights and network in use are kept"),
+            "{lines:?}"
+        );
+        assert_eq!(search(&mut e), in_use, "{path}");
+    }
+    // The network in use stays too.
+    let mut e = Engine::start();
+    e.send("setoption name UseNNUE value true");
+    let net = net_file("kept.nnue", 7);
+    assert!(set_eval_file(&mut e, net.to_str().unwrap()).is_empty());
+    let in_use = search(&mut e);
+    let lines = set_eval_file(&mut e, empty.to_str().unwrap());
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains("is empty"), "{lines:?}");
     assert_eq!(search(&mut e), in_use);
 }
 

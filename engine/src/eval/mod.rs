@@ -17,6 +17,7 @@ pub mod threats;
 pub use cache::{EvalCache, EvalCaches};
 pub use params::{
     DEFAULT_PARAMS, DEFAULT_SET, EvalParams, EvalSet, MAX_EVAL, MAX_PARAMS_FILE, MAX_WEIGHT,
+    ParamsError, SetFlatError,
 };
 
 use crate::game::{Bitboard, Kind, Levitation, Position, Seat};
@@ -60,8 +61,18 @@ pub enum EvalFile {
 
 impl EvalFile {
     /// Reads `path`, a network file or a parameter file by its first
-    /// bytes; errors name the file and what is wrong.
-    pub fn read(path: &str) -> Result<EvalFile, String> {
+    /// bytes ([`nnue::read_network`], [`EvalSet::from_file`]); an empty
+    /// path or `default` is [`EvalFile::Default`].
+    ///
+    /// Errors ([`EvalFileError`]) name the file and what is wrong: it
+    /// cannot be read, is a bad network, or is a bad parameter file. An
+    /// empty file ([`EvalFileError::Empty`]) is refused, and so is a
+    /// parameter file that names no weight, holding only blank lines,
+    /// comments and `players` lines ([`EvalFileError::NoWeights`]): such
+    /// a file would change nothing, so it is more likely the wrong file
+    /// (or one cut short) than a wish for the compiled-in weights, which
+    /// `default` asks for.
+    pub fn read(path: &str) -> Result<EvalFile, EvalFileError> {
         use std::io::Read;
         if path.is_empty() || path.eq_ignore_ascii_case("default") {
             return Ok(EvalFile::Default);
@@ -69,11 +80,112 @@ impl EvalFile {
         let mut head = Vec::new();
         std::fs::File::open(path)
             .and_then(|f| f.take(8).read_to_end(&mut head))
-            .map_err(|e| format!("cannot read '{path}': {e}"))?;
+            .map_err(|error| EvalFileError::Io {
+                path: path.to_string(),
+                error,
+            })?;
         if nnue::is_network_file(&head) {
             nnue::read_network(path).map(EvalFile::Network)
         } else {
             EvalSet::from_file(path).map(EvalFile::Weights)
+        }
+    }
+}
+
+/// Why a file of the evaluation was refused ([`EvalFile::read`],
+/// [`EvalSet::from_file`], [`nnue::read_network`]). Every variant names
+/// the file; its [`Display`](std::fmt::Display) is the message the
+/// protocol shows after `option EvalFile: `, e.g. `'w.txt' line 3:
+/// unknown weight 'bishop'`.
+#[derive(Debug)]
+pub enum EvalFileError {
+    /// The file cannot be opened or read (missing, a directory, no
+    /// permission…).
+    Io {
+        /// The file.
+        path: String,
+        /// What the system said.
+        error: std::io::Error,
+    },
+    /// The file is empty (0 bytes).
+    Empty {
+        /// The file.
+        path: String,
+    },
+    /// A parameter file larger than [`MAX_PARAMS_FILE`].
+    TooLarge {
+        /// The file.
+        path: String,
+    },
+    /// A parameter file that is not UTF-8 text.
+    NotUtf8 {
+        /// The file.
+        path: String,
+    },
+    /// A parameter file with a bad line.
+    Params {
+        /// The file.
+        path: String,
+        /// The line and what is wrong with it.
+        error: ParamsError,
+    },
+    /// A parameter file that names no weight: only blank lines, comments
+    /// and `players` lines.
+    NoWeights {
+        /// The file.
+        path: String,
+    },
+    /// A network file that is not a sound network of this build.
+    Network {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        error: nnue::NetworkError,
+    },
+}
+
+impl EvalFileError {
+    /// The file refused.
+    pub fn path(&self) -> &str {
+        match self {
+            EvalFileError::Io { path, .. }
+            | EvalFileError::Empty { path }
+            | EvalFileError::TooLarge { path }
+            | EvalFileError::NotUtf8 { path }
+            | EvalFileError::Params { path, .. }
+            | EvalFileError::NoWeights { path }
+            | EvalFileError::Network { path, .. } => path,
+        }
+    }
+}
+
+impl std::fmt::Display for EvalFileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EvalFileError::Io { path, error } => write!(f, "cannot read '{path}': {error}"),
+            EvalFileError::Empty { path } => write!(f, "'{path}' is empty"),
+            EvalFileError::TooLarge { path } => write!(
+                f,
+                "'{path}' is larger than {MAX_PARAMS_FILE} bytes; not a parameter file"
+            ),
+            EvalFileError::NotUtf8 { path } => write!(f, "'{path}' is not UTF-8 text"),
+            EvalFileError::Params { path, error } => write!(f, "'{path}' {error}"),
+            EvalFileError::NoWeights { path } => write!(
+                f,
+                "'{path}' names no weight (a parameter file sets at least one)"
+            ),
+            EvalFileError::Network { path, error } => write!(f, "'{path}': {error}"),
+        }
+    }
+}
+
+impl std::error::Error for EvalFileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            EvalFileError::Io { error, .. } => Some(error),
+            EvalFileError::Params { error, .. } => Some(error),
+            EvalFileError::Network { error, .. } => Some(error),
+            _ => None,
         }
     }
 }
@@ -456,5 +568,52 @@ mod tests {
         // The sorcerer has just floated d5 (from c5); it may float it on.
         let going = "1/3/gTgDgS2/7/R2R1rT2R/1rS5/4R/1rD1/1 r 2 10 d5 - d5";
         assert!(e(going, &DEFAULT_PARAMS) > 4000);
+    }
+
+    #[test]
+    fn eval_file_refuses_an_empty_file_and_one_that_sets_nothing() {
+        let dir = std::env::temp_dir().join(format!("splut-eval-file-unit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let write = |name: &str, bytes: &[u8]| {
+            let path = dir.join(name);
+            std::fs::write(&path, bytes).unwrap();
+            path.to_str().unwrap().to_string()
+        };
+        let empty = write("empty.txt", b"");
+        let e = EvalFile::read(&empty).unwrap_err();
+        assert!(matches!(e, EvalFileError::Empty { .. }), "{e:?}");
+        assert_eq!(e.to_string(), format!("'{empty}' is empty"));
+        let comments = write("comments.txt", b"# nothing to change\n\n");
+        let e = EvalFile::read(&comments).unwrap_err();
+        assert!(matches!(e, EvalFileError::NoWeights { .. }), "{e:?}");
+        assert_eq!(
+            e.to_string(),
+            format!("'{comments}' names no weight (a parameter file sets at least one)")
+        );
+        // A network's header alone is a network cut short.
+        let header = write("header.nnue", nnue::network::MAGIC);
+        let e = EvalFile::read(&header).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                EvalFileError::Network {
+                    error: nnue::NetworkError::HeaderTruncated { len: 8 },
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            format!("'{header}': network file truncated: 8 bytes")
+        );
+        let one = write("one.txt", b"# more mobility\nmobility 70\n");
+        match EvalFile::read(&one) {
+            Ok(EvalFile::Weights(set)) => assert_eq!(set.for_players(2).mobility, 70),
+            other => panic!("{other:?}"),
+        }
+        for default in ["", "default", "DEFAULT"] {
+            assert!(matches!(EvalFile::read(default), Ok(EvalFile::Default)));
+        }
     }
 }

@@ -3,6 +3,8 @@
 //! their text form, the parameter files `EvalFile` loads (protocol.md,
 //! "Parameter files").
 
+use super::EvalFileError;
+
 /// Declares [`EvalParams`] once: each weight's doc, name, type (`i32` or
 /// `[i32; N]`) and default value. The text form, the flat view for a tuner
 /// and the defaults are all derived from this one list, so a new weight is
@@ -150,8 +152,9 @@ impl EvalParams {
     /// few weights and older files load after a new weight is added. An
     /// unknown or repeated name, too few or too many numbers, or a number
     /// that is not a whole number within ±[`MAX_WEIGHT`] is an error naming
-    /// the line.
-    pub fn from_text(text: &str) -> Result<EvalParams, String> {
+    /// the line ([`ParamsError`]). A text that names no weight (empty,
+    /// or only blank lines and comments) gives the compiled-in weights.
+    pub fn from_text(text: &str) -> Result<EvalParams, ParamsError> {
         let mut params = DEFAULT_PARAMS;
         params.apply(text.lines().enumerate())?;
         Ok(params)
@@ -159,7 +162,10 @@ impl EvalParams {
 
     /// Sets the weights that numbered `lines` name (see
     /// [`EvalParams::from_text`]); a name given twice among them is an error.
-    fn apply<'t>(&mut self, lines: impl Iterator<Item = (usize, &'t str)>) -> Result<(), String> {
+    fn apply<'t>(
+        &mut self,
+        lines: impl Iterator<Item = (usize, &'t str)>,
+    ) -> Result<(), ParamsError> {
         let params = self;
         let mut seen: Vec<&str> = Vec::new();
         for (i, raw) in lines {
@@ -168,28 +174,33 @@ impl EvalParams {
             let Some(name) = words.next() else {
                 continue;
             };
-            let at = |what: String| format!("line {}: {what}", i + 1);
+            let line = i + 1;
             let mut terms = params.terms_mut();
             let Some((known, values)) = terms.iter_mut().find(|(n, _)| *n == name) else {
-                return Err(at(format!("unknown weight '{}'", shorten(name))));
+                return Err(ParamsError::UnknownWeight {
+                    line,
+                    name: name.to_string(),
+                });
             };
-            if seen.contains(known) {
-                return Err(at(format!("'{name}' given twice")));
+            let name = *known;
+            if seen.contains(&name) {
+                return Err(ParamsError::GivenTwice {
+                    line,
+                    name: name.to_string(),
+                });
             }
-            seen.push(known);
+            seen.push(name);
             let numbers: Vec<&str> = words.collect();
             // An array may be given shorter (files written when it had fewer
             // entries, e.g. a 4-step `troll_near_rock`): the rest is 0, as
             // the entries beyond the old end counted for nothing then.
             if !(1..=values.len()).contains(&numbers.len()) {
-                let takes = match values.len() {
-                    1 => "1 number".to_string(),
-                    n => format!("1 to {n} numbers"),
-                };
-                return Err(at(format!(
-                    "'{name}' takes {takes}, found {}",
-                    numbers.len()
-                )));
+                return Err(ParamsError::WrongCount {
+                    line,
+                    name: name.to_string(),
+                    takes: values.len(),
+                    found: numbers.len(),
+                });
             }
             values.fill(0);
             for (slot, word) in values.iter_mut().zip(numbers) {
@@ -197,11 +208,10 @@ impl EvalParams {
                     .parse::<i32>()
                     .ok()
                     .filter(|v| v.abs() <= MAX_WEIGHT)
-                    .ok_or_else(|| {
-                        at(format!(
-                            "'{name}': '{}' is not a whole number from -{MAX_WEIGHT} to {MAX_WEIGHT}",
-                            shorten(word)
-                        ))
+                    .ok_or_else(|| ParamsError::BadNumber {
+                        line,
+                        name: name.to_string(),
+                        word: word.to_string(),
                     })?;
             }
         }
@@ -225,10 +235,13 @@ impl EvalParams {
     }
 
     /// Sets one number by its [`EvalParams::flat`] name; an error for an
-    /// unknown name or a value beyond ±[`MAX_WEIGHT`].
-    pub fn set_flat(&mut self, name: &str, value: i32) -> Result<(), String> {
+    /// unknown name or a value beyond ±[`MAX_WEIGHT`] ([`SetFlatError`]).
+    pub fn set_flat(&mut self, name: &str, value: i32) -> Result<(), SetFlatError> {
         if value.abs() > MAX_WEIGHT {
-            return Err(format!("weight '{name}': {value} is beyond ±{MAX_WEIGHT}"));
+            return Err(SetFlatError::OutOfRange {
+                name: name.to_string(),
+                value,
+            });
         }
         let (base, index) = match name.split_once('.') {
             Some((b, i)) => (b, Some(i.parse::<usize>().ok())),
@@ -248,7 +261,9 @@ impl EvalParams {
                 return Ok(());
             }
         }
-        Err(format!("unknown weight '{}'", shorten(name)))
+        Err(SetFlatError::UnknownWeight {
+            name: name.to_string(),
+        })
     }
 }
 
@@ -297,8 +312,11 @@ impl EvalSet {
     /// line set the weights for every count; a line `players <n>…` (counts
     /// 2, 3, 4) starts a section whose lines set them for those counts
     /// only, over the common lines. A weight no line names keeps its
-    /// compiled-in value for that count.
-    pub fn from_text(text: &str) -> Result<EvalSet, String> {
+    /// compiled-in value for that count. A bad line is an error naming
+    /// it ([`ParamsError`]); a text that names no weight gives the
+    /// compiled-in weights (a file that does is refused by
+    /// [`EvalSet::from_file`]).
+    pub fn from_text(text: &str) -> Result<EvalSet, ParamsError> {
         let mut common = Vec::new();
         // Each section: its counts and its numbered lines.
         type Lines<'t> = Vec<(usize, &'t str)>;
@@ -311,7 +329,7 @@ impl EvalSet {
                     .map(|w| w.parse::<u32>().ok().filter(|n| (2..=4).contains(n)))
                     .collect::<Option<_>>()
                     .filter(|c: &Vec<u32>| !c.is_empty())
-                    .ok_or_else(|| format!("line {}: 'players' takes counts from 2 to 4", i + 1))?;
+                    .ok_or(ParamsError::BadPlayers { line: i + 1 })?;
                 sections.push((counts, Vec::new()));
             } else if let Some((_, lines)) = sections.last_mut() {
                 lines.push((i, raw));
@@ -348,27 +366,177 @@ impl EvalSet {
     }
 
     /// Reads a parameter file ([`EvalSet::from_text`]). An empty path or
-    /// `default` gives the compiled-in weights. Errors (a file that cannot
-    /// be read, is not UTF-8 text, is larger than [`MAX_PARAMS_FILE`] or
-    /// holds a bad line) name the file.
-    pub fn from_file(path: &str) -> Result<EvalSet, String> {
+    /// `default` gives the compiled-in weights. Errors name the file: one
+    /// that cannot be read ([`EvalFileError::Io`]), is empty
+    /// ([`EvalFileError::Empty`]), is larger than [`MAX_PARAMS_FILE`]
+    /// ([`EvalFileError::TooLarge`]), is not UTF-8 text
+    /// ([`EvalFileError::NotUtf8`]), holds a bad line
+    /// ([`EvalFileError::Params`]) or names no weight, holding only blank
+    /// lines, comments and `players` lines ([`EvalFileError::NoWeights`]):
+    /// a file meant to change nothing is more likely a wrong or damaged
+    /// one, and `default` says "the compiled-in weights" plainly.
+    pub fn from_file(path: &str) -> Result<EvalSet, EvalFileError> {
         use std::io::Read;
         if path.is_empty() || path.eq_ignore_ascii_case("default") {
             return Ok(DEFAULT_SET);
         }
+        let file = || path.to_string();
         let mut bytes = Vec::new();
         std::fs::File::open(path)
             .and_then(|f| f.take(MAX_PARAMS_FILE + 1).read_to_end(&mut bytes))
-            .map_err(|e| format!("cannot read '{path}': {e}"))?;
-        if bytes.len() as u64 > MAX_PARAMS_FILE {
-            return Err(format!(
-                "'{path}' is larger than {MAX_PARAMS_FILE} bytes; not a parameter file"
-            ));
+            .map_err(|error| EvalFileError::Io {
+                path: file(),
+                error,
+            })?;
+        if bytes.is_empty() {
+            return Err(EvalFileError::Empty { path: file() });
         }
-        let text = String::from_utf8(bytes).map_err(|_| format!("'{path}' is not UTF-8 text"))?;
-        EvalSet::from_text(&text).map_err(|e| format!("'{path}' {e}"))
+        if bytes.len() as u64 > MAX_PARAMS_FILE {
+            return Err(EvalFileError::TooLarge { path: file() });
+        }
+        let text = String::from_utf8(bytes).map_err(|_| EvalFileError::NotUtf8 { path: file() })?;
+        let set = EvalSet::from_text(&text).map_err(|error| EvalFileError::Params {
+            path: file(),
+            error,
+        })?;
+        if !names_a_weight(&text) {
+            return Err(EvalFileError::NoWeights { path: file() });
+        }
+        Ok(set)
     }
 }
+
+/// Whether a text of weights that reads without error names a weight: a
+/// line with a word, once comments are cut, that is not `players`.
+fn names_a_weight(text: &str) -> bool {
+    text.lines().any(|raw| {
+        let line = raw.split('#').next().unwrap_or("");
+        line.split_whitespace()
+            .next()
+            .is_some_and(|word| word != "players")
+    })
+}
+
+/// What is wrong with a text of weights ([`EvalParams::from_text`],
+/// [`EvalSet::from_text`]): each names its line, counted from 1. Its
+/// [`Display`](std::fmt::Display) is the message the protocol shows, e.g.
+/// `line 3: unknown weight 'bishop'`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamsError {
+    /// A line whose first word is no weight's name (shown cut to 40
+    /// characters).
+    UnknownWeight {
+        /// The line, from 1.
+        line: usize,
+        /// The word, as written.
+        name: String,
+    },
+    /// A weight named a second time among the lines before any `players`
+    /// line, or within one section.
+    GivenTwice {
+        /// The line of the second time, from 1.
+        line: usize,
+        /// The weight.
+        name: String,
+    },
+    /// A weight given no number, or more numbers than it has.
+    WrongCount {
+        /// The line, from 1.
+        line: usize,
+        /// The weight.
+        name: String,
+        /// How many numbers the weight has (it takes 1 to this many).
+        takes: usize,
+        /// How many the line gives.
+        found: usize,
+    },
+    /// A value that is not a whole number from -[`MAX_WEIGHT`] to
+    /// [`MAX_WEIGHT`] (shown cut to 40 characters).
+    BadNumber {
+        /// The line, from 1.
+        line: usize,
+        /// The weight.
+        name: String,
+        /// The value, as written.
+        word: String,
+    },
+    /// A `players` line without counts, or with one that is not 2, 3 or 4.
+    BadPlayers {
+        /// The line, from 1.
+        line: usize,
+    },
+}
+
+impl std::fmt::Display for ParamsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParamsError::UnknownWeight { line, name } => {
+                write!(f, "line {line}: unknown weight '{}'", shorten(name))
+            }
+            ParamsError::GivenTwice { line, name } => {
+                write!(f, "line {line}: '{name}' given twice")
+            }
+            ParamsError::WrongCount {
+                line,
+                name,
+                takes,
+                found,
+            } => {
+                write!(f, "line {line}: '{name}' takes ")?;
+                match takes {
+                    1 => write!(f, "1 number")?,
+                    n => write!(f, "1 to {n} numbers")?,
+                }
+                write!(f, ", found {found}")
+            }
+            ParamsError::BadNumber { line, name, word } => write!(
+                f,
+                "line {line}: '{name}': '{}' is not a whole number from -{MAX_WEIGHT} to {MAX_WEIGHT}",
+                shorten(word)
+            ),
+            ParamsError::BadPlayers { line } => {
+                write!(f, "line {line}: 'players' takes counts from 2 to 4")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParamsError {}
+
+/// Why [`EvalParams::set_flat`] refused a number. Its
+/// [`Display`](std::fmt::Display) is the message a tuner shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetFlatError {
+    /// A value beyond ±[`MAX_WEIGHT`] (checked first, whatever the name).
+    OutOfRange {
+        /// The name given.
+        name: String,
+        /// The value given.
+        value: i32,
+    },
+    /// A name that is no [`EvalParams::flat`] name (shown cut to 40
+    /// characters): no such weight, an index on a scalar weight, none or
+    /// one past the end on an array weight.
+    UnknownWeight {
+        /// The name given.
+        name: String,
+    },
+}
+
+impl std::fmt::Display for SetFlatError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SetFlatError::OutOfRange { name, value } => {
+                write!(f, "weight '{name}': {value} is beyond ±{MAX_WEIGHT}")
+            }
+            SetFlatError::UnknownWeight { name } => {
+                write!(f, "unknown weight '{}'", shorten(name))
+            }
+        }
+    }
+}
+
+impl std::error::Error for SetFlatError {}
 
 /// A word from a file, cut short for an error message.
 fn shorten(word: &str) -> String {
@@ -415,7 +583,7 @@ mod tests {
             ),
             ("players 3\nbishop 1\n", "line 2: unknown weight"),
         ] {
-            let e = EvalSet::from_text(text).unwrap_err();
+            let e = EvalSet::from_text(text).unwrap_err().to_string();
             assert!(e.contains(says), "{text:?}: {e}");
         }
     }
@@ -481,9 +649,212 @@ mod tests {
             ("dwarf 1\ndwarf 2", "line 2: 'dwarf' given twice"),
             ("troll_near_rock.0 5", "unknown weight"),
         ] {
-            let e = EvalParams::from_text(text).unwrap_err();
+            let e = EvalParams::from_text(text).unwrap_err().to_string();
             assert!(e.contains(says), "{text:?}: {e}");
         }
         assert!(EvalParams::from_text("dwarf -1000000").is_ok());
+    }
+
+    /// Each [`ParamsError`] from a real malformed text, and its message.
+    #[test]
+    fn each_params_error_from_a_bad_text_and_its_message() {
+        let long = "x".repeat(50);
+        for (text, error, says) in [
+            (
+                "dwarf 1\nbishop 3".to_string(),
+                ParamsError::UnknownWeight {
+                    line: 2,
+                    name: "bishop".into(),
+                },
+                "line 2: unknown weight 'bishop'".to_string(),
+            ),
+            (
+                long.clone(),
+                ParamsError::UnknownWeight {
+                    line: 1,
+                    name: long.clone(),
+                },
+                format!("line 1: unknown weight '{}…'", "x".repeat(40)),
+            ),
+            (
+                "mobility 1\n# again\nmobility 2".into(),
+                ParamsError::GivenTwice {
+                    line: 3,
+                    name: "mobility".into(),
+                },
+                "line 3: 'mobility' given twice".into(),
+            ),
+            (
+                "dwarf".into(),
+                ParamsError::WrongCount {
+                    line: 1,
+                    name: "dwarf".into(),
+                    takes: 1,
+                    found: 0,
+                },
+                "line 1: 'dwarf' takes 1 number, found 0".into(),
+            ),
+            (
+                "\ntroll_near_rock 1 2 3 4 5 6 7".into(),
+                ParamsError::WrongCount {
+                    line: 2,
+                    name: "troll_near_rock".into(),
+                    takes: 6,
+                    found: 7,
+                },
+                "line 2: 'troll_near_rock' takes 1 to 6 numbers, found 7".into(),
+            ),
+            (
+                "dwarf ten".into(),
+                ParamsError::BadNumber {
+                    line: 1,
+                    name: "dwarf".into(),
+                    word: "ten".into(),
+                },
+                "line 1: 'dwarf': 'ten' is not a whole number from -1000000 to 1000000".into(),
+            ),
+            (
+                "dwarf 1\nplayers 2 5\n".into(),
+                ParamsError::BadPlayers { line: 2 },
+                "line 2: 'players' takes counts from 2 to 4".into(),
+            ),
+        ] {
+            let got = EvalSet::from_text(&text).unwrap_err();
+            assert_eq!(got, error, "{text:?}");
+            assert_eq!(got.to_string(), says, "{text:?}");
+            if !text.contains("players") {
+                assert_eq!(EvalParams::from_text(&text), Err(error), "{text:?}");
+            }
+        }
+        // Text that names no weight reads as the compiled-in weights (a
+        // file of it is refused: `EvalSet::from_file`).
+        for text in ["", "  \n\t\n", "# only a comment\n", "players 3\n"] {
+            assert_eq!(EvalSet::from_text(text), Ok(DEFAULT_SET), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn each_set_flat_error_and_its_message() {
+        let mut p = DEFAULT_PARAMS;
+        for (name, value, error, says) in [
+            (
+                "dwarf",
+                MAX_WEIGHT + 1,
+                SetFlatError::OutOfRange {
+                    name: "dwarf".into(),
+                    value: MAX_WEIGHT + 1,
+                },
+                "weight 'dwarf': 1000001 is beyond ±1000000",
+            ),
+            (
+                "bishop",
+                1,
+                SetFlatError::UnknownWeight {
+                    name: "bishop".into(),
+                },
+                "unknown weight 'bishop'",
+            ),
+            (
+                "troll_near_rock.6",
+                1,
+                SetFlatError::UnknownWeight {
+                    name: "troll_near_rock.6".into(),
+                },
+                "unknown weight 'troll_near_rock.6'",
+            ),
+        ] {
+            let got = p.set_flat(name, value).unwrap_err();
+            assert_eq!(got, error);
+            assert_eq!(got.to_string(), says);
+        }
+        assert_eq!(p, DEFAULT_PARAMS, "a refused number changed a weight");
+    }
+
+    /// A file in a fresh temporary folder holding `bytes`.
+    fn temp_file(name: &str, bytes: &[u8]) -> String {
+        let dir = std::env::temp_dir().join(format!("splut-params-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path.to_str().unwrap().to_string()
+    }
+
+    #[test]
+    fn each_parameter_file_error_and_its_message() {
+        let missing = std::env::temp_dir()
+            .join("splut-no-such-params.txt")
+            .to_str()
+            .unwrap()
+            .to_string();
+        let e = EvalSet::from_file(&missing).unwrap_err();
+        assert!(matches!(&e, EvalFileError::Io { path, .. } if *path == missing));
+        assert!(
+            e.to_string()
+                .starts_with(&format!("cannot read '{missing}': ")),
+            "{e}"
+        );
+        assert_eq!(e.path(), missing);
+        assert!(std::error::Error::source(&e).is_some());
+
+        let empty = temp_file("empty.txt", b"");
+        let e = EvalSet::from_file(&empty).unwrap_err();
+        assert!(matches!(e, EvalFileError::Empty { .. }), "{e:?}");
+        assert_eq!(e.to_string(), format!("'{empty}' is empty"));
+
+        for (name, text) in [
+            ("blank.txt", " \n\n\t\n"),
+            ("comments.txt", "# tuned weights\n\n   # none yet\n"),
+            ("sections.txt", "# by seats\nplayers 3 4\nplayers 2\n"),
+        ] {
+            let path = temp_file(name, text.as_bytes());
+            let e = EvalSet::from_file(&path).unwrap_err();
+            assert!(matches!(e, EvalFileError::NoWeights { .. }), "{e:?}");
+            assert_eq!(
+                e.to_string(),
+                format!("'{path}' names no weight (a parameter file sets at least one)")
+            );
+        }
+
+        let large = temp_file(
+            "large.txt",
+            "# padding\n"
+                .repeat(MAX_PARAMS_FILE as usize / 10 + 1)
+                .as_bytes(),
+        );
+        let e = EvalSet::from_file(&large).unwrap_err();
+        assert!(matches!(e, EvalFileError::TooLarge { .. }), "{e:?}");
+        assert_eq!(
+            e.to_string(),
+            format!("'{large}' is larger than 1048576 bytes; not a parameter file")
+        );
+
+        let binary = temp_file("binary.txt", &[0xff, 0xfe, 0, 1]);
+        let e = EvalSet::from_file(&binary).unwrap_err();
+        assert!(matches!(e, EvalFileError::NotUtf8 { .. }), "{e:?}");
+        assert_eq!(e.to_string(), format!("'{binary}' is not UTF-8 text"));
+
+        let bad = temp_file("bad.txt", b"dwarf 1\nbishop 3\n");
+        let e = EvalSet::from_file(&bad).unwrap_err();
+        assert!(
+            matches!(
+                &e,
+                EvalFileError::Params {
+                    error: ParamsError::UnknownWeight { line: 2, .. },
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            format!("'{bad}' line 2: unknown weight 'bishop'")
+        );
+
+        // One weight among comments is a file of weights.
+        let one = temp_file("one.txt", b"# tuned\nplayers 3\nmobility 7 # more\n");
+        let set = EvalSet::from_file(&one).unwrap();
+        assert_eq!(set.for_players(3).mobility, 7);
+        assert_eq!(set.for_players(2), &DEFAULT_PARAMS);
+        assert_eq!(EvalSet::from_file("default").unwrap(), DEFAULT_SET);
     }
 }

@@ -9,9 +9,9 @@ mod kernels;
 pub mod network;
 
 pub use accumulator::{AccumulatorStack, seat_values};
-pub use network::Network;
+pub use network::{Network, NetworkError};
 
-use super::{SHARES_TOTAL, split_total};
+use super::{EvalFileError, SHARES_TOTAL, split_total};
 use crate::game::Position;
 use std::sync::{Arc, OnceLock};
 
@@ -37,8 +37,11 @@ pub fn is_network_file(bytes: &[u8]) -> bool {
     bytes.starts_with(network::MAGIC)
 }
 
-/// Reads a network file; errors name the file.
-pub fn read_network(path: &str) -> Result<Network, String> {
+/// Reads a network file; errors name the file: one that cannot be read
+/// ([`EvalFileError::Io`]) or is no sound network
+/// ([`EvalFileError::Network`]; an empty file is
+/// [`NetworkError::NotANetwork`]).
+pub fn read_network(path: &str) -> Result<Network, EvalFileError> {
     use std::io::Read;
     let mut bytes = Vec::new();
     std::fs::File::open(path)
@@ -46,8 +49,14 @@ pub fn read_network(path: &str) -> Result<Network, String> {
             f.take(network::FILE_SIZE as u64 + 1)
                 .read_to_end(&mut bytes)
         })
-        .map_err(|e| format!("cannot read '{path}': {e}"))?;
-    Network::from_bytes(&bytes).map_err(|e| format!("'{path}': {e}"))
+        .map_err(|error| EvalFileError::Io {
+            path: path.to_string(),
+            error,
+        })?;
+    Network::from_bytes(&bytes).map_err(|error| EvalFileError::Network {
+        path: path.to_string(),
+        error,
+    })
 }
 
 /// Max-n shares from the seats' values: each in-game seat's win chance
@@ -96,5 +105,40 @@ mod tests {
         let pos = Position::start(3).unwrap();
         let s = shares(&pos, &[3000, -3000, 0, 0], 300);
         assert!(s[0] > 5 * s[1], "{s:?}");
+    }
+
+    #[test]
+    fn read_network_names_the_file() {
+        let dir = std::env::temp_dir().join(format!("splut-read-network-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let missing = dir.join("missing.nnue");
+        let missing = missing.to_str().unwrap();
+        let e = read_network(missing).unwrap_err();
+        assert!(matches!(e, EvalFileError::Io { .. }), "{e:?}");
+        assert!(
+            e.to_string()
+                .starts_with(&format!("cannot read '{missing}': "))
+        );
+        let mut bytes = Network::pseudo_random(2, 300).to_bytes();
+        bytes[2000] ^= 4;
+        let damaged = dir.join("damaged.nnue");
+        std::fs::write(&damaged, &bytes).unwrap();
+        let damaged = damaged.to_str().unwrap();
+        let e = read_network(damaged).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                EvalFileError::Network {
+                    error: NetworkError::Checksum,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            format!("'{damaged}': network file damaged (checksum mismatch)")
+        );
+        assert_eq!(e.path(), damaged);
     }
 }

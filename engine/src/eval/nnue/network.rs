@@ -103,6 +103,87 @@ impl std::fmt::Debug for Network {
     }
 }
 
+/// What is wrong with a network file ([`Network::from_bytes`]), in the
+/// order it is checked. Its [`Display`](std::fmt::Display) is the message
+/// the protocol shows, e.g. `network file damaged (checksum mismatch)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetworkError {
+    /// The bytes do not begin with [`MAGIC`].
+    NotANetwork,
+    /// Shorter than the 28 bytes of the header.
+    HeaderTruncated {
+        /// The file's size, bytes.
+        len: usize,
+    },
+    /// A format version other than 1 and [`VERSION`].
+    Version {
+        /// The version the file gives.
+        version: u32,
+    },
+    /// Inputs, hidden size or buckets other than this build's for the
+    /// file's version.
+    Architecture {
+        /// The file's format version.
+        version: u32,
+        /// The file's inputs, hidden size and buckets.
+        found: [u32; 3],
+        /// This build's, for that version.
+        want: [u32; 3],
+    },
+    /// A size other than its architecture's (shorter: truncated).
+    Size {
+        /// The file's size, bytes.
+        len: usize,
+        /// The network's inputs (by the file's version).
+        inputs: usize,
+        /// The size a network of that many inputs takes, bytes.
+        want: usize,
+    },
+    /// The bytes do not sum to the checksum that ends the file.
+    Checksum,
+    /// A scale outside 1..=100000.
+    Scale {
+        /// The scale the file gives.
+        scale: i32,
+    },
+}
+
+impl std::fmt::Display for NetworkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NetworkError::NotANetwork => {
+                write!(f, "not a Splut! network file (no SPLUTNET header)")
+            }
+            NetworkError::HeaderTruncated { len } => {
+                write!(f, "network file truncated: {len} bytes")
+            }
+            NetworkError::Version { version } => write!(
+                f,
+                "network file format version {version}, this build reads 1 and {VERSION}"
+            ),
+            NetworkError::Architecture {
+                version,
+                found: [fi, fh, fb],
+                want: [wi, wh, wb],
+            } => write!(
+                f,
+                "network architecture {fi}x{fh}x{fb} (inputs x hidden x buckets), this build has {wi}x{wh}x{wb} for version {version}"
+            ),
+            NetworkError::Size { len, inputs, want } => write!(
+                f,
+                "network file is {len} bytes, a {inputs}x{HIDDEN}x{BUCKETS} network takes {want}{}",
+                if len < want { " (truncated)" } else { "" }
+            ),
+            NetworkError::Checksum => write!(f, "network file damaged (checksum mismatch)"),
+            NetworkError::Scale { scale } => {
+                write!(f, "network scale {scale} out of range 1..=100000")
+            }
+        }
+    }
+}
+
+impl std::error::Error for NetworkError {}
+
 /// FNV-1a, 64 bits: enough to tell a damaged file from a sound one.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -190,13 +271,14 @@ impl Network {
         u64::from_le_bytes(bytes[FILE_SIZE - 8..].try_into().unwrap_or([0; 8]))
     }
 
-    /// Reads a network file, naming what is wrong with a bad one.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+    /// Reads a network file, naming what is wrong with a bad one
+    /// ([`NetworkError`]).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
         if bytes.len() < 8 || &bytes[..8] != MAGIC {
-            return Err("not a Splut! network file (no SPLUTNET header)".into());
+            return Err(NetworkError::NotANetwork);
         }
         if bytes.len() < 28 {
-            return Err(format!("network file truncated: {} bytes", bytes.len()));
+            return Err(NetworkError::HeaderTruncated { len: bytes.len() });
         }
         let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap());
         let version = u32_at(8);
@@ -204,40 +286,33 @@ impl Network {
         let inputs = match version {
             1 => BOARD_INPUTS,
             VERSION => INPUTS,
-            _ => {
-                return Err(format!(
-                    "network file format version {version}, this build reads 1 and {VERSION}"
-                ));
-            }
+            _ => return Err(NetworkError::Version { version }),
         };
-        let arch = (u32_at(12), u32_at(16), u32_at(20));
-        let want = (inputs as u32, HIDDEN as u32, BUCKETS as u32);
-        if arch != want {
-            return Err(format!(
-                "network architecture {}x{}x{} (inputs x hidden x buckets), this build has {}x{}x{} for version {version}",
-                arch.0, arch.1, arch.2, want.0, want.1, want.2
-            ));
+        let found = [u32_at(12), u32_at(16), u32_at(20)];
+        let want = [inputs as u32, HIDDEN as u32, BUCKETS as u32];
+        if found != want {
+            return Err(NetworkError::Architecture {
+                version,
+                found,
+                want,
+            });
         }
         let size = file_size(inputs);
         if bytes.len() != size {
-            return Err(format!(
-                "network file is {} bytes, a {inputs}x{HIDDEN}x{BUCKETS} network takes {size}{}",
-                bytes.len(),
-                if bytes.len() < size {
-                    " (truncated)"
-                } else {
-                    ""
-                }
-            ));
+            return Err(NetworkError::Size {
+                len: bytes.len(),
+                inputs,
+                want: size,
+            });
         }
         let body = &bytes[..size - 8];
         let sum = u64::from_le_bytes(bytes[size - 8..].try_into().unwrap());
         if fnv1a(body) != sum {
-            return Err("network file damaged (checksum mismatch)".into());
+            return Err(NetworkError::Checksum);
         }
         let scale = u32_at(24) as i32;
         if !(1..=100_000).contains(&scale) {
-            return Err(format!("network scale {scale} out of range 1..=100000"));
+            return Err(NetworkError::Scale { scale });
         }
         let mut at = 28;
         let mut row = || {
@@ -341,6 +416,7 @@ mod tests {
         assert!(
             Network::from_bytes(&mixed)
                 .unwrap_err()
+                .to_string()
                 .contains("architecture")
         );
     }
@@ -356,7 +432,7 @@ mod tests {
     #[test]
     fn bad_files_are_refused_by_name() {
         let bytes = sample().to_bytes();
-        let err = |b: &[u8]| Network::from_bytes(b).unwrap_err();
+        let err = |b: &[u8]| Network::from_bytes(b).unwrap_err().to_string();
         assert!(err(b"hello").contains("not a Splut! network"));
         assert!(err(&bytes[..FILE_SIZE - 1]).contains("truncated"));
         let mut flipped = bytes.clone();
@@ -368,5 +444,99 @@ mod tests {
         let mut version = bytes;
         version[8] = 9;
         assert!(err(&version).contains("version 9"));
+    }
+
+    /// Each [`NetworkError`] from a real damaged file, and its message.
+    #[test]
+    fn each_network_error_and_its_message() {
+        let good = sample().to_bytes();
+        let with = |at: usize, v: u32| {
+            let mut b = good.clone();
+            b[at..at + 4].copy_from_slice(&v.to_le_bytes());
+            b
+        };
+        // A file whose checksum is right again after an edit of the body.
+        let resummed = |mut b: Vec<u8>| {
+            let n = b.len();
+            let sum = fnv1a(&b[..n - 8]);
+            b[n - 8..].copy_from_slice(&sum.to_le_bytes());
+            b
+        };
+        let mut flipped = good.clone();
+        flipped[1000] ^= 1;
+        let mut longer = good.clone();
+        longer.push(0);
+        let cases: Vec<(Vec<u8>, NetworkError, String)> = vec![
+            (
+                b"hello".to_vec(),
+                NetworkError::NotANetwork,
+                "not a Splut! network file (no SPLUTNET header)".into(),
+            ),
+            (
+                Vec::new(),
+                NetworkError::NotANetwork,
+                "not a Splut! network file (no SPLUTNET header)".into(),
+            ),
+            (
+                good[..20].to_vec(),
+                NetworkError::HeaderTruncated { len: 20 },
+                "network file truncated: 20 bytes".into(),
+            ),
+            (
+                with(8, 9),
+                NetworkError::Version { version: 9 },
+                "network file format version 9, this build reads 1 and 2".into(),
+            ),
+            (
+                with(16, 256),
+                NetworkError::Architecture {
+                    version: 2,
+                    found: [INPUTS as u32, 256, BUCKETS as u32],
+                    want: [INPUTS as u32, HIDDEN as u32, BUCKETS as u32],
+                },
+                format!(
+                    "network architecture {INPUTS}x256x{BUCKETS} (inputs x hidden x buckets), this build has {INPUTS}x{HIDDEN}x{BUCKETS} for version 2"
+                ),
+            ),
+            (
+                good[..FILE_SIZE - 1].to_vec(),
+                NetworkError::Size {
+                    len: FILE_SIZE - 1,
+                    inputs: INPUTS,
+                    want: FILE_SIZE,
+                },
+                format!(
+                    "network file is {} bytes, a {INPUTS}x{HIDDEN}x{BUCKETS} network takes {FILE_SIZE} (truncated)",
+                    FILE_SIZE - 1
+                ),
+            ),
+            (
+                longer,
+                NetworkError::Size {
+                    len: FILE_SIZE + 1,
+                    inputs: INPUTS,
+                    want: FILE_SIZE,
+                },
+                format!(
+                    "network file is {} bytes, a {INPUTS}x{HIDDEN}x{BUCKETS} network takes {FILE_SIZE}",
+                    FILE_SIZE + 1
+                ),
+            ),
+            (
+                flipped,
+                NetworkError::Checksum,
+                "network file damaged (checksum mismatch)".into(),
+            ),
+            (
+                resummed(with(24, 0)),
+                NetworkError::Scale { scale: 0 },
+                "network scale 0 out of range 1..=100000".into(),
+            ),
+        ];
+        for (bytes, error, says) in cases {
+            let got = Network::from_bytes(&bytes).unwrap_err();
+            assert_eq!(got, error);
+            assert_eq!(got.to_string(), says);
+        }
     }
 }
