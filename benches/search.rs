@@ -5,13 +5,11 @@
 //! signature and nodes per second.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use splut::eval::{DEFAULT_PARAMS, EvalCaches, evaluate, evaluate_shares};
-use splut::game::Position;
-use splut::search::tt::TranspositionTable;
-use splut::search::{Algorithm, Limits, Search, Settings};
+use splut::engine::Engine;
+use splut::eval::{DEFAULT_PARAMS, evaluate, evaluate_shares};
+use splut::game::{Game, Position};
+use splut::search::{Algorithm, Limits};
 use std::hint::black_box;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 const CASES: [(&str, &str, u32, Algorithm); 5] = [
     (
@@ -51,28 +49,18 @@ fn search(c: &mut Criterion) {
     g.sample_size(10);
     for (name, spn, depth, algorithm) in CASES {
         let pos = Position::from_spn(spn).expect("bench SPN");
-        let settings = Settings {
-            algorithm,
-            ..Settings::default()
-        };
         let limits = Limits {
             depth: Some(depth),
             ..Limits::default()
         };
+        let game = Game::new(pos);
         g.bench_function(format!("{name}/d{depth}"), |b| {
             b.iter(|| {
-                let tt = TranspositionTable::new(16);
-                let stop = Arc::new(AtomicBool::new(false));
-                let search = Search {
-                    root: black_box(&pos),
-                    game_hashes: &[],
-                    limits: &limits,
-                    settings: &settings,
-                    tt: &tt,
-                    eval_caches: &EvalCaches::new(),
-                    ponder: None,
-                };
-                search.think(stop, &mut |_| {})
+                // A fresh engine: a new table and new evaluation caches.
+                let engine =
+                    Engine::with_options(&[("Hash", "16"), ("Algorithm", algorithm.name())])
+                        .expect("bench options");
+                engine.go(black_box(&game), &limits, |_| {})
             })
         });
     }

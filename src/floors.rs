@@ -25,14 +25,21 @@ const FLOORS: &[(&str, &[&str])] = &[
     ("eval", &["game"]),
     ("search", &["game", "eval", "options", "system"]),
     (
-        "protocol",
-        &["game", "eval", "search", "options", "winprob"],
+        "engine",
+        &["game", "eval", "search", "options", "system", "winprob"],
     ),
-    ("bench", &["game", "eval", "search"]),
+    (
+        "protocol",
+        &["game", "eval", "search", "engine", "options", "winprob"],
+    ),
+    ("bench", &["game", "eval", "search", "engine", "options"]),
     ("play", &["game"]),
     ("tournament", &["game", "play", "options", "system"]),
     ("gui", &["game", "play", "winprob"]),
-    ("datagen", &["game", "play", "eval", "search", "system"]),
+    (
+        "datagen",
+        &["game", "play", "eval", "search", "engine", "system"],
+    ),
     ("tune", &["game", "eval", "search", "datagen"]),
     ("train", &["game", "eval", "search", "datagen", "tune"]),
 ];

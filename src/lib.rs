@@ -19,7 +19,9 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
-pub use splut_engine::{bench, eval, options, parallel_perft, protocol, search, system, winprob};
+pub use splut_engine::{
+    bench, engine, eval, options, parallel_perft, protocol, search, system, winprob,
+};
 pub use splut_rules as game;
 
 pub mod cli;

@@ -2,14 +2,11 @@
 //! thread. The total node count is the search's signature (it changes only
 //! when the search changes); nodes per second measure its speed.
 
-use crate::eval::EvalCaches;
-use crate::eval::nnue::default_network;
-use crate::game::Position;
-use crate::search::tt::TranspositionTable;
-use crate::search::{Algorithm, Limits, Search, Settings};
+use crate::engine::Engine;
+use crate::game::{Game, Position};
+use crate::options::THREADS_MAX;
+use crate::search::{Algorithm, Limits};
 use std::io::Write;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// The bench positions: SPN, depth in steps, search.
@@ -75,9 +72,24 @@ pub fn run(depth: Option<u32>, threads: usize, eval: &str) -> i32 {
     let mut out = std::io::stdout().lock();
     let mut total_nodes = 0u64;
     let start = Instant::now();
-    // One thread's searches, one after another: the evaluation cache of
-    // one search is taken by the next, as in a game.
-    let eval_caches = EvalCaches::new();
+    // One engine's searches, one after another: the evaluation cache of
+    // one search is taken by the next, as in a game; each position starts
+    // with a cleared 16 MiB table.
+    let use_nnue = match eval {
+        "hand" => "false",
+        "nnue" => "true",
+        _ => "auto",
+    };
+    let threads = threads.clamp(1, THREADS_MAX as usize).to_string();
+    let engine =
+        match Engine::with_options(&[("Hash", "16"), ("Threads", &threads), ("UseNNUE", use_nnue)])
+        {
+            Ok(e) => e,
+            Err(e) => {
+                eprintln!("error: bench: {e}");
+                return 1;
+            }
+        };
     for (i, &(spn, default_depth, algorithm)) in POSITIONS.iter().enumerate() {
         let pos = match Position::from_spn(spn) {
             Ok(p) => p,
@@ -86,29 +98,25 @@ pub fn run(depth: Option<u32>, threads: usize, eval: &str) -> i32 {
                 return 1;
             }
         };
-        let tt = TranspositionTable::new(16);
-        let settings = Settings {
-            algorithm,
-            threads: threads.max(1),
-            net: (eval != "hand").then(default_network),
-            net_auto: eval == "auto",
-            ..Settings::default()
-        };
+        let set = engine
+            .set_option("Algorithm", algorithm.name())
+            .and_then(|()| engine.new_game());
+        if let Err(e) = set {
+            eprintln!("error: bench position {}: {e}", i + 1);
+            return 1;
+        }
         let limits = Limits {
             depth: Some(depth.unwrap_or(default_depth)),
             ..Limits::default()
         };
         let t = Instant::now();
-        let search = Search {
-            root: &pos,
-            game_hashes: &[],
-            limits: &limits,
-            settings: &settings,
-            tt: &tt,
-            eval_caches: &eval_caches,
-            ponder: None,
+        let outcome = match engine.go(&Game::new(pos), &limits, |_| {}) {
+            Ok(report) => report,
+            Err(e) => {
+                eprintln!("error: bench position {}: {e}", i + 1);
+                return 1;
+            }
         };
-        let outcome = search.think(Arc::new(AtomicBool::new(false)), &mut |_| {});
         let turn: Vec<String> = outcome.turn.iter().map(|s| s.to_string()).collect();
         let _ = writeln!(
             out,

@@ -1,6 +1,8 @@
-//! A Splut! engine: evaluation, search and the text protocol, on the
-//! rules of [`splut_rules`] (re-exported as [`game`]).
+#![doc = include_str!("../README.md")]
 //!
+//! ## Modules
+//!
+//! - [`engine`]: [`Engine`], the engine as one object, and its errors.
 //! - [`game`]: the rules (the `splut-rules` crate).
 //! - [`eval`]: static evaluation for 2–4 players, hand-written and NNUE.
 //! - [`search`]: alpha-beta (2 players, paranoid), max-n, best-reply
@@ -21,6 +23,7 @@
 pub use splut_rules as game;
 
 pub mod bench;
+pub mod engine;
 pub mod eval;
 pub mod options;
 #[cfg(feature = "parallel")]
@@ -29,3 +32,6 @@ pub mod protocol;
 pub mod search;
 pub mod system;
 pub mod winprob;
+
+pub use engine::{Engine, EngineError, GoError, PreparedSearch, Report};
+pub use search::{Algorithm, Info, Limits};

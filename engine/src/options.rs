@@ -80,6 +80,9 @@ pub enum Id {
     SkillLevel,
     /// Win probabilities for every seat in the `info` lines.
     ShowWinProb,
+    /// The GUI may send `go ponder` (UCI's standard check option; the
+    /// engine ponders whenever asked, whatever its value).
+    Ponder,
 }
 
 /// One option: its name as `ugi` shows it and its type.
@@ -128,7 +131,7 @@ pub const EVAL_FILE_DEFAULT: &str = "<empty>";
 
 /// Every option, in the order `ugi` lists them; row `i` has `id as usize
 /// == i`. A new option is one row here (and an [`Id`]).
-pub const OPTIONS: [Spec; 16] = [
+pub const OPTIONS: [Spec; 17] = [
     Spec {
         id: Id::Hash,
         name: "Hash",
@@ -274,6 +277,12 @@ pub const OPTIONS: [Spec; 16] = [
         name: "UCI_ShowWinProb",
         kind: Kind::Check { default: false },
     },
+    // UCI GUIs look for this option before they ever send `go ponder`.
+    Spec {
+        id: Id::Ponder,
+        name: "Ponder",
+        kind: Kind::Check { default: false },
+    },
 ];
 
 /// Longest `Text` value, bytes: a path, not a document.
@@ -329,15 +338,24 @@ impl Spec {
 
     /// Checks a value given as text; the error names the option and says
     /// what it takes.
-    pub fn parse(&self, value: &str) -> Result<Value, String> {
-        let name = self.name;
+    pub fn parse(&self, value: &str) -> Result<Value, OptionError> {
+        let option = self.name;
         match self.kind {
             Kind::Spin { min, max, unit, .. } => {
-                let v: u64 = value.parse().map_err(|_| {
-                    format!("option {name}: '{value}' is not a whole number ({min} to {max}{unit})")
+                let v: u64 = value.parse().map_err(|_| OptionError::NotANumber {
+                    option,
+                    value: value.to_string(),
+                    min,
+                    max,
+                    unit,
                 })?;
                 if v < min || v > max {
-                    return Err(format!("option {name}: {v} is outside {min}..={max}"));
+                    return Err(OptionError::OutOfRange {
+                        option,
+                        value: v,
+                        min,
+                        max,
+                    });
                 }
                 Ok(Value::Spin(v))
             }
@@ -352,26 +370,133 @@ impl Spec {
                         .map(|&(_, v)| v)
                 })
                 .map(Value::Combo)
-                .ok_or_else(|| {
-                    format!("option {name}: '{value}' is not one of {}", vars.join(", "))
+                .ok_or_else(|| OptionError::NotAChoice {
+                    option,
+                    value: value.to_string(),
+                    choices: vars,
                 }),
             Kind::Text { .. } => {
                 if value.len() > MAX_TEXT {
-                    return Err(format!(
-                        "option {name}: the value is {} bytes, at most {MAX_TEXT}",
-                        value.len()
-                    ));
+                    return Err(OptionError::TooLong {
+                        option,
+                        bytes: value.len(),
+                    });
                 }
                 Ok(Value::Text(text_value(value)))
             }
             Kind::Check { .. } => match value.to_ascii_lowercase().as_str() {
                 "true" => Ok(Value::Check(true)),
                 "false" => Ok(Value::Check(false)),
-                _ => Err(format!("option {name}: '{value}' is not true or false")),
+                _ => Err(OptionError::NotABool {
+                    option,
+                    value: value.to_string(),
+                }),
             },
         }
     }
 }
+
+/// Why an option name or value was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    /// No option has this name.
+    Unknown {
+        /// The name given.
+        name: String,
+    },
+    /// A spin option's value is not a whole number.
+    NotANumber {
+        /// The option's name.
+        option: &'static str,
+        /// The value given.
+        value: String,
+        /// Smallest value.
+        min: u64,
+        /// Largest value.
+        max: u64,
+        /// The unit the option counts in (" MiB"), or "".
+        unit: &'static str,
+    },
+    /// A spin option's value is outside its bounds.
+    OutOfRange {
+        /// The option's name.
+        option: &'static str,
+        /// The value given.
+        value: u64,
+        /// Smallest value.
+        min: u64,
+        /// Largest value.
+        max: u64,
+    },
+    /// A combo option's value is none of its choices.
+    NotAChoice {
+        /// The option's name.
+        option: &'static str,
+        /// The value given.
+        value: String,
+        /// What it takes.
+        choices: &'static [&'static str],
+    },
+    /// A text option's value is longer than [`MAX_TEXT`] bytes.
+    TooLong {
+        /// The option's name.
+        option: &'static str,
+        /// The value's length.
+        bytes: usize,
+    },
+    /// A check option's value is neither `true` nor `false`.
+    NotABool {
+        /// The option's name.
+        option: &'static str,
+        /// The value given.
+        value: String,
+    },
+}
+
+impl std::fmt::Display for OptionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OptionError::Unknown { name } => {
+                let names: Vec<&str> = OPTIONS.iter().map(|o| o.name).collect();
+                write!(f, "unknown option '{name}' (options: {})", names.join(", "))
+            }
+            OptionError::NotANumber {
+                option,
+                value,
+                min,
+                max,
+                unit,
+            } => write!(
+                f,
+                "option {option}: '{value}' is not a whole number ({min} to {max}{unit})"
+            ),
+            OptionError::OutOfRange {
+                option,
+                value,
+                min,
+                max,
+            } => write!(f, "option {option}: {value} is outside {min}..={max}"),
+            OptionError::NotAChoice {
+                option,
+                value,
+                choices,
+            } => write!(
+                f,
+                "option {option}: '{value}' is not one of {}",
+                choices.join(", ")
+            ),
+            OptionError::TooLong { option, bytes } => write!(
+                f,
+                "option {option}: the value is {bytes} bytes, at most {MAX_TEXT}"
+            ),
+            OptionError::NotABool { option, value } => {
+                write!(f, "option {option}: '{value}' is not true or false")
+            }
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
 
 /// A `Text` value as given: `<empty>` is the empty text.
 fn text_value(value: &str) -> String {
@@ -395,10 +520,9 @@ pub fn declarations() -> Vec<String> {
 /// Checks `setoption name <name> value <value>` against the table: the
 /// option and its checked value, or an error naming every option when the
 /// name is unknown.
-pub fn check(name: &str, value: &str) -> Result<(&'static Spec, Value), String> {
-    let spec = find(name).ok_or_else(|| {
-        let names: Vec<&str> = OPTIONS.iter().map(|o| o.name).collect();
-        format!("unknown option '{name}' (options: {})", names.join(", "))
+pub fn check(name: &str, value: &str) -> Result<(&'static Spec, Value), OptionError> {
+    let spec = find(name).ok_or_else(|| OptionError::Unknown {
+        name: name.to_string(),
     })?;
     Ok((spec, spec.parse(value)?))
 }
@@ -416,7 +540,7 @@ impl Default for Values {
 impl Values {
     /// Sets an option by name (case-insensitive) after checking the value;
     /// on an error nothing changes.
-    pub fn set(&mut self, name: &str, value: &str) -> Result<Id, String> {
+    pub fn set(&mut self, name: &str, value: &str) -> Result<Id, OptionError> {
         let (spec, v) = check(name, value)?;
         self.0[spec.id as usize] = v;
         Ok(spec.id)
@@ -486,18 +610,50 @@ mod tests {
         assert_eq!(v.combo(Id::Algorithm), "maxn");
         v.set("Algorithm", "Paranoid").unwrap();
         assert_eq!(v.combo(Id::Algorithm), "alphabeta");
+        let error = |v: &mut Values, name: &str, value: &str| v.set(name, value).unwrap_err();
+        assert_eq!(
+            error(&mut v, "Threads", "0"),
+            OptionError::OutOfRange {
+                option: "Threads",
+                value: 0,
+                min: 1,
+                max: 256
+            }
+        );
         assert!(
-            v.set("Threads", "0")
-                .unwrap_err()
+            error(&mut v, "Threads", "0")
+                .to_string()
                 .contains("outside 1..=256")
         );
-        assert!(v.set("Threads", "x").unwrap_err().contains("whole number"));
-        assert!(v.set("Ponder", "1").unwrap_err().contains("EvalFile"));
+        assert!(
+            error(&mut v, "Threads", "x")
+                .to_string()
+                .contains("whole number")
+        );
+        let unknown = error(&mut v, "Pondering", "1");
+        assert_eq!(
+            unknown,
+            OptionError::Unknown {
+                name: "Pondering".into()
+            }
+        );
+        assert!(unknown.to_string().contains("EvalFile"));
+        assert!(matches!(
+            error(&mut v, "Algorithm", "minimax"),
+            OptionError::NotAChoice { .. }
+        ));
+        assert!(matches!(
+            error(&mut v, "UCI_ShowWinProb", "yes"),
+            OptionError::NotABool { .. }
+        ));
         assert_eq!(v.set("EvalFile", "my weights.txt"), Ok(Id::EvalFile));
         assert_eq!(v.text(Id::EvalFile), "my weights.txt");
         v.set("EvalFile", "<empty>").unwrap();
         assert_eq!(v.text(Id::EvalFile), "");
-        assert!(v.set("EvalFile", &"x".repeat(MAX_TEXT + 1)).is_err());
+        assert!(matches!(
+            error(&mut v, "EvalFile", &"x".repeat(MAX_TEXT + 1)),
+            OptionError::TooLong { .. }
+        ));
         assert_eq!(v.spin(Id::Hash), 16);
         let check = Spec {
             id: Id::Hash,

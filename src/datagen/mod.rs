@@ -5,9 +5,9 @@
 //! `opening_steps` legal steps drawn from a seed that depends only on the
 //! run's seed and `n` ([`crate::play::openings::random_openings`],
 //! which never leaves a kill on the board). From there every step is
-//! chosen by a fixed-node alpha-beta search ([`crate::search::Search::think`] with
-//! `Algorithm::Auto`, one thread, a table of its own cleared before each
-//! game), so a game depends on nothing but the seed, `n` and the options,
+//! chosen by a fixed-node alpha-beta search (an [`crate::engine::Engine`]
+//! per thread: `Algorithm auto`, one thread, a table of its own cleared
+//! before each game, [`engine_for`]), so a game depends on nothing but the seed, `n` and the options,
 //! and a run writes the same bytes with any number of threads.
 //!
 //! A game ends when one sorcerer is left, when a position occurs for the
@@ -42,14 +42,13 @@ pub use format::Format;
 pub use format::{ReadSummary, Sample, read_from};
 pub use read::{read_files, read_files_with};
 
-use crate::eval::EvalCaches;
+use crate::engine::Engine;
 use crate::eval::nnue::Network;
 use crate::game::{Game, Position, splitmix64};
 use crate::play::judge::{Adjudication, Judge, Reason, places};
 use crate::play::openings::{MAX_OPENING_STEPS, random_openings};
+use crate::search::Limits;
 use crate::search::score::Score;
-use crate::search::tt::TranspositionTable;
-use crate::search::{Algorithm, Limits, Search, Settings};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use std::collections::BTreeMap;
@@ -205,13 +204,34 @@ fn mix(mut z: u64) -> u64 {
     splitmix64(&mut z)
 }
 
-/// Plays game `number` (from 1) of the run; `None` if `stop` was set
-/// during it (the game is dropped). `tt` is cleared first.
+/// The engine a data generation thread searches with: `Algorithm auto`,
+/// one thread, a table of `cfg.hash_mib`, the network `cfg.net` (with any
+/// count of players) or the hand-written evaluation, no table samples
+/// (nobody reads the reports).
+pub fn engine_for(cfg: &Config) -> Result<Engine, String> {
+    let hash = cfg.hash_mib.to_string();
+    let use_nnue = if cfg.net.is_some() { "true" } else { "false" };
+    let engine = Engine::with_options(&[
+        ("Hash", hash.as_str()),
+        ("Threads", "1"),
+        ("Algorithm", "auto"),
+        ("UseNNUE", use_nnue),
+    ])
+    .map_err(|e| e.to_string())?;
+    if let Some(net) = &cfg.net {
+        engine.set_network(net.clone()).map_err(|e| e.to_string())?;
+    }
+    engine.set_table_usage(false);
+    Ok(engine)
+}
+
+/// Plays game `number` (from 1) of the run with `engine`; `None` if
+/// `stop` was set during it (the game is dropped). The engine starts a
+/// new game first (its table cleared).
 pub fn play_game(
     cfg: &Config,
     number: u64,
-    tt: &TranspositionTable,
-    eval_caches: &EvalCaches,
+    engine: &Engine,
     stop: &Arc<AtomicBool>,
 ) -> Result<Option<GameData>, String> {
     let game_seed = mix(cfg.seed ^ mix(number));
@@ -220,8 +240,10 @@ pub fn play_game(
         .pop()
         .ok_or_else(|| format!("game {number}: no opening"))?;
     let mut game: Game = opening.game();
-    tt.clear();
-    let Some((reason, searched)) = self_play(cfg, number, &mut game, tt, eval_caches, stop)? else {
+    engine
+        .new_game()
+        .map_err(|e| format!("game {number}: {e}"))?;
+    let Some((reason, searched)) = self_play(cfg, number, &mut game, engine, stop)? else {
         return Ok(None);
     };
     let mut stats = Stats {
@@ -254,53 +276,33 @@ type Searched = Vec<(Position, Score)>;
 
 /// Plays `game` on from its opening, every step chosen by the search,
 /// until the judge ends it: why it ended, and each position searched with
-/// its score. `None` if `stop` was set.
+/// its score. `None` if `stop` was set (seen after each search: a search
+/// of a few thousand nodes takes milliseconds).
 fn self_play(
     cfg: &Config,
     number: u64,
     game: &mut Game,
-    tt: &TranspositionTable,
-    eval_caches: &EvalCaches,
+    engine: &Engine,
     stop: &Arc<AtomicBool>,
 ) -> Result<Option<(Reason, Searched)>, String> {
     let limits = Limits {
         nodes: Some(cfg.nodes),
         ..Limits::default()
     };
-    let settings = Settings {
-        algorithm: Algorithm::Auto,
-        threads: 1,
-        net: cfg.net.clone(),
-        // The evaluation asked for, with any count of players.
-        net_auto: false,
-        // No one reads the reports.
-        table_usage: false,
-        ..Settings::default()
-    };
     let mut judge = Judge::new(Adjudication {
         max_turns: cfg.max_turns,
         repetitions: REPETITIONS,
     });
-    // Hashes of the positions before the current one, for the search's
-    // repetition draws.
-    let mut hashes: Vec<u64> = game.positions().iter().map(|p| p.hash()).collect();
-    hashes.pop();
     let mut searched: Searched = Vec::new();
     loop {
         let pos = *game.position();
         if let Some(r) = judge.before_turn(&pos) {
             return Ok(Some((r, searched)));
         }
-        let search = Search {
-            root: &pos,
-            game_hashes: &hashes,
-            limits: &limits,
-            settings: &settings,
-            tt,
-            eval_caches,
-            ponder: None,
-        };
-        let outcome = search.think(stop.clone(), &mut |_| {});
+        // The game's earlier positions count for repetitions.
+        let outcome = engine
+            .go(game, &limits, |_| {})
+            .map_err(|e| format!("game {number}: {e}"))?;
         if stop.load(Relaxed) {
             return Ok(None);
         }
@@ -311,7 +313,6 @@ fn self_play(
         game.play(step)
             .map_err(|e| format!("game {number}: the search's step: {e}"))?;
         searched.push((pos, outcome.info.score));
-        hashes.push(pos.hash());
         if let Some(r) = judge.after_step(game.position()) {
             return Ok(Some((r, searched)));
         }
@@ -404,23 +405,22 @@ pub fn run(
             cfg.threads, cfg.hash_mib
         ));
     }
-    let tables = (0..cfg.threads)
-        .map(|_| TranspositionTable::try_new(cfg.hash_mib))
+    let engines = (0..cfg.threads)
+        .map(|_| engine_for(cfg))
         .collect::<Result<Vec<_>, _>>()?;
     let next = AtomicU64::new(1);
     let mut total = Stats::default();
     let (tx, rx) = mpsc::channel::<(u64, Result<Option<GameData>, String>)>();
     std::thread::scope(|scope| {
-        for tt in &tables {
+        for engine in &engines {
             let (tx, next) = (tx.clone(), &next);
             scope.spawn(move || {
-                let eval_caches = EvalCaches::new();
                 loop {
                     let n = next.fetch_add(1, Relaxed);
                     if cfg.games.is_some_and(|g| n > g) || stop.load(Relaxed) {
                         break;
                     }
-                    let game = play_game(cfg, n, tt, &eval_caches, stop);
+                    let game = play_game(cfg, n, engine, stop);
                     if tx.send((n, game)).is_err() {
                         break;
                     }

@@ -390,11 +390,11 @@ mod tests {
         assert!(spec.check_options().unwrap_err().contains(
             "'option.MctsParallel=leaf': option MctsParallel: 'leaf' is not one of tree, root"
         ));
-        spec.options = vec![("Ponder".into(), "true".into())];
+        spec.options = vec![("Contempt".into(), "10".into())];
         assert!(
             spec.check_options()
                 .unwrap_err()
-                .contains("no option 'Ponder'")
+                .contains("no option 'Contempt'")
         );
         spec.program = Program::External {
             command: vec!["other".into()],

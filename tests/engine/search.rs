@@ -1,34 +1,28 @@
 //! Searches in process, on fixed positions: no binary, no protocol, just
-//! `splut::search::Search` as a program embedding the engine would call it.
+//! `splut::engine::Engine` as a program embedding the engine would call it.
 
-use splut::eval::EvalCaches;
-use splut::game::{Position, Step};
+use splut::engine::{Engine, EngineError, GoError, Report};
+use splut::game::{Game, Position, Step};
+use splut::options::OptionError;
 use splut::search::score::Score;
-use splut::search::tt::TranspositionTable;
-use splut::search::{Algorithm, Limits, Outcome, Search, Settings};
+use splut::search::{Algorithm, Limits};
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 /// Red's troll throws the rock on e4 north-west into green's sorcerer.
 const KILL: &str = "R/gT2/2gS2/7/R3gD3R/rS2R3/rD3rT/3/1 r 3 10 - - -";
 
-fn search(spn: &str, algorithm: Algorithm, limits: Limits, caches: &EvalCaches) -> Outcome {
+/// A 3-player middle game.
+const MIDDLE: &str = "R/gD1gS/1gT3/1yS5/RyD6R/1yT2rT2/1rD3/rSR1/1 r 2 10 - - -";
+
+/// `engine`'s search of `spn` with `algorithm`, from a new game (a
+/// cleared 4 MiB table; the evaluation caches kept).
+fn search(spn: &str, algorithm: Algorithm, limits: Limits, engine: &Engine) -> Report {
+    engine.set_option("Hash", "4").unwrap();
+    engine.set_option("Algorithm", algorithm.name()).unwrap();
+    engine.new_game().unwrap();
     let root = Position::from_spn(spn).unwrap();
-    let tt = TranspositionTable::new(4);
-    let settings = Settings {
-        algorithm,
-        ..Settings::default()
-    };
-    let search = Search {
-        root: &root,
-        game_hashes: &[],
-        limits: &limits,
-        settings: &settings,
-        tt: &tt,
-        eval_caches: caches,
-        ponder: None,
-    };
-    search.think(Arc::new(AtomicBool::new(false)), &mut |_| {})
+    engine.go(&Game::new(root), &limits, |_| {}).unwrap()
 }
 
 fn depth(d: u32) -> Limits {
@@ -50,9 +44,9 @@ fn play(spn: &str, turn: &[Step]) -> Position {
 
 #[test]
 fn every_alpha_beta_search_takes_a_kill_at_hand() {
-    let caches = EvalCaches::new();
+    let engine = Engine::new();
     for algorithm in [Algorithm::Auto, Algorithm::AlphaBeta, Algorithm::MaxN] {
-        let out = search(KILL, algorithm, depth(4), &caches);
+        let out = search(KILL, algorithm, depth(4), &engine);
         let after = play(KILL, &out.turn);
         assert!(after.is_game_over(), "{algorithm:?}: {:?}", out.turn);
         // Max-n reports shares, not proven results.
@@ -63,14 +57,15 @@ fn every_alpha_beta_search_takes_a_kill_at_hand() {
 }
 
 /// A fixed depth on one thread is deterministic, and a cache kept from an
-/// earlier search changes nothing but the time.
+/// earlier search (the engine's, across a new game) changes nothing but
+/// the time.
 #[test]
 fn a_fixed_depth_search_is_reproducible_and_caches_change_nothing() {
-    let spn = "R/gD1gS/1gT3/1yS5/RyD6R/1yT2rT2/1rD3/rSR1/1 r 2 10 - - -";
-    let caches = EvalCaches::new();
-    let first = search(spn, Algorithm::AlphaBeta, depth(6), &caches);
-    let again = search(spn, Algorithm::AlphaBeta, depth(6), &caches);
-    let fresh = search(spn, Algorithm::AlphaBeta, depth(6), &EvalCaches::new());
+    let spn = MIDDLE;
+    let engine = Engine::new();
+    let first = search(spn, Algorithm::AlphaBeta, depth(6), &engine);
+    let again = search(spn, Algorithm::AlphaBeta, depth(6), &engine);
+    let fresh = search(spn, Algorithm::AlphaBeta, depth(6), &Engine::new());
     for other in [&again, &fresh] {
         assert_eq!(first.turn, other.turn);
         assert_eq!(first.info.nodes, other.info.nodes);
@@ -93,8 +88,122 @@ fn a_node_limit_is_kept() {
         ..Limits::default()
     };
     let start = Position::start(4).unwrap().to_spn();
-    let out = search(&start, Algorithm::Auto, limits, &EvalCaches::new());
+    let out = search(&start, Algorithm::Auto, limits, &Engine::new());
     assert!(out.info.nodes <= 5_000 + 64, "{:?}", out.info);
     assert_eq!(out.turn.len(), 1, "the first turn of the game is one step");
     play(&start, &out.turn);
+}
+
+/// Two searches in a row share the engine's table: the second reaches the
+/// same depth in fewer nodes, and a new game forgets it again.
+#[test]
+fn a_second_search_reuses_the_table() {
+    let engine = Engine::with_options(&[("Hash", "16")]).unwrap();
+    let game = Game::new(Position::from_spn(MIDDLE).unwrap());
+    let first = engine.go(&game, &depth(7), |_| {}).unwrap();
+    let second = engine.go(&game, &depth(7), |_| {}).unwrap();
+    assert_eq!(second.info.depth, 7);
+    assert!(
+        second.info.nodes * 2 < first.info.nodes,
+        "first {} nodes, second {}",
+        first.info.nodes,
+        second.info.nodes
+    );
+    engine.new_game().unwrap();
+    let after_new_game = engine.go(&game, &depth(7), |_| {}).unwrap();
+    assert_eq!(after_new_game.info.nodes, first.info.nodes);
+    assert_eq!(after_new_game.turn, first.turn);
+}
+
+/// `stop` from another thread ends an infinite search, which answers with
+/// a whole turn; while it runs the engine refuses changes with typed
+/// errors, and it takes them again once the search is over.
+#[test]
+fn stop_from_another_thread_ends_an_infinite_search() {
+    for threads in ["1", "2"] {
+        let engine = Arc::new(Engine::with_options(&[("Threads", threads)]).unwrap());
+        let searching = engine.clone();
+        let start = Instant::now();
+        let handle = std::thread::spawn(move || {
+            let game = Game::new(Position::start(3).unwrap());
+            let limits = Limits {
+                infinite: true,
+                ..Limits::default()
+            };
+            searching.go(&game, &limits, |_| {})
+        });
+        while !engine.is_searching() {
+            assert!(start.elapsed() < Duration::from_secs(10), "never started");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        std::thread::sleep(Duration::from_millis(200));
+        assert!(matches!(
+            engine.set_option("Hash", "8"),
+            Err(EngineError::Busy)
+        ));
+        assert!(matches!(engine.new_game(), Err(EngineError::Busy)));
+        let game = Game::new(Position::start(2).unwrap());
+        assert_eq!(
+            engine.go(&game, &depth(1), |_| {}).unwrap_err(),
+            GoError::Busy
+        );
+        let stopped = Instant::now();
+        engine.stop();
+        let report = handle.join().unwrap().unwrap();
+        assert!(
+            stopped.elapsed() < Duration::from_secs(2),
+            "{threads} threads"
+        );
+        assert_eq!(report.turn.len(), 1, "the first turn of a game is one step");
+        assert!(report.info.depth >= 1);
+        assert!(!engine.is_searching());
+        engine.set_option("Hash", "8").unwrap();
+    }
+}
+
+/// Bad option names and values are typed errors that change nothing.
+#[test]
+fn bad_options_are_typed_errors() {
+    let engine = Engine::new();
+    let before = engine.options();
+    match engine.set_option("Hashes", "16") {
+        Err(EngineError::Option(OptionError::Unknown { name })) => assert_eq!(name, "Hashes"),
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        engine.set_option("Threads", "0"),
+        Err(EngineError::Option(OptionError::OutOfRange { min: 1, .. }))
+    ));
+    assert!(matches!(
+        engine.set_option("MultiPV", "two"),
+        Err(EngineError::Option(OptionError::NotANumber { .. }))
+    ));
+    assert!(matches!(
+        engine.set_option("Algorithm", "minimax"),
+        Err(EngineError::Option(OptionError::NotAChoice { .. }))
+    ));
+    assert!(matches!(
+        engine.set_option("Ponder", "maybe"),
+        Err(EngineError::Option(OptionError::NotABool { .. }))
+    ));
+    let missing = engine.set_option("EvalFile", "/no/such/file.txt");
+    assert!(
+        matches!(missing, Err(EngineError::EvalFile(_))),
+        "{missing:?}"
+    );
+    assert!(missing.unwrap_err().to_string().contains("kept"));
+    assert_eq!(engine.options(), before);
+    // A finished game has nothing to search.
+    let over = Game::new(Position::from_spn(KILL).unwrap());
+    let mut over = over;
+    let kill = search(KILL, Algorithm::Auto, depth(4), &engine).turn;
+    for s in kill {
+        over.play(s).unwrap();
+    }
+    assert_eq!(
+        engine.go(&over, &depth(3), |_| {}).unwrap_err(),
+        GoError::GameOver {
+            winner: over.position().winner()
+        }
+    );
 }

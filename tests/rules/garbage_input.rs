@@ -108,7 +108,7 @@ impl std::io::Write for Sink {
 
 #[test]
 fn mutated_protocol_lines_never_panic_and_get_answers() {
-    use splut::protocol::{Engine, Flow, Output, commands::parse_go};
+    use splut::protocol::{Flow, Output, Session, commands::parse_go};
     let seeds = [
         "ugi",
         "isready",
@@ -126,7 +126,7 @@ fn mutated_protocol_lines_never_panic_and_get_answers() {
         "stop",
     ];
     let sink = Sink::default();
-    let mut engine = Engine::new(Output::new(Box::new(sink.clone())));
+    let mut engine = Session::new(Output::new(Box::new(sink.clone())));
     let mut rng = Rng(0xF022);
     for i in 0..20_000 {
         let line = mutate(&mut rng, seeds[i % seeds.len()]);

@@ -688,7 +688,9 @@ fn the_tournament_knows_the_engines_bounds_without_depending_on_them() {
     assert_eq!(MAX_DEPTH, u64::from(splut::search::MAX_DEPTH));
     assert_eq!(
         BUILTIN_HASH_MIB,
-        splut::protocol::options::Options::default().hash_mib()
+        splut::engine::Engine::new()
+            .options()
+            .spin(splut::options::Id::Hash) as usize
     );
 }
 

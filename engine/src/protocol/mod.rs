@@ -9,28 +9,19 @@
 
 pub mod commands;
 pub mod input;
-pub mod options;
 
-use crate::eval::nnue::{Network, default_network};
-use crate::eval::{EvalCaches, EvalFile, EvalSet};
+use crate::engine::{Engine, GoError, win_probabilities};
 use crate::game::{Game, Position, Seat, Step, perft_interruptible};
-use crate::options::Id;
+use crate::options::{Id, declarations};
 use crate::search::control::Ponder;
-use crate::search::score::Score;
-use crate::search::tt::TranspositionTable;
-use crate::search::{Info, Limits, Search};
-use crate::winprob::{self, Estimate};
+use crate::search::{Info, Limits};
+use crate::winprob;
 use commands::{parse_go, parse_position, parse_setoption};
-use options::Options;
 use std::io::{BufRead, Write};
 
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
-
-/// Largest table (MiB) that `uginewgame` clears in place (a few hundred
-/// milliseconds at most) rather than replacing with fresh memory.
-const CLEAR_IN_PLACE_MIB: usize = 1024;
 
 /// Where the engine's lines go: shared by the input loop and the search
 /// thread, one whole line at a time, flushed after each.
@@ -64,7 +55,8 @@ struct Plan {
 }
 
 struct Running {
-    handle: JoinHandle<()>,
+    /// Closed (the sender dropped) once the job's last lines are written.
+    done: mpsc::Receiver<()>,
     stop: Arc<AtomicBool>,
     /// `go infinite`: waits for `stop` whatever ends the search.
     infinite: bool,
@@ -149,21 +141,58 @@ pub enum Flow {
     Quit,
 }
 
-/// The engine behind the protocol.
-pub struct Engine {
+/// One protocol session: the input loop's state around an [`Engine`]
+/// (the game and its first mover, the planned turn, the running job).
+pub struct Session {
     out: Output,
     game: Game,
     p1: Seat,
-    options: Options,
-    /// The evaluation's weights: compiled in, or from `EvalFile`.
-    params: EvalSet,
-    /// The network (with `UseNNUE`): compiled in, or from `EvalFile`.
-    net: Arc<Network>,
-    tt: Arc<TranspositionTable>,
-    /// Evaluation caches kept from one search to the next.
-    eval_caches: Arc<EvalCaches>,
+    /// The engine: options, table, caches, network, threads.
+    engine: Arc<Engine>,
     plan: Arc<Mutex<Option<Plan>>>,
     running: Option<Running>,
+    /// Where searches and perft run, kept from one `go` to the next.
+    search_thread: SearchThread,
+}
+
+/// A job for the search thread.
+type Job = Box<dyn FnOnce() + Send>;
+
+/// The thread the session's searches run on, so that the input loop never
+/// blocks: started at the first job and kept for the next ones (short
+/// searches, such as a GUI's hints or `go nodes 1`, then start no thread).
+#[derive(Default)]
+struct SearchThread(Option<mpsc::Sender<Job>>);
+
+impl SearchThread {
+    /// Runs `job` on the thread, starting it if there is none (or the last
+    /// one ended, after a panic).
+    fn run(&mut self, job: Job) {
+        let job = match &self.0 {
+            Some(tx) => match tx.send(job) {
+                Ok(()) => return,
+                Err(mpsc::SendError(job)) => job,
+            },
+            None => job,
+        };
+        let (tx, rx) = mpsc::channel::<Job>();
+        let started = std::thread::Builder::new()
+            .name("splut-search".into())
+            .spawn(move || {
+                for job in rx {
+                    job();
+                }
+            });
+        match started {
+            Ok(_) => match tx.send(job) {
+                Ok(()) => self.0 = Some(tx),
+                Err(mpsc::SendError(job)) => job(),
+            },
+            // No thread to be had: the job runs here, blocking the input
+            // loop, rather than not at all.
+            Err(_) => job(),
+        }
+    }
 }
 
 fn steps_text(steps: &[Step]) -> String {
@@ -195,34 +224,27 @@ pub fn info_line(i: &Info) -> String {
 /// The `winprob …` words for a report of a search of `root`
 /// ([`crate::winprob`]).
 pub fn win_prob_words(root: &Position, i: &Info) -> String {
-    let estimate = match i.score {
-        Score::Cp(v) => Estimate::Cp(v),
-        Score::Win(_) => Estimate::Win,
-        Score::Loss(_) => Estimate::Loss,
-    };
-    let seats: Vec<Seat> = root.seats_in_game().collect();
-    winprob::words(&winprob::win_probabilities(
-        &seats,
-        root.side_to_move(),
-        estimate,
-    ))
+    winprob::words(&win_probabilities(root, i))
 }
 
-impl Engine {
-    /// An engine writing to `out`, set to the 2-player start position.
-    pub fn new(out: Output) -> Engine {
-        let options = Options::default();
-        Engine {
+impl Session {
+    /// A session writing to `out`, set to the 2-player start position,
+    /// with a new engine.
+    pub fn new(out: Output) -> Session {
+        Session::with_engine(out, Arc::new(Engine::new()))
+    }
+
+    /// A session of `engine`, writing to `out`, set to the 2-player start
+    /// position.
+    pub fn with_engine(out: Output, engine: Arc<Engine>) -> Session {
+        Session {
             out,
             game: Game::new(Position::start(2).unwrap_or_else(|| unreachable!())),
             p1: Seat::Red,
-            tt: Arc::new(TranspositionTable::new(options.hash_mib())),
-            eval_caches: Arc::new(EvalCaches::new()),
-            options,
-            params: EvalSet::default(),
-            net: default_network(),
+            engine,
             plan: Arc::new(Mutex::new(None)),
             running: None,
+            search_thread: SearchThread::default(),
         }
     }
 
@@ -238,7 +260,7 @@ impl Engine {
                 return true;
             }
             if let Some(r) = self.running.take() {
-                let _ = r.handle.join();
+                let _ = r.done.recv();
             }
         }
         false
@@ -256,7 +278,7 @@ impl Engine {
                 std::thread::sleep(std::time::Duration::from_millis(2));
             }
             r.stop.store(true, SeqCst);
-            let _ = r.handle.join();
+            let _ = r.done.recv();
         }
     }
 
@@ -295,29 +317,15 @@ impl Engine {
                 self.out
                     .line(&format!("id name splut {}", env!("CARGO_PKG_VERSION")));
                 self.out.line("id author the splut developers");
-                for o in options::declarations() {
+                for o in declarations() {
                     self.out.line(&o);
                 }
                 self.out.line(if cmd == "ugi" { "ugiok" } else { "uciok" });
             }
             "isready" => self.out.line("readyok"),
             "uginewgame" | "ucinewgame" => {
-                let (mib, freed) = (self.options.hash_mib(), self.tt.mib());
-                // Clearing a table of many GiB would block for seconds; a
-                // fresh one is instant but maps its pages during the search.
-                let clear = mib <= CLEAR_IN_PLACE_MIB;
-                if mib != freed || !clear || Arc::strong_count(&self.tt) > 1 {
-                    self.tt = Arc::new(TranspositionTable::new(1));
-                    match TranspositionTable::try_replacing(mib, freed) {
-                        Ok(tt) => self.tt = Arc::new(tt),
-                        Err(e) => self.error(&format!("uginewgame: {e}; the table is now 1 MiB")),
-                    }
-                }
-                // Cleared (and its pages mapped) here, between games, rather
-                // than page by page during the first searches.
-                if clear {
-                    self.tt
-                        .clear_with(self.options.threads().min(crate::search::control::cores()));
+                if let Err(e) = self.engine.new_game() {
+                    self.error(&format!("uginewgame: {e}"));
                 }
                 set_plan(&self.plan, None);
             }
@@ -334,6 +342,7 @@ impl Engine {
                 if let Some(r) = &self.running {
                     r.stop.store(true, SeqCst);
                 }
+                self.engine.stop();
             }
             // After its hit a search ponders no more: a second hit is an
             // error, as protocol.md says.
@@ -357,28 +366,31 @@ impl Engine {
         Flow::Continue
     }
 
-    /// Runs `job` on its own thread as the running search: it gets the
-    /// stop flag and returns its last lines, written after `busy` is
-    /// cleared (so a command that needs an idle engine, sent once they
-    /// are read, is accepted).
+    /// Runs `job` on the session's search thread as the running search:
+    /// it gets the stop flag `stop` (the engine's for a search) and
+    /// returns its last lines, written after `busy` is cleared (so a
+    /// command that needs an idle engine, sent once they are read, is
+    /// accepted).
     fn start_job(
         &mut self,
         infinite: bool,
         ponder: Option<Arc<Ponder>>,
+        stop: Arc<AtomicBool>,
         job: impl FnOnce(Arc<AtomicBool>) -> Vec<String> + Send + 'static,
     ) {
-        let stop = Arc::new(AtomicBool::new(false));
         let busy = Arc::new(AtomicBool::new(true));
         let (out, stop2, busy2) = (self.out.clone(), stop.clone(), busy.clone());
-        let handle = std::thread::spawn(move || {
+        let (done_tx, done) = mpsc::channel();
+        self.search_thread.run(Box::new(move || {
             let last = job(stop2);
             busy2.store(false, SeqCst);
             for line in &last {
                 out.line(line);
             }
-        });
+            drop(done_tx);
+        }));
         self.running = Some(Running {
-            handle,
+            done,
             stop,
             busy,
             infinite,
@@ -387,38 +399,13 @@ impl Engine {
     }
 
     fn setoption(&mut self, args: &[&str]) {
-        let before = self.options.clone();
-        let result =
-            parse_setoption(args).and_then(|(name, value)| self.options.set(&name, &value));
-        match result {
-            Ok(Id::Hash) => {
-                match TranspositionTable::try_replacing(self.options.hash_mib(), self.tt.mib()) {
-                    Ok(tt) => self.tt = Arc::new(tt),
-                    Err(e) => {
-                        self.options = before;
-                        self.error(&format!(
-                            "option Hash: {e}; keeping {} MiB",
-                            self.options.hash_mib()
-                        ));
-                    }
-                }
-            }
-            Ok(Id::EvalFile) => match EvalFile::read(self.options.eval_file()) {
-                Ok(EvalFile::Default) => {
-                    self.params = EvalSet::default();
-                    self.net = default_network();
-                }
-                Ok(EvalFile::Weights(params)) => self.params = params,
-                Ok(EvalFile::Network(net)) => self.net = Arc::new(net),
-                Err(e) => {
-                    self.options = before;
-                    self.error(&format!(
-                        "option EvalFile: {e}; the weights and network in use are kept"
-                    ));
-                }
-            },
-            Ok(_) => {}
-            Err(e) => self.error(&e),
+        let result = parse_setoption(args).and_then(|(name, value)| {
+            self.engine
+                .set_option(&name, &value)
+                .map_err(|e| e.to_string())
+        });
+        if let Err(e) = result {
+            self.error(&e);
         }
     }
 
@@ -462,7 +449,7 @@ impl Engine {
         // Deep perft runs for hours: it runs like a search, on its own
         // thread, and `stop` ends it.
         let pos = *self.game.position();
-        self.start_job(false, None, move |stop| {
+        self.start_job(false, None, Arc::new(AtomicBool::new(false)), move |stop| {
             let mut go_on = || !stop.load(SeqCst);
             let mut rows = Vec::new();
             let mut total = Some(u64::from(depth == 0));
@@ -509,47 +496,35 @@ impl Engine {
                 return;
             }
         };
-        if pos.is_game_over() {
-            let w = pos.winner().map_or('-', |s| s.letter());
-            self.error(&format!("the game is over ({w} won); nothing to search"));
-            self.out.line("bestturn (none)");
-            self.out.line("bestmove (none)");
-            return;
-        }
         if let Some(rest) = self
             .planned_rest()
-            .filter(|_| !limits.infinite && !limits.ponder)
+            .filter(|_| !limits.infinite && !limits.ponder && !pos.is_game_over())
         {
             self.out.line("info string continuing the planned turn");
             self.out.line(&format!("bestturn {}", steps_text(&rest)));
             self.out.line(&format!("bestmove {}", rest[0]));
             return;
         }
-        let game_hashes: Vec<u64> = self.game.positions()[..self.game.positions().len() - 1]
-            .iter()
-            .map(|p| p.hash())
-            .collect();
-        let settings = self
-            .options
-            .settings(self.params.clone())
-            .with_network(&self.net);
-        let show_win_prob = self.options.show_win_prob();
+        let search = match self.engine.prepare(&self.game, &limits) {
+            Ok(s) => s,
+            Err(e @ GoError::GameOver { .. }) => {
+                self.error(&e.to_string());
+                self.out.line("bestturn (none)");
+                self.out.line("bestmove (none)");
+                return;
+            }
+            Err(e) => {
+                self.error(&e.to_string());
+                return;
+            }
+        };
+        let show_win_prob = self.engine.options().check(Id::ShowWinProb);
         let infinite = limits.infinite;
-        let ponder = limits.ponder.then(Ponder::new);
-        let (out, tt, plan) = (self.out.clone(), self.tt.clone(), self.plan.clone());
-        let eval_caches = self.eval_caches.clone();
-        let handle = ponder.clone();
-        self.start_job(infinite, ponder, move |stop| {
+        let ponder = search.ponder();
+        let stop = search.stop_flag();
+        let (out, plan, handle) = (self.out.clone(), self.plan.clone(), ponder.clone());
+        self.start_job(infinite, ponder, stop, move |stop| {
             let mut reported = None;
-            let search = Search {
-                root: &pos,
-                game_hashes: &game_hashes,
-                limits: &limits,
-                settings: &settings,
-                tt: &tt,
-                eval_caches: &eval_caches,
-                ponder: handle.clone(),
-            };
             let line = |i: &Info| {
                 let mut text = info_line(i);
                 if show_win_prob {
@@ -558,7 +533,7 @@ impl Engine {
                 }
                 text
             };
-            let outcome = search.think(stop.clone(), &mut |i| {
+            let report = search.run(&mut |i| {
                 out.line(&line(i));
                 // The best line (`MultiPV`'s first, or the only one).
                 if i.multipv <= 1 {
@@ -569,17 +544,17 @@ impl Engine {
                 &plan,
                 Some(Plan {
                     root: pos,
-                    turn: outcome.turn.clone(),
+                    turn: report.turn.clone(),
                 }),
             );
             // The totals of a search cut short, unless the last report has
             // them (with `MultiPV`, unless it reported this line: the other
             // lines' nodes are all that differ).
-            let o = &outcome.info;
+            let o = &report.info;
             if reported.is_none_or(|r| {
                 r.nodes != o.nodes && (r.multipv == 0 || r.depth != o.depth || r.pv != o.pv)
             }) {
-                out.line(&line(&outcome.info));
+                out.line(&line(&report.info));
             }
             // `infinite` holds the answer back until `stop`, whatever ended
             // the search (a limit, a proof, a search that cannot go on);
@@ -588,12 +563,11 @@ impl Engine {
             while waiting() && !stop.load(SeqCst) {
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
-            let first = outcome
-                .turn
-                .first()
+            let first = report
+                .best_step()
                 .map_or("(none)".to_string(), |s| s.to_string());
             vec![
-                format!("bestturn {}", steps_text(&outcome.turn)),
+                format!("bestturn {}", steps_text(&report.turn)),
                 format!("bestmove {first}"),
             ]
         });
@@ -617,7 +591,7 @@ pub const END_OF_INPUT_GRACE: std::time::Duration = std::time::Duration::from_se
 /// search gets at most [`END_OF_INPUT_GRACE`], an infinite one is stopped;
 /// returns [`Flow::Continue`]).
 pub fn run(mut reader: impl BufRead, out: Output) -> Flow {
-    let mut engine = Engine::new(out);
+    let mut engine = Session::new(out);
     let mut bytes = Vec::new();
     loop {
         // Bytes that are not UTF-8 become U+FFFD and fail as unknown words.

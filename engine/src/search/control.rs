@@ -145,7 +145,11 @@ impl Progress {
 /// Logical cores of the machine: a search never runs more threads than
 /// this. More would gain nothing and starve the thread that keeps the clock
 /// (256 threads on 2 cores overran a 100 ms limit by seconds).
+/// Without the feature `parallel` the engine runs one thread: 1.
 pub fn cores() -> usize {
+    if !cfg!(feature = "parallel") {
+        return 1;
+    }
     static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }

@@ -26,6 +26,7 @@
 //! stays in the root's turn.
 
 use super::score::Score;
+use super::workers::Workers;
 use super::{Control, Info};
 use crate::eval::nnue::Network;
 use crate::eval::{EvalParams, Evaluator, SHARES_TOTAL};
@@ -672,8 +673,10 @@ pub struct MctsRun<'a> {
     pub params: &'a EvalParams,
     /// ...or by the network, when it evaluates.
     pub net: Option<&'a Network>,
-    /// Threads (at least 1).
+    /// Threads (at least 1; this one and `threads - 1` of `workers`).
     pub threads: usize,
+    /// The engine's helper threads.
+    pub workers: &'a Workers,
     /// Seed of the first thread's random numbers.
     pub seed: u64,
     /// Memory for the tree(s), MiB.
@@ -691,35 +694,25 @@ pub struct MctsRun<'a> {
 /// Runs MCTS (or plain UCT) on `root` as `run` says; returns the final
 /// report. Reproducible with one thread, a seed and a simulation cap.
 pub fn run(root: &Position, run: &MctsRun, report: &mut dyn FnMut(&Info)) -> Info {
-    let threads = run.threads.max(1);
+    let threads = run.threads.clamp(1, run.workers.helpers() + 1);
     let trees: Vec<Tree> = match run.cfg.parallel {
         Parallel::Tree => vec![Tree::new(root, Tree::capacity_for(run.tree_mib))],
         Parallel::Root => (0..threads)
             .map(|_| Tree::new(root, Tree::capacity_for(run.tree_mib) / threads))
             .collect(),
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads - 1)
-        .build()
-        .ok();
     let work = |tree: &Tree, seed: u64, report: Option<&mut dyn FnMut(&Info)>| {
         run.work(&trees, tree, root, seed, report)
     };
-    match pool.filter(|_| threads > 1) {
-        None => work(&trees[0], run.seed, Some(report)),
-        Some(pool) => pool.in_place_scope(|scope| {
-            for i in 1..threads {
-                let tree = match run.cfg.parallel {
-                    Parallel::Tree => &trees[0],
-                    Parallel::Root => &trees[i],
-                };
-                let work = &work;
-                let seed = run.seed.wrapping_add(i as u64 * 0x9E37_79B9);
-                scope.spawn(move |_| work(tree, seed, None));
-            }
-            work(&trees[0], run.seed, Some(report));
-        }),
-    }
+    let helper = |i: usize| {
+        let tree = match run.cfg.parallel {
+            Parallel::Tree => &trees[0],
+            Parallel::Root => &trees[i],
+        };
+        work(tree, run.seed.wrapping_add(i as u64 * 0x9E37_79B9), None);
+    };
+    run.workers
+        .run(threads, &helper, || work(&trees[0], run.seed, Some(report)));
     let info = run.summary(&trees, root);
     report(&info);
     info

@@ -1,6 +1,6 @@
 //! Search: iterative deepening over steps, a turn at a time.
 //!
-//! - [`run`]: one search from start to answer ([`Search::think`]): the time
+//! - [`run`]: one search from start to answer (`Search::think`): the time
 //!   budget, the search for the algorithm, the fallback to best-reply
 //!   search when paranoid alpha-beta proves a loss.
 //! - [`control`]: stop flags, clock and node limit shared by the threads.
@@ -36,9 +36,11 @@ pub mod smp;
 pub mod thread;
 pub mod time;
 pub mod tt;
+pub mod workers;
 
 pub use control::{Control, Progress, cores};
-pub use run::Search;
+pub(crate) use run::Search;
+pub use workers::Workers;
 
 use crate::eval::EvalSet;
 use crate::eval::nnue::{Network, default_network};

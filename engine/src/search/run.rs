@@ -10,6 +10,7 @@ use super::score::Score;
 use super::smp::{Iteration, lazy_smp};
 use super::thread::{Shared, Worker};
 use super::tt::TranspositionTable;
+use super::workers::Workers;
 use super::{Algorithm, Info, Limits, MAX_DEPTH, Outcome, Settings, mcts, reference, skill, time};
 use crate::eval::{EvalCaches, EvalParams};
 use crate::game::Position;
@@ -21,23 +22,27 @@ use std::time::{Duration, Instant};
 const FALLBACK_MIN_TIME: Duration = Duration::from_millis(5);
 
 /// What a search works on: the root and the positions before it, the
-/// limits and settings, the shared table. Built once per `go`; each search
-/// run on it (the first, a fallback) brings its own [`Control`].
-pub struct Search<'a> {
+/// limits and settings, and what the engine keeps between searches (the
+/// table, the evaluation caches, the helper threads). Built by
+/// the `Engine` (a floor up) once per `go`; each search run on it (the first, a
+/// fallback) brings its own [`Control`].
+pub(crate) struct Search<'a> {
     /// The position searched.
-    pub root: &'a Position,
+    pub(crate) root: &'a Position,
     /// Hashes of the game's earlier positions (repetitions).
-    pub game_hashes: &'a [u64],
+    pub(crate) game_hashes: &'a [u64],
     /// What limits the search.
-    pub limits: &'a Limits,
+    pub(crate) limits: &'a Limits,
     /// How it searches.
-    pub settings: &'a Settings,
+    pub(crate) settings: &'a Settings,
     /// The table shared by every thread and search.
-    pub tt: &'a TranspositionTable,
+    pub(crate) tt: &'a TranspositionTable,
     /// Evaluation caches kept from one search to the next.
-    pub eval_caches: &'a EvalCaches,
+    pub(crate) eval_caches: &'a EvalCaches,
+    /// The helper threads.
+    pub(crate) workers: &'a Workers,
     /// Pondering (`go ponder`): the time limits count from its hit.
-    pub ponder: Option<Arc<Ponder>>,
+    pub(crate) ponder: Option<Arc<Ponder>>,
 }
 
 impl Search<'_> {
@@ -177,6 +182,7 @@ impl Search<'_> {
             params: self.params(),
             net: settings.net_for(self.root, algorithm),
             threads: self.threads(),
+            workers: self.workers,
             seed: settings.seed,
             tree_mib: settings.tree_mib,
             control,
@@ -233,6 +239,6 @@ impl Search<'_> {
             multi_pv: self.settings.multi_pv,
             table_usage: self.settings.table_usage,
         };
-        lazy_smp(&iteration, self.threads(), &worker, report)
+        lazy_smp(&iteration, self.threads(), self.workers, &worker, report)
     }
 }

@@ -316,7 +316,7 @@ const CHOICE_SALT: u64 = 0x5b1e_7e4e_15c0_de01;
 /// One search at `skill`'s level: the smaller search with its blind spots
 /// and lines, then the choice among the last iteration's lines, played as
 /// a whole turn. Every report passes through to `report`.
-pub fn think(
+pub(crate) fn think(
     search: &Search<'_>,
     skill: &Skill,
     stop: Arc<AtomicBool>,

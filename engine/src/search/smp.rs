@@ -1,58 +1,55 @@
-//! Lazy SMP: with more than one thread, helper threads search the same tree
-//! and share the table. Every helper publishes its completed iterations;
+//! Lazy SMP: with more than one thread, helper threads (the engine's
+//! [`Workers`], kept between searches) search the same tree and share the
+//! table. Every helper publishes its completed iterations;
 //! the deepest one is played, and a helper that completes the target depth
 //! first ends the search.
 
 use super::Info;
 pub use super::iterate::Iteration;
 use super::thread::Worker;
+use super::workers::Workers;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Runs `threads` workers (made by `worker(is_main)`) on `it`: the main
-/// thread iterates and reports, helpers publish; returns the best completed
-/// iteration with every thread's nodes.
+/// thread (this one) iterates and reports, helpers (on `workers`) publish;
+/// returns the best completed iteration with every thread's nodes.
 pub fn lazy_smp<'a>(
     it: &Iteration<'_>,
     threads: usize,
+    workers: &Workers,
     worker: &(dyn Fn(bool) -> Box<dyn Worker + 'a> + Sync),
     report: &mut dyn FnMut(&Info),
 ) -> Info {
     let control = it.control;
     let helper_best: Mutex<Option<Info>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        let helpers: Vec<_> = (1..threads)
-            .map(|i| {
-                let published = &helper_best;
-                scope.spawn(move || {
-                    let mut w = worker(false);
-                    helper(it, &mut *w, i, published);
-                    w.nodes() % 1024
-                })
-            })
-            .collect();
-
+    // Helpers add their last nodes, those not yet counted in batches.
+    let helper_nodes = AtomicU64::new(0);
+    let run_helper = |i: usize| {
+        let mut w = worker(false);
+        helper(it, &mut *w, i, &helper_best);
+        helper_nodes.fetch_add(w.nodes() % 1024, Relaxed);
+    };
+    let (mut last, main_nodes) = workers.run(threads, &run_helper, || {
         let mut w = worker(true);
-        let mut last = it.main(&mut *w, report);
-        let main_nodes = w.nodes();
+        let last = it.main(&mut *w, report);
         control.stop();
-        let mut total = it.progress.nodes() + main_nodes % 1024;
-        for h in helpers {
-            total += h.join().unwrap_or(0);
-        }
-        // A helper that got deeper than the main thread has the better turn.
-        let helper = helper_best.lock().ok().and_then(|mut h| h.take());
-        if let Some(h) = helper.filter(|h| h.depth > last.depth && !h.pv.is_empty()) {
-            last.depth = h.depth;
-            last.seldepth = h.seldepth;
-            last.score = h.score;
-            last.pv = h.pv;
-        }
-        last.nodes = total;
-        let ms = control.elapsed().as_millis() as u64;
-        last.time_ms = ms;
-        last.nps = total * 1000 / ms.max(1);
-        last
-    })
+        (last, w.nodes())
+    });
+    let total = it.progress.nodes() + main_nodes % 1024 + helper_nodes.load(Relaxed);
+    // A helper that got deeper than the main thread has the better turn.
+    let helper = helper_best.lock().ok().and_then(|mut h| h.take());
+    if let Some(h) = helper.filter(|h| h.depth > last.depth && !h.pv.is_empty()) {
+        last.depth = h.depth;
+        last.seldepth = h.seldepth;
+        last.score = h.score;
+        last.pv = h.pv;
+    }
+    last.nodes = total;
+    let ms = control.elapsed().as_millis() as u64;
+    last.time_ms = ms;
+    last.nps = total * 1000 / ms.max(1);
+    last
 }
 
 /// A helper thread's iterations: published when complete; completing the

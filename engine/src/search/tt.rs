@@ -86,6 +86,40 @@ type Slot = [AtomicU64; 2];
 const CHECK: usize = 0;
 const DATA: usize = 1;
 
+/// Why a table of the size asked for was not made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TableError {
+    /// More than the machine has available (a share of it:
+    /// [`TABLE_MEMORY_PERCENT`]).
+    TooLarge {
+        /// The size asked for, MiB.
+        mib: usize,
+        /// The memory available, MiB.
+        available_mib: usize,
+    },
+    /// The allocator refused it.
+    AllocationFailed {
+        /// The size asked for, MiB.
+        mib: usize,
+    },
+}
+
+impl std::fmt::Display for TableError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TableError::TooLarge { mib, available_mib } => write!(
+                f,
+                "a {mib} MiB table does not fit in the {available_mib} MiB of memory available"
+            ),
+            TableError::AllocationFailed { mib } => {
+                write!(f, "cannot allocate a {mib} MiB table")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TableError {}
+
 /// A fixed-size, thread-safe transposition table.
 pub struct TranspositionTable {
     slots: Box<[Slot]>,
@@ -106,24 +140,22 @@ impl TranspositionTable {
     /// The memory comes zeroed from the allocator (on Linux, fresh pages
     /// the kernel maps on first use), so even a table of many GiB is ready
     /// at once instead of after seconds of writing zeros.
-    pub fn try_new(mib: usize) -> Result<TranspositionTable, String> {
+    pub fn try_new(mib: usize) -> Result<TranspositionTable, TableError> {
         Self::try_replacing(mib, 0)
     }
 
     /// [`Self::try_new`] for a table that replaces one of `freed_mib`
     /// mebibytes, which counts as available.
-    pub fn try_replacing(mib: usize, freed_mib: usize) -> Result<TranspositionTable, String> {
-        if let Some(avail) = available_mib()
-            && mib > avail.saturating_add(freed_mib) / 100 * TABLE_MEMORY_PERCENT
+    pub fn try_replacing(mib: usize, freed_mib: usize) -> Result<TranspositionTable, TableError> {
+        if let Some(available_mib) = available_mib()
+            && mib > available_mib.saturating_add(freed_mib) / 100 * TABLE_MEMORY_PERCENT
         {
-            return Err(format!(
-                "a {mib} MiB table does not fit in the {avail} MiB of memory available"
-            ));
+            return Err(TableError::TooLarge { mib, available_mib });
         }
         let bytes = mib.max(1).saturating_mul(1 << 20);
         let buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).max(1);
         let slots = bytemuck::allocation::try_zeroed_slice_box::<Slot>(buckets * BUCKET)
-            .map_err(|_| format!("cannot allocate a {mib} MiB table"))?;
+            .map_err(|_| TableError::AllocationFailed { mib })?;
         Ok(TranspositionTable {
             slots,
             buckets,
@@ -153,6 +185,12 @@ impl TranspositionTable {
                 s[CHECK].store(0, Relaxed);
                 s[DATA].store(0, Relaxed);
             }
+        };
+        // Without the feature `parallel` there are no threads to start.
+        let threads = if cfg!(feature = "parallel") {
+            threads
+        } else {
+            1
         };
         let chunk = self.slots.len().div_ceil(threads.max(1)).max(1);
         let mut parts = self.slots.chunks(chunk);

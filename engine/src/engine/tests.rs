@@ -1,0 +1,132 @@
+//! The engine's options read as the search's settings, and the engine's
+//! state across calls.
+
+use super::*;
+use crate::options::declarations;
+use crate::search::Algorithm;
+use crate::search::mcts::{MCTS, Parallel};
+
+/// The settings `engine`'s next search would use.
+fn settings(engine: &Engine) -> Settings {
+    (*engine.state().settings).clone()
+}
+
+#[test]
+fn set_option_checks_names_and_values_and_sets_the_search() {
+    let e = Engine::new();
+    e.set_option("hash", "16").unwrap();
+    assert_eq!(e.state().tt.mib(), 16);
+    e.set_option("Algorithm", "MaxN").unwrap();
+    assert_eq!(settings(&e).algorithm, Algorithm::MaxN);
+    assert!(e.set_option("Threads", "0").is_err());
+    assert!(e.set_option("Algorithm", "minimax").is_err());
+    assert_eq!(settings(&e).algorithm, Algorithm::MaxN);
+    e.set_option("MctsParallel", "root").unwrap();
+    assert_eq!(settings(&e).mcts.parallel, Parallel::Root);
+    assert!(e.set_option("MctsParallel", "leaf").is_err());
+    e.set_option("MctsMinimax", "25").unwrap();
+    assert_eq!(settings(&e).mcts.minimax_weight, 0.25);
+    assert!(e.set_option("MctsMinimax", "101").is_err());
+    e.set_option("MctsExploration", "141").unwrap();
+    assert_eq!(settings(&e).mcts.exploration, 1.41);
+    assert_eq!(settings(&e).multi_pv, 1);
+    e.set_option("multipv", "8").unwrap();
+    assert_eq!(settings(&e).multi_pv, 8);
+    // `Ponder` is the check option UCI GUIs look for; it changes nothing.
+    let before = settings(&e);
+    e.set_option("Ponder", "true").unwrap();
+    assert_eq!(settings(&e), before);
+    assert_eq!(declarations().len(), 17);
+    assert!(declarations().contains(&"option name Ponder type check default false".to_string()));
+}
+
+#[test]
+fn threads_are_kept_between_searches_and_follow_the_option() {
+    let e = Engine::new();
+    assert_eq!(e.state().workers.helpers(), 0);
+    e.set_option("Threads", "2").unwrap();
+    let helpers = 2.min(cores()) - 1;
+    assert_eq!(e.state().workers.helpers(), helpers);
+    e.set_option("Threads", "1").unwrap();
+    assert_eq!(e.state().workers.helpers(), 0);
+}
+
+#[test]
+fn strength_options_give_a_level() {
+    let e = Engine::new();
+    assert_eq!(settings(&e).skill, None);
+    e.set_option("Skill Level", "5").unwrap();
+    assert_eq!(settings(&e).skill.map(|s| s.level), Some(5.0));
+    // UCI_Elo wins over Skill Level once UCI_LimitStrength is on.
+    e.set_option("UCI_Elo", "1440").unwrap();
+    assert_eq!(settings(&e).skill.map(|s| s.level), Some(5.0));
+    e.set_option("UCI_LimitStrength", "true").unwrap();
+    let level = settings(&e).skill.map(|s| s.level).unwrap();
+    assert!((level - 15.0).abs() < 1e-9, "{level}");
+    e.set_option("UCI_Elo", &crate::options::ELO_MAX.to_string())
+        .unwrap();
+    assert_eq!(settings(&e).skill, None);
+    assert!(e.set_option("Skill Level", "21").is_err());
+    assert!(!e.options().check(Id::ShowWinProb));
+    e.set_option("UCI_ShowWinProb", "true").unwrap();
+    assert!(e.options().check(Id::ShowWinProb));
+}
+
+#[test]
+fn the_table_mirrors_the_search() {
+    // Defaults: the table's numbers are the search's.
+    let d = settings(&Engine::new());
+    assert_eq!(d, Settings::default());
+    assert_eq!(d.mcts, MCTS);
+    assert_eq!(d.algorithm, Algorithm::Auto);
+    assert_eq!(
+        (d.threads, d.move_overhead, d.seed, d.tree_mib, d.multi_pv),
+        (1, 30, 0, 64, 1)
+    );
+    // Every algorithm by its name, in the search's order.
+    assert_eq!(
+        crate::options::ALGORITHMS.to_vec(),
+        Algorithm::ALL.map(|a| a.name()).to_vec()
+    );
+    for a in Algorithm::ALL {
+        let e = Engine::new();
+        e.set_option("Algorithm", a.name()).unwrap();
+        assert_eq!(settings(&e).algorithm, a);
+    }
+}
+
+#[test]
+fn a_prepared_search_holds_the_engine_until_it_has_run() {
+    let e = Engine::new();
+    let game = Game::new(Position::start(2).unwrap());
+    let limits = Limits {
+        depth: Some(2),
+        ..Limits::default()
+    };
+    let search = e.prepare(&game, &limits).unwrap();
+    assert!(e.is_searching());
+    assert!(matches!(e.set_option("Hash", "8"), Err(EngineError::Busy)));
+    // A stop sent before the search runs is not lost.
+    e.stop();
+    assert!(search.stop_requested());
+    let report = search.run(&mut |_| {});
+    assert!(!e.is_searching());
+    assert_eq!(report.turn.len(), 1);
+    assert_eq!(report.win_probabilities.len(), 2);
+    let sum: f64 = report.win_probabilities.iter().map(|(_, p)| p).sum();
+    assert!((sum - 1.0).abs() < 1e-9);
+    // A prepared search that is dropped unrun frees the engine too.
+    drop(e.prepare(&game, &limits).unwrap());
+    assert!(!e.is_searching());
+    // Pondering: the hit is taken once, while the search runs.
+    assert!(!e.ponderhit());
+    let pondering = Limits {
+        ponder: true,
+        depth: Some(2),
+        ..Limits::default()
+    };
+    let search = e.prepare(&game, &pondering).unwrap();
+    assert!(e.ponderhit());
+    assert!(!e.ponderhit());
+    assert!(search.ponder().is_some_and(|p| p.hit_at().is_some()));
+}
