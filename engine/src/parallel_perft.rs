@@ -15,6 +15,23 @@ const TASKS_PER_THREAD: usize = 64;
 /// Subtrees shallower than this are not split further.
 const MIN_TASK_DEPTH: u32 = 3;
 
+/// The threads asked for could not be started.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThreadsError {
+    /// How many were asked for.
+    pub threads: usize,
+    /// The system's reason.
+    pub reason: String,
+}
+
+impl std::fmt::Display for ThreadsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot start {} threads: {}", self.threads, self.reason)
+    }
+}
+
+impl std::error::Error for ThreadsError {}
+
 /// How the subtrees are counted.
 fn count(pos: &Position, depth: u32, bulk: bool) -> u64 {
     if bulk {
@@ -32,7 +49,7 @@ pub fn divide(
     depth: u32,
     threads: usize,
     bulk: bool,
-) -> Result<Vec<(Step, u64)>, String> {
+) -> Result<Vec<(Step, u64)>, ThreadsError> {
     if threads <= 1 || depth == 0 {
         return Ok(if bulk {
             divide_with::<true>(pos, depth)
@@ -59,7 +76,10 @@ pub fn divide(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+        .map_err(|e| ThreadsError {
+            threads,
+            reason: e.to_string(),
+        })?;
     let counts: Vec<(usize, u64)> = pool.install(|| {
         tasks
             .par_iter()
@@ -74,7 +94,7 @@ pub fn divide(
 }
 
 /// Perft on `threads` threads.
-pub fn perft_parallel(pos: &Position, depth: u32, threads: usize) -> Result<u64, String> {
+pub fn perft_parallel(pos: &Position, depth: u32, threads: usize) -> Result<u64, ThreadsError> {
     if depth == 0 {
         return Ok(1);
     }

@@ -1,11 +1,13 @@
 //! Parsing the commands that carry arguments: `position`, `go`, `setoption`.
-//! Each returns a value or an error message saying what is wrong and where;
-//! nothing here touches the engine's state.
+//! Each returns a value or a typed error whose text (`Display`) is the
+//! protocol's error line, saying what is wrong and where; nothing here
+//! touches the engine's state.
 
 use super::input::echo;
-use crate::game::{Game, Position, Seat};
+use crate::game::{Game, Position, Seat, SpnError, StepError};
 use crate::search::time::Clock;
 use crate::search::{Limits, MAX_DEPTH};
+use std::fmt;
 
 /// A parsed `position` command: the game it describes and the seat that
 /// moved first (`p1` in UGI terms).
@@ -16,8 +18,74 @@ pub struct PositionCommand {
     pub p1: Seat,
 }
 
+/// Why a `position` command was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionCommandError {
+    /// Neither `startpos`, `fen` nor `spn` (or nothing) after `position`.
+    ExpectedStart {
+        /// The word found instead, if any.
+        found: Option<String>,
+    },
+    /// `startpos players` without 2, 3 or 4.
+    Players {
+        /// The word found instead.
+        found: String,
+    },
+    /// An SPN of other than 7 fields.
+    SpnFields {
+        /// `fen` or `spn`.
+        keyword: String,
+        /// The fields found.
+        found: usize,
+    },
+    /// The SPN is not a valid position.
+    Spn(SpnError),
+    /// A word other than `moves` after the position.
+    ExpectedMoves {
+        /// The word found.
+        found: String,
+    },
+    /// A step of `moves` is not legal where it is played.
+    Step {
+        /// Which step, from 1.
+        number: usize,
+        /// Why.
+        error: StepError,
+    },
+}
+
+impl fmt::Display for PositionCommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::ExpectedStart { found: None } => {
+                write!(f, "position: expected 'startpos', 'fen' or 'spn'")
+            }
+            Self::ExpectedStart { found: Some(w) } => write!(
+                f,
+                "position: expected 'startpos', 'fen' or 'spn', found '{w}'"
+            ),
+            Self::Players { found } => write!(
+                f,
+                "position startpos players: expected 2, 3 or 4, found '{found}'"
+            ),
+            Self::SpnFields { keyword, found } => {
+                write!(f, "position {keyword}: an SPN has 7 fields, found {found}")
+            }
+            Self::Spn(e) => write!(f, "position: {e}"),
+            Self::ExpectedMoves { found } => {
+                write!(f, "position: expected 'moves', found '{found}'")
+            }
+            Self::Step { number, error } => {
+                write!(f, "position: moves, step {number}: {error}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PositionCommandError {}
+
 /// Parses the words after `position`.
-pub fn parse_position(words: &[&str]) -> Result<PositionCommand, String> {
+pub fn parse_position(words: &[&str]) -> Result<PositionCommand, PositionCommandError> {
     let (start, rest) = match words.first().copied() {
         Some("startpos") => {
             let mut players = 2;
@@ -26,15 +94,17 @@ pub fn parse_position(words: &[&str]) -> Result<PositionCommand, String> {
                 players = match rest.get(1).and_then(|n| n.parse::<usize>().ok()) {
                     Some(n @ 2..=4) => n,
                     _ => {
-                        return Err(format!(
-                            "position startpos players: expected 2, 3 or 4, found '{}'",
-                            rest.get(1).unwrap_or(&"")
-                        ));
+                        return Err(PositionCommandError::Players {
+                            found: rest.get(1).unwrap_or(&"").to_string(),
+                        });
                     }
                 };
                 rest = &rest[2..];
             }
-            let start = Position::start(players).ok_or("position startpos: no such start")?;
+            // 2..=4 players always have a start.
+            let start = Position::start(players).ok_or(PositionCommandError::Players {
+                found: players.to_string(),
+            })?;
             (start, rest)
         }
         Some("fen") | Some("spn") => {
@@ -44,22 +114,19 @@ pub fn parse_position(words: &[&str]) -> Result<PositionCommand, String> {
                 .unwrap_or(words.len());
             let fields = &words[1..end];
             if fields.len() != 7 {
-                return Err(format!(
-                    "position {}: an SPN has 7 fields, found {}",
-                    words[0],
-                    fields.len()
-                ));
+                return Err(PositionCommandError::SpnFields {
+                    keyword: words[0].to_string(),
+                    found: fields.len(),
+                });
             }
-            let start =
-                Position::from_spn(&fields.join(" ")).map_err(|e| format!("position: {e}"))?;
+            let start = Position::from_spn(&fields.join(" ")).map_err(PositionCommandError::Spn)?;
             (start, &words[end..])
         }
-        Some(other) => {
-            return Err(format!(
-                "position: expected 'startpos', 'fen' or 'spn', found '{other}'"
-            ));
+        other => {
+            return Err(PositionCommandError::ExpectedStart {
+                found: other.map(str::to_string),
+            });
         }
-        None => return Err("position: expected 'startpos', 'fen' or 'spn'".into()),
     };
     let mut game = Game::new(start);
     match rest.first().copied() {
@@ -67,10 +134,17 @@ pub fn parse_position(words: &[&str]) -> Result<PositionCommand, String> {
         Some("moves") => {
             for (i, text) in rest[1..].iter().enumerate() {
                 game.play_text(text)
-                    .map_err(|e| format!("position: moves, step {}: {e}", i + 1))?;
+                    .map_err(|error| PositionCommandError::Step {
+                        number: i + 1,
+                        error,
+                    })?;
             }
         }
-        Some(other) => return Err(format!("position: expected 'moves', found '{other}'")),
+        Some(other) => {
+            return Err(PositionCommandError::ExpectedMoves {
+                found: other.to_string(),
+            });
+        }
     }
     Ok(PositionCommand {
         p1: start.first_mover(),
@@ -82,9 +156,77 @@ pub fn parse_position(words: &[&str]) -> Result<PositionCommand, String> {
 /// larger is refused rather than overflow the time arithmetic.
 pub const MAX_MS: u64 = 1_000_000_000_000;
 
+/// Why a `go` command was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GoCommandError {
+    /// A parameter without its value.
+    MissingValue {
+        /// The parameter.
+        key: String,
+    },
+    /// A value that is not a whole number.
+    NotANumber {
+        /// The parameter.
+        key: String,
+        /// The value given.
+        value: String,
+    },
+    /// A time over [`MAX_MS`].
+    TooLong {
+        /// The parameter.
+        key: String,
+        /// The value given, ms.
+        ms: u64,
+    },
+    /// `depth 0` or `nodes 0`.
+    Zero {
+        /// `depth` or `nodes`.
+        key: &'static str,
+    },
+    /// A word `go` does not know.
+    Unknown {
+        /// The word.
+        key: String,
+    },
+    /// Clock times or increments, but no time for the side to move.
+    NoTimeForTheMover {
+        /// The side to move.
+        side: Seat,
+        /// Its UGI number (1 for p1, 2 for the others).
+        p: usize,
+    },
+}
+
+impl fmt::Display for GoCommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::MissingValue { key } => write!(f, "go: '{}' needs a value", echo(key)),
+            Self::NotANumber { key, value } => write!(
+                f,
+                "go: '{key}' needs a whole number 0..={}, found '{}'",
+                u64::MAX,
+                echo(value)
+            ),
+            Self::TooLong { key, ms } => {
+                write!(f, "go: {key} {ms} is over the maximum {MAX_MS} ms")
+            }
+            Self::Zero { key } => write!(f, "go: {key} must be at least 1"),
+            Self::Unknown { key } => write!(f, "go: unknown parameter '{}'", echo(key)),
+            Self::NoTimeForTheMover { side, p } => write!(
+                f,
+                "go: clocks given, but no time for the side to move ({}: {}time, or p{p}time)",
+                side.name(),
+                side.letter(),
+            ),
+        }
+    }
+}
+
+impl std::error::Error for GoCommandError {}
+
 /// Parses the words after `go` for a game whose p1 is `p1`, with `side`
 /// to move.
-pub fn parse_go(words: &[&str], p1: Seat, side: Seat) -> Result<Limits, String> {
+pub fn parse_go(words: &[&str], p1: Seat, side: Seat) -> Result<Limits, GoCommandError> {
     let mut limits = Limits::default();
     let mut seat_time: [Option<u64>; 4] = [None; 4];
     let mut seat_inc: [Option<u64>; 4] = [None; 4];
@@ -101,23 +243,25 @@ pub fn parse_go(words: &[&str], p1: Seat, side: Seat) -> Result<Limits, String> 
             i += 1;
             continue;
         }
-        let value = || -> Result<u64, String> {
+        let value = || -> Result<u64, GoCommandError> {
             let v = words
                 .get(i + 1)
-                .ok_or_else(|| format!("go: '{}' needs a value", echo(key)))?;
-            v.parse::<u64>().map_err(|_| {
-                format!(
-                    "go: '{key}' needs a whole number 0..={}, found '{}'",
-                    u64::MAX,
-                    echo(v)
-                )
+                .ok_or_else(|| GoCommandError::MissingValue {
+                    key: key.to_string(),
+                })?;
+            v.parse::<u64>().map_err(|_| GoCommandError::NotANumber {
+                key: key.to_string(),
+                value: v.to_string(),
             })
         };
         // Milliseconds are bounded here so that no time arithmetic can overflow.
-        let ms = || -> Result<u64, String> {
+        let ms = || -> Result<u64, GoCommandError> {
             let v = value()?;
             if v > MAX_MS {
-                return Err(format!("go: {key} {v} is over the maximum {MAX_MS} ms"));
+                return Err(GoCommandError::TooLong {
+                    key: key.to_string(),
+                    ms: v,
+                });
             }
             Ok(v)
         };
@@ -125,14 +269,14 @@ pub fn parse_go(words: &[&str], p1: Seat, side: Seat) -> Result<Limits, String> 
             "depth" => {
                 let d = value()?;
                 if d == 0 {
-                    return Err("go: depth must be at least 1".into());
+                    return Err(GoCommandError::Zero { key: "depth" });
                 }
                 limits.depth = Some(d.min(u64::from(MAX_DEPTH)) as u32);
             }
             "nodes" => {
                 let n = value()?;
                 if n == 0 {
-                    return Err("go: nodes must be at least 1".into());
+                    return Err(GoCommandError::Zero { key: "nodes" });
                 }
                 limits.nodes = Some(n);
             }
@@ -156,7 +300,11 @@ pub fn parse_go(words: &[&str], p1: Seat, side: Seat) -> Result<Limits, String> 
                 match seat {
                     Some((seat, true)) => seat_time[seat.index()] = Some(ms()?),
                     Some((seat, false)) => seat_inc[seat.index()] = Some(ms()?),
-                    None => return Err(format!("go: unknown parameter '{}'", echo(key))),
+                    None => {
+                        return Err(GoCommandError::Unknown {
+                            key: key.to_string(),
+                        });
+                    }
                 }
             }
         }
@@ -174,34 +322,55 @@ pub fn parse_go(words: &[&str], p1: Seat, side: Seat) -> Result<Limits, String> 
         .chain(&p_inc)
         .any(Option::is_some);
     if time.is_none() && some_clock {
-        return Err(format!(
-            "go: clocks given, but no time for the side to move ({}: {}time, or p{}time)",
-            side.name(),
-            side.letter(),
-            mine + 1
-        ));
+        return Err(GoCommandError::NoTimeForTheMover { side, p: mine + 1 });
     }
     limits.clock = time.map(|time| Clock { time, inc });
     Ok(limits)
 }
 
+/// Why a `setoption` command was refused (before the option itself is
+/// checked).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetOptionCommandError {
+    /// It does not start with `name`.
+    ExpectedName,
+    /// No words between `name` and `value`.
+    MissingName,
+    /// No words after `value` (or no `value`).
+    MissingValue {
+        /// The option's name as given.
+        name: String,
+    },
+}
+
+impl fmt::Display for SetOptionCommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::ExpectedName => write!(f, "setoption: expected 'name <option> value <value>'"),
+            Self::MissingName => write!(f, "setoption: the option name is missing"),
+            Self::MissingValue { name } => write!(f, "setoption {name}: the value is missing"),
+        }
+    }
+}
+
+impl std::error::Error for SetOptionCommandError {}
+
 /// Parses the words after `setoption`: `name <name…> value <value…>`.
-pub fn parse_setoption(words: &[&str]) -> Result<(String, String), String> {
+pub fn parse_setoption(words: &[&str]) -> Result<(String, String), SetOptionCommandError> {
     if words.first() != Some(&"name") {
-        return Err("setoption: expected 'name <option> value <value>'".into());
+        return Err(SetOptionCommandError::ExpectedName);
     }
     let value_at = words.iter().position(|&w| w == "value");
     let name_words = &words[1..value_at.unwrap_or(words.len())];
     if name_words.is_empty() {
-        return Err("setoption: the option name is missing".into());
+        return Err(SetOptionCommandError::MissingName);
     }
     let value = match value_at {
         Some(v) if v + 1 < words.len() => words[v + 1..].join(" "),
         _ => {
-            return Err(format!(
-                "setoption {}: the value is missing",
-                name_words.join(" ")
-            ));
+            return Err(SetOptionCommandError::MissingValue {
+                name: name_words.join(" "),
+            });
         }
     };
     Ok((name_words.join(" "), value))
@@ -255,7 +424,8 @@ mod tests {
             ),
             ("fen R/gTgDgS/5/7/R7R/7/5/rSrDrT/R x 1 1 - - -", "field 2"),
         ] {
-            let e = parse_position(&w(text)).err().unwrap_or_default();
+            let e = parse_position(&w(text)).err().map(|e| e.to_string());
+            let e = e.unwrap_or_default();
             assert!(e.contains(says), "{text}: {e}");
         }
     }
@@ -294,6 +464,17 @@ mod tests {
         );
         let p = parse_go(&w("ponder movetime 50"), Seat::Red, Seat::Red).unwrap();
         assert!(p.ponder && !p.infinite && p.movetime == Some(50));
+        assert_eq!(
+            parse_go(&w("depth 0"), Seat::Red, Seat::Red),
+            Err(GoCommandError::Zero { key: "depth" })
+        );
+        assert!(matches!(
+            parse_go(&w("gtime 100"), Seat::Red, Seat::Red),
+            Err(GoCommandError::NoTimeForTheMover {
+                side: Seat::Red,
+                p: 1
+            })
+        ));
         for (text, says) in [
             ("depth", "needs a value"),
             ("depth x", "whole number"),
@@ -315,7 +496,7 @@ mod tests {
             ("depth 18446744073709551616", "whole number"),
         ] {
             let e = parse_go(&w(text), Seat::Red, Seat::Red).unwrap_err();
-            assert!(e.contains(says), "{text}: {e}");
+            assert!(e.to_string().contains(says), "{text}: {e}");
         }
     }
 
@@ -325,16 +506,20 @@ mod tests {
             parse_setoption(&w("name Hash value 128")).unwrap(),
             ("Hash".into(), "128".into())
         );
-        assert!(
-            parse_setoption(&w("name Hash"))
-                .unwrap_err()
-                .contains("value is missing")
+        let missing = parse_setoption(&w("name Hash")).unwrap_err();
+        assert_eq!(
+            missing,
+            SetOptionCommandError::MissingValue {
+                name: "Hash".into()
+            }
         );
-        assert!(parse_setoption(&w("Hash 128")).is_err());
-        assert!(
-            parse_setoption(&w("name value 3"))
-                .unwrap_err()
-                .contains("name is missing")
+        assert!(missing.to_string().contains("value is missing"));
+        assert_eq!(
+            parse_setoption(&w("Hash 128")),
+            Err(SetOptionCommandError::ExpectedName)
         );
+        let no_name = parse_setoption(&w("name value 3")).unwrap_err();
+        assert_eq!(no_name, SetOptionCommandError::MissingName);
+        assert!(no_name.to_string().contains("name is missing"));
     }
 }

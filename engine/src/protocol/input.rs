@@ -80,17 +80,36 @@ pub fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> Line {
     Line::Text(String::from_utf8_lossy(buf).into_owned())
 }
 
+/// A line holding a control character other than a space or a tab.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ControlCharacter {
+    /// The character.
+    pub character: char,
+    /// Where it is in the line, in bytes.
+    pub at: usize,
+}
+
+impl std::fmt::Display for ControlCharacter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "control character {} at byte {}; the line is ignored (words are separated by spaces and tabs only)",
+            escape(&self.character.to_string()),
+            self.at
+        )
+    }
+}
+
+impl std::error::Error for ControlCharacter {}
+
 /// The words of a line, or an error naming the first control character
 /// that is neither a space nor a tab.
-pub fn words(line: &str) -> Result<Vec<&str>, String> {
-    if let Some((at, c)) = line
+pub fn words(line: &str) -> Result<Vec<&str>, ControlCharacter> {
+    if let Some((at, character)) = line
         .char_indices()
         .find(|&(_, c)| c.is_control() && c != ' ' && c != '\t')
     {
-        return Err(format!(
-            "control character {} at byte {at}; the line is ignored (words are separated by spaces and tabs only)",
-            escape(&c.to_string())
-        ));
+        return Err(ControlCharacter { character, at });
     }
     Ok(line.split([' ', '\t']).filter(|w| !w.is_empty()).collect())
 }
@@ -204,9 +223,21 @@ mod tests {
         // A no-break space is part of a word, not a separator.
         assert_eq!(words("go\u{a0}depth").unwrap(), vec!["go\u{a0}depth"]);
         let e = words("isready\rquery spn").unwrap_err();
-        assert!(e.contains("\\x0d at byte 7"), "{e}");
-        assert!(words("go\0").unwrap_err().contains("\\x00"));
-        assert!(words("\u{1b}[2J").unwrap_err().contains("\\x1b"));
+        assert_eq!(
+            e,
+            ControlCharacter {
+                character: '\r',
+                at: 7
+            }
+        );
+        assert!(e.to_string().contains("\\x0d at byte 7"), "{e}");
+        assert!(words("go\0").unwrap_err().to_string().contains("\\x00"));
+        assert!(
+            words("\u{1b}[2J")
+                .unwrap_err()
+                .to_string()
+                .contains("\\x1b")
+        );
     }
 
     #[test]

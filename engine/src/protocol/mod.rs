@@ -287,7 +287,7 @@ impl Session {
         let words = match input::words(line) {
             Ok(w) => w,
             Err(e) => {
-                self.error(&e);
+                self.error(&e.to_string());
                 return Flow::Continue;
             }
         };
@@ -335,7 +335,7 @@ impl Session {
                     self.game = p.game;
                     self.p1 = p.p1;
                 }
-                Err(e) => self.error(&e),
+                Err(e) => self.error(&e.to_string()),
             },
             "go" => self.go(args),
             "stop" => {
@@ -399,11 +399,13 @@ impl Session {
     }
 
     fn setoption(&mut self, args: &[&str]) {
-        let result = parse_setoption(args).and_then(|(name, value)| {
-            self.engine
+        let result = match parse_setoption(args) {
+            Ok((name, value)) => self
+                .engine
                 .set_option(&name, &value)
-                .map_err(|e| e.to_string())
-        });
+                .map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        };
         if let Err(e) = result {
             self.error(&e);
         }
@@ -492,7 +494,7 @@ impl Session {
         let limits: Limits = match parse_go(args, self.p1, pos.side_to_move()) {
             Ok(l) => l,
             Err(e) => {
-                self.error(&e);
+                self.error(&e.to_string());
                 return;
             }
         };
