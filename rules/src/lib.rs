@@ -53,6 +53,7 @@
 //!   bytes ([`Position::pack`], [`Position::unpack`], [`UnpackError`]).
 //! - **perft**: counting the step tree ([`perft`], [`divide`]).
 
+mod action;
 mod bitboard;
 mod board;
 mod dwarf;
@@ -74,6 +75,7 @@ pub use zobrist::splitmix64;
 #[cfg(test)]
 mod testkit;
 
+pub use action::NUM_ACTIONS;
 pub use bitboard::Bitboard;
 pub use board::{Direction, NUM_SQUARES, Square};
 pub use history::{Game, StepListError};
