@@ -1,8 +1,248 @@
-//! (to be written)
+//! `splut.Position`: a game of Splut! (a start position and the steps played
+//! from it, so `undo` works), wrapping `splut_rules::Game`.
 
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use splut_rules::{Game, NUM_ACTIONS, Position, Seat};
+
+/// A position of Splut! with its history: the game from a start position.
+///
+/// `Position(players=2)` is the standard start of 2, 3 or 4 players;
+/// `Position.from_spn(text)` reads one from SPN. Steps are given and
+/// returned as text (`e2e3`, `pass`, ...) or as action ids.
+#[pyclass(name = "Position", module = "splut")]
+#[derive(Clone)]
+pub struct PyPosition {
+    pub(crate) game: Game,
+}
+
+fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+impl PyPosition {
+    /// The current position.
+    pub(crate) fn pos(&self) -> &Position {
+        self.game.position()
+    }
+
+    fn check_not_over(&self) -> PyResult<()> {
+        let pos = self.pos();
+        if pos.is_game_over() {
+            let who = pos.winner().map_or("nobody", |s| s.name());
+            return Err(PyValueError::new_err(format!(
+                "the game is over ({who} won): no step can be played"
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// A seat's colour name.
+pub(crate) fn seat_name(seat: Seat) -> &'static str {
+    seat.name()
+}
+
+#[pymethods]
+impl PyPosition {
+    /// The standard start position of `players` (2, 3 or 4) players.
+    #[new]
+    #[pyo3(signature = (players = 2))]
+    fn new(players: usize) -> PyResult<Self> {
+        let start = Position::start(players).ok_or_else(|| {
+            PyValueError::new_err(format!("players must be 2, 3 or 4, not {players}"))
+        })?;
+        Ok(PyPosition {
+            game: Game::new(start),
+        })
+    }
+
+    /// The position this SPN text describes (no history).
+    #[staticmethod]
+    fn from_spn(text: &str) -> PyResult<Self> {
+        let pos = Position::from_spn(text).map_err(value_error)?;
+        Ok(PyPosition {
+            game: Game::new(pos),
+        })
+    }
+
+    /// The position as SPN text.
+    fn spn(&self) -> String {
+        self.pos().to_spn()
+    }
+
+    /// The legal steps, as text, in generation order.
+    fn legal_steps(&self) -> Vec<String> {
+        self.pos()
+            .legal_step_vec()
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    }
+
+    /// Plays a step given as text; `ValueError` (nothing played) if it is
+    /// malformed or not legal here.
+    fn play(&mut self, step: &str) -> PyResult<()> {
+        self.check_not_over()?;
+        self.game.play_text(step).map_err(value_error)?;
+        Ok(())
+    }
+
+    /// Takes back the last step; `ValueError` at the start.
+    fn undo(&mut self) -> PyResult<()> {
+        self.game
+            .undo()
+            .map(|_| ())
+            .ok_or_else(|| PyValueError::new_err("no step to undo: this is the start"))
+    }
+
+    /// The steps played since the start, as text.
+    #[getter]
+    fn history(&self) -> Vec<String> {
+        self.game.steps().iter().map(|s| s.to_string()).collect()
+    }
+
+    /// The colour to move: "red", "yellow", "green" or "blue".
+    #[getter]
+    fn side_to_move(&self) -> &'static str {
+        seat_name(self.pos().side_to_move())
+    }
+
+    /// Steps left in the side to move's turn.
+    #[getter]
+    fn steps_left(&self) -> u8 {
+        self.pos().steps_left()
+    }
+
+    /// The game turn number.
+    #[getter]
+    fn turn(&self) -> u32 {
+        self.pos().turn()
+    }
+
+    /// The colours still in the game, in seat order.
+    #[getter]
+    fn seats_in_game(&self) -> Vec<&'static str> {
+        self.pos().seats_in_game().map(seat_name).collect()
+    }
+
+    /// Whether the game has ended (one sorcerer left).
+    fn is_over(&self) -> bool {
+        self.pos().is_game_over()
+    }
+
+    /// The winner's colour once the game is over, else None.
+    #[getter]
+    fn winner(&self) -> Option<&'static str> {
+        self.pos().winner().map(seat_name)
+    }
+
+    /// Places so far: colour -> place (1 the winner, n the first out) for
+    /// every seat already out, and the winner once the game is over.
+    fn places<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        let n = self.game.start().seats_in_game().count();
+        for (i, seat) in self.game.eliminations().into_iter().enumerate() {
+            d.set_item(seat_name(seat), n - i)?;
+        }
+        if let Some(w) = self.pos().winner() {
+            d.set_item(seat_name(w), 1)?;
+        }
+        Ok(d)
+    }
+
+    /// Leaf count of the legal step tree `depth` steps deep (the GIL is
+    /// released). `threads` above 1 counts on several threads.
+    #[pyo3(signature = (depth, threads = 1))]
+    fn perft(&self, py: Python<'_>, depth: u32, threads: usize) -> PyResult<u64> {
+        let pos = *self.pos();
+        if threads <= 1 {
+            Ok(py.detach(move || splut_rules::perft(&pos, depth)))
+        } else {
+            py.detach(move || splut_engine::parallel_perft::perft_parallel(&pos, depth, threads))
+                .map_err(value_error)
+        }
+    }
+
+    /// The action ids (0..NUM_ACTIONS) of the legal steps, in generation
+    /// order.
+    fn legal_actions(&self) -> Vec<usize> {
+        self.pos().legal_actions()
+    }
+
+    /// The action id of a legal step given as text.
+    fn action(&self, step: &str) -> PyResult<usize> {
+        let s = self.pos().parse_step(step).map_err(value_error)?;
+        Ok(s.action())
+    }
+
+    /// The text of the legal step with this action id.
+    fn step_for_action(&self, action: usize) -> PyResult<String> {
+        self.pos()
+            .step_for_action(action)
+            .map(|s| s.to_string())
+            .ok_or_else(|| bad_action(action))
+    }
+
+    /// Plays the legal step with this action id.
+    fn play_action(&mut self, action: usize) -> PyResult<()> {
+        self.check_not_over()?;
+        let step = self
+            .pos()
+            .step_for_action(action)
+            .ok_or_else(|| bad_action(action))?;
+        self.game.play(step).map_err(value_error)
+    }
+
+    /// The Zobrist hash of the current position.
+    #[getter]
+    fn zobrist(&self) -> u64 {
+        self.pos().hash()
+    }
+
+    fn __str__(&self) -> String {
+        self.pos().board_art()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Position.from_spn({:?})", self.pos().to_spn())
+    }
+
+    fn __copy__(&self) -> Self {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone()
+    }
+
+    /// Equal when the current positions are (history aside).
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        match other.extract::<PyRef<'_, PyPosition>>() {
+            Ok(o) => self.pos() == o.pos(),
+            Err(_) => false,
+        }
+    }
+
+    /// The Zobrist hash of the current position.
+    fn __hash__(&self) -> u64 {
+        self.pos().hash()
+    }
+}
+
+fn bad_action(action: usize) -> PyErr {
+    if action >= NUM_ACTIONS {
+        PyValueError::new_err(format!(
+            "action {action} is out of range (0..{NUM_ACTIONS})"
+        ))
+    } else {
+        PyValueError::new_err(format!("action {action} is not a legal step here"))
+    }
+}
 
 /// Adds this file's classes and functions to the module.
-pub fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyPosition>()?;
     Ok(())
 }
