@@ -1,8 +1,441 @@
-//! (to be written)
+//! `splut._splut.Batch`: many games stepped together, in parallel, with
+//! their state in numpy arrays that the batch owns and fills in place.
+//!
+//! `Batch(n, players=2, seed=0, max_turns=300, reward="place")` holds `n`
+//! games from the standard start. Its arrays (attributes, the same objects
+//! for the batch's whole life, refilled in place by `step`):
+//!
+//! - `masks` `(n, NUM_ACTIONS)` uint8: 1 on each legal action id of each
+//!   game (only the ids set before are cleared at each step, never whole
+//!   rows);
+//! - `to_move` `(n,)` int64: the seat index (0–3: red, yellow, green, blue)
+//!   of each game's side to move;
+//! - `rewards` `(n, 4)` float32, by seat index: zero except on the step that
+//!   ends a game, where its row holds every seat's final reward (0 for
+//!   seats not in the game);
+//! - `terminations`, `truncations` `(n,)` bool: whether the last `step`
+//!   ended that game (a winner; or `max_turns` turns played).
+//!
+//! A game that ends is reset to the start at once, in the same `step`:
+//! after it, `masks`, `to_move` and `observations()` describe the new game
+//! while `rewards`, `terminations` and `truncations` still report the end
+//! of the old one (and `winners` its winner).
 
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, ToPyArray};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use rayon::prelude::*;
+use splut_rules::{NUM_ACTIONS, Position, Seat, Step, splitmix64};
+
+use crate::observe::{OBS_SIZE, PLANES, legal_with_ids, write_observation};
+
+/// Place points: `players` players, finishing place `place` (1-based,
+/// fractional for shared places) → from +1 (first) down to −1 (last).
+pub(crate) fn place_points(players: usize, place: f32) -> f32 {
+    if players <= 1 {
+        return 1.0;
+    }
+    1.0 - 2.0 * (place - 1.0) / (players as f32 - 1.0)
+}
+
+/// One game of the batch.
+#[derive(Clone)]
+struct Slot {
+    pos: Position,
+    legal: Vec<(u16, Step)>,
+    /// Final reward of each seat already out (by seat index).
+    out_reward: [f32; 4],
+    rng: u64,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Reward {
+    Place,
+    Win,
+}
+
+/// What one game's step did to the arrays' rows.
+struct Rows<'a> {
+    mask: &'a mut [u8],
+    to_move: &'a mut i64,
+    reward: &'a mut [f32],
+    term: &'a mut bool,
+    trunc: &'a mut bool,
+    winner: &'a mut i64,
+}
+
+impl Slot {
+    fn new(start: &Position, seed: u64) -> Slot {
+        let mut legal = Vec::with_capacity(64);
+        legal_with_ids(start, &mut legal);
+        Slot {
+            pos: *start,
+            legal,
+            out_reward: [0.0; 4],
+            rng: seed,
+        }
+    }
+
+    /// Resets to `start` and sets the mask row (clearing only the old ids).
+    fn reset(&mut self, start: &Position, mask: &mut [u8]) {
+        for &(id, _) in &self.legal {
+            mask[id as usize] = 0;
+        }
+        self.pos = *start;
+        self.out_reward = [0.0; 4];
+        legal_with_ids(&self.pos, &mut self.legal);
+        for &(id, _) in &self.legal {
+            mask[id as usize] = 1;
+        }
+    }
+
+    fn step(
+        &mut self,
+        step: Step,
+        start: &Position,
+        players: usize,
+        mode: Reward,
+        max_turns: u32,
+        r: Rows,
+    ) {
+        r.reward.fill(0.0);
+        *r.term = false;
+        *r.trunc = false;
+        *r.winner = -1;
+        let before = self.pos;
+        self.pos.play(step);
+        let after = self.pos;
+        let gone: u32 = Seat::ALL
+            .iter()
+            .filter(|&&s| before.in_game(s) && !after.in_game(s))
+            .count() as u32;
+        if gone > 0 {
+            // Those out now share places left+1 ..= left+gone.
+            let left = after.players_left() as f32;
+            let place = left + (1.0 + gone as f32) / 2.0;
+            let pts = match mode {
+                Reward::Place => place_points(players, place),
+                Reward::Win => -1.0,
+            };
+            for s in Seat::ALL {
+                if before.in_game(s) && !after.in_game(s) {
+                    self.out_reward[s.index()] = pts;
+                }
+            }
+        }
+        let done = if after.is_game_over() {
+            if let Some(w) = after.winner() {
+                self.out_reward[w.index()] = 1.0;
+                *r.winner = w.index() as i64;
+            }
+            r.reward.copy_from_slice(&self.out_reward);
+            *r.term = true;
+            true
+        } else if after.turn() > max_turns {
+            *r.trunc = true;
+            true
+        } else {
+            false
+        };
+        if done {
+            self.reset(start, r.mask);
+        } else {
+            for &(id, _) in &self.legal {
+                r.mask[id as usize] = 0;
+            }
+            legal_with_ids(&self.pos, &mut self.legal);
+            for &(id, _) in &self.legal {
+                r.mask[id as usize] = 1;
+            }
+        }
+        *r.to_move = self.pos.side_to_move().index() as i64;
+    }
+}
+
+/// Many games of Splut! stepped together in parallel (the module docs).
+#[pyclass(module = "splut")]
+pub struct Batch {
+    slots: Vec<Slot>,
+    start: Position,
+    players: usize,
+    max_turns: u32,
+    mode: Reward,
+    masks: Py<PyArray2<u8>>,
+    to_move: Py<PyArray1<i64>>,
+    rewards: Py<PyArray2<f32>>,
+    terminations: Py<PyArray1<bool>>,
+    truncations: Py<PyArray1<bool>>,
+    winners: Py<PyArray1<i64>>,
+}
+
+#[allow(clippy::mut_from_ref)] // the arrays are the batch's own (SAFETY below)
+fn slice_mut<'a, T: numpy::Element, D: numpy::ndarray::Dimension>(
+    a: &'a Bound<'_, numpy::PyArray<T, D>>,
+) -> &'a mut [T] {
+    // SAFETY: the batch owns these arrays and lends them to Python only for
+    // reading between calls; a call holds `&mut self` (or the GIL), so no
+    // other Rust code aliases them while they are written.
+    unsafe { a.as_slice_mut().expect("contiguous") }
+}
+
+impl Batch {
+    fn n(&self) -> usize {
+        self.slots.len()
+    }
+}
+
+#[pymethods]
+impl Batch {
+    #[new]
+    #[pyo3(signature = (n, players = 2, seed = 0, max_turns = 300, reward = "place"))]
+    fn new(
+        py: Python<'_>,
+        n: usize,
+        players: usize,
+        seed: u64,
+        max_turns: u32,
+        reward: &str,
+    ) -> PyResult<Self> {
+        let start = Position::start(players).ok_or_else(|| {
+            PyValueError::new_err(format!("players must be 2, 3 or 4, not {players}"))
+        })?;
+        let mode = match reward {
+            "place" => Reward::Place,
+            "win" => Reward::Win,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "reward must be \"place\" or \"win\", not {reward:?}"
+                )));
+            }
+        };
+        if n == 0 {
+            return Err(PyValueError::new_err("a batch needs at least one game"));
+        }
+        let mut s = seed ^ 0x5851_F42D_4C95_7F2D;
+        let slots: Vec<Slot> = (0..n)
+            .map(|_| Slot::new(&start, splitmix64(&mut s)))
+            .collect();
+        let masks = PyArray2::<u8>::zeros(py, [n, NUM_ACTIONS], false);
+        {
+            let m = slice_mut(&masks);
+            for (i, slot) in slots.iter().enumerate() {
+                for &(id, _) in &slot.legal {
+                    m[i * NUM_ACTIONS + id as usize] = 1;
+                }
+            }
+        }
+        let to_move = PyArray1::<i64>::zeros(py, n, false);
+        slice_mut(&to_move).fill(start.side_to_move().index() as i64);
+        let winners = PyArray1::<i64>::zeros(py, n, false);
+        slice_mut(&winners).fill(-1);
+        Ok(Batch {
+            slots,
+            start,
+            players,
+            max_turns,
+            mode,
+            masks: masks.unbind(),
+            to_move: to_move.unbind(),
+            rewards: PyArray2::<f32>::zeros(py, [n, 4], false).unbind(),
+            terminations: PyArray1::<bool>::zeros(py, n, false).unbind(),
+            truncations: PyArray1::<bool>::zeros(py, n, false).unbind(),
+            winners: winners.unbind(),
+        })
+    }
+
+    /// Number of games.
+    fn __len__(&self) -> usize {
+        self.n()
+    }
+
+    /// Players per game.
+    #[getter]
+    fn players(&self) -> usize {
+        self.players
+    }
+
+    #[getter]
+    fn masks(&self, py: Python<'_>) -> Py<PyArray2<u8>> {
+        self.masks.clone_ref(py)
+    }
+
+    #[getter]
+    fn to_move(&self, py: Python<'_>) -> Py<PyArray1<i64>> {
+        self.to_move.clone_ref(py)
+    }
+
+    #[getter]
+    fn rewards(&self, py: Python<'_>) -> Py<PyArray2<f32>> {
+        self.rewards.clone_ref(py)
+    }
+
+    #[getter]
+    fn terminations(&self, py: Python<'_>) -> Py<PyArray1<bool>> {
+        self.terminations.clone_ref(py)
+    }
+
+    #[getter]
+    fn truncations(&self, py: Python<'_>) -> Py<PyArray1<bool>> {
+        self.truncations.clone_ref(py)
+    }
+
+    /// The seat index of the winner of each game that the last step ended
+    /// with a winner, else -1.
+    #[getter]
+    fn winners(&self, py: Python<'_>) -> Py<PyArray1<i64>> {
+        self.winners.clone_ref(py)
+    }
+
+    /// The SPN of game `i`'s position.
+    fn spn(&self, i: usize) -> PyResult<String> {
+        self.slots
+            .get(i)
+            .map(|s| s.pos.to_spn())
+            .ok_or_else(|| PyValueError::new_err(format!("no game {i}")))
+    }
+
+    /// The legal action ids of game `i`.
+    fn legal_actions(&self, i: usize) -> PyResult<Vec<usize>> {
+        self.slots
+            .get(i)
+            .map(|s| s.legal.iter().map(|&(a, _)| a as usize).collect())
+            .ok_or_else(|| PyValueError::new_err(format!("no game {i}")))
+    }
+
+    /// The turn number of each game.
+    fn turns<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u32>> {
+        let v: Vec<u32> = self.slots.iter().map(|s| s.pos.turn()).collect();
+        v.to_pyarray(py)
+    }
+
+    /// Plays one step in every game: `actions` (n,) action ids (any integer
+    /// dtype, or a list). Raises `ValueError` naming the first game whose id
+    /// is not legal, before any game moves.
+    fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        let owned: Vec<i64>;
+        let ro: Option<PyReadonlyArray1<i64>> = actions.extract().ok();
+        let acts: &[i64] = match &ro {
+            Some(a) => a
+                .as_slice()
+                .map_err(|_| PyValueError::new_err("actions must be contiguous"))?,
+            None => {
+                owned = actions.extract()?;
+                &owned
+            }
+        };
+        let n = self.n();
+        if acts.len() != n {
+            return Err(PyValueError::new_err(format!(
+                "{} actions for {n} games",
+                acts.len()
+            )));
+        }
+        let masks = self.masks.bind(py);
+        let m = slice_mut(masks);
+        for (i, &a) in acts.iter().enumerate() {
+            if !(0..NUM_ACTIONS as i64).contains(&a) || m[i * NUM_ACTIONS + a as usize] == 0 {
+                return Err(PyValueError::new_err(format!(
+                    "game {i}: action {a} is not legal"
+                )));
+            }
+        }
+        let tm = slice_mut(self.to_move.bind(py));
+        let rw = slice_mut(self.rewards.bind(py));
+        let te = slice_mut(self.terminations.bind(py));
+        let tr = slice_mut(self.truncations.bind(py));
+        let wi = slice_mut(self.winners.bind(py));
+        let (start, players, mode, max_turns) =
+            (self.start, self.players, self.mode, self.max_turns);
+        let slots = &mut self.slots;
+        py.detach(|| {
+            slots
+                .par_iter_mut()
+                .zip(m.par_chunks_mut(NUM_ACTIONS))
+                .zip(rw.par_chunks_mut(4))
+                .zip(tm.par_iter_mut())
+                .zip(te.par_iter_mut())
+                .zip(tr.par_iter_mut())
+                .zip(wi.par_iter_mut())
+                .zip(acts.par_iter())
+                .with_min_len(64)
+                .for_each(
+                    |(((((((slot, mask), reward), to_move), term), trunc), winner), &a)| {
+                        let step = slot
+                            .legal
+                            .iter()
+                            .find(|&&(id, _)| id as i64 == a)
+                            .expect("checked legal")
+                            .1;
+                        slot.step(
+                            step,
+                            &start,
+                            players,
+                            mode,
+                            max_turns,
+                            Rows {
+                                mask,
+                                to_move,
+                                reward,
+                                term,
+                                trunc,
+                                winner,
+                            },
+                        );
+                    },
+                );
+        });
+        Ok(())
+    }
+
+    /// A legal action id for each game, uniformly at random (each game's
+    /// own generator, seeded from the batch's seed): (n,) int64.
+    fn random_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        let v: Vec<i64> = self
+            .slots
+            .iter_mut()
+            .map(|s| {
+                let k = s.legal.len().max(1) as u64;
+                let r = splitmix64(&mut s.rng);
+                s.legal
+                    .get((((r >> 32) * k) >> 32) as usize)
+                    .map_or(0, |&(a, _)| a as i64)
+            })
+            .collect();
+        PyArray1::from_vec(py, v)
+    }
+
+    /// Each game's observation from its side to move: float32
+    /// `(n, 28, 9, 9)` (the layout of `EnvGame.observe`).
+    fn observations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, numpy::PyArray4<f32>>> {
+        let n = self.n();
+        let out = PyArray2::<f32>::zeros(py, [n, OBS_SIZE], false);
+        let o = slice_mut(&out);
+        let slots = &self.slots;
+        py.detach(|| {
+            o.par_chunks_mut(OBS_SIZE)
+                .zip(slots.par_iter())
+                .with_min_len(16)
+                .for_each(|(row, s)| write_observation(&s.pos, s.pos.side_to_move(), row));
+        });
+        out.reshape([n, PLANES, 9, 9])
+    }
+
+    /// Resets every game to the start (arrays refilled in place).
+    fn reset(&mut self, py: Python<'_>) {
+        let m = slice_mut(self.masks.bind(py));
+        for (slot, mask) in self.slots.iter_mut().zip(m.chunks_mut(NUM_ACTIONS)) {
+            slot.reset(&self.start, mask);
+        }
+        slice_mut(self.to_move.bind(py)).fill(self.start.side_to_move().index() as i64);
+        slice_mut(self.rewards.bind(py)).fill(0.0);
+        slice_mut(self.terminations.bind(py)).fill(false);
+        slice_mut(self.truncations.bind(py)).fill(false);
+        slice_mut(self.winners.bind(py)).fill(-1);
+    }
+}
 
 /// Adds this file's classes and functions to the module.
-pub fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Batch>()?;
     Ok(())
 }

@@ -5,18 +5,28 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict};
 use splut_engine::engine::win_probabilities;
 use splut_engine::game::{Game, Seat, Step};
 use splut_engine::options::{self, Id};
+use splut_engine::search::score::Score;
 use splut_engine::{Info, Limits};
 
-use crate::position::{PyPosition, seat_name};
+use crate::position::{PyPosition, seat_name, value_error};
 
-fn value_error(e: impl std::fmt::Display) -> PyErr {
-    PyValueError::new_err(e.to_string())
+/// The score in centi-units, or None for a proven win or loss.
+fn centis(score: &Score) -> Option<i32> {
+    match *score {
+        Score::Cp(c) => Some(c),
+        Score::Win(_) | Score::Loss(_) => None,
+    }
+}
+
+/// Texts as Python writes a list of str: `['e2e3', 'pass']`.
+fn py_list(texts: &[String]) -> String {
+    let quoted: Vec<String> = texts.iter().map(|t| format!("'{t}'")).collect();
+    format!("[{}]", quoted.join(", "))
 }
 
 fn texts(steps: &[Step]) -> Vec<String> {
@@ -35,6 +45,8 @@ pub struct PyTurn {
     steps: Vec<String>,
     /// The score from the side to move's view: "cp 34", "win 3", "loss 2".
     score: String,
+    /// The score in centi-units when it is `cp <x>`, else None.
+    score_cp: Option<i32>,
     /// Each colour in the game's chance to win.
     win_probabilities: BTreeMap<&'static str, f64>,
     /// The principal variation, as step texts.
@@ -49,8 +61,11 @@ pub struct PyTurn {
 impl PyTurn {
     fn __repr__(&self) -> String {
         format!(
-            "Turn(steps={:?}, score={:?}, depth={}, nodes={})",
-            self.steps, self.score, self.depth, self.nodes
+            "Turn(steps={}, score='{}', depth={}, nodes={})",
+            py_list(&self.steps),
+            self.score,
+            self.depth,
+            self.nodes
         )
     }
 }
@@ -63,6 +78,8 @@ pub struct PyLine {
     multipv: u32,
     /// The score from the side to move's view.
     score: String,
+    /// The score in centi-units when it is `cp <x>`, else None.
+    score_cp: Option<i32>,
     /// The line's steps, as text.
     pv: Vec<String>,
     /// Each colour in the game's chance to win, from this line's score.
@@ -75,8 +92,11 @@ pub struct PyLine {
 impl PyLine {
     fn __repr__(&self) -> String {
         format!(
-            "Line(multipv={}, score={:?}, pv={:?}, depth={})",
-            self.multipv, self.score, self.pv, self.depth
+            "Line(multipv={}, score='{}', pv={}, depth={})",
+            self.multipv,
+            self.score,
+            py_list(&self.pv),
+            self.depth
         )
     }
 }
@@ -123,7 +143,7 @@ impl PyEngine {
         infinite: bool,
     ) -> PyResult<Limits> {
         if movetime.is_none() && nodes.is_none() && depth.is_none() && !infinite {
-            return Err(PyValueError::new_err(
+            return Err(value_error(
                 "give a limit (movetime, nodes or depth) or infinite=True",
             ));
         }
@@ -158,6 +178,26 @@ impl PyEngine {
     /// for a space). `ValueError` on an unknown name or a bad value.
     fn set_option(&self, name: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
         self.set(name, &option_value(value)?)
+    }
+
+    /// An option's current value (name as `set_option` takes it): an int
+    /// (spin), a bool (check) or a str (combo, text). `SplutError` on an
+    /// unknown name.
+    fn get_option<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        let spec = options::find(&option_name(name)).ok_or_else(|| {
+            value_error(options::OptionError::Unknown {
+                name: name.to_string(),
+            })
+        })?;
+        let values = self.engine.options();
+        Ok(match spec.kind {
+            options::Kind::Spin { .. } => values.spin(spec.id).into_pyobject(py)?.into_any(),
+            options::Kind::Check { .. } => {
+                PyBool::new(py, values.check(spec.id)).to_owned().into_any()
+            }
+            options::Kind::Combo { .. } => values.combo(spec.id).into_pyobject(py)?.into_any(),
+            options::Kind::Text { .. } => values.text(spec.id).into_pyobject(py)?.into_any(),
+        })
     }
 
     /// A new game: clears the table.
@@ -199,6 +239,7 @@ impl PyEngine {
         Ok(PyTurn {
             steps: texts(&report.turn),
             score: report.info.score.to_string(),
+            score_cp: centis(&report.info.score),
             win_probabilities: probabilities(&report.win_probabilities),
             pv: texts(&report.info.pv),
             depth: report.info.depth,
@@ -253,6 +294,7 @@ impl PyEngine {
             .map(|i| PyLine {
                 multipv: i.multipv.max(1),
                 score: i.score.to_string(),
+                score_cp: centis(&i.score),
                 pv: texts(&i.pv),
                 win_probabilities: probabilities(&win_probabilities(&root, i)),
                 depth: i.depth,

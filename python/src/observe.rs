@@ -1,8 +1,393 @@
-//! (to be written)
+//! `splut._splut.EnvGame`: one game for learning environments (the
+//! PettingZoo environment in `splut/env.py` wraps it), and the observation
+//! planes and legal-action masks it shares with the batch API (`batch.rs`).
+//!
+//! An observation is `PLANES` planes of 9 × 9 (float32, `(28, 9, 9)`), the
+//! board seen from one seat, as the engine's network sees it
+//! (engine/src/eval/nnue/features.rs): the diamond turned by quarter turns
+//! until that seat sits at the bottom (rank 1), the other seats named by how
+//! many places after it they come in seat order (0 = the observer, 1 = the
+//! next seat clockwise, 2 = the one opposite, 3 = the one before). Cell
+//! `[row, col]` is the turned square on rank `row + 1`, file `col` (a = 0);
+//! the 40 cells off the diamond are always 0 except where a plane is
+//! constant.
+//!
+//! | planes | what |
+//! |---|---|
+//! | 0–11 | `3 × relative seat + kind` (sorcerer, dwarf, troll): that piece |
+//! | 12 | rocks |
+//! | 13 | cooling rocks (moved in the previous turn) |
+//! | 14 | rocks moved so far this turn |
+//! | 15 | rocks that cannot be levitated now (cooling, or the levitation of this turn is broken or bound to another rock) |
+//! | 16 | the diamond (1 on its 41 squares) |
+//! | 17–19 | constant 1 on plane `16 + steps left` (1–3) of the side to move |
+//! | 20–23 | constant 1 on plane `20 + relative seat of the side to move` |
+//! | 24–27 | constant 1 on plane `24 + r` when relative seat `r` is in the game |
 
+use numpy::{PyArray1, PyArray3, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use splut_rules::{
+    Bitboard, Game, Kind, Levitation, NUM_ACTIONS, NUM_SQUARES, Position, Seat, Step, StepList,
+};
+
+/// Planes of an observation.
+pub const PLANES: usize = 28;
+/// Floats in one observation (`PLANES × 81`).
+pub const OBS_SIZE: usize = PLANES * 81;
+
+/// `TURNED[k][sq]`: the cell (9 × rank + file) of `sq` after `k` quarter
+/// turns anticlockwise (west goes to south), which brings seat `k` (red,
+/// yellow, green, blue: south, west, north, east) to the bottom. The same
+/// turn as the engine's network inputs.
+static CELL: [[u8; NUM_SQUARES]; 4] = cell_table();
+
+const fn cell_table() -> [[u8; NUM_SQUARES]; 4] {
+    // Diagonal coordinates as in the engine: x = file + rank − 4,
+    // y = file − rank + 4, square index (9x + y) / 2; a quarter turn
+    // anticlockwise maps (x, y) to (y, 8 − x).
+    let mut t = [[0u8; NUM_SQUARES]; 4];
+    let mut k = 0;
+    while k < 4 {
+        let mut sq = 0;
+        while sq < NUM_SQUARES {
+            let mut x = 2 * sq / 9;
+            let mut y = 2 * sq - 9 * x;
+            let mut i = 0;
+            while i < k {
+                let (nx, ny) = (y, 8 - x);
+                x = nx;
+                y = ny;
+                i += 1;
+            }
+            // file = (x + y) / 2, rank = (x − y + 8) / 2.
+            let file = (x + y) / 2;
+            let rank = (x + 8 - y) / 2;
+            t[k][sq] = (9 * rank + file) as u8;
+            sq += 1;
+        }
+        k += 1;
+    }
+    t
+}
+
+/// The diamond's cells (the same for every view).
+static DIAMOND: [u8; NUM_SQUARES] = CELL[0];
+
+/// Seat `seat` relative to `view`: 0 = itself, 1 = the next clockwise, ...
+#[inline]
+pub(crate) fn relative(view: Seat, seat: Seat) -> usize {
+    (seat.index() + 4 - view.index()) % 4
+}
+
+/// Rocks that cannot be levitated in this position now.
+pub(crate) fn unlevitable(pos: &Position) -> Bitboard {
+    let rocks = pos.rocks();
+    match pos.levitation() {
+        Levitation::NotStarted => rocks & pos.cooling(),
+        Levitation::Rock(sq) => rocks & !sq.bb(),
+        Levitation::Over => rocks,
+    }
+}
+
+/// Writes `view`'s observation of `pos` into `out` (`OBS_SIZE` floats,
+/// overwritten entirely).
+pub(crate) fn write_observation(pos: &Position, view: Seat, out: &mut [f32]) {
+    let out = &mut out[..OBS_SIZE];
+    out.fill(0.0);
+    let table = &CELL[view.index()];
+    let mut set = |plane: usize, b: Bitboard| {
+        for sq in b {
+            out[plane * 81 + table[sq.index()] as usize] = 1.0;
+        }
+    };
+    for seat in pos.seats_in_game() {
+        let mine = pos.seat_bb(seat);
+        let r = relative(view, seat);
+        for kind in Kind::ALL {
+            set(3 * r + kind.index(), mine & pos.kind_bb(kind));
+        }
+    }
+    set(12, pos.rocks());
+    set(13, pos.rocks() & pos.cooling());
+    set(14, pos.rocks() & pos.moved());
+    set(15, unlevitable(pos));
+    for &c in &DIAMOND {
+        out[16 * 81 + c as usize] = 1.0;
+    }
+    let mut constant = |plane: usize| out[plane * 81..(plane + 1) * 81].fill(1.0);
+    if !pos.is_game_over() {
+        constant(16 + pos.steps_left().clamp(1, 3) as usize);
+        constant(20 + relative(view, pos.side_to_move()));
+    }
+    for seat in pos.seats_in_game() {
+        constant(24 + relative(view, seat));
+    }
+}
+
+/// The legal steps of `pos` with their action ids (empty once the game is
+/// over).
+pub(crate) fn legal_with_ids(pos: &Position, out: &mut Vec<(u16, Step)>) {
+    out.clear();
+    if pos.is_game_over() {
+        return;
+    }
+    let mut list = StepList::new();
+    pos.legal_steps(&mut list);
+    out.extend(list.iter().map(|&s| (s.action() as u16, s)));
+}
+
+/// Reads a seat from a colour name (`"red"`), its letter (`"r"`) or its
+/// index (0–3).
+pub(crate) fn seat_arg(seat: &Bound<'_, PyAny>) -> PyResult<Seat> {
+    if let Ok(i) = seat.extract::<i64>() {
+        return if (0..4).contains(&i) {
+            Ok(Seat::from_index(i as u8))
+        } else {
+            Err(PyValueError::new_err(format!(
+                "seat index must be 0-3, not {i}"
+            )))
+        };
+    }
+    let text: String = seat
+        .extract()
+        .map_err(|_| PyTypeError::new_err("a seat is a colour name, its letter or 0-3"))?;
+    let t = text.to_ascii_lowercase();
+    Seat::ALL
+        .into_iter()
+        .find(|s| s.name() == t || t.len() == 1 && t.starts_with(s.letter().to_ascii_lowercase()))
+        .ok_or_else(|| PyValueError::new_err(format!("no seat named {text:?}")))
+}
+
+/// One game of Splut! for a learning environment: action ids, masks,
+/// observations, eliminations in order.
+///
+/// `EnvGame(players=2)` starts the standard start of 2, 3 or 4 players.
+#[pyclass(module = "splut")]
+#[derive(Clone)]
+pub struct EnvGame {
+    game: Game,
+    /// Seats at the start, in turn order (red first).
+    seats: Vec<Seat>,
+    /// Seats out so far, first out first.
+    out: Vec<Seat>,
+    /// The current legal steps with their ids.
+    legal: Vec<(u16, Step)>,
+}
+
+impl EnvGame {
+    fn pos(&self) -> &Position {
+        self.game.position()
+    }
+}
+
+#[pymethods]
+impl EnvGame {
+    #[new]
+    #[pyo3(signature = (players = 2))]
+    fn new(players: usize) -> PyResult<Self> {
+        let start = Position::start(players).ok_or_else(|| {
+            PyValueError::new_err(format!("players must be 2, 3 or 4, not {players}"))
+        })?;
+        let mut legal = Vec::new();
+        legal_with_ids(&start, &mut legal);
+        Ok(EnvGame {
+            game: Game::new(start),
+            seats: start.seats_in_game().collect(),
+            out: Vec::new(),
+            legal,
+        })
+    }
+
+    /// A copy of this game.
+    fn copy(&self) -> Self {
+        self.clone()
+    }
+
+    /// Number of players at the start.
+    #[getter]
+    fn players(&self) -> usize {
+        self.seats.len()
+    }
+
+    /// The seats at the start, colour names in turn order.
+    #[getter]
+    fn seats(&self) -> Vec<&'static str> {
+        self.seats.iter().map(|s| s.name()).collect()
+    }
+
+    /// The seats still in the game, in turn order.
+    #[getter]
+    fn seats_in_game(&self) -> Vec<&'static str> {
+        self.pos().seats_in_game().map(|s| s.name()).collect()
+    }
+
+    /// The side to move (its colour); `None` once the game is over.
+    #[getter]
+    fn to_move(&self) -> Option<&'static str> {
+        (!self.pos().is_game_over()).then(|| self.pos().side_to_move().name())
+    }
+
+    /// The side to move's seat index (0–3, red yellow green blue); -1 once
+    /// the game is over.
+    #[getter]
+    fn to_move_index(&self) -> i64 {
+        if self.pos().is_game_over() {
+            -1
+        } else {
+            self.pos().side_to_move().index() as i64
+        }
+    }
+
+    /// Steps left in the current turn (1–3).
+    #[getter]
+    fn steps_left(&self) -> u8 {
+        self.pos().steps_left()
+    }
+
+    /// The 1-based number of the current turn.
+    #[getter]
+    fn turn(&self) -> u32 {
+        self.pos().turn()
+    }
+
+    /// Steps played so far.
+    #[getter]
+    fn ply(&self) -> usize {
+        self.game.steps().len()
+    }
+
+    /// Whether the game is over (one sorcerer left).
+    #[getter]
+    fn is_over(&self) -> bool {
+        self.pos().is_game_over()
+    }
+
+    /// The winner's colour once the game is over, else `None`.
+    #[getter]
+    fn winner(&self) -> Option<&'static str> {
+        self.pos().winner().map(|s| s.name())
+    }
+
+    /// The seats eliminated so far, first out first.
+    #[getter]
+    fn eliminations(&self) -> Vec<&'static str> {
+        self.out.iter().map(|s| s.name()).collect()
+    }
+
+    /// The legal action ids, in generation order (empty once over).
+    fn legal_actions(&self) -> Vec<usize> {
+        self.legal.iter().map(|&(a, _)| a as usize).collect()
+    }
+
+    /// Fills `mask` (a 1-D int8 or uint8 array of `NUM_ACTIONS` entries):
+    /// 1 for each legal action id, 0 elsewhere.
+    fn fill_mask(&self, mask: &Bound<'_, PyAny>) -> PyResult<()> {
+        fn fill<T: numpy::Element + Copy>(
+            legal: &[(u16, Step)],
+            a: &Bound<'_, PyArray1<T>>,
+            zero: T,
+            one: T,
+        ) -> PyResult<()> {
+            if a.len() != NUM_ACTIONS {
+                return Err(PyValueError::new_err(format!(
+                    "the mask must have {NUM_ACTIONS} entries, not {}",
+                    a.len()
+                )));
+            }
+            let mut rw = a
+                .try_readwrite()
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
+            let s = rw
+                .as_slice_mut()
+                .map_err(|_| PyValueError::new_err("the mask must be contiguous"))?;
+            s.fill(zero);
+            for &(id, _) in legal {
+                s[id as usize] = one;
+            }
+            Ok(())
+        }
+        if let Ok(a) = mask.cast::<PyArray1<i8>>() {
+            fill(&self.legal, a, 0, 1)
+        } else if let Ok(a) = mask.cast::<PyArray1<u8>>() {
+            fill(&self.legal, a, 0, 1)
+        } else {
+            Err(PyTypeError::new_err(
+                "the mask must be a 1-D int8 or uint8 numpy array",
+            ))
+        }
+    }
+
+    /// A new int8 mask of the legal action ids.
+    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        let mut v = vec![0i8; NUM_ACTIONS];
+        for &(id, _) in &self.legal {
+            v[id as usize] = 1;
+        }
+        PyArray1::from_vec(py, v)
+    }
+
+    /// The observation of `seat` (colour name, letter or index): float32,
+    /// shape `(28, 9, 9)` (module docs and the environment's documentation).
+    fn observe<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray3<f32>>> {
+        let view = seat_arg(seat)?;
+        let mut v = vec![0f32; OBS_SIZE];
+        write_observation(self.pos(), view, &mut v);
+        PyArray1::from_vec(py, v).reshape([PLANES, 9, 9])
+    }
+
+    /// Plays the step with action id `action`. Raises `ValueError` (and
+    /// changes nothing) when it is not legal here. Returns the colours of
+    /// the seats this step eliminated (usually none).
+    fn step(&mut self, action: i64) -> PyResult<Vec<&'static str>> {
+        let Some(&(_, step)) = self.legal.iter().find(|&&(id, _)| id as i64 == action) else {
+            let why = if self.pos().is_game_over() {
+                "the game is over".to_string()
+            } else if !(0..NUM_ACTIONS as i64).contains(&action) {
+                format!("action ids are 0-{}", NUM_ACTIONS - 1)
+            } else {
+                format!("{} to move", self.pos().side_to_move())
+            };
+            return Err(PyValueError::new_err(format!(
+                "illegal action {action} ({why})"
+            )));
+        };
+        let before = *self.pos();
+        self.game
+            .play(step)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let after = *self.pos();
+        let gone: Vec<Seat> = Seat::ALL
+            .into_iter()
+            .filter(|&s| before.in_game(s) && !after.in_game(s))
+            .collect();
+        self.out.extend(&gone);
+        legal_with_ids(&after, &mut self.legal);
+        Ok(gone.iter().map(|s| s.name()).collect())
+    }
+
+    /// The position as SPN text.
+    fn spn(&self) -> String {
+        self.pos().to_spn()
+    }
+
+    /// A text picture of the board (rank 9 at the top) and the SPN.
+    fn render(&self) -> String {
+        self.pos().board_art()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("EnvGame('{}')", self.pos().to_spn())
+    }
+}
 
 /// Adds this file's classes and functions to the module.
-pub fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<EnvGame>()?;
+    m.add("OBS_PLANES", PLANES)?;
     Ok(())
 }

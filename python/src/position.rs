@@ -17,8 +17,16 @@ pub struct PyPosition {
     pub(crate) game: Game,
 }
 
-fn value_error(e: impl std::fmt::Display) -> PyErr {
-    PyValueError::new_err(e.to_string())
+pyo3::create_exception!(
+    splut,
+    SplutError,
+    PyValueError,
+    "Bad input to splut: malformed SPN or step text, an illegal step or action id, a step after the game is over, an unknown engine option. A ValueError."
+);
+
+/// A `SplutError` with this message (a rules or engine error's Display).
+pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
+    SplutError::new_err(e.to_string())
 }
 
 impl PyPosition {
@@ -27,11 +35,31 @@ impl PyPosition {
         self.game.position()
     }
 
+    /// The legal step with this action id (any Python int; one out of
+    /// range or not legal here is a `SplutError`).
+    fn legal_step_for(&self, action: &Bound<'_, PyAny>) -> PyResult<splut_rules::Step> {
+        let id: i128 = match action.extract::<i128>() {
+            Ok(id) => id,
+            // An int too large even for i128.
+            Err(_) if action.cast::<pyo3::types::PyInt>().is_ok() => i128::MAX,
+            Err(e) => return Err(e),
+        };
+        let Ok(id) = usize::try_from(id) else {
+            return Err(bad_action(&action.to_string()));
+        };
+        if id >= NUM_ACTIONS {
+            return Err(bad_action(&id.to_string()));
+        }
+        self.pos()
+            .step_for_action(id)
+            .ok_or_else(|| value_error(format!("action {id} is not a legal step here")))
+    }
+
     fn check_not_over(&self) -> PyResult<()> {
         let pos = self.pos();
         if pos.is_game_over() {
             let who = pos.winner().map_or("nobody", |s| s.name());
-            return Err(PyValueError::new_err(format!(
+            return Err(value_error(format!(
                 "the game is over ({who} won): no step can be played"
             )));
         }
@@ -50,9 +78,8 @@ impl PyPosition {
     #[new]
     #[pyo3(signature = (players = 2))]
     fn new(players: usize) -> PyResult<Self> {
-        let start = Position::start(players).ok_or_else(|| {
-            PyValueError::new_err(format!("players must be 2, 3 or 4, not {players}"))
-        })?;
+        let start = Position::start(players)
+            .ok_or_else(|| value_error(format!("players must be 2, 3 or 4, not {players}")))?;
         Ok(PyPosition {
             game: Game::new(start),
         })
@@ -94,7 +121,7 @@ impl PyPosition {
         self.game
             .undo()
             .map(|_| ())
-            .ok_or_else(|| PyValueError::new_err("no step to undo: this is the start"))
+            .ok_or_else(|| value_error("no step to undo: this is the start"))
     }
 
     /// The steps played since the start, as text.
@@ -178,20 +205,14 @@ impl PyPosition {
     }
 
     /// The text of the legal step with this action id.
-    fn step_for_action(&self, action: usize) -> PyResult<String> {
-        self.pos()
-            .step_for_action(action)
-            .map(|s| s.to_string())
-            .ok_or_else(|| bad_action(action))
+    fn step_for_action(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        self.legal_step_for(action).map(|s| s.to_string())
     }
 
     /// Plays the legal step with this action id.
-    fn play_action(&mut self, action: usize) -> PyResult<()> {
+    fn play_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
         self.check_not_over()?;
-        let step = self
-            .pos()
-            .step_for_action(action)
-            .ok_or_else(|| bad_action(action))?;
+        let step = self.legal_step_for(action)?;
         self.game.play(step).map_err(value_error)
     }
 
@@ -231,18 +252,15 @@ impl PyPosition {
     }
 }
 
-fn bad_action(action: usize) -> PyErr {
-    if action >= NUM_ACTIONS {
-        PyValueError::new_err(format!(
-            "action {action} is out of range (0..{NUM_ACTIONS})"
-        ))
-    } else {
-        PyValueError::new_err(format!("action {action} is not a legal step here"))
-    }
+fn bad_action(action: &str) -> PyErr {
+    value_error(format!(
+        "action {action} is out of range (0..{NUM_ACTIONS})"
+    ))
 }
 
 /// Adds this file's classes and functions to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyPosition>()?;
+    m.add("SplutError", m.py().get_type::<SplutError>())?;
     Ok(())
 }

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from splut import Engine, Position, Turn
+from splut import Engine, Position, SplutError, Turn
 
 
 def test_best_turn_node_limited_is_reproducible():
@@ -56,6 +56,7 @@ def test_limits_required_and_game_over():
 
 def test_stop_ends_an_infinite_search():
     e = Engine(Threads=1)
+    e.stop()  # no search: harmless
     p = Position(4)
     result = {}
 
@@ -65,28 +66,67 @@ def test_stop_ends_an_infinite_search():
     t = threading.Thread(target=search)
     start = time.monotonic()
     t.start()
-    time.sleep(0.3)
+    while not e.is_searching() and time.monotonic() - start < 10:
+        time.sleep(0.01)
+    assert e.is_searching()
+    time.sleep(0.2)
     assert t.is_alive()
+    # One search at a time; options wait too.
+    with pytest.raises(SplutError, match="search"):
+        e.best_turn(p, depth=1)
+    with pytest.raises(SplutError):
+        e.set_option("Hash", 4)
     e.stop()
     t.join(timeout=10)
     assert not t.is_alive()
     assert time.monotonic() - start < 10
-    assert result["turn"].steps[0] in p.legal_steps()
+    assert not e.is_searching()
+    turn = result["turn"]
+    assert turn.steps[0] in p.legal_steps()
+    assert turn.nodes > 0
+    # The engine takes the next search as usual.
+    assert e.best_turn(p, depth=2).depth == 2
 
 
 def test_options():
     e = Engine(Skill_Level=5, Hash=8, UCI_ShowWinProb=True)
+    assert e.get_option("Skill Level") == 5
+    assert e.get_option("skill_level") == 5
+    assert e.get_option("Hash") == 8
+    assert e.get_option("UCI_ShowWinProb") is True
     e.set_option("Threads", 1)
+    assert e.get_option("Threads") == 1
     e.set_option("skill level", 3)
+    assert e.get_option("Skill_Level") == 3
     e.set_option("Skill_Level", "20")
-    with pytest.raises(ValueError):
+    assert e.get_option("Skill_Level") == 20
+    e.set_option("UCI_ShowWinProb", False)
+    assert e.get_option("UCI_ShowWinProb") is False
+    with pytest.raises(SplutError, match="Not_An_Option"):
         Engine(Not_An_Option=1)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="Pondering"):
         e.set_option("Pondering", "1")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="Pondering"):
+        e.get_option("Pondering")
+    with pytest.raises(ValueError, match="Threads"):
         e.set_option("Threads", "0")
-    weak = Engine(Skill_Level=0)
-    assert weak.best_turn(Position(2), depth=2).steps
+    with pytest.raises(ValueError, match="Hash"):
+        e.set_option("Hash", "lots")
+    assert e.get_option("Threads") == 1  # a refused value changes nothing
+    weak = Engine(Skill_Level=0, Threads=1)
+    assert weak.get_option("Skill Level") == 0
+    turn = weak.best_turn(Position(2), depth=2)
+    assert turn.steps and turn.steps[0] in Position(2).legal_steps()
+
+
+def test_score_cp():
+    e = Engine(Threads=1)
+    t = e.best_turn(Position(2), depth=3)
+    kind, value = t.score.split()
+    assert kind == "cp"
+    assert t.score_cp == int(value)
+    for line in e.analyse(Position(2), multipv=2, depth=3):
+        assert line.score_cp == int(line.score.split()[1])
 
 
 def test_analyse_lines():

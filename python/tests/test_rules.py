@@ -80,28 +80,40 @@ def test_actions_round_trip_over_random_games():
 
 
 def test_bad_input_raises_and_changes_nothing():
+    assert issubclass(splut.SplutError, ValueError)
     p = Position(3)
     p.play("d2d3")
     before, hist = p.spn(), p.history
-    for bad in ["", "zz", "e9e8", "d3d4x", "a1a2", "pass pass"]:
-        with pytest.raises(ValueError):
+    for bad in ["", "zz", "e9e8", "d3d4x", "a1a2", "pass pass", "pass"]:
+        with pytest.raises(splut.SplutError) as info:
             p.play(bad)
+        assert str(info.value)
         assert p.spn() == before and p.history == hist
-    for bad in [-1, NUM_ACTIONS, 10**6, 1]:
-        with pytest.raises((ValueError, OverflowError)):
+    # The message names the problem.
+    with pytest.raises(ValueError, match="a1a2"):
+        p.play("a1a2")
+    for bad in [-1, NUM_ACTIONS, 10**6, 10**30, -(10**30), 1]:
+        with pytest.raises(splut.SplutError, match=str(bad) if bad != 1 else "not a legal"):
             p.play_action(bad)
-        with pytest.raises((ValueError, OverflowError)):
+        with pytest.raises(ValueError):
             p.step_for_action(bad)
-        assert p.spn() == before
+        assert p.spn() == before and p.history == hist
+    with pytest.raises(TypeError):
+        p.play_action("e2e3")
     with pytest.raises(ValueError):
         p.action("a1a2")
+    with pytest.raises(ValueError):
+        p.action("not a step")
+    assert p.spn() == before
     for bad in ["", "nonsense", "R/gTgDgS/5/7/R7R/7/5/rSrDrT/R x 1 1 - - -"]:
-        with pytest.raises(ValueError):
+        with pytest.raises(splut.SplutError):
             Position.from_spn(bad)
     fresh = Position(2)
     with pytest.raises(ValueError, match="undo"):
         fresh.undo()
     assert fresh == Position(2)
+    with pytest.raises(ValueError, match="players"):
+        Position(1)
 
 
 def test_game_over_refuses_steps_and_places():
@@ -149,21 +161,38 @@ def test_copy_eq_hash():
 
 
 def _binary_answers(splut_bin, players, steps):
-    script = f"position startpos players {players} moves {' '.join(steps)}\nquery spn\nquery winner\nquit\n"
-    out = subprocess.run([splut_bin], input=script, capture_output=True, text=True, timeout=60).stdout
+    script = (
+        f"position startpos players {players} moves {' '.join(steps)}\n"
+        "query spn\nquery gameover\nquery winner\nquery turn\nquery steps\nquit\n"
+    )
+    out = subprocess.run(
+        [splut_bin], input=script, capture_output=True, text=True, timeout=60
+    ).stdout
     responses = [l[len("response "):] for l in out.splitlines() if l.startswith("response ")]
-    assert len(responses) == 2, out
+    assert len(responses) == 5, out
     return responses
 
 
 def test_random_games_match_the_binary(splut_bin):
     rng = random.Random(11)
-    for g in range(12):
+    finished = 0
+    for g in range(15):
         players = 2 + g % 3
         p, steps = random_game(rng, players, max_steps=60 if g < 6 else 3000)
-        spn, winner = _binary_answers(splut_bin, players, steps)
+        spn, gameover, winner, turn, steps_left = _binary_answers(splut_bin, players, steps)
         assert spn == p.spn()
-        if p.winner is None:
-            assert winner == "none"
+        assert gameover == str(p.is_over()).lower()
+        assert winner == ("none" if p.winner is None else p.winner[0])
+        assert turn == p.side_to_move[0]
+        assert steps_left == str(p.steps_left)
+        # Places: the winner first, then the seats out, last out first.
+        places = p.places()
+        if p.is_over():
+            finished += 1
+            assert places[p.winner] == 1
+            assert sorted(places.values()) == list(range(1, players + 1))
         else:
-            assert winner in (p.winner, p.winner[0])
+            assert winner == "none"
+            assert sorted(places.values()) == list(range(players - len(places) + 1, players + 1))
+            assert set(places).isdisjoint(p.seats_in_game)
+    assert finished >= 3

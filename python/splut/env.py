@@ -1,0 +1,178 @@
+"""Splut! as a PettingZoo AEC environment (2-4 players).
+
+``env(players=2, render_mode=None, reward="place", max_turns=300)`` returns
+the environment wrapped as PettingZoo recommends (``AssertOutOfBoundsWrapper``
+then ``OrderEnforcingWrapper``); ``raw_env`` is the class itself.
+
+- Agents are the seats' colours in turn order (``red``, ``yellow``,
+  ``green``, ``blue``; 2 players: ``red``, ``green``; 3: ``red``,
+  ``yellow``, ``green``).
+- A turn is 1-3 steps of the same player: ``agent_selection`` stays on the
+  mover until its turn ends. Actions are ``Discrete(NUM_ACTIONS)`` step ids
+  (``splut_rules`` action.rs); an illegal id raises ``ValueError`` and
+  changes nothing.
+- Observations are ``{"observation": float32 (28, 9, 9), "action_mask":
+  int8 (NUM_ACTIONS,)}``; the mask is all zeros for agents not to move. The
+  planes are those of ``splut._splut.EnvGame.observe`` (the board turned to
+  the observing agent, seats relative to it).
+- Rewards come when an agent's game ends. ``reward="place"``: finishing
+  place ``p`` of ``N`` players scores ``1 - 2 (p - 1) / (N - 1)`` (first +1,
+  last -1; 3 players +1, 0, -1; 4 players +1, +1/3, -1/3, -1); seats
+  eliminated by the same step share the average of their places. An agent
+  gets its points on the step that eliminates it (its place is then known)
+  and the winner on the step that ends the game. ``reward="win"``: the
+  winner +1, every other agent -1. Truncation (more than ``max_turns``
+  turns) truncates every agent left with reward 0.
+- An eliminated agent is terminated and, following PettingZoo's dead-step
+  protocol, is selected next and must step with ``None`` to leave
+  ``agents``; play then continues with the side to move.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ._splut import NUM_ACTIONS, OBS_PLANES, EnvGame
+
+__all__ = ["env", "raw_env", "place_points", "OBS_SHAPE"]
+
+OBS_SHAPE = (OBS_PLANES, 9, 9)
+
+
+def place_points(players: int, place: float) -> float:
+    """Reward for finishing ``place`` (1 = first) of ``players``: +1 ... -1."""
+    if players <= 1:
+        return 1.0
+    return 1.0 - 2.0 * (place - 1.0) / (players - 1.0)
+
+
+def env(players=2, render_mode=None, reward="place", max_turns=300):
+    """The Splut! AEC environment, wrapped as PettingZoo recommends."""
+    e = raw_env(players=players, render_mode=render_mode, reward=reward, max_turns=max_turns)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+class raw_env(AECEnv):
+    """Splut! for 2-4 players as a PettingZoo AEC environment (module docs)."""
+
+    metadata = {
+        "render_modes": ["human", "ansi"],
+        "name": "splut_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(self, players=2, render_mode=None, reward="place", max_turns=300):
+        super().__init__()
+        if players not in (2, 3, 4):
+            raise ValueError(f"players must be 2, 3 or 4, not {players}")
+        if reward not in ("place", "win"):
+            raise ValueError(f'reward must be "place" or "win", not {reward!r}')
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.players = players
+        self.render_mode = render_mode
+        self.reward_mode = reward
+        self.max_turns = max_turns
+        self.game = EnvGame(players)
+        self.possible_agents = list(self.game.seats)
+        self._obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, OBS_SHAPE, np.float32),
+                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+            }
+        )
+        self.observation_spaces = {a: self._obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self._mask = np.zeros(NUM_ACTIONS, np.int8)
+        self._no_mask = np.zeros(NUM_ACTIONS, np.int8)
+        self.reset()
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def reset(self, seed=None, options=None):
+        if seed is not None:
+            self.np_random, _ = seeding.np_random(seed)
+            for i, a in enumerate(self.possible_agents):
+                self.action_spaces[a].seed(seed + i)
+        self.game = EnvGame(self.players)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._skip_agent_selection = None
+        self.agent_selection = self.game.to_move
+        self.game.fill_mask(self._mask)
+
+    def observe(self, agent):
+        live = (
+            agent == self.agent_selection
+            and agent in self.terminations
+            and not (self.terminations[agent] or self.truncations[agent])
+        )
+        return {
+            "observation": self.game.observe(agent),
+            "action_mask": self._mask.copy() if live else self._no_mask.copy(),
+        }
+
+    def action_mask(self, agent=None):
+        """The current int8 mask of the agent (default: the one to move)."""
+        return self.observe(agent or self.agent_selection)["action_mask"]
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} is to move: None is only for dead agents")
+        gone = self.game.step(int(action))  # ValueError if illegal: nothing changed
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        if gone:
+            left = len(self.game.seats_in_game)
+            place = left + (1 + len(gone)) / 2
+            points = place_points(self.players, place) if self.reward_mode == "place" else -1.0
+            for seat in gone:
+                self.rewards[seat] = points
+                self.terminations[seat] = True
+        if self.game.is_over:
+            winner = self.game.winner
+            self.rewards[winner] = 1.0
+            self.terminations[winner] = True
+        elif self.game.turn > self.max_turns:
+            for a in self.agents:
+                self.truncations[a] = True
+        else:
+            self.agent_selection = self.game.to_move
+        self.game.fill_mask(self._mask)
+        self._accumulate_rewards()
+        self._deads_step_first()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self):
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode (human or ansi)")
+            return None
+        text = self.game.render()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        pass
