@@ -1,6 +1,6 @@
 """Throughput of the learning environments under random play.
 
-    python python/bench_env.py [--seconds 3] [--players 2] [--batch 1024]
+    python python/bench_env.py [--seconds 3] [--players 2] [--batch 1024] [--repetitions 3]
 
 AEC: the PettingZoo environment (splut.env.env, wrapped, and raw_env), one core, steps
 per second of agent_iter/last/step with a random legal action (dead steps
@@ -20,8 +20,9 @@ from splut._splut import Batch
 from splut.env import env, raw_env
 
 
-def bench_aec(players, seconds, raw=False):
-    e = raw_env(players=players) if raw else env(players=players)
+def bench_aec(players, seconds, raw=False, repetitions=3):
+    make = raw_env if raw else env
+    e = make(players=players, repetitions=repetitions)
     e.reset(seed=0)
     rng = np.random.default_rng(0)
     steps, t0 = 0, time.perf_counter()
@@ -38,8 +39,8 @@ def bench_aec(players, seconds, raw=False):
     return steps / (time.perf_counter() - t0)
 
 
-def bench_batch(n, players, seconds, observe):
-    b = Batch(n, players, seed=0)
+def bench_batch(n, players, seconds, observe, repetitions=3):
+    b = Batch(n, players, seed=0, repetitions=repetitions)
     steps, t0 = 0, time.perf_counter()
     while time.perf_counter() - t0 < seconds:
         for _ in range(50):
@@ -55,15 +56,16 @@ def main():
     p.add_argument("--seconds", type=float, default=3.0)
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--batch", type=int, default=1024)
+    p.add_argument("--repetitions", type=int, default=3, help="draw rule (0: off)")
     a = p.parse_args()
     threads = os.environ.get("RAYON_NUM_THREADS", "all")
     for raw in (False, True):
         name = "raw_env (unwrapped)" if raw else "env() (wrapped)"
-        r = bench_aec(a.players, a.seconds, raw)
+        r = bench_aec(a.players, a.seconds, raw, a.repetitions)
         print(f"AEC {name}, {a.players} players: {r:,.0f} steps/s (1 core)")
     for obs in (False, True):
         what = "step + observations()" if obs else "step (masks + rewards)"
-        r = bench_batch(a.batch, a.players, a.seconds, obs)
+        r = bench_batch(a.batch, a.players, a.seconds, obs, a.repetitions)
         print(f"Batch({a.batch}), {a.players} players, {what}: {r:,.0f} steps/s (rayon threads: {threads})")
 
 

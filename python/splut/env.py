@@ -1,6 +1,7 @@
 """Splut! as a PettingZoo AEC environment (2-4 players).
 
-``env(players=2, render_mode=None, reward="place", max_turns=300)`` returns
+``env(players=2, render_mode=None, reward="place", max_turns=300,
+repetitions=3)`` returns
 the environment wrapped in PettingZoo's ``OrderEnforcingWrapper``;
 ``raw_env`` is the class itself. (No ``AssertOutOfBoundsWrapper``: the
 environment refuses an id out of range or not legal itself, with a
@@ -23,8 +24,11 @@ environment refuses an id out of range or not legal itself, with a
   eliminated by the same step share the average of their places. An agent
   gets its points on the step that eliminates it (its place is then known)
   and the winner on the step that ends the game. ``reward="win"``: the
-  winner +1, every other agent -1. Truncation (more than ``max_turns``
-  turns) truncates every agent left with reward 0.
+  winner +1, every other agent -1.
+- Draws: more than ``max_turns`` turns, or a position (pieces, rocks, side
+  to move, steps left, levitation state) reached ``repetitions`` times
+  after steps (0: never; the tournament judge's rule), truncates every
+  agent left, with reward 0.
 - An eliminated agent is terminated and, following PettingZoo's dead-step
   protocol, is selected next and must step with ``None`` to leave
   ``agents``; play then continues with the side to move.
@@ -52,10 +56,16 @@ def place_points(players: int, place: float) -> float:
     return 1.0 - 2.0 * (place - 1.0) / (players - 1.0)
 
 
-def env(players=2, render_mode=None, reward="place", max_turns=300):
+def env(players=2, render_mode=None, reward="place", max_turns=300, repetitions=3):
     """The Splut! AEC environment in PettingZoo's order-enforcing wrapper
     (ids out of range or not legal are refused by the environment itself)."""
-    e = raw_env(players=players, render_mode=render_mode, reward=reward, max_turns=max_turns)
+    e = raw_env(
+        players=players,
+        render_mode=render_mode,
+        reward=reward,
+        max_turns=max_turns,
+        repetitions=repetitions,
+    )
     e = wrappers.OrderEnforcingWrapper(e)
     return e
 
@@ -69,7 +79,9 @@ class raw_env(AECEnv):
         "is_parallelizable": False,
     }
 
-    def __init__(self, players=2, render_mode=None, reward="place", max_turns=300):
+    def __init__(
+        self, players=2, render_mode=None, reward="place", max_turns=300, repetitions=3
+    ):
         super().__init__()
         if players not in (2, 3, 4):
             raise ValueError(f"players must be 2, 3 or 4, not {players}")
@@ -81,6 +93,7 @@ class raw_env(AECEnv):
         self.render_mode = render_mode
         self.reward_mode = reward
         self.max_turns = max_turns
+        self.repetitions = repetitions
         self.game = EnvGame(players)
         self.possible_agents = list(self.game.seats)
         self._obs_space = spaces.Dict(
@@ -143,17 +156,20 @@ class raw_env(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         if gone:
-            left = len(self.game.seats_in_game)
-            place = left + (1 + len(gone)) / 2
-            points = place_points(self.players, place) if self.reward_mode == "place" else -1.0
+            places = self.game.places
             for seat in gone:
-                self.rewards[seat] = points
+                if self.reward_mode == "place":
+                    self.rewards[seat] = place_points(self.players, places[seat])
+                else:
+                    self.rewards[seat] = -1.0
                 self.terminations[seat] = True
         if self.game.is_over:
             winner = self.game.winner
             self.rewards[winner] = 1.0
             self.terminations[winner] = True
-        elif self.game.turn > self.max_turns:
+        elif self.game.turn > self.max_turns or (
+            self.repetitions and self.game.repetition_count >= self.repetitions
+        ):
             for a in self.agents:
                 self.truncations[a] = True
         else:

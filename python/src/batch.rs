@@ -1,7 +1,8 @@
 //! `splut._splut.Batch`: many games stepped together, in parallel, with
 //! their state in numpy arrays that the batch owns and fills in place.
 //!
-//! `Batch(n, players=2, seed=0, max_turns=300, reward="place")` holds `n`
+//! `Batch(n, players=2, seed=0, max_turns=300, reward="place",
+//! repetitions=3)` holds `n`
 //! games from the standard start. Its arrays (attributes, the same objects
 //! for the batch's whole life, refilled in place by `step`):
 //!
@@ -12,9 +13,11 @@
 //!   of each game's side to move;
 //! - `rewards` `(n, 4)` float32, by seat index: zero except on the step that
 //!   ends a game, where its row holds every seat's final reward (0 for
-//!   seats not in the game);
+//!   seats not in the game; after a draw, 0 for the seats still in and
+//!   their points for those already out);
 //! - `terminations`, `truncations` `(n,)` bool: whether the last `step`
-//!   ended that game (a winner; or `max_turns` turns played).
+//!   ended that game (a winner; or a draw: more than `max_turns` turns, or
+//!   a position reached `repetitions` times after steps, 0 = never).
 //!
 //! A game that ends is reset to the start at once, in the same `step`:
 //! after it, `masks`, `to_move` and `observations()` describe the new game
@@ -27,7 +30,10 @@ use pyo3::prelude::*;
 use rayon::prelude::*;
 use splut_rules::{NUM_ACTIONS, Position, Seat, Step, splitmix64};
 
-use crate::observe::{OBS_SIZE, PLANES, legal_with_ids, write_observation};
+use crate::observe::{
+    OBS_SIZE, PLANES, PositionCounts, count_position, legal_with_ids, shared_place,
+    write_observation,
+};
 
 /// Place points: `players` players, finishing place `place` (1-based,
 /// fractional for shared places) → from +1 (first) down to −1 (last).
@@ -46,6 +52,18 @@ struct Slot {
     /// Final reward of each seat already out (by seat index).
     out_reward: [f32; 4],
     rng: u64,
+    /// Positions reached so far (by hash), when repetitions are counted.
+    seen: PositionCounts,
+}
+
+/// A batch's draw rules and rewards, the same for every game.
+#[derive(Clone, Copy)]
+struct Rules {
+    players: usize,
+    mode: Reward,
+    max_turns: u32,
+    /// A position reached this many times after steps draws (0: never).
+    repetitions: u32,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -73,6 +91,7 @@ impl Slot {
             legal,
             out_reward: [0.0; 4],
             rng: seed,
+            seen: PositionCounts::default(),
         }
     }
 
@@ -83,21 +102,20 @@ impl Slot {
         }
         self.pos = *start;
         self.out_reward = [0.0; 4];
+        self.seen.clear();
         legal_with_ids(&self.pos, &mut self.legal);
         for &(id, _) in &self.legal {
             mask[id as usize] = 1;
         }
     }
 
-    fn step(
-        &mut self,
-        step: Step,
-        start: &Position,
-        players: usize,
-        mode: Reward,
-        max_turns: u32,
-        r: Rows,
-    ) {
+    fn step(&mut self, step: Step, start: &Position, rules: Rules, r: Rows) {
+        let Rules {
+            players,
+            mode,
+            max_turns,
+            repetitions,
+        } = rules;
         r.reward.fill(0.0);
         *r.term = false;
         *r.trunc = false;
@@ -111,8 +129,7 @@ impl Slot {
             .count() as u32;
         if gone > 0 {
             // Those out now share places left+1 ..= left+gone.
-            let left = after.players_left() as f32;
-            let place = left + (1.0 + gone as f32) / 2.0;
+            let place = shared_place(after.players_left(), gone);
             let pts = match mode {
                 Reward::Place => place_points(players, place),
                 Reward::Win => -1.0,
@@ -131,7 +148,12 @@ impl Slot {
             r.reward.copy_from_slice(&self.out_reward);
             *r.term = true;
             true
-        } else if after.turn() > max_turns {
+        } else if after.turn() > max_turns
+            || repetitions > 0 && count_position(&mut self.seen, &after) >= repetitions
+        {
+            // A draw: the seats still in score 0; those already out keep
+            // their points (the row reports them now).
+            r.reward.copy_from_slice(&self.out_reward);
             *r.trunc = true;
             true
         } else {
@@ -157,9 +179,7 @@ impl Slot {
 pub struct Batch {
     slots: Vec<Slot>,
     start: Position,
-    players: usize,
-    max_turns: u32,
-    mode: Reward,
+    rules: Rules,
     masks: Py<PyArray2<u8>>,
     to_move: Py<PyArray1<i64>>,
     rewards: Py<PyArray2<f32>>,
@@ -187,7 +207,7 @@ impl Batch {
 #[pymethods]
 impl Batch {
     #[new]
-    #[pyo3(signature = (n, players = 2, seed = 0, max_turns = 300, reward = "place"))]
+    #[pyo3(signature = (n, players = 2, seed = 0, max_turns = 300, reward = "place", repetitions = 3))]
     fn new(
         py: Python<'_>,
         n: usize,
@@ -195,6 +215,7 @@ impl Batch {
         seed: u64,
         max_turns: u32,
         reward: &str,
+        repetitions: u32,
     ) -> PyResult<Self> {
         let start = Position::start(players).ok_or_else(|| {
             PyValueError::new_err(format!("players must be 2, 3 or 4, not {players}"))
@@ -231,9 +252,12 @@ impl Batch {
         Ok(Batch {
             slots,
             start,
-            players,
-            max_turns,
-            mode,
+            rules: Rules {
+                players,
+                mode,
+                max_turns,
+                repetitions,
+            },
             masks: masks.unbind(),
             to_move: to_move.unbind(),
             rewards: PyArray2::<f32>::zeros(py, [n, 4], false).unbind(),
@@ -251,7 +275,7 @@ impl Batch {
     /// Players per game.
     #[getter]
     fn players(&self) -> usize {
-        self.players
+        self.rules.players
     }
 
     #[getter]
@@ -344,8 +368,7 @@ impl Batch {
         let te = slice_mut(self.terminations.bind(py));
         let tr = slice_mut(self.truncations.bind(py));
         let wi = slice_mut(self.winners.bind(py));
-        let (start, players, mode, max_turns) =
-            (self.start, self.players, self.mode, self.max_turns);
+        let (start, rules) = (self.start, self.rules);
         let slots = &mut self.slots;
         py.detach(|| {
             slots
@@ -369,9 +392,7 @@ impl Batch {
                         slot.step(
                             step,
                             &start,
-                            players,
-                            mode,
-                            max_turns,
+                            rules,
                             Rows {
                                 mask,
                                 to_move,

@@ -27,52 +27,35 @@
 use numpy::{PyArray1, PyArray3, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use splut_engine::eval::nnue::features;
 use splut_rules::{
-    Bitboard, Game, Kind, Levitation, NUM_ACTIONS, NUM_SQUARES, Position, Seat, Step, StepList,
+    Bitboard, Game, Kind, Levitation, NUM_ACTIONS, NUM_SQUARES, Position, Seat, Square, Step,
+    StepList,
 };
+use std::sync::LazyLock;
 
 /// Planes of an observation.
 pub const PLANES: usize = 28;
 /// Floats in one observation (`PLANES × 81`).
 pub const OBS_SIZE: usize = PLANES * 81;
 
-/// `TURNED[k][sq]`: the cell (9 × rank + file) of `sq` after `k` quarter
-/// turns anticlockwise (west goes to south), which brings seat `k` (red,
-/// yellow, green, blue: south, west, north, east) to the bottom. The same
-/// turn as the engine's network inputs.
-static CELL: [[u8; NUM_SQUARES]; 4] = cell_table();
-
-const fn cell_table() -> [[u8; NUM_SQUARES]; 4] {
-    // Diagonal coordinates as in the engine: x = file + rank − 4,
-    // y = file − rank + 4, square index (9x + y) / 2; a quarter turn
-    // anticlockwise maps (x, y) to (y, 8 − x).
+/// `CELL[k][sq]`: the cell (9 × rank + file, 0-based) where seat `k`
+/// (red, yellow, green, blue: south, west, north, east) sees `sq`: the
+/// square the engine's network inputs turn it to (`features::turned`, quarter
+/// turns anticlockwise until that seat is at the bottom), placed on the
+/// 9 × 9 grid by its file and rank.
+static CELL: LazyLock<[[u8; NUM_SQUARES]; 4]> = LazyLock::new(|| {
     let mut t = [[0u8; NUM_SQUARES]; 4];
-    let mut k = 0;
-    while k < 4 {
-        let mut sq = 0;
-        while sq < NUM_SQUARES {
-            let mut x = 2 * sq / 9;
-            let mut y = 2 * sq - 9 * x;
-            let mut i = 0;
-            while i < k {
-                let (nx, ny) = (y, 8 - x);
-                x = nx;
-                y = ny;
-                i += 1;
-            }
-            // file = (x + y) / 2, rank = (x − y + 8) / 2.
-            let file = (x + y) / 2;
-            let rank = (x + 8 - y) / 2;
-            t[k][sq] = (9 * rank + file) as u8;
-            sq += 1;
+    for seat in Seat::ALL {
+        for (i, cell) in t[seat.index()].iter_mut().enumerate() {
+            let sq = Square::new(i as u8).expect("a square");
+            let seen = Square::new(features::turned(seat, sq) as u8).expect("a square");
+            *cell = 9 * seen.rank() + seen.file();
         }
-        k += 1;
     }
     t
-}
-
-/// The diamond's cells (the same for every view).
-static DIAMOND: [u8; NUM_SQUARES] = CELL[0];
+});
 
 /// Seat `seat` relative to `view`: 0 = itself, 1 = the next clockwise, ...
 #[inline]
@@ -112,7 +95,7 @@ pub(crate) fn write_observation(pos: &Position, view: Seat, out: &mut [f32]) {
     set(13, pos.rocks() & pos.cooling());
     set(14, pos.rocks() & pos.moved());
     set(15, unlevitable(pos));
-    for &c in &DIAMOND {
+    for &c in &CELL[0] {
         out[16 * 81 + c as usize] = 1.0;
     }
     let mut constant = |plane: usize| out[plane * 81..(plane + 1) * 81].fill(1.0);
@@ -173,6 +156,69 @@ pub struct EnvGame {
     out: Vec<Seat>,
     /// The current legal steps with their ids.
     legal: Vec<(u16, Step)>,
+    /// Each seat's finishing place once known (1 = first; seats out by the
+    /// same step share the mean of their places); 0 while unknown.
+    place: [f32; 4],
+    /// How often each position (by hash) occurred after a step.
+    seen: PositionCounts,
+    /// How often the current position occurred after a step (0 at the
+    /// start).
+    repeats: u32,
+}
+
+/// The positions a game reached after its steps (Zobrist hashes), for
+/// repetitions: the hashes in order plus a 4,096-bit filter of them, so a
+/// position never seen before (nearly every step) costs a bit test and a
+/// push, and only a likely repeat scans the list.
+#[derive(Clone)]
+pub(crate) struct PositionCounts {
+    hashes: Vec<u64>,
+    filter: Box<[u64; 64]>,
+}
+
+impl Default for PositionCounts {
+    fn default() -> Self {
+        PositionCounts {
+            hashes: Vec::with_capacity(256),
+            filter: Box::new([0; 64]),
+        }
+    }
+}
+
+impl PositionCounts {
+    /// Forgets every position.
+    pub(crate) fn clear(&mut self) {
+        self.hashes.clear();
+        self.filter.fill(0);
+    }
+
+    /// Counts a position as reached once more; returns how often it has
+    /// been, this time included.
+    #[inline]
+    pub(crate) fn count(&mut self, hash: u64) -> u32 {
+        let bit = (hash >> 52) as usize; // 12 bits
+        let (word, mask) = (bit / 64, 1u64 << (bit % 64));
+        let n = if self.filter[word] & mask == 0 {
+            self.filter[word] |= mask;
+            1
+        } else {
+            1 + self.hashes.iter().filter(|&&h| h == hash).count() as u32
+        };
+        self.hashes.push(hash);
+        n
+    }
+}
+
+/// Counts `pos` as reached once more; returns how often it has been.
+#[inline]
+pub(crate) fn count_position(seen: &mut PositionCounts, pos: &Position) -> u32 {
+    seen.count(pos.hash())
+}
+
+/// Finishing place shared by `gone` seats eliminated together while
+/// `left` seats stay in: the mean of places `left + 1 ..= left + gone`.
+pub(crate) fn shared_place(left: u32, gone: u32) -> f32 {
+    left as f32 + (1.0 + gone as f32) / 2.0
 }
 
 impl EnvGame {
@@ -196,6 +242,9 @@ impl EnvGame {
             seats: start.seats_in_game().collect(),
             out: Vec::new(),
             legal,
+            place: [0.0; 4],
+            seen: PositionCounts::default(),
+            repeats: 0,
         })
     }
 
@@ -273,6 +322,30 @@ impl EnvGame {
     #[getter]
     fn eliminations(&self) -> Vec<&'static str> {
         self.out.iter().map(|s| s.name()).collect()
+    }
+
+    /// Each seat's finishing place so far, `{colour: place}`: the seats
+    /// eliminated (1-based place, the mean when several went out on the
+    /// same step, e.g. 2.5) and, once the game is over, the winner (1).
+    #[getter]
+    fn places<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for s in &self.seats {
+            let p = self.place[s.index()];
+            if p > 0.0 {
+                d.set_item(s.name(), p)?;
+            }
+        }
+        Ok(d)
+    }
+
+    /// How many times the current position (pieces, rocks, side to move,
+    /// steps left, levitation state; by Zobrist hash) has occurred after a
+    /// step of this game, this time included (0 at the start). The
+    /// environments call a draw when it reaches their `repetitions`.
+    #[getter]
+    fn repetition_count(&self) -> u32 {
+        self.repeats
     }
 
     /// The legal action ids, in generation order (empty once over).
@@ -366,6 +439,16 @@ impl EnvGame {
             .filter(|&s| before.in_game(s) && !after.in_game(s))
             .collect();
         self.out.extend(&gone);
+        if !gone.is_empty() {
+            let p = shared_place(after.players_left(), gone.len() as u32);
+            for s in &gone {
+                self.place[s.index()] = p;
+            }
+        }
+        if let Some(w) = after.winner() {
+            self.place[w.index()] = 1.0;
+        }
+        self.repeats = count_position(&mut self.seen, &after);
         legal_with_ids(&after, &mut self.legal);
         Ok(gone.iter().map(|s| s.name()).collect())
     }

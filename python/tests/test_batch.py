@@ -29,9 +29,10 @@ def test_masks_equal_legal_actions_after_random_steps(players):
 
 def test_matches_envgame():
     # One game of the batch follows the same steps in an EnvGame.
-    b = Batch(4, 3, seed=5, max_turns=10_000)
+    b = Batch(4, 3, seed=5, max_turns=10_000)  # threefold repetition on
     g = EnvGame(3)
-    for _ in range(2000):
+    draws = 0
+    for _ in range(4000):
         acts = b.random_actions()
         over = g.is_over
         assert not over
@@ -41,6 +42,12 @@ def test_matches_envgame():
             assert g.is_over
             assert b.winners[0] == ["red", "yellow", "green", "blue"].index(g.winner)
             g = EnvGame(3)
+        elif b.truncations[0]:
+            assert g.repetition_count == 3 and not g.is_over
+            draws += 1
+            g = EnvGame(3)
+        else:
+            assert g.is_over or g.repetition_count < 3
         assert b.spn(0) == g.spn()
         assert b.to_move[0] == g.to_move_index
     obs = b.observations()
@@ -50,7 +57,7 @@ def test_matches_envgame():
 
 @pytest.mark.parametrize("players,reward", [(2, "place"), (3, "place"), (4, "place"), (4, "win")])
 def test_end_rewards_and_reset(players, reward):
-    b = Batch(32, players, seed=1, max_turns=100_000, reward=reward)
+    b = Batch(32, players, seed=1, max_turns=100_000, reward=reward, repetitions=0)
     seats = np.flatnonzero(b.masks.any(axis=1) >= 0)  # all games
     ended = 0
     start = b.spn(0)
@@ -81,7 +88,7 @@ def test_end_rewards_and_reset(players, reward):
 
 
 def test_truncation_resets():
-    b = Batch(8, 2, seed=2, max_turns=4)
+    b = Batch(8, 2, seed=2, max_turns=4, repetitions=0)
     seen = 0
     for _ in range(40):
         b.step(b.random_actions())
@@ -127,3 +134,49 @@ def test_seeded_and_reset():
     b.reset()
     assert all(b.spn(i) == Batch(1, 2).spn(0) for i in range(4))
     check_masks(b)
+
+
+def test_draw_rewards_keep_points_of_seats_out():
+    # 4 players, repetitions on: a draw's row holds the points of seats
+    # already out (negative in "place") and 0 for the seats still in.
+    b = Batch(64, 4, seed=9, max_turns=60)
+    rows = []
+    for _ in range(3000):
+        b.step(b.random_actions())
+        for i in np.flatnonzero(b.truncations):
+            rows.append(b.rewards[i].copy())
+            assert b.winners[i] == -1
+        if len(rows) > 50:
+            break
+    assert rows
+    for row in rows:
+        assert (row <= 0).all()
+    assert any((row < 0).any() for row in rows)
+
+
+def test_repetition_draw_in_batch():
+    # Steered into repeating positions (as test_env's repeating_action), a
+    # game of the batch ends in a draw the step its position occurs a third
+    # time, exactly when an EnvGame following the same steps counts 3.
+    from test_env import repeating_action
+
+    rng = np.random.default_rng(4)
+    b = Batch(2, 2, seed=0, max_turns=100_000)
+    g = EnvGame(2)
+    draws = 0
+    for _ in range(400):
+        acts = b.random_actions()
+        acts[0] = repeating_action(g, rng)
+        g.step(int(acts[0]))
+        b.step(acts)
+        if b.truncations[0]:
+            assert g.repetition_count == 3 and not b.rewards[0].any()
+            draws += 1
+            g = EnvGame(2)
+        elif b.terminations[0]:
+            assert g.is_over
+            g = EnvGame(2)
+        else:
+            assert g.repetition_count < 3
+        assert b.spn(0) == g.spn()
+    assert draws > 0

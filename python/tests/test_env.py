@@ -153,7 +153,7 @@ def test_elimination_terminates_and_rewards(players, reward):
     rng = np.random.default_rng(players)
     ended = 0
     for game in range(30):
-        e = raw_env(players=players, reward=reward, max_turns=10_000)
+        e = raw_env(players=players, reward=reward, max_turns=10_000, repetitions=0)
         out_order = []
         totals = {a: 0.0 for a in e.possible_agents}
         for agent in e.agent_iter(200_000):
@@ -174,6 +174,10 @@ def test_elimination_terminates_and_rewards(players, reward):
         assert g.winner not in g.eliminations
         assert len(g.eliminations) == players - 1
         assert totals[g.winner] == 1.0
+        places = g.places
+        assert set(places) == set(e.possible_agents) and places[g.winner] == 1.0
+        if reward == "place":
+            assert all(totals[a] == pytest.approx(place_points(players, places[a])) for a in places)
         if reward == "win":
             assert all(totals[a] == -1.0 for a in g.eliminations)
         else:
@@ -185,7 +189,7 @@ def test_elimination_terminates_and_rewards(players, reward):
 
 
 def test_truncation():
-    e = raw_env(players=2, max_turns=5)
+    e = raw_env(players=2, max_turns=5, repetitions=0)
     rng = np.random.default_rng(0)
     seen = False
     for agent in e.agent_iter(1000):
@@ -207,3 +211,59 @@ def test_render():
     e.reset()
     text = e.render()
     assert isinstance(text, str) and "r 1 1" in text
+
+
+def repeating_action(game, rng):
+    """Random play almost never repeats a position: after 8 random steps,
+    this plays the smallest legal id, a fixed policy that soon goes round
+    in a cycle."""
+    ids = game.legal_actions()
+    if game.ply < 8:
+        return int(ids[rng.integers(len(ids))])
+    return min(ids)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_threefold_repetition_truncates(players):
+    # Counted independently with Position.zobrist: the game is truncated
+    # exactly when a position reached after a step occurs the third time.
+    rng = np.random.default_rng(10 + players)
+    draws = 0
+    for _ in range(4):
+        e = raw_env(players=players, max_turns=100_000)
+        pos = Position(players)
+        counts = {}
+        truncated = False
+        for agent in e.agent_iter(10_000):
+            obs, r, term, trunc, _ = e.last()
+            if term or trunc:
+                truncated |= bool(trunc)
+                if trunc:
+                    assert counts[pos.zobrist] == 3 and max(counts.values()) == 3
+                    assert r == 0.0
+                e.step(None)
+                continue
+            a = repeating_action(e.game, rng)
+            e.step(a)
+            pos.play_action(a)
+            if not e.game.is_over:
+                counts[pos.zobrist] = counts.get(pos.zobrist, 0) + 1
+                assert e.game.repetition_count == counts[pos.zobrist] <= 3
+        assert not e.agents
+        draws += truncated
+    assert draws > 0
+
+
+def test_places():
+    g = EnvGame(4)
+    rng = np.random.default_rng(3)
+    while not g.is_over:
+        g.step(int(rng.choice(g.legal_actions())))
+        out = g.eliminations
+        assert set(g.places) == set(out) | ({g.winner} if g.is_over else set())
+    pl = g.places
+    assert pl[g.winner] == 1.0
+    assert sorted(pl.values()) == pytest.approx(sorted(pl.values()))
+    assert sum(pl.values()) == pytest.approx(1 + 2 + 3 + 4)
+    # the first out is last (or shares the last places)
+    assert pl[g.eliminations[0]] >= 3.0
