@@ -354,15 +354,17 @@ impl Batch {
                 acts.len()
             )));
         }
-        let masks = self.masks.bind(py);
-        let m = slice_mut(masks);
-        for (i, &a) in acts.iter().enumerate() {
-            if !(0..NUM_ACTIONS as i64).contains(&a) || m[i * NUM_ACTIONS + a as usize] == 0 {
+        // Checked against each game's own list, not the mask a caller can
+        // write to: a step below always finds its id.
+        for (i, (&a, slot)) in acts.iter().zip(&self.slots).enumerate() {
+            if !slot.legal.iter().any(|&(id, _)| id as i64 == a) {
                 return Err(PyValueError::new_err(format!(
                     "game {i}: action {a} is not legal"
                 )));
             }
         }
+        let masks = self.masks.bind(py);
+        let m = slice_mut(masks);
         let tm = slice_mut(self.to_move.bind(py));
         let rw = slice_mut(self.rewards.bind(py));
         let te = slice_mut(self.terminations.bind(py));

@@ -180,3 +180,15 @@ def test_repetition_draw_in_batch():
             assert g.repetition_count < 3
         assert b.spn(0) == g.spn()
     assert draws > 0
+
+
+def test_a_mask_written_by_the_caller_lets_no_illegal_action_through():
+    b = Batch(4, 2, seed=5)
+    before = [b.spn(i) for i in range(4)]
+    b.masks[:] = 1  # the arrays are readable and writable; legality is not theirs
+    illegal = next(a for a in range(NUM_ACTIONS) if a not in b.legal_actions(0))
+    actions = b.random_actions()
+    actions[0] = illegal
+    with pytest.raises(ValueError, match=f"game 0: action {illegal} is not legal"):
+        b.step(actions)
+    assert [b.spn(i) for i in range(4)] == before
