@@ -13,7 +13,7 @@ use splut_engine::options::{self, Id};
 use splut_engine::search::score::Score;
 use splut_engine::{Info, Limits};
 
-use crate::position::{PyPosition, seat_name, value_error};
+use crate::position::{PyPosition, value_error};
 
 /// The score in centi-units, or None for a proven win or loss.
 fn centis(score: &Score) -> Option<i32> {
@@ -34,7 +34,7 @@ fn texts(steps: &[Step]) -> Vec<String> {
 }
 
 fn probabilities(p: &[(Seat, f64)]) -> BTreeMap<&'static str, f64> {
-    p.iter().map(|&(s, v)| (seat_name(s), v)).collect()
+    p.iter().map(|&(s, v)| (s.name(), v)).collect()
 }
 
 /// A search's answer: the turn to play and what the search saw.

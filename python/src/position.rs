@@ -67,11 +67,6 @@ impl PyPosition {
     }
 }
 
-/// A seat's colour name.
-pub(crate) fn seat_name(seat: Seat) -> &'static str {
-    seat.name()
-}
-
 #[pymethods]
 impl PyPosition {
     /// The standard start position of `players` (2, 3 or 4) players.
@@ -133,7 +128,7 @@ impl PyPosition {
     /// The colour to move: "red", "yellow", "green" or "blue".
     #[getter]
     fn side_to_move(&self) -> &'static str {
-        seat_name(self.pos().side_to_move())
+        self.pos().side_to_move().name()
     }
 
     /// Steps left in the side to move's turn.
@@ -151,7 +146,7 @@ impl PyPosition {
     /// The colours still in the game, in seat order.
     #[getter]
     fn seats_in_game(&self) -> Vec<&'static str> {
-        self.pos().seats_in_game().map(seat_name).collect()
+        self.pos().seats_in_game().map(Seat::name).collect()
     }
 
     /// Whether the game has ended (one sorcerer left).
@@ -162,7 +157,7 @@ impl PyPosition {
     /// The winner's colour once the game is over, else None.
     #[getter]
     fn winner(&self) -> Option<&'static str> {
-        self.pos().winner().map(seat_name)
+        self.pos().winner().map(Seat::name)
     }
 
     /// Places so far: colour -> place (1 the winner, n the first out) for
@@ -171,10 +166,10 @@ impl PyPosition {
         let d = PyDict::new(py);
         let n = self.game.start().seats_in_game().count();
         for (i, seat) in self.game.eliminations().into_iter().enumerate() {
-            d.set_item(seat_name(seat), n - i)?;
+            d.set_item(seat.name(), n - i)?;
         }
         if let Some(w) = self.pos().winner() {
-            d.set_item(seat_name(w), 1)?;
+            d.set_item(w.name(), 1)?;
         }
         Ok(d)
     }
