@@ -41,6 +41,7 @@ const REVIEW_MS: u64 = 100;
 /// The page, embedded in the binary.
 const INDEX_HTML: &str = include_str!("page/index.html");
 const APP_JS: &str = include_str!("page/app.js");
+const NARRATE_JS: &str = include_str!("page/narrate.js");
 const STYLE_CSS: &str = include_str!("page/style.css");
 
 /// An answer: status, content type, body, and a file name for downloads.
@@ -266,6 +267,7 @@ impl Games {
         Ok(match (method, parts.as_slice()) {
             ("GET", [""] | ["index.html"]) => Reply::text("text/html; charset=utf-8", INDEX_HTML),
             ("GET", ["app.js"]) => Reply::text("text/javascript; charset=utf-8", APP_JS),
+            ("GET", ["narrate.js"]) => Reply::text("text/javascript; charset=utf-8", NARRATE_JS),
             ("GET", ["style.css"]) => Reply::text("text/css; charset=utf-8", STYLE_CSS),
             ("GET", ["api", "config"]) => Reply::json(
                 200,

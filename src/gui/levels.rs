@@ -15,6 +15,24 @@ pub struct Spin {
     pub max: i64,
 }
 
+/// The full engine's strength at one time per turn, measured on the
+/// ladder (docs/results/levels.md) rather than advertised by the engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct FullStrength {
+    /// Its Elo on the ladder's scale (`greedy` = 1000).
+    pub elo: i64,
+    /// At this time per turn, in ms (the board's default).
+    pub movetime: u64,
+}
+
+/// This engine at full strength and the board's default 1000 ms a turn:
+/// `TC=movetime=1000 scripts/ladder 100 1 DIR` (docs/results/levels.md,
+/// 2026-11-26). Only said of an engine whose `id name` is `splut`.
+pub const SPLUT_FULL_STRENGTH: FullStrength = FullStrength {
+    elo: 0,
+    movetime: 1000,
+};
+
 /// The level options an engine has.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Levels {
@@ -26,6 +44,8 @@ pub struct Levels {
     pub limit_strength: bool,
     /// Whether it has `UCI_ShowWinProb`.
     pub show_winprob: bool,
+    /// Its measured strength at full strength, if it is this engine.
+    pub full_elo: Option<FullStrength>,
 }
 
 /// A seat's level: an Elo on the engine's ladder, or a skill level.
@@ -83,6 +103,10 @@ impl Levels {
             skill: spin(ugi, "Skill Level"),
             limit_strength: has_option(ugi, "UCI_LimitStrength"),
             show_winprob: has_option(ugi, "UCI_ShowWinProb"),
+            full_elo: ugi
+                .iter()
+                .any(|l| l.starts_with("id name splut "))
+                .then_some(SPLUT_FULL_STRENGTH),
         }
     }
 
@@ -163,6 +187,10 @@ mod tests {
             })
         );
         assert!(l.limit_strength && l.show_winprob);
+        // Another engine: no measured full strength.
+        assert_eq!(l.full_elo, None);
+        let ours = Levels::from_ugi(&lines(&["id name splut 0.1.0"]));
+        assert_eq!(ours.full_elo, Some(SPLUT_FULL_STRENGTH));
         assert!(l.check(&Level::Elo(800)).is_ok());
         assert!(l.check(&Level::Elo(2401)).is_err());
         assert!(l.check(&Level::Skill(-1)).is_err());

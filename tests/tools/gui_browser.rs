@@ -147,7 +147,18 @@ impl Browser {
         v[ELEMENT].as_str().unwrap().to_string()
     }
 
+    /// Opens the folds (`<details>`) around the element `css`, as a person
+    /// opens "New game" or "Advanced" before using what is inside.
+    fn reveal(&self, css: &str) {
+        self.js(&format!(
+            "let d = document.querySelector({css:?}); d = d && d.closest('details'); \
+             while (d) {{ d.open = true; d = d.parentElement && d.parentElement.closest('details'); }} \
+             return null;"
+        ));
+    }
+
     fn click(&self, css: &str) {
+        self.reveal(css);
         let e = self.find(css);
         self.call(
             "POST",
@@ -160,11 +171,24 @@ impl Browser {
         self.click(&format!("[data-square=\"{sq}\"]"));
     }
 
+    /// Start, saying yes when the page asks before it replaces a running
+    /// game.
+    fn start_game(&self) {
+        self.click("#start");
+        if self
+            .js("return !document.getElementById('replace-confirm').classList.contains('hidden');")
+            == true
+        {
+            self.click("#confirm-replace");
+        }
+    }
+
     fn choose(&self, step: &str) {
         self.click(&format!("#chooser button[data-step=\"{step}\"]"));
     }
 
     fn type_into(&self, css: &str, text: &str) {
+        self.reveal(css);
         let e = self.find(css);
         self.call(
             "POST",
@@ -349,7 +373,7 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
         b.type_into(&format!("#ms-{seat}"), &ms.to_string());
     };
     set_seat("g", "engine", "alphabeta", movetime as u32);
-    b.click("#start");
+    b.start_game();
     b.wait(
         "document.getElementById('board').dataset.gameId",
         Duration::from_secs(10),
@@ -447,7 +471,7 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
     );
     set_seat("r", "person", "auto", 1000);
     set_seat("g", "engine", "alphabeta", movetime as u32);
-    b.click("#start");
+    b.start_game();
     b.wait(
         &format!("document.getElementById('board').dataset.gameId !== '{id}'"),
         Duration::from_secs(10),
@@ -480,6 +504,21 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
     b.click_square("f4");
     let choices = b.js("return [...document.querySelectorAll('#chooser button[data-step]')].map(e => e.dataset.step).sort();");
     assert_eq!(choices, json!(["f3f4*e", "f3f4*n", "f3f4*s", "f3f4*w"]));
+    // Each throw says where the rock lands and whom it crushes, and the
+    // board draws each flight and landing.
+    let words = b.js("return Object.fromEntries([...document.querySelectorAll('#chooser button[data-step]')].map(e => [e.dataset.step, e.textContent]));");
+    assert_eq!(
+        words["f3f4*n"],
+        "throw north: lands on f8, crushing Green's sorcerer"
+    );
+    assert_eq!(words["f3f4*w"], "throw west: lands on b4");
+    assert_eq!(words["f3f4*s"], "throw south: lands on f2");
+    let landings = b.js("return Object.fromEntries([...document.querySelectorAll('#throw-preview g[data-step]')].map(e => [e.dataset.step, e.dataset.landing + ' ' + e.dataset.crushed]));");
+    assert_eq!(
+        landings,
+        json!({"f3f4*n": "f8 gS", "f3f4*e": "h4 ", "f3f4*s": "f2 ", "f3f4*w": "b4 "})
+    );
+    b.screenshot_of("#left", "gui-throw.png");
     b.choose("f3f4*w");
     b.wait(
         "window.splut.log.some(e => e.steps >= 4 && e.side === 'r' && !e.thinking)",
@@ -519,7 +558,7 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
 
     // A bad SPN is said plainly, and the game on the board stays.
     b.type_into("#start-spn", "R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 1 1 - - x");
-    b.click("#start");
+    b.start_game();
     let text = b.wait(
         "!document.getElementById('error').classList.contains('hidden') && \
          document.getElementById('error-text').textContent",
@@ -534,7 +573,7 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
 
     // The killing throw, and the banner.
     b.type_into("#start-spn", THROW_SPN);
-    b.click("#start");
+    b.start_game();
     b.wait(
         &format!("document.getElementById('board').dataset.gameId !== '{id}'"),
         Duration::from_secs(10),
@@ -549,8 +588,18 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
         "the banner",
     );
     assert_eq!(winner, "r");
-    let text = b.js("return document.getElementById('banner').textContent;");
+    let text = b.js("return document.getElementById('banner-title').textContent;");
     assert_eq!(text, "Red wins!");
+    // How it ended and every place, in words.
+    let reason = b.js("return document.getElementById('banner-reason').textContent;");
+    assert_eq!(
+        reason,
+        "The end: Red's troll f2→f3 throws the rock north: Green's sorcerer is crushed on f8, Green is out (2nd)."
+    );
+    assert_eq!(
+        b.js("return document.getElementById('banner-places').textContent;"),
+        "Places: 1st Red · 2nd Green"
+    );
     b.screenshot("gui-win.png");
 
     // A 4-player engine game watched to its end.
@@ -568,7 +617,7 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
     // "Engines only" makes red the engine's too.
     b.click("#engines-only");
     let kill_id = b.js("return document.getElementById('board').dataset.gameId;");
-    b.click("#start");
+    b.start_game();
     b.wait(
         &format!("document.getElementById('board').dataset.gameId !== {kill_id}"),
         Duration::from_secs(10),
@@ -644,7 +693,9 @@ fn the_new_game_form_is_labelled_and_shows_the_start_in_a_real_browser() {
         "the page",
     );
 
-    // Each seat's controls have visible labels, and are named by them.
+    // Each seat's controls have visible labels, and are named by them
+    // (the algorithm and time in the "Advanced" fold, opened).
+    b.reveal("#algo-r");
     let heads = b.js("return ['col-kind', 'col-algo', 'col-ms'].map(id => { \
            const e = document.getElementById(id), r = e.getBoundingClientRect(); \
            return r.width > 0 && r.height > 0 ? e.textContent : null; });");
@@ -746,7 +797,7 @@ fn the_new_game_form_is_labelled_and_shows_the_start_in_a_real_browser() {
     for seat in ["r", "g"] {
         b.type_into(&format!("#ms-{seat}"), "20");
     }
-    b.click("#start");
+    b.start_game();
     b.wait(
         "document.getElementById('board').dataset.gameId",
         Duration::from_secs(10),
@@ -792,7 +843,7 @@ fn screenshot_for_the_readme() {
     );
     b.type_into("#start-spn", THROW_SPN);
     b.click("#kind-g option[value=\"engine\"]");
-    b.click("#start");
+    b.start_game();
     b.wait(
         "document.getElementById('board').dataset.gameId",
         Duration::from_secs(10),
@@ -852,7 +903,7 @@ fn hints_threats_evaluation_review_and_browsing_in_a_real_browser() {
     b.click("#kind-g option[value=\"engine\"]");
     b.click("#algo-g option[value=\"alphabeta\"]");
     b.type_into("#ms-g", "100");
-    b.click("#start");
+    b.start_game();
     b.wait(
         "document.getElementById('board').dataset.gameId",
         Duration::from_secs(10),
@@ -956,7 +1007,7 @@ fn hints_threats_evaluation_review_and_browsing_in_a_real_browser() {
     // Threats: red's kill at hand, drawn and listed; a blunder reviewed.
     b.type_into("#start-spn", THROW_SPN);
     b.click("#kind-g option[value=\"person\"]");
-    b.click("#start");
+    b.start_game();
     b.wait(
         &format!("document.getElementById('board').dataset.gameId !== '{id}'"),
         Duration::from_secs(10),
@@ -1059,19 +1110,38 @@ fn levels_are_offered_and_remembered_in_a_real_browser() {
         Duration::from_secs(10),
         "the levels",
     );
+    b.reveal("#level-g");
     let e = b.find("#level-g");
     let label = b.call("GET", &b.s(&format!("/element/{e}/computedlabel")), None);
     assert_eq!(label, "Green Level");
     let values =
         b.js("return [...document.querySelectorAll('#level-g option')].map(o => o.value);");
-    let values = values.as_array().unwrap();
-    for v in ["full", "skill:0", "elo:800", "elo:2400"] {
-        assert!(values.contains(&json!(v)), "{v} not in {values:?}");
-    }
+    // One scale: six ratings spread over the engine's UCI_Elo range, named
+    // for people with the Elo beside each, then full strength.
+    assert_eq!(
+        values,
+        json!([
+            "elo:800", "elo:1070", "elo:1330", "elo:1600", "elo:1870", "elo:2130", "full"
+        ])
+    );
+    let labels =
+        b.js("return [...document.querySelectorAll('#level option')].map(o => o.textContent);");
+    assert_eq!(labels[0], "Beginner · 800");
+    assert_eq!(labels[5], "Expert · 2130");
+    // One choice sets every engine seat; a seat's own choice shows "mixed".
+    b.click("#level option[value=\"elo:1330\"]");
+    assert_eq!(
+        b.js("return [...document.querySelectorAll('#seats-advanced select[id^=level-]')].map(e => e.value);"),
+        json!(["elo:1330", "elo:1330"])
+    );
     b.click("#level-g option[value=\"elo:800\"]");
+    assert_eq!(
+        b.js("return document.getElementById('level').value;"),
+        "mixed"
+    );
     b.click("#kind-g option[value=\"engine\"]");
     b.type_into("#ms-g", "20");
-    b.click("#start");
+    b.start_game();
     b.wait(
         "document.getElementById('board').dataset.gameId",
         Duration::from_secs(10),
@@ -1090,4 +1160,215 @@ fn levels_are_offered_and_remembered_in_a_real_browser() {
         b.js("return document.getElementById('level-g').value;"),
         "elo:800"
     );
+}
+
+/// 3 players: red (a person) has one step left; then yellow's troll can
+/// throw the rock on f3 north onto green's sorcerer on f8, and no throw of
+/// yellow's reaches red's sorcerer.
+const KILL_3P_SPN: &str = "R/gTgDgS/5/7/yS7R/yD6/3R1/rDrSyT/R r 1 3 - - -";
+
+/// Whether the element `css` lies wholly inside the window.
+fn in_viewport(b: &Browser, css: &str) -> bool {
+    b.js(&format!(
+        "const r = document.querySelector('{css}').getBoundingClientRect(); \
+         return r.width > 0 && r.left >= 0 && r.top >= 0 && \
+         r.right <= window.innerWidth && r.bottom <= window.innerHeight;"
+    )) == true
+}
+
+/// A tap with a finger (W3C touch actions) on the element `css`.
+fn tap(b: &Browser, css: &str) {
+    let e = b.find(css);
+    let actions = json!({"actions": [{
+        "type": "pointer", "id": "finger", "parameters": {"pointerType": "touch"},
+        "actions": [
+            {"type": "pointerMove", "duration": 0, "origin": {ELEMENT: e}, "x": 0, "y": 0},
+            {"type": "pointerDown", "button": 0},
+            {"type": "pause", "duration": 50},
+            {"type": "pointerUp", "button": 0},
+        ],
+    }]});
+    b.call("POST", &b.s("/actions"), Some(actions));
+    b.call("DELETE", &b.s("/actions"), None);
+}
+
+#[test]
+fn what_happened_help_and_a_phone_in_a_real_browser() {
+    let Some((chromium, chromedriver)) = browser_programs() else {
+        return;
+    };
+    let gui = Gui::start(&[]);
+    let b = Browser::start(&chromium, &chromedriver);
+    b.go(&gui.url());
+    b.wait(
+        "window.splut && window.splut.ready",
+        Duration::from_secs(10),
+        "the page",
+    );
+    b.type_into("#start-spn", KILL_3P_SPN);
+    b.wait(
+        "document.getElementById('kind-y')",
+        Duration::from_secs(5),
+        "the seats",
+    );
+    b.click("#kind-y option[value=\"engine\"]");
+    b.click("#algo-y option[value=\"greedy\"]");
+    b.type_into("#ms-y", "100");
+    b.click("#kind-g option[value=\"engine\"]");
+    b.type_into("#ms-g", "100");
+    b.start_game();
+    b.wait(
+        "document.getElementById('board').dataset.gameId",
+        Duration::from_secs(10),
+        "the game",
+    );
+    let id = game_id(&b);
+    // The form folds away while the game runs.
+    assert_eq!(
+        b.js("return document.getElementById('newgame').open;"),
+        false
+    );
+    b.click_square("d2");
+    b.click_square("d3");
+    b.wait(
+        "game.side === 'r' && !game.thinking && game.step_count > 1",
+        Duration::from_secs(20),
+        "yellow's turn",
+    );
+    let st = gui.state(id);
+    let yellow = st["turns"][1]["steps"].clone();
+    assert_eq!(st["turns"][1]["seat"], "y");
+    // The log names the killer and the victim; the seat list the place.
+    let told = b.js("return document.querySelector('#log li[data-turn=\"1\"]').textContent;");
+    assert!(
+        told.as_str().unwrap().ends_with(
+            "Yellow's troll f2→f3 throws the rock north: Green's sorcerer is crushed on f8, Green is out (3rd)."
+        ),
+        "{told}"
+    );
+    let green = b.js(
+        "const e = document.querySelector('#seat-list li[data-seat=\"g\"]'); \
+         return [e.classList.contains('out'), e.dataset.place, e.textContent];",
+    );
+    assert_eq!(green[0], true);
+    assert_eq!(green[1], "3");
+    assert!(green[2].as_str().unwrap().contains("out, 3rd"), "{green}");
+    // Yellow's turn is marked on the board until red moves: its steps'
+    // squares, the flight and the kill.
+    let marked = b.js("return document.getElementById('board').dataset.lastSteps;");
+    let yellow_text: Vec<&str> = yellow
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    assert_eq!(marked, yellow_text.join(" "));
+    assert_eq!(
+        b.js("return document.querySelector('#last-top [data-mark=\"kill\"]').dataset.at;"),
+        "f8"
+    );
+    assert_eq!(
+        b.js("return document.querySelector('#last-top [data-mark=\"flight\"]').dataset.at;"),
+        "f8"
+    );
+    assert_eq!(
+        b.js("return document.querySelector('#last-marks [data-mark=\"to\"][data-at=\"f3\"]') !== null;"),
+        true
+    );
+    // The win bar gives the seat that is out nothing, and shows numbers.
+    assert_eq!(
+        b.js("return [...document.querySelectorAll('#evalbar span')].map(e => e.dataset.seat).includes('g');"),
+        false
+    );
+    b.screenshot_of("main", "gui-kill.png");
+    // Red moves: its own step is marked now, yellow's no longer.
+    let step = b.js("return game.legal[0];");
+    b.js(&format!("playStep({step}); return null;"));
+    b.wait(
+        &format!("document.getElementById('board').dataset.lastSteps === {step}"),
+        Duration::from_secs(5),
+        "red's step marked",
+    );
+
+    // Start asks before it replaces the running game.
+    b.click("#start");
+    assert!(shown(&b, "#replace-confirm"));
+    b.click("#cancel-replace");
+    assert!(!shown(&b, "#replace-confirm"));
+    assert_eq!(game_id(&b), id);
+
+    // How to play opens and closes.
+    b.click("#help-open");
+    assert!(shown(&b, "#help"));
+    let text = b.js("return document.getElementById('help').textContent;");
+    assert!(
+        text.as_str().unwrap().contains("the last sorcerer left"),
+        "{text}"
+    );
+    b.screenshot("gui-help-full.png");
+    b.screenshot_of("#help", "gui-help.png");
+    b.click("#help-close");
+    assert!(!shown(&b, "#help"));
+
+    // A phone: the whole board and Start fit the screen, the squares are
+    // big enough to touch, and a tap makes a step.
+    // A phone's screen, 390 × 844 CSS pixels, emulated by Chromium
+    // (DevTools through chromedriver): a mobile viewport with touch.
+    let cdp = |cmd: &str, params: Value| {
+        b.call(
+            "POST",
+            &b.s("/goog/cdp/execute"),
+            Some(json!({"cmd": cmd, "params": params})),
+        );
+    };
+    cdp(
+        "Emulation.setDeviceMetricsOverride",
+        json!({"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true}),
+    );
+    cdp(
+        "Emulation.setTouchEmulationEnabled",
+        json!({"enabled": true, "maxTouchPoints": 5}),
+    );
+    b.go(&gui.url());
+    b.wait(
+        "window.splut && window.splut.ready",
+        Duration::from_secs(10),
+        "the page on a phone",
+    );
+    let inner = b.js("return [window.innerWidth, window.innerHeight];");
+    assert_eq!(inner, json!([390, 844]));
+    assert!(in_viewport(&b, "#board"), "the board is cut off");
+    assert!(
+        in_viewport(&b, "#start"),
+        "Start is cut off: {} in {inner}",
+        b.js("return JSON.stringify(document.getElementById('start').getBoundingClientRect());")
+    );
+    let side = b
+        .js("return document.querySelector('[data-square=\"e5\"]').getBoundingClientRect().width;");
+    assert!(side.as_f64().unwrap() >= 40.0, "squares of {side} px");
+    b.screenshot("gui-phone-start.png");
+    tap(&b, "#start");
+    b.wait(
+        "document.getElementById('board').dataset.gameId",
+        Duration::from_secs(10),
+        "the phone's game",
+    );
+    tap(&b, "[data-square=\"e2\"]");
+    tap(&b, "[data-square=\"e3\"]");
+    b.wait(
+        "game.step_count >= 1",
+        Duration::from_secs(10),
+        "the tapped step",
+    );
+    assert_eq!(gui.state(game_id(&b))["turns"][0]["steps"], json!(["e2e3"]));
+    assert!(in_viewport(&b, "#board"));
+    b.screenshot("gui-phone.png");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    if std::env::var("SPLUT_GUI_IMAGES").as_deref() == Ok("1") {
+        std::fs::copy(
+            root.join("target/gui-phone.png"),
+            root.join("docs/img/gui-phone.png"),
+        )
+        .unwrap();
+    }
 }

@@ -1,15 +1,11 @@
 // splut gui: the page. It draws what the server says (the engine's SPN and
-// its `query legal` list) and never decides legality itself: it only
-// parses step text to know which squares a step touches.
+// its `query legal` list) and never decides legality itself: narrate.js
+// replays the steps the engine accepted to tell and mark what they did.
 "use strict";
 
 const SVGNS = "http://www.w3.org/2000/svg";
-const CELL = 56, OX = 30, OY = 8;
-const FILES = "abcdefghi";
+const CELL = 56, OX = 0, OY = 0;
 const SEAT_COLOUR = { r: "#c62828", y: "#d4a017", g: "#2e7d32", b: "#1565c0" };
-const SEAT_NAME = { r: "Red", y: "Yellow", g: "Green", b: "Blue" };
-const KIND_NAME = { S: "sorcerer", D: "dwarf", T: "troll" };
-const DIR_NAME = { n: "north", e: "east", s: "south", w: "west" };
 
 // Timing for the measurements the browser test reads.
 window.splut = { ready: null, log: [], stepPosted: null };
@@ -27,6 +23,7 @@ let hint = null;         // the last hint: {step_count, steps, marks}
 let reviewed = null;     // the last review: {id, count, turns}
 let threatsShown = null; // the SPN whose threats are drawn
 let pieceEls = new Map(); // "rS" -> piece <g>
+let story = null;        // the game told step by step (narrate.js: narrateGame)
 
 const $ = (id) => document.getElementById(id);
 
@@ -35,43 +32,10 @@ function centre(sq) {
   return [OX + f * CELL + CELL / 2, OY + (8 - r) * CELL + CELL / 2];
 }
 
-function onBoard(f, r) { return Math.abs(f - 4) + Math.abs(r - 4) <= 4; }
-
 function allSquares() {
   const out = [];
   for (let r = 8; r >= 0; r--) for (let f = 0; f < 9; f++) if (onBoard(f, r)) out.push(FILES[f] + (r + 1));
   return out;
-}
-
-// SPN → { board: {square: "R"|"rS"…}, side, steps, turn, lev, cooling[], moved[] }
-function parseSpn(spn) {
-  const fields = spn.trim().split(" ");
-  if (fields.length !== 7) return null;
-  const ranks = fields[0].split("/");
-  if (ranks.length !== 9) return null;
-  const board = {};
-  for (let i = 0; i < 9; i++) {
-    const r = 8 - i, lo = Math.abs(r - 4), width = 9 - 2 * lo;
-    let f = lo, s = ranks[i];
-    for (let k = 0; k < s.length; k++) {
-      const c = s[k];
-      if (c >= "1" && c <= "9") { f += Number(c); continue; }
-      const sq = FILES[f] + (r + 1);
-      if (c === "R") { board[sq] = "R"; f++; continue; }
-      board[sq] = c + s[k + 1]; k++; f++;
-    }
-    if (f !== lo + width) return null;
-  }
-  const list = (x) => (x === "-" ? [] : x.split(","));
-  return { board, side: fields[1], steps: Number(fields[2]), turn: Number(fields[3]),
-           lev: fields[4], cooling: list(fields[5]), moved: list(fields[6]) };
-}
-
-// Step text → {from, to, pull, throwDir, lev} (null for pass).
-function parseStep(t) {
-  const m = /^([a-i][1-9])([a-i][1-9])(?:\^([a-i][1-9])|\*([nesw])|@([a-i][1-9]))?$/.exec(t);
-  if (!m) return null;
-  return { text: t, from: m[1], to: m[2], pull: m[3] || null, throwDir: m[4] || null, lev: m[5] || null };
 }
 
 function el(name, attrs, parent) {
@@ -86,28 +50,30 @@ function buildBoard() {
   const svg = $("board");
   svg.textContent = "";
   layers.squares = el("g", {}, svg);
+  layers.last = el("g", { id: "last-marks" }, svg);
   layers.marks = el("g", {}, svg);
   layers.rocks = el("g", {}, svg);
   layers.pieces = el("g", {}, svg);
+  layers.movable = el("g", { id: "movable" }, svg);
+  layers.lastTop = el("g", { id: "last-top" }, svg);
   layers.threats = el("g", { id: "threat-marks" }, svg);
   layers.arrows = el("g", { id: "arrows" }, svg);
+  layers.preview = el("g", { id: "throw-preview" }, svg);
   layers.hits = el("g", {}, svg);
   for (const sq of allSquares()) {
     const [x, y] = centre(sq);
     const f = FILES.indexOf(sq[0]), r = Number(sq[1]);
     el("rect", { x: x - CELL / 2, y: y - CELL / 2, width: CELL, height: CELL,
                  class: "sq" + ((f + r) % 2 ? " dark" : "") }, layers.squares);
+    // Every square's name in its corner: the notation of the log and the
+    // move list, readable on the board.
+    const t = el("text", { x: x - CELL / 2 + 3, y: y + CELL / 2 - 3, class: "coord" }, layers.squares);
+    t.textContent = sq;
     const hit = el("rect", { x: x - CELL / 2, y: y - CELL / 2, width: CELL, height: CELL,
                              class: "hit", "data-square": sq, "data-content": "" }, layers.hits);
     hit.addEventListener("click", () => clickSquare(sq));
-  }
-  for (let f = 0; f < 9; f++) {
-    const t = el("text", { x: OX + f * CELL + CELL / 2 - 4, y: OY + 9 * CELL + 16, class: "coord" }, svg);
-    t.textContent = FILES[f];
-  }
-  for (let r = 0; r < 9; r++) {
-    const t = el("text", { x: 10, y: OY + (8 - r) * CELL + CELL / 2 + 5, class: "coord" }, svg);
-    t.textContent = String(r + 1);
+    hit.addEventListener("pointerdown", (ev) => dragStart(ev, sq));
+    hit.addEventListener("pointerup", (ev) => dragEnd(ev));
   }
   rockEls = new Map();
   pieceEls = new Map();
@@ -216,25 +182,83 @@ function personToMove() {
 
 function legalSteps() { return personToMove() ? game.legal.map(parseStep).filter(Boolean) : []; }
 
+// The squares a person can move from get a ring (not a veil: they are the
+// ones to touch); the selected one and its targets are lit.
 function highlight() {
   const steps = legalSteps();
   const froms = new Set(steps.map((s) => s.from));
   const targets = new Set(steps.filter((s) => s.from === selected).map((s) => s.to));
+  layers.movable.textContent = "";
   for (const hit of layers.hits.children) {
     const sq = hit.dataset.square;
-    hit.classList.toggle("from", froms.has(sq) && selected === null);
+    const from = froms.has(sq) && selected === null;
+    hit.classList.toggle("from", from);
     hit.classList.toggle("selected", sq === selected);
     hit.classList.toggle("target", targets.has(sq));
+    if (from) {
+      const [x, y] = centre(sq);
+      el("circle", { cx: x, cy: y, r: 25, class: "movable" }, layers.movable);
+      el("circle", { cx: x + 19, cy: y - 19, r: 5, class: "movable-dot" }, layers.movable);
+    }
   }
 }
 
-function hideChooser() { $("chooser").classList.add("hidden"); $("chooser-buttons").textContent = ""; }
+function hideChooser() {
+  $("chooser").classList.add("hidden");
+  $("chooser-buttons").textContent = "";
+  if (layers.preview) layers.preview.textContent = "";
+}
 
+// A choice among the steps between the same two squares, in words; a
+// throw names where the rock lands and whom it crushes.
 function describe(s, plainSteps) {
   if (s.pull) return `pull the rock from ${s.pull}`;
-  if (s.throwDir) return `throw ${DIR_NAME[s.throwDir]}`;
   if (s.lev) return `levitate the rock on ${s.lev}`;
+  if (s.throwDir) {
+    const p = parseSpn(game.spn);
+    const t = p && throwFlight(p.board, s.from, s.to, s.throwDir);
+    if (!t) return `throw ${DIR_NAME[s.throwDir]}`;
+    const victim = t.crushed ? `, crushing ${pieceName(t.crushed)}` : "";
+    return `throw ${DIR_NAME[s.throwDir]}: lands on ${t.landing}${victim}`;
+  }
   return plainSteps ? "just step" : s.text;
+}
+
+// Draws where each offered throw would land (and what it would crush).
+function previewThrows(cands) {
+  layers.preview.textContent = "";
+  const p = parseSpn(game.spn);
+  if (!p) return;
+  for (const c of cands) {
+    if (!c.throwDir) continue;
+    const t = throwFlight(p.board, c.from, c.to, c.throwDir);
+    const g = el("g", { class: "throw-preview", "data-step": c.text, "data-landing": t.landing,
+                        "data-crushed": t.crushed || "" }, layers.preview);
+    path(g, [c.to, ...t.flight], "preview-flight");
+    const [x, y] = centre(t.landing);
+    el("circle", { cx: x, cy: y, r: 24, class: t.crushed ? "preview-victim" : "preview-land" }, g);
+    const label = el("text", { x: x - 5, y: y + 5, class: "arrow-label" }, g);
+    label.textContent = c.throwDir.toUpperCase();
+  }
+}
+
+function showChooser(cands) {
+  $("chooser-title").textContent = `${selected}→${cands[0].to}: `;
+  const box = $("chooser-buttons");
+  box.textContent = "";
+  for (const c of cands) {
+    const b = document.createElement("button");
+    b.textContent = describe(c, true);
+    b.dataset.step = c.text;
+    b.addEventListener("click", () => { hideChooser(); playStep(c.text); });
+    box.appendChild(b);
+  }
+  const cancel = document.createElement("button");
+  cancel.textContent = "cancel";
+  cancel.addEventListener("click", () => { hideChooser(); selected = null; highlight(); });
+  box.appendChild(cancel);
+  $("chooser").classList.remove("hidden");
+  previewThrows(cands);
 }
 
 function clickSquare(sq) {
@@ -243,29 +267,28 @@ function clickSquare(sq) {
   if (selected) {
     const cands = steps.filter((s) => s.from === selected && s.to === sq);
     if (cands.length === 1) { hideChooser(); playStep(cands[0].text); return; }
-    if (cands.length > 1) {
-      // Ambiguous: pull or not, throw direction, levitate or not / which rock.
-      $("chooser-title").textContent = `${selected}→${sq}: `;
-      const box = $("chooser-buttons");
-      box.textContent = "";
-      for (const c of cands) {
-        const b = document.createElement("button");
-        b.textContent = describe(c, true);
-        b.dataset.step = c.text;
-        b.addEventListener("click", () => { hideChooser(); playStep(c.text); });
-        box.appendChild(b);
-      }
-      const cancel = document.createElement("button");
-      cancel.textContent = "cancel";
-      cancel.addEventListener("click", () => { hideChooser(); selected = null; highlight(); });
-      box.appendChild(cancel);
-      $("chooser").classList.remove("hidden");
-      return;
-    }
+    // Ambiguous: pull or not, throw direction, levitate or not / which rock.
+    if (cands.length > 1) { showChooser(cands); return; }
   }
   hideChooser();
   selected = steps.some((s) => s.from === sq) && selected !== sq ? sq : null;
   highlight();
+}
+
+// Dragging a piece to its square works as two clicks (a tap is a click).
+let dragFrom = null;
+function dragStart(ev, sq) {
+  dragFrom = personToMove() && legalSteps().some((s) => s.from === sq) ? sq : null;
+}
+function dragEnd(ev) {
+  const from = dragFrom;
+  dragFrom = null;
+  if (!from) return;
+  const target = document.elementFromPoint(ev.clientX, ev.clientY);
+  const sq = target && target.dataset && target.dataset.square;
+  if (!sq || sq === from) return;  // a click: the click handler has it
+  selected = from;
+  clickSquare(sq);
 }
 
 async function api(method, path, body) {
@@ -296,38 +319,58 @@ function render(st) {
   const firstDraw = !game || game.id !== st.id;
   if (firstDraw) { buildBoard(); window.splut.log = []; lastThought = null; }
   game = st;
+  document.body.classList.remove("no-game");
   if (firstDraw) {
     viewing = null; positions = null; hint = null; reviewed = null;
     $("browsing").classList.add("hidden");
+    $("hint-text").classList.add("hidden");
+    $("newgame").open = false;  // folded away while the game runs
     showReview();
   }
+  story = narrateGame(st.start, st.turns);
   if (viewing === null && st.spn && st.spn !== drawnSpn) drawPosition(st.spn);
   window.splut.log.push({ t: performance.now(), version: st.version, steps: st.step_count,
                           side: st.side, thinking: !!st.thinking, spn: st.spn,
                           think: st.thinking ? `${st.step_count}${st.thinking.seat}` : null });
   if (window.splut.log.length > 2000) window.splut.log.shift();
-  // Status line.
+  drawStatus(st);
+  const board = $("board");
+  board.dataset.side = st.side || "";
+  board.dataset.stepsLeft = st.steps_left == null ? "" : String(st.steps_left);
+  board.dataset.version = String(st.version);
+  board.dataset.gameId = String(st.id);
+  drawBanner(st);
+  if (st.error) showError(st.error, !st.engine_running);
+  else if (!$("error-text").textContent.startsWith("Step refused")) showError("", false);
+  drawThinking(st);
+  drawMoves(st);
+  drawLog();
+  drawSeatList(st);
+  drawEvalBar(st);
+  drawGraph(st);
+  if (hint && hint.step_count !== st.step_count) { hint = null; $("hint-text").classList.add("hidden"); }
+  drawOverlays();
+  $("spn-text").value = st.spn || "";
+  $("download").href = `/api/games/${st.id}/record`;
+  $("pass").classList.toggle("hidden", !(personToMove() && st.legal.includes("pass")));
+  if (st.pace && $("pace").value !== st.pace) $("pace").value = st.pace;
+  $("next-step").classList.toggle("hidden", !st.waiting);
+  if (!personToMove()) { selected = null; hideChooser(); }
+  highlight();
+}
+
+function drawStatus(st) {
   const status = $("status");
-  if (st.gameover) status.textContent = `Game over`;
+  if (st.gameover) status.textContent = "Game over";
   else if (st.side) {
     const who = seatOf(st.side);
     status.textContent = `${SEAT_NAME[st.side]} to move (${who && who.engine ? "engine" : "you"}), ` +
       `${st.steps_left} step${st.steps_left === 1 ? "" : "s"} left, turn ${st.turn}`;
   }
   status.className = "status seat-" + (st.side || "");
-  $("board").dataset.side = st.side || "";
-  $("board").dataset.stepsLeft = st.steps_left == null ? "" : String(st.steps_left);
-  $("board").dataset.version = String(st.version);
-  $("board").dataset.gameId = String(st.id);
-  // Banner.
-  const banner = $("banner");
-  banner.classList.toggle("hidden", !st.gameover);
-  banner.dataset.winner = st.winner || "";
-  if (st.gameover) banner.textContent = `${SEAT_NAME[st.winner] || st.winner} wins!`;
-  // Errors.
-  if (st.error) showError(st.error, !st.engine_running);
-  else if (!$("error-text").textContent.startsWith("Step refused")) showError("", false);
-  // Thinking.
+}
+
+function drawThinking(st) {
   const th = st.thinking;
   const infoText = (i) => (i && i.depth != null
     ? `depth ${i.depth}  score ${i.score || "?"}  nodes ${i.nodes ?? "?"}  time ${i.time ?? "?"} ms\npv ${(i.pv || []).join(" ")}` : "");
@@ -337,17 +380,137 @@ function render(st) {
   } else if (lastThought && lastThought.info) {
     $("thinking").textContent = `${SEAT_NAME[lastThought.seat]} thought:\n` + infoText(lastThought.info);
   } else $("thinking").textContent = "";
-  // Moves.
-  drawMoves(st);
-  drawEvalBar(st);
-  drawGraph(st);
-  if (hint && hint.step_count !== st.step_count) { hint = null; }
-  drawOverlays();
-  $("spn-text").value = st.spn || "";
-  $("download").href = `/api/games/${st.id}/record`;
-  $("pass").classList.toggle("hidden", !(personToMove() && st.legal.includes("pass")));
-  if (!personToMove()) { selected = null; hideChooser(); }
-  highlight();
+}
+
+// The seat these marks and words are for: the person to move, else the
+// next person in turn order still in the game; none in an engines' game.
+function viewerSeat() {
+  if (!game) return null;
+  const persons = game.seats.filter((s) => !s.engine).map((s) => s.seat);
+  if (!persons.length) return null;
+  const inGame = game.spn ? seatsOn(parseSpn(game.spn).board) : new Set(persons);
+  const order = "rygb";
+  const from = Math.max(0, order.indexOf(game.side || "r"));
+  for (let k = 0; k < 4; k++) {
+    const s = order[(from + k) % 4];
+    if (persons.includes(s) && inGame.has(s)) return s;
+  }
+  return persons[0];
+}
+
+// ----- what just happened: the log in words, the marks, the seats -----
+
+// The steps to mark: while browsing, the viewed step's turn up to it; else
+// every step since the viewer's last turn (its own steps once it moves),
+// or the last turn in an engines' game.
+function recentEvents() {
+  if (!story) return [];
+  const turns = story.turns;
+  if (viewing !== null) {
+    let at = 0;
+    for (const t of turns) {
+      const n = t.events.length;
+      if (viewing > at && viewing <= at + n) return t.events.slice(0, viewing - at);
+      at += n;
+    }
+    return [];
+  }
+  if (!turns.length) return [];
+  const viewer = viewerSeat();
+  const last = turns[turns.length - 1];
+  if (!viewer || last.seat === viewer) return last.events;
+  const out = [];
+  for (let i = turns.length - 1; i >= 0 && turns[i].seat !== viewer; i--) out.unshift(...turns[i].events);
+  return out;
+}
+
+function drawLastMarks() {
+  layers.last.textContent = "";
+  layers.lastTop.textContent = "";
+  const events = recentEvents();
+  const square = (sq, cls, colour, mark) => {
+    const [x, y] = centre(sq);
+    el("rect", { x: x - CELL / 2, y: y - CELL / 2, width: CELL, height: CELL, class: cls,
+                 fill: colour, "data-mark": mark, "data-at": sq }, layers.last);
+  };
+  for (const ev of events) {
+    if (ev.type === "pass") continue;
+    const colour = SEAT_COLOUR[ev.seat];
+    square(ev.from, "last-from", colour, "from");
+    square(ev.to, "last-to", colour, "to");
+    for (const [a, b] of ev.rocks) if (a && b) arrow(layers.lastTop, a, b, "last-rock");
+    if (ev.type === "throw") {
+      const p = path(layers.lastTop, [ev.to, ...ev.flight], "last-flight", colour);
+      p.dataset.mark = "flight";
+      p.dataset.at = ev.landing;
+    }
+    if (ev.crushed) {
+      const [x, y] = centre(ev.landing);
+      const x1 = el("path", { d: `M${x - 14},${y - 14} L${x + 14},${y + 14} M${x + 14},${y - 14} L${x - 14},${y + 14}`,
+                              class: "kill-x", stroke: SEAT_COLOUR[ev.crushed[0]], "data-mark": "kill",
+                              "data-at": ev.landing, "data-victim": ev.crushed }, layers.lastTop);
+      el("title", {}, x1).textContent = `${pieceName(ev.crushed)} was crushed here`;
+    }
+  }
+  $("board").dataset.lastSteps = events.map((e) => e.text).join(" ");
+}
+
+function drawLog() {
+  const ol = $("log");
+  ol.textContent = "";
+  if (!story) return;
+  for (const t of story.turns) {
+    const li = document.createElement("li");
+    li.dataset.turn = String(t.index);
+    li.className = "seat-" + t.seat + (t.events.some((e) => e.crushed) ? " kill" : "");
+    li.textContent = turnSentences(t.events, story.places);
+    ol.appendChild(li);
+  }
+  ol.scrollTop = ol.scrollHeight;
+}
+
+function drawSeatList(st) {
+  const ul = $("seat-list");
+  ul.textContent = "";
+  if (!story) return;
+  for (const s of st.seats) {
+    const li = document.createElement("li");
+    const place = story.places[s.seat];
+    const out = story.outOrder.includes(s.seat);
+    li.dataset.seat = s.seat;
+    li.dataset.place = place ? String(place) : "";
+    li.className = (out ? "out" : "") + (st.side === s.seat && !st.gameover ? " to-move" : "") +
+      (st.gameover && place === 1 ? " winner" : "");
+    const sw = document.createElement("span");
+    sw.className = "swatch";
+    sw.style.background = SEAT_COLOUR[s.seat];
+    const name = document.createElement("span");
+    name.className = "seat-name seat-" + s.seat;
+    name.textContent = SEAT_NAME[s.seat];
+    const who = s.engine ? `engine, ${levelName(s.level)}` : "person";
+    let state = "";
+    if (out) state = ` — out, ${ORDINAL[place]}`;
+    else if (st.gameover && place === 1) state = " — wins";
+    else if (st.side === s.seat) state = " — to move";
+    li.append(sw, name, document.createTextNode(` (${who})${state}`));
+    ul.appendChild(li);
+  }
+}
+
+// The end: who won, how (the step that ended it, in words), every place.
+function drawBanner(st) {
+  const banner = $("banner");
+  banner.classList.toggle("hidden", !st.gameover);
+  banner.dataset.winner = st.winner || "";
+  if (!st.gameover) return;
+  $("banner-title").textContent = `${SEAT_NAME[st.winner] || st.winner} wins!`;
+  let last = null;
+  for (const t of story ? story.turns : []) for (const e of t.events) if (e.out.length) last = e;
+  $("banner-reason").textContent = last ? `The end: ${sentence(last, story.places)}`
+    : "Only one sorcerer was on the board.";
+  const order = Object.entries(story ? story.places : {}).sort((a, b) => a[1] - b[1]);
+  $("banner-places").textContent = order.length > 1
+    ? "Places: " + order.map(([s, p]) => `${ORDINAL[p]} ${SEAT_NAME[s]}`).join(" · ") : "";
 }
 
 // ----- the move list, browsing earlier positions -----
@@ -437,17 +600,27 @@ function toLive() {
 // ----- arrows: the hint, a review's better turn, threats -----
 
 const HEAD = { arrow: "#1f5fbf", threat: "#d01010", kill: "#118a2a", "arrow-rock": "#5d5d5d",
-               "threat-lev": "#d01010", "kill-lev": "#118a2a" };
+               "threat-lev": "#d01010", "kill-lev": "#118a2a", "threat-flight": "#d01010",
+               "kill-flight": "#118a2a", "arrow-flight": "#1f5fbf", "last-rock": "#5d5d5d",
+               "preview-flight": "#b35900" };
+
+// An arrowhead at `to`, pointing away from `from` (centres in px).
+function head(layer, [x1, y1], [x2, y2], colour, size = 9) {
+  const dx = x2 - x1, dy = y2 - y1, len = Math.hypot(dx, dy) || 1;
+  const ux = dx / len, uy = dy / len;
+  const ex = x2 - ux * 12, ey = y2 - uy * 12;
+  el("polygon", { points: `${x2},${y2} ${ex - uy * size},${ey + ux * size} ${ex + uy * size},${ey - ux * size}`,
+                  fill: colour, class: "head" }, layer);
+  return [ex, ey];
+}
 
 function arrow(layer, from, to, cls, label) {
   const [x1, y1] = centre(from), [x2, y2] = centre(to);
   const dx = x2 - x1, dy = y2 - y1, len = Math.hypot(dx, dy) || 1;
   const ux = dx / len, uy = dy / len;
-  const ex = x2 - ux * 12, ey = y2 - uy * 12;
   const g = el("g", { class: "arrow-g", "data-from": from, "data-to": to }, layer);
+  const [ex, ey] = head(g, [x1, y1], [x2, y2], HEAD[cls] || "#333");
   el("line", { x1: x1 + ux * 10, y1: y1 + uy * 10, x2: ex, y2: ey, class: cls }, g);
-  el("polygon", { points: `${x2},${y2} ${ex - uy * 9},${ey + ux * 9} ${ex + uy * 9},${ey - ux * 9}`,
-                  fill: HEAD[cls] || "#333" }, g);
   if (label) {
     const t = el("text", { x: (x1 + x2) / 2 - 4, y: (y1 + y2) / 2 + 5, class: "arrow-label" }, g);
     t.textContent = label;
@@ -455,9 +628,14 @@ function arrow(layer, from, to, cls, label) {
   return g;
 }
 
-function path(layer, squares, cls) {
-  const pts = squares.map((q) => centre(q).join(",")).join(" ");
-  return el("polyline", { points: pts, class: cls }, layer);
+// A flight over `squares`, with an arrowhead on its last square.
+function path(layer, squares, cls, colour) {
+  const g = el("g", { class: "path-g" }, layer);
+  const pts = squares.map(centre);
+  const line = el("polyline", { points: pts.map((p) => p.join(",")).join(" "), class: cls }, g);
+  if (colour) line.setAttribute("stroke", colour);
+  if (pts.length >= 2) head(g, pts[pts.length - 2], pts[pts.length - 1], colour || HEAD[cls] || "#333", 8);
+  return g;
 }
 
 function drawHint() {
@@ -481,9 +659,21 @@ function threatSeat(spn) {
   if (!p) return null;
   const person = (s) => { const c = seatOf(s); return c && !c.engine; };
   if (person(p.side)) return p.side;
-  const alive = new Set(Object.values(p.board).filter((c) => c[1] === "S").map((c) => c[0]));
+  const alive = seatsOn(p.board);
   const first = game.seats.find((s) => !s.engine && alive.has(s.seat));
   return first ? first.seat : p.side;
+}
+
+// One killing throw drawn: each levitation of the rock on the way one
+// square at a time, the troll's step onto the rock, the flight.
+function killMark(k, kind, spn) {
+  const g = el("g", { class: `${kind}-mark`, "data-steps": k.steps.join(" "),
+                      "data-attacker": k.attacker, "data-victim": k.victim }, layers.threats);
+  for (const ev of replaySteps(spn, k.steps)) {
+    if (ev.type === "levitate" && ev.rocks[0][1]) arrow(g, ev.rocks[0][0], ev.rocks[0][1], `${kind}-lev`);
+  }
+  arrow(g, k.troll, k.rock, kind);
+  path(g, [k.rock, ...k.flight], `${kind}-flight`);
 }
 
 async function drawThreats() {
@@ -503,20 +693,13 @@ async function drawThreats() {
   if (threatsShown !== spn) return;
   layers.threats.textContent = "";
   const lines = [];
-  const mark = (k, kind) => {
-    const g = el("g", { class: `${kind}-mark`, "data-steps": k.steps.join(" "),
-                        "data-attacker": k.attacker, "data-victim": k.victim }, layers.threats);
-    if (k.levitation) arrow(g, k.levitation[0], k.levitation[1], `${kind}-lev`);
-    arrow(g, k.troll, k.rock, kind);
-    path(g, [k.rock, ...k.flight], `${kind}-flight`);
-  };
   for (const k of t.threats) {
-    mark(k, "threat");
-    lines.push(`⚠ ${SEAT_NAME[k.attacker]} can kill ${SEAT_NAME[k.victim]}: ${k.steps.join(" ")}`);
+    killMark(k, "threat", spn);
+    lines.push(`⚠ ${SEAT_NAME[k.attacker]} can kill ${SEAT_NAME[k.victim]}: ${k.steps.join(" ")} — ${turnWords(spn, k.steps)}`);
   }
   for (const k of t.kills) {
-    mark(k, "kill");
-    lines.push(`✔ ${SEAT_NAME[k.attacker]} can kill ${SEAT_NAME[k.victim]}${t.now ? " now" : " next turn"}: ${k.steps.join(" ")}`);
+    killMark(k, "kill", spn);
+    lines.push(`✔ ${SEAT_NAME[k.attacker]} can kill ${SEAT_NAME[k.victim]}${t.now ? " now" : " next turn"}: ${k.steps.join(" ")} — ${turnWords(spn, k.steps)}`);
   }
   $("threat-list").textContent = lines.length ? lines.join("\n") : `No throw threatens ${SEAT_NAME[t.seat]}, and no kill at hand.`;
   $("threat-list").dataset.threats = String(t.threats.length);
@@ -525,6 +708,7 @@ async function drawThreats() {
 
 function drawOverlays() {
   if (!layers.arrows) return;
+  drawLastMarks();
   drawHint();
   drawThreats();
 }
@@ -539,6 +723,8 @@ async function askHint() {
     hint = h;
     drawHint();
     $("board").dataset.hint = h.steps.join(" ");
+    $("hint-text").textContent = `Hint for ${SEAT_NAME[h.seat] || h.seat}: ${h.steps.join(" ")} — ${turnWords(game.spn, h.steps)}`;
+    $("hint-text").classList.remove("hidden");
   } catch (e) { showError(`Hint: ${e.message}`, false); }
   $("hint").disabled = false;
   $("hint").textContent = "Hint";
@@ -546,10 +732,18 @@ async function askHint() {
 
 // ----- evaluation: the bar and the graph -----
 
+// The engine's last chances, with the seats out of the game (also those
+// killed since the engine last looked) at 0 and the rest rescaled.
 function currentWinprob(st) {
-  if (st.thinking && st.thinking.winprob) return st.thinking.winprob;
   const e = st.evals && st.evals[st.evals.length - 1];
-  return e ? e.winprob : null;
+  const w = st.thinking && st.thinking.winprob ? st.thinking.winprob : e ? e.winprob : null;
+  if (!w || !st.spn) return w;
+  const alive = seatsOn(parseSpn(st.spn).board);
+  let sum = 0;
+  for (const s of Object.keys(w)) if (alive.has(s)) sum += w[s];
+  const out = {};
+  for (const s of Object.keys(w)) out[s] = alive.has(s) && sum > 0 ? w[s] / sum : 0;
+  return out;
 }
 
 function drawEvalBar(st) {
@@ -559,13 +753,15 @@ function drawEvalBar(st) {
   bar.classList.toggle("hidden", !w);
   if (!w) return;
   for (const s of "rygb") {
-    if (w[s] === undefined) continue;
+    if (w[s] === undefined || w[s] <= 0) continue;
     const span = document.createElement("span");
+    const pct = `${(w[s] * 100).toFixed(0)}%`;
     span.style.width = `${(w[s] * 100).toFixed(1)}%`;
     span.style.background = SEAT_COLOUR[s];
     span.dataset.seat = s;
     span.dataset.p = String(w[s]);
-    span.title = `${SEAT_NAME[s]}: ${(w[s] * 100).toFixed(0)}%`;
+    span.title = `${SEAT_NAME[s]}: ${pct} to win`;
+    span.textContent = w[s] >= 0.07 ? `${SEAT_NAME[s]} ${pct}` : "";
     bar.appendChild(span);
   }
 }
@@ -595,6 +791,7 @@ function drawGraph(st) {
   }
 }
 
+
 // ----- review -----
 
 async function reviewGame() {
@@ -612,6 +809,9 @@ async function reviewGame() {
   if (game) { drawMoves(game); drawGraph(game); }
 }
 
+// Each reviewed turn: its steps, the mover's expected score before and
+// after (1 a win, 0 last place), its mark, and in words what was played
+// and what the engine would have played.
 function showReview() {
   const box = $("review-list");
   box.textContent = "";
@@ -623,10 +823,19 @@ function showReview() {
     d.dataset.turn = String(t.index);
     d.dataset.mark = t.mark || "";
     const drop = t.drop > 0.005 ? ` −${pct(t.drop)}` : "";
-    let text = `${t.index + 1}. ${t.seat} ${t.steps.join(" ")}  ${pct(t.before)}→${pct(t.after)}${drop}`;
+    let text = `${t.index + 1}. ${SEAT_NAME[t.seat]} ${t.steps.join(" ")}  ${pct(t.before)}→${pct(t.after)}${drop}`;
     if (t.mark) text += `  ${t.mark}; better: ${t.best.join(" ")}`;
-    d.textContent = text;
-    d.title = "show the position before this turn, with the engine's turn";
+    d.append(text);
+    const told = story && story.turns[t.index];
+    if (told) {
+      const words = document.createElement("div");
+      words.className = "words";
+      words.textContent = told.events.map(stepWords).join("; ") +
+        (t.mark && t.best.length ? ` — better: ${turnWords(told.before, t.best, t.seat)}` : "");
+      d.appendChild(words);
+    }
+    d.title = "the mover's expected score before → after the turn (100% a win, 0% last place); " +
+      "click: the position before this turn, with the engine's turn";
     d.addEventListener("click", () => browseTo(t.first_step, t.best_marks));
     box.appendChild(d);
   }
@@ -665,12 +874,15 @@ async function poll(token) {
   }
 }
 
+
+// ----- the new-game form -----
+
 function seatLetters() {
   const spn = $("start-spn").value.trim();
   if (spn) {
     const p = parseSpn(spn);
     if (!p) return null;
-    const present = new Set(Object.values(p.board).filter((c) => c[1] === "S").map((c) => c[0]));
+    const present = seatsOn(p.board);
     return "rygb".split("").filter((s) => present.has(s));
   }
   return { 2: ["r", "g"], 3: ["r", "y", "g"], 4: ["r", "y", "g", "b"] }[$("players").value];
@@ -680,8 +892,26 @@ function seatLetters() {
 // every seat as the engine and while the seats are drawn again.
 const chosenKind = {};
 
+function option(select, value, text) {
+  const o = document.createElement("option");
+  o.value = value; o.textContent = text; select.appendChild(o);
+}
+
+// The column heads of a seat grid; each control is named by its seat and
+// column (aria-labelledby).
+function gridHeads(box, cols) {
+  box.style.gridTemplateColumns = cols.map(() => "auto").join(" ");
+  for (const [id, text] of cols) {
+    const h = document.createElement("span");
+    h.id = id; h.className = "seat-head"; h.textContent = text;
+    box.appendChild(h);
+  }
+}
+
+// The seats: person or engine for each (always shown), and in the
+// "Advanced" fold each engine's algorithm, time per turn and own level.
 function drawSeatForm() {
-  const box = $("seats");
+  const box = $("seats"), adv = $("seats-advanced");
   const letters = seatLetters() || [];
   const old = {};
   for (const s of "rygb") {
@@ -689,86 +919,88 @@ function drawSeatForm() {
   }
   const enginesOnly = $("engines-only").checked;
   box.textContent = "";
+  adv.textContent = "";
+  const choices = levelChoices();
   if (letters.length) {
-    // Visible column labels; each control is named by its seat and column.
-    const cols = [["col-seat", "Seat"], ["col-kind", "Person/Engine"],
-                  ["col-algo", "Algorithm"], ["col-ms", "ms per turn"]];
-    if (levelChoices().length > 1) cols.push(["col-level", "Level"]);
-    box.style.gridTemplateColumns = cols.map(() => "auto").join(" ");
-    for (const [id, text] of cols) {
-      const h = document.createElement("span");
-      h.id = id; h.className = "seat-head"; h.textContent = text;
-      box.appendChild(h);
-    }
+    gridHeads(box, [["col-seat", "Seat"], ["col-kind", "Person/Engine"]]);
+    const cols = [["col-seat-adv", "Seat"], ["col-algo", "Algorithm"], ["col-ms", "ms per turn"]];
+    if (choices.length > 1) cols.push(["col-level", "Level"]);
+    gridHeads(adv, cols);
   }
   letters.forEach((s, i) => {
-    const name = document.createElement("span");
-    name.textContent = SEAT_NAME[s];
-    name.className = "seat-" + s;
-    name.id = `seat-${s}`;
-    const named = (el, col) => el.setAttribute("aria-labelledby", `seat-${s} ${col}`);
+    const name = (id) => {
+      const n = document.createElement("span");
+      n.textContent = SEAT_NAME[s]; n.className = "seat-" + s; n.id = id;
+      return n;
+    };
+    const named = (e, col, seatId) => e.setAttribute("aria-labelledby", `${seatId} ${col}`);
     const kind = document.createElement("select");
     kind.id = `kind-${s}`;
     kind.dataset.seat = s;
-    named(kind, "col-kind");
-    for (const [v, t] of [["person", "person"], ["engine", "engine"]]) {
-      const o = document.createElement("option"); o.value = v; o.textContent = t; kind.appendChild(o);
-    }
+    named(kind, "col-kind", `seat-${s}`);
+    option(kind, "person", "person");
+    option(kind, "engine", "engine");
     if (!chosenKind[s]) chosenKind[s] = i === 0 ? "person" : "engine";
     kind.value = enginesOnly ? "engine" : chosenKind[s];
     kind.disabled = enginesOnly;
     kind.addEventListener("change", () => { chosenKind[s] = kind.value; });
+    box.append(name(`seat-${s}`), kind);
     const algo = document.createElement("select");
     algo.id = `algo-${s}`;
-    named(algo, "col-algo");
-    for (const a of (config && config.algorithms.length ? config.algorithms : ["auto"])) {
-      const o = document.createElement("option"); o.value = a; o.textContent = a; algo.appendChild(o);
-    }
+    named(algo, "col-algo", `seat-adv-${s}`);
+    for (const a of (config && config.algorithms.length ? config.algorithms : ["auto"])) option(algo, a, a);
     if (old[s] && [...algo.options].some((o) => o.value === old[s].algo)) algo.value = old[s].algo;
     const ms = document.createElement("input");
     ms.type = "number"; ms.id = `ms-${s}`; ms.value = old[s] ? old[s].ms : "1000";
     ms.min = "10"; ms.max = "600000";
     ms.title = "the engine's time per turn, in milliseconds";
-    named(ms, "col-ms");
-    box.append(name, kind, algo, ms);
-    const choices = levelChoices();
+    named(ms, "col-ms", `seat-adv-${s}`);
+    adv.append(name(`seat-adv-${s}`), algo, ms);
     if (choices.length > 1) {
       const level = document.createElement("select");
       level.id = `level-${s}`;
-      named(level, "col-level");
-      for (const [v, t] of choices) {
-        const o = document.createElement("option"); o.value = v; o.textContent = t; level.appendChild(o);
-      }
+      named(level, "col-level", `seat-adv-${s}`);
+      for (const [v, t] of choices) option(level, v, t);
       const kept = rememberedLevel(s);
       if (choices.some((c) => c[0] === kept)) level.value = kept;
-      level.addEventListener("change", () => rememberLevel(s, level.value));
-      box.append(level);
+      level.addEventListener("change", () => { rememberLevel(s, level.value); syncLevel(); });
+      adv.append(level);
     }
   });
+  syncLevel();
 }
 
-// The levels the engine offers (UCI_Elo, Skill Level): [value, label];
-// "full" alone when it offers none.
+// The names for people of the levels, weakest first; each with its Elo
+// on the engine's ladder (docs/results/levels.md) beside it.
+const LEVEL_NAMES = ["Beginner", "Novice", "Casual", "Club player", "Strong", "Expert"];
+
+// The levels the engine offers, on one scale: [value, label]. With
+// `UCI_Elo`, six ratings spread over its range, named for people, then
+// full strength; with only `Skill Level`, six skill levels; "full" alone
+// when it offers neither.
 function levelChoices() {
-  const out = [["full", "full strength"]];
   const l = config && config.levels;
-  if (!l) return out;
-  if (l.skill) {
-    const names = ["beginner", "novice", "casual", "club", "strong"];
-    for (let i = 0; i < names.length; i++) {
-      const v = Math.round(l.skill.min + (l.skill.max - l.skill.min) * i / names.length);
-      out.push([`skill:${v}`, `${names[i]} (skill ${v})`]);
-    }
-  }
-  if (l.elo) {
-    const steps = 6;
-    for (let i = 0; i <= steps; i++) {
-      const v = Math.round((l.elo.min + (l.elo.max - l.elo.min) * i / steps) / 10) * 10;
-      const c = Math.min(l.elo.max, Math.max(l.elo.min, v));
-      if (!out.some((o) => o[0] === `elo:${c}`)) out.push([`elo:${c}`, `Elo ${c}`]);
-    }
-  }
+  const fullElo = l && l.full_elo ? ` · about ${l.full_elo.elo} at ${l.full_elo.movetime / 1000} s a turn` : "";
+  const full = ["full", `Full strength${fullElo}`];
+  if (!l || (!l.elo && !l.skill)) return [full];
+  const out = [];
+  const spin = l.elo || l.skill;
+  LEVEL_NAMES.forEach((name, i) => {
+    const raw = spin.min + (spin.max - spin.min) * i / LEVEL_NAMES.length;
+    const v = l.elo ? Math.min(spin.max, Math.max(spin.min, Math.round(raw / 10) * 10)) : Math.round(raw);
+    const value = l.elo ? `elo:${v}` : `skill:${v}`;
+    if (!out.some((o) => o[0] === value)) out.push([value, l.elo ? `${name} · ${v}` : `${name} (skill ${v})`]);
+  });
+  out.push(full);
   return out;
+}
+
+// A seat's level as the seat list shows it.
+function levelName(level) {
+  if (!level) return "full strength";
+  const value = level.elo !== undefined ? `elo:${level.elo}` : `skill:${level.skill}`;
+  const c = levelChoices().find((x) => x[0] === value);
+  return c ? c[1] : level.elo !== undefined ? `Elo ${level.elo}` : `skill ${level.skill}`;
 }
 
 // Each seat's level is remembered between games (and page loads).
@@ -777,6 +1009,29 @@ function rememberedLevel(s) {
 }
 function rememberLevel(s, v) {
   try { localStorage.setItem(`splut.level.${s}`, v); } catch (e) { /* private mode: not kept */ }
+}
+
+// One choice sets every engine seat's level; it shows "mixed" when the
+// seats' own levels (advanced) differ.
+function drawLevelChoice() {
+  const sel = $("level");
+  sel.textContent = "";
+  const choices = levelChoices();
+  $("level-row").classList.toggle("hidden", choices.length < 2);
+  for (const [v, t] of choices) option(sel, v, t);
+  option(sel, "mixed", "(each seat its own, see Advanced)");
+}
+function syncLevel() {
+  const vals = new Set([...document.querySelectorAll("#seats-advanced select[id^=level-]")].map((e) => e.value));
+  $("level").value = vals.size === 1 ? [...vals][0] : "mixed";
+}
+function setAllLevels() {
+  const v = $("level").value;
+  if (v === "mixed") return;
+  for (const e of document.querySelectorAll("#seats-advanced select[id^=level-]")) {
+    e.value = v;
+    rememberLevel(e.id.slice(-1), v);
+  }
 }
 
 function levelOf(s) {
@@ -796,12 +1051,18 @@ function setEnginesOnly() {
 }
 
 // Before the first game the board shows the position the form would start
-// from, as the server reads it (GET /api/preview).
+// from, as the server reads it (GET /api/preview). A start SPN is checked
+// once typing pauses, and only sent when it has an SPN's shape.
 let previewToken = 0;
 async function previewStart() {
   if (game) return;
   const token = ++previewToken;
   const spn = $("start-spn").value.trim();
+  if (spn && !parseSpn(spn)) {
+    $("spn-hint").textContent = "Not a position yet: an SPN has seven fields, the first with nine ranks.";
+    buildBoard();
+    return;
+  }
   const query = spn ? `spn=${encodeURIComponent(spn)}` : `players=${$("players").value}`;
   let p = null, err = null;
   try { p = await api("GET", `/api/preview?${query}`); } catch (e) { err = e.message; }
@@ -819,7 +1080,20 @@ function formChanged() {
   previewStart();
 }
 
-async function newGame() {
+let spnTimer = null;
+function spnTyped() {
+  clearTimeout(spnTimer);
+  spnTimer = setTimeout(formChanged, 350);
+}
+
+// Start: a running game is only replaced once the person says so.
+async function newGame(confirmed) {
+  if (game && !game.gameover && !game.closed && !confirmed) {
+    $("replace-confirm").classList.remove("hidden");
+    $("confirm-replace").focus();
+    return;
+  }
+  $("replace-confirm").classList.add("hidden");
   const allEngines = $("engines-only").checked;
   const letters = seatLetters();
   if (!letters) { showError("Bad SPN: it does not have seven fields and nine ranks", false); return; }
@@ -831,6 +1105,7 @@ async function newGame() {
   }));
   const spn = $("start-spn").value.trim();
   const body = spn ? { spn, seats } : { players: Number($("players").value), seats };
+  if ($("pace").value !== "normal") body.pace = $("pace").value;
   if (game) body.replace = game.id;
   try {
     const st = await api("POST", "/api/games", body);
@@ -845,16 +1120,38 @@ async function newGame() {
   }
 }
 
-async function main() {
-  buildBoard();
-  previewStart();  // beside the config request, not after it
+async function setPace() {
+  if (!game) return;
+  try { render(await api("POST", `/api/games/${game.id}/pace`, { pace: $("pace").value })); }
+  catch (e) { showError(`Pace: ${e.message}`, false); }
+}
+
+async function nextStep() {
+  if (!game) return;
+  try { render(await api("POST", `/api/games/${game.id}/next`)); }
+  catch (e) { showError(`Next step: ${e.message}`, false); }
+}
+
+function showHelp(open) {
+  $("help").classList.toggle("hidden", !open);
+  if (open) $("help-close").focus();
+}
+
+function wire() {
   $("players").addEventListener("change", formChanged);
+  $("start-spn").addEventListener("input", spnTyped);
   // "change" too: a field cleared by a script or a form tool fires no "input".
-  $("start-spn").addEventListener("input", formChanged);
-  $("start-spn").addEventListener("change", formChanged);
+  $("start-spn").addEventListener("change", () => { clearTimeout(spnTimer); formChanged(); });
   $("engines-only").addEventListener("change", setEnginesOnly);
-  $("newgame-form").addEventListener("submit", (ev) => { ev.preventDefault(); newGame(); });
+  $("level").addEventListener("change", setAllLevels);
+  $("newgame-form").addEventListener("submit", (ev) => { ev.preventDefault(); newGame(false); });
+  $("confirm-replace").addEventListener("click", () => newGame(true));
+  $("cancel-replace").addEventListener("click", () => $("replace-confirm").classList.add("hidden"));
   $("pass").addEventListener("click", () => playStep("pass"));
+  $("pace").addEventListener("change", setPace);
+  $("next-step").addEventListener("click", nextStep);
+  $("help-open").addEventListener("click", () => showHelp(true));
+  $("help-close").addEventListener("click", () => showHelp(false));
   $("takeback").addEventListener("click", async () => {
     if (!game) return;
     if (viewing !== null) toLive();
@@ -868,7 +1165,10 @@ async function main() {
   $("hint").addEventListener("click", askHint);
   $("threats-toggle").addEventListener("change", () => { threatsShown = null; drawThreats(); });
   $("live").addEventListener("click", toLive);
-  document.addEventListener("keydown", browseKey);
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape" && !$("help").classList.contains("hidden")) { showHelp(false); return; }
+    browseKey(ev);
+  });
   $("review").addEventListener("click", reviewGame);
   $("record-file").addEventListener("change", (ev) => {
     const f = ev.target.files[0];
@@ -880,12 +1180,19 @@ async function main() {
     try { await navigator.clipboard.writeText(t.value); }
     catch (e) { t.select(); document.execCommand("copy"); }
   });
+}
+
+async function main() {
+  buildBoard();
+  previewStart();  // beside the config request, not after it
+  wire();
   try {
     config = await api("GET", "/api/config");
     if (config.engine_error) showError(`The engine could not start: ${config.engine_error}`, false);
   } catch (e) { showError(`No server: ${e.message}`, false); }
+  drawLevelChoice();
   drawSeatForm();
-  $("status").textContent = "Start a game →";
+  $("status").textContent = "Start a game";
   window.splut.ready = performance.now();
   document.body.dataset.ready = "1";
 }
