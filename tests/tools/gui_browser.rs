@@ -1372,3 +1372,83 @@ fn what_happened_help_and_a_phone_in_a_real_browser() {
         .unwrap();
     }
 }
+
+/// The page's replay of accepted steps (narrate.js: the words, the marks,
+/// the places) against the rules core: random games of 2, 3 and 4
+/// players, every step's board in the page equal to the engine's, every
+/// kill told, every game's places those of the rules.
+#[test]
+fn the_pages_replay_of_steps_agrees_with_the_rules_in_a_real_browser() {
+    let Some((chromium, chromedriver)) = browser_programs() else {
+        return;
+    };
+    let mut seed = 0x5eed_u64;
+    let mut games = Vec::new();
+    for g in 0..90 {
+        let players = 2 + g % 3;
+        let mut game = splut::game::Game::new(Position::start(players).unwrap());
+        let mut spns = Vec::new();
+        while !game.position().is_game_over() && game.steps().len() < 600 {
+            let legal = game.position().legal_step_vec();
+            let s = legal[(splut::game::splitmix64(&mut seed) % legal.len() as u64) as usize];
+            game.play(s).unwrap();
+            spns.push(game.position().to_spn());
+        }
+        // The places: the k-th seat out (from 0) is n − k; the last left 1.
+        let mut places = serde_json::Map::new();
+        if game.position().is_game_over() {
+            for (k, seat) in game.eliminations().iter().enumerate() {
+                places.insert(seat.letter().to_string(), json!(players - k));
+            }
+            if let Some(w) = game.position().winner() {
+                places.insert(w.letter().to_string(), json!(1));
+            }
+        }
+        let turns: Vec<Value> = game
+            .turns()
+            .into_iter()
+            .map(|(seat, steps)| {
+                json!({"seat": seat.letter().to_string(),
+                       "steps": steps.iter().map(|s| s.to_string()).collect::<Vec<_>>()})
+            })
+            .collect();
+        let steps: Vec<String> = game.steps().iter().map(|s| s.to_string()).collect();
+        games.push(
+            json!({"start": game.start().to_spn(), "steps": steps, "spns": spns,
+                          "turns": turns, "places": places}),
+        );
+    }
+    let gui = Gui::start(&[]);
+    let b = Browser::start(&chromium, &chromedriver);
+    b.go(&gui.url());
+    b.wait(
+        "window.splut && window.splut.ready",
+        Duration::from_secs(10),
+        "the page",
+    );
+    let script = format!(
+        "const games = {}; const out = {{steps: 0, kills: 0, bad: []}}; \
+         const same = (a, b) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort()); \
+         for (const g of games) {{ \
+           let board = parseSpn(g.start).board, side = parseSpn(g.start).side; \
+           g.steps.forEach((t, i) => {{ \
+             const r = applyStep(board, t, side); board = r.board; out.steps++; \
+             const want = parseSpn(g.spns[i]); side = want.side; \
+             if (!same(board, want.board)) out.bad.push(g.start + ' ' + g.steps.slice(0, i + 1).join(' ')); \
+             const words = sentence(r.event, {{}}); \
+             for (const o of r.event.out) {{ out.kills++; if (!words.includes(SEAT_NAME[o] + ' is out')) out.bad.push('untold: ' + words); }} \
+           }}); \
+           if (Object.keys(g.places).length) {{ \
+             const told = narrateGame(g.start, g.turns); \
+             if (JSON.stringify(Object.entries(told.places).sort()) !== JSON.stringify(Object.entries(g.places).sort())) \
+               out.bad.push('places ' + JSON.stringify(told.places) + ' vs ' + JSON.stringify(g.places)); \
+           }} \
+         }} \
+         return out;",
+        Value::Array(games)
+    );
+    let out = b.js(&script);
+    assert_eq!(out["bad"], json!([]), "{out}");
+    assert!(out["steps"].as_u64().unwrap() > 10_000, "{out}");
+    assert!(out["kills"].as_u64().unwrap() > 50, "{out}");
+}
