@@ -1323,7 +1323,7 @@ fn what_happened_help_and_a_phone_in_a_real_browser() {
     };
     cdp(
         "Emulation.setDeviceMetricsOverride",
-        json!({"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true}),
+        json!({"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": true}),
     );
     cdp(
         "Emulation.setTouchEmulationEnabled",
