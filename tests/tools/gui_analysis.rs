@@ -191,7 +191,9 @@ fn a_review_marks_the_blunder_and_gives_the_better_turn() {
         );
         assert!((0.0..=1.0).contains(&b) && (0.0..=1.0).contains(&a), "{t}");
         assert!((b - a - d).abs() < 1e-9, "{t}");
-        let want = if d >= blunder {
+        let want = if t["steps"] == t["best"] {
+            Value::Null
+        } else if d >= blunder {
             json!("blunder")
         } else if d >= mistake {
             json!("mistake")
@@ -209,6 +211,61 @@ fn a_review_marks_the_blunder_and_gives_the_better_turn() {
     assert_eq!(spns[1], replay(START2, &[json!("e2e3")]).to_spn());
     let r = gui.post(&format!("/api/games/{id}/review"), r#"{"movetime": 99999}"#);
     assert_eq!(r.status, 422, "{}", r.body);
+}
+
+/// Recorded 3- and 4-player games (`splut tournament`, nodes=3000) in
+/// which a throw kills a sorcerer while three or four seats are left.
+const KILL_GAMES: [(&str, &str); 2] = [
+    ("3 players", include_str!("../data/review-3p-kill.games")),
+    ("4 players", include_str!("../data/review-4p-kill.games")),
+];
+
+#[test]
+fn a_review_of_3_and_4_player_games_with_kills_is_on_one_scale() {
+    let gui = Gui::start(&[]);
+    for (what, record) in KILL_GAMES {
+        let r = gui.post("/api/games", &json!({ "record": record }).to_string());
+        assert_eq!(r.status, 201, "{what}: {}", r.body);
+        let id = r.json()["id"].as_u64().unwrap();
+        let st = gui.state(id);
+        let start = Position::from_spn(st["start"].as_str().unwrap()).unwrap();
+        let r = gui.post(&format!("/api/games/{id}/review"), r#"{"movetime": 50}"#);
+        assert_eq!(r.status, 200, "{what}: {}", r.body);
+        let review = r.json();
+        let turns = review["turns"].as_array().unwrap();
+        assert_eq!(turns.len(), st["turns"].as_array().unwrap().len(), "{what}");
+        let mut game = splut::game::Game::new(start);
+        let mut kills = 0;
+        for t in turns {
+            let (before, after) = (t["before"].as_f64().unwrap(), t["after"].as_f64().unwrap());
+            assert!(
+                (0.0..=1.0).contains(&before) && (0.0..=1.0).contains(&after),
+                "{what}: {t}"
+            );
+            // The engine's own choice is never a mistake.
+            if t["steps"] == t["best"] {
+                assert_eq!(t["mark"], Value::Null, "{what}: {t}");
+            }
+            let seats_before = game.position().seats_in_game().count();
+            let mover = game.position().side_to_move();
+            for s in t["steps"].as_array().unwrap() {
+                game.play_text(s.as_str().unwrap()).unwrap();
+            }
+            let seats_after = game.position().seats_in_game().count();
+            // A throw that kills an opponent while 3 or 4 seats are left
+            // (the thrower alive) is no drop of the thrower's score.
+            if seats_after < seats_before && seats_before >= 3 && game.position().in_game(mover) {
+                kills += 1;
+                assert_eq!(
+                    t["mark"],
+                    Value::Null,
+                    "{what}: the kill judged a mistake: {t}"
+                );
+                assert!(after >= before - 0.1, "{what}: {t}");
+            }
+        }
+        assert!(kills >= 1, "{what}: no kill with 3 or more seats left");
+    }
 }
 
 #[test]
