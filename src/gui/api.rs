@@ -6,7 +6,7 @@ use super::levels::{Level, Levels};
 use super::refusal::Refusal;
 use super::review::{evaluate, review};
 use super::session::winprob_json;
-use super::session::{SeatConfig, Session};
+use super::session::{Pace, SeatConfig, Session};
 use crate::game::Position;
 use crate::game::{Game, Seat};
 use crate::play::client::{Client, option_choices};
@@ -90,6 +90,7 @@ pub fn status(r: &Refusal) -> u16 {
         Refusal::NotPersonsTurn
         | Refusal::GameOver
         | Refusal::NothingToTakeBack
+        | Refusal::NothingWaiting
         | Refusal::EngineDown(_) => 409,
         Refusal::TooLarge(_) => 413,
         Refusal::BadInput(_) | Refusal::IllegalStep(_) => 422,
@@ -152,6 +153,16 @@ struct NewGame {
     seats: Vec<SeatIn>,
     /// The game this one replaces (it is closed).
     replace: Option<u64>,
+    /// How fast the engine's steps are shown (default `normal`).
+    #[serde(default)]
+    pace: Pace,
+}
+
+/// A change of pace.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PaceIn {
+    pace: Pace,
 }
 
 /// A hint or a review: how long the engine thinks for each position.
@@ -346,7 +357,7 @@ impl Games {
     }
 
     /// `POST /api/games/<id>/<action>`: a step, a take-back, a restart, a
-    /// hint or a review.
+    /// hint, a review, a change of pace or the next engine step.
     fn action(&self, s: &Session, action: &str, body: &str) -> Result<serde_json::Value, Refusal> {
         match action {
             "step" => {
@@ -355,6 +366,12 @@ impl Games {
                 s.step(&b.step)
             }
             "takeback" => s.take_back(),
+            "pace" => {
+                let b = serde_json::from_str::<PaceIn>(body)
+                    .map_err(|e| Refusal::BadRequest(format!("bad JSON: {e}")))?;
+                Ok(s.set_pace(b.pace))
+            }
+            "next" => s.next_step(),
             "restart" => s.restart_engine(),
             "hint" => self.hint(s, body),
             "review" => self.review(s, body),
@@ -435,7 +452,7 @@ impl Games {
             seats,
             self.command.clone(),
             self.live.clone(),
-            (self.step_pause, self.levels),
+            (self.step_pause, self.levels, req.pace),
         )?;
         if let Some(old) = replaced {
             self.close(old);

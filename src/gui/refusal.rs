@@ -23,6 +23,8 @@ pub enum Refusal {
     GameOver,
     /// A take-back with no step to take back.
     NothingToTakeBack,
+    /// `next` with no engine step waiting for it.
+    NothingWaiting,
     /// The game's engine is down (crashed, or not synced yet): restart it.
     EngineDown(String),
     /// The engine could not be started.
@@ -50,6 +52,7 @@ impl fmt::Display for Refusal {
             Refusal::NotPersonsTurn => f.write_str("it is the engine's turn"),
             Refusal::GameOver => f.write_str("the game is over"),
             Refusal::NothingToTakeBack => f.write_str("nothing to take back"),
+            Refusal::NothingWaiting => f.write_str("no engine step is waiting"),
             Refusal::TooManyGames(n) => write!(f, "at most {n} games at once: close one first"),
             Refusal::TooLarge(n) => write!(f, "request body over {n} bytes"),
             Refusal::Busy => f.write_str("too many requests at once"),

@@ -10,7 +10,7 @@ use super::{QUIT_GRACE, start_engine};
 use crate::game::{Game, Seat};
 use crate::play::client::{Client, Info, Snapshot};
 use crate::play::record::{GameRecord, Labels, Reason};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -28,6 +28,26 @@ pub struct SeatConfig {
     pub movetime: u64,
     /// The engine's level (full strength if none).
     pub level: Option<Level>,
+}
+
+/// How fast an engine's steps are shown to the people watching.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Pace {
+    /// No pause: each step as soon as it is known.
+    None,
+    /// The server's `--step-pause` between the steps of a turn.
+    #[default]
+    Normal,
+    /// [`slow_pause`] before every step of an engine's turn.
+    Slow,
+    /// Each step waits until the page asks for it (`next`).
+    Step,
+}
+
+/// The slow pace's pause: 4 × the normal one, at least 1.2 s.
+pub fn slow_pause(normal: Duration) -> Duration {
+    (normal * 4).max(Duration::from_millis(1200))
 }
 
 /// Win probabilities as JSON: `{"r": 0.6, "g": 0.4}`.
@@ -90,6 +110,12 @@ struct State {
     last_step: Option<String>,
     /// The engine's view at each of its turns, in order.
     evals: Vec<EvalPoint>,
+    /// How fast the engine's steps are shown.
+    pace: Pace,
+    /// An engine step waits for `next` (step-by-step pace).
+    waiting: bool,
+    /// `next` was asked for the waiting step.
+    advance: bool,
 }
 
 /// A game and its engine.
@@ -109,15 +135,16 @@ pub struct Session {
 impl Session {
     /// Starts a game from `start` with these seats (one per seat in the
     /// game, in seat order), its engine and the thread that plays its
-    /// turns, which waits `step_pause` between an engine's steps and sets
-    /// each seat's level through `levels` before its turn.
+    /// turns, which shows an engine's steps at `pace` (`step_pause` the
+    /// normal pause between them) and sets each seat's level through
+    /// `levels` before its turn.
     pub fn start(
         id: u64,
         game: Game,
         seats: Vec<SeatConfig>,
         command: Vec<String>,
         live: Arc<AtomicUsize>,
-        (step_pause, levels): (Duration, Levels),
+        (step_pause, levels, pace): (Duration, Levels, Pace),
     ) -> Result<Arc<Session>, Refusal> {
         let start_spn = game.start().to_spn();
         let steps: Vec<String> = game.steps().iter().map(|s| s.to_string()).collect();
@@ -143,6 +170,9 @@ impl Session {
                 last_seen: Instant::now(),
                 last_step: None,
                 evals: Vec::new(),
+                pace,
+                waiting: false,
+                advance: false,
             }),
             changed: Condvar::new(),
             command,
@@ -355,10 +385,7 @@ impl Session {
             return Ok(());
         }
         for (i, text) in turn.iter().enumerate() {
-            if i > 0 {
-                std::thread::sleep(self.step_pause);
-            }
-            if self.lock().generation != generation {
+            if !self.wait_to_show(generation, i) {
                 return Ok(());
             }
             if let Err(e) = game.play_text(text) {
@@ -379,6 +406,93 @@ impl Session {
             self.bump(&mut st);
         }
         Ok(())
+    }
+
+    /// Waits as the pace asks before an engine's step `i` of its turn (0
+    /// first); `false` if the game changed or closed meanwhile (the turn is
+    /// dropped). A change of pace ends a pause or a wait at once.
+    fn wait_to_show(&self, generation: u64, i: usize) -> bool {
+        let start = Instant::now();
+        let mut st = self.lock();
+        loop {
+            if st.generation != generation || st.closed {
+                if st.waiting {
+                    st.waiting = false;
+                    self.bump(&mut st);
+                }
+                return false;
+            }
+            let pause = match st.pace {
+                Pace::None => Duration::ZERO,
+                Pace::Normal if i > 0 => self.step_pause,
+                Pace::Normal => Duration::ZERO,
+                Pace::Slow => slow_pause(self.step_pause),
+                Pace::Step => {
+                    if st.advance {
+                        st.advance = false;
+                        st.waiting = false;
+                        self.bump(&mut st);
+                        return true;
+                    }
+                    if !st.waiting {
+                        st.waiting = true;
+                        self.bump(&mut st);
+                    }
+                    Duration::from_secs(3600)
+                }
+            };
+            let left = pause.saturating_sub(start.elapsed());
+            if left.is_zero() {
+                if st.waiting {
+                    st.waiting = false;
+                    self.bump(&mut st);
+                }
+                return true;
+            }
+            st = self
+                .changed
+                .wait_timeout(st, left)
+                .map(|r| r.0)
+                .unwrap_or_else(|e| e.into_inner().0);
+        }
+    }
+
+    /// Changes the pace of the engine's steps, at once (a pause or a wait
+    /// in progress follows it); the state.
+    pub fn set_pace(&self, pace: Pace) -> serde_json::Value {
+        let mut st = self.lock();
+        st.pace = pace;
+        if pace != Pace::Step {
+            st.advance = false;
+        }
+        self.bump(&mut st);
+        self.json(&st)
+    }
+
+    /// Lets the waiting engine step be played (step-by-step pace); the
+    /// state after it. Refused when no step waits.
+    pub fn next_step(&self) -> Result<serde_json::Value, Refusal> {
+        let mut st = self.lock();
+        if !st.waiting || st.advance {
+            return Err(Refusal::NothingWaiting);
+        }
+        st.advance = true;
+        self.bump(&mut st);
+        // The step follows at once: answer with the state once it is played.
+        let steps = st.game.steps().len();
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while st.game.steps().len() == steps && !st.closed {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            st = self
+                .changed
+                .wait_timeout(st, left)
+                .map(|r| r.0)
+                .unwrap_or_else(|e| e.into_inner().0);
+        }
+        Ok(self.json(&st))
     }
 
     /// Sets the engine's `Algorithm` and level options for `seat`, those
@@ -440,6 +554,8 @@ impl Session {
         while st.busy && Instant::now() < deadline {
             st.stop = true;
             st.generation += 1;
+            // Wakes an engine turn pausing or waiting for `next`.
+            self.changed.notify_all();
             st = self
                 .changed
                 .wait_timeout(st, Duration::from_millis(50))
@@ -609,6 +725,8 @@ impl Session {
             "last_step": st.last_step,
             "thinking": st.thinking,
             "evals": st.evals,
+            "pace": st.pace,
+            "waiting": st.waiting,
             "error": st.error,
             "engine_running": st.engine.is_some() || st.busy,
             "closed": st.closed,

@@ -558,3 +558,84 @@ fn the_engine_pauses_between_its_steps_as_told() {
         gap.as_millis()
     );
 }
+
+/// An engines-only 2-player game at `pace`.
+fn engines_game(gui: &Gui, pace: &str) -> u64 {
+    let seat = json!({"engine": true, "algorithm": "alphabeta", "movetime": 20});
+    let st = gui.new_game(json!({"players": 2, "seats": [seat, seat], "pace": pace}));
+    st["id"].as_u64().unwrap()
+}
+
+#[test]
+fn the_pace_of_the_engines_steps_is_set_per_game() {
+    let gui = Gui::start(&[]);
+    // Step by step: nothing is played until `next`, then one step each.
+    let id = engines_game(&gui, "step");
+    let st = gui.wait_for(id, Duration::from_secs(10), "a step waiting", |s| {
+        s["waiting"] == true
+    });
+    assert_eq!(st["pace"], "step");
+    assert_eq!(st["step_count"], 0);
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(gui.state(id)["step_count"], 0, "played without next");
+    for n in 1..=3 {
+        let r = gui.post(&format!("/api/games/{id}/next"), "");
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(r.json()["step_count"], n, "{}", r.body);
+        gui.wait_for(id, Duration::from_secs(10), "the next step waiting", |s| {
+            s["waiting"] == true
+        });
+        assert_eq!(gui.state(id)["step_count"], n);
+    }
+    // A take-back while a step waits: the game goes back, the engine
+    // plays on from there (waiting again).
+    let r = gui.post(&format!("/api/games/{id}/takeback"), "");
+    assert_eq!(r.status, 200, "{}", r.body);
+    let st = gui.wait_for(id, Duration::from_secs(10), "waiting again", |s| {
+        s["waiting"] == true
+    });
+    assert!(st["step_count"].as_u64().unwrap() < 3, "{st}");
+    // No pause: the game runs on at once.
+    let r = gui.post(&format!("/api/games/{id}/pace"), r#"{"pace": "none"}"#);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["pace"], "none");
+    gui.wait_for(id, Duration::from_secs(20), "the game running on", |s| {
+        s["step_count"].as_u64().unwrap() >= 6
+    });
+    assert_eq!(gui.state(id)["waiting"], false);
+    // `next` with nothing waiting is a conflict; bad paces are refused.
+    let r = gui.post(&format!("/api/games/{id}/next"), "");
+    assert_eq!(r.status, 409, "{}", r.body);
+    assert!(r.body.contains("no engine step is waiting"), "{}", r.body);
+    for (body, status) in [
+        (r#"{"pace": "fast"}"#, 400),
+        (r#"{"pace": 3}"#, 400),
+        ("{}", 400),
+        ("x", 400),
+        (r#"{"pace": "slow", "x": 1}"#, 400),
+    ] {
+        let r = gui.post(&format!("/api/games/{id}/pace"), body);
+        assert_eq!(r.status, status, "{body}: {}", r.body);
+    }
+    let r = gui.post("/api/games/999/pace", r#"{"pace": "slow"}"#);
+    assert_eq!(r.status, 404, "{}", r.body);
+    // The default pace, and a bad one at the start.
+    let id = person_vs_engine(&gui);
+    assert_eq!(gui.state(id)["pace"], "normal");
+    let r = gui.post(
+        "/api/games",
+        r#"{"players": 2, "seats": [{"engine": false}, {"engine": true}], "pace": "warp"}"#,
+    );
+    assert_eq!(r.status, 400, "{}", r.body);
+    // Slow: a pause before every engine step, at least 1.2 s.
+    let id = engines_game(&gui, "slow");
+    let t0 = std::time::Instant::now();
+    gui.wait_for(id, Duration::from_secs(20), "two steps", |s| {
+        s["step_count"].as_u64().unwrap() >= 2
+    });
+    assert!(
+        t0.elapsed() >= Duration::from_millis(2000),
+        "{:?}",
+        t0.elapsed()
+    );
+}

@@ -1297,6 +1297,35 @@ fn what_happened_help_and_a_phone_in_a_real_browser() {
     assert!(!shown(&b, "#replace-confirm"));
     assert_eq!(game_id(&b), id);
 
+    // Step by step: an engines-only game whose engine steps wait for
+    // "Next step"; then no pause, and the game runs on.
+    b.click("#pace option[value=\"step\"]");
+    b.click("#engines-only");
+    b.start_game();
+    b.wait(
+        &format!("document.getElementById('board').dataset.gameId !== '{id}'"),
+        Duration::from_secs(10),
+        "the engines' game",
+    );
+    let id = game_id(&b);
+    b.wait(
+        "!document.getElementById('next-step').classList.contains('hidden')",
+        Duration::from_secs(10),
+        "the Next step button",
+    );
+    assert_eq!(gui.state(id)["step_count"], 0);
+    b.click("#next-step");
+    b.wait(
+        "game.step_count === 1",
+        Duration::from_secs(10),
+        "the step asked for",
+    );
+    b.click("#pace option[value=\"none\"]");
+    gui.wait_for(id, Duration::from_secs(20), "the game running on", |s| {
+        s["step_count"].as_u64().unwrap() >= 4
+    });
+    b.click("#engines-only");
+
     // How to play opens and closes.
     b.click("#help-open");
     assert!(shown(&b, "#help"));

@@ -1105,7 +1105,7 @@ async function newGame(confirmed) {
   }));
   const spn = $("start-spn").value.trim();
   const body = spn ? { spn, seats } : { players: Number($("players").value), seats };
-  if ($("pace").value !== "normal") body.pace = $("pace").value;
+  body.pace = $("pace").value;
   if (game) body.replace = game.id;
   try {
     const st = await api("POST", "/api/games", body);
