@@ -1128,6 +1128,8 @@ fn levels_are_offered_and_remembered_in_a_real_browser() {
         b.js("return [...document.querySelectorAll('#level option')].map(o => o.textContent);");
     assert_eq!(labels[0], "Beginner · 800");
     assert_eq!(labels[5], "Expert · 2130");
+    // This engine's full strength, measured at the board's 1 s a turn.
+    assert_eq!(labels[6], "Full strength · over 2200 at 1 s a turn");
     // One choice sets every engine seat; a seat's own choice shows "mixed".
     b.click("#level option[value=\"elo:1330\"]");
     assert_eq!(

@@ -980,7 +980,7 @@ const LEVEL_NAMES = ["Beginner", "Novice", "Casual", "Club player", "Strong", "E
 // when it offers neither.
 function levelChoices() {
   const l = config && config.levels;
-  const fullElo = l && l.full_elo ? ` · about ${l.full_elo.elo} at ${l.full_elo.movetime / 1000} s a turn` : "";
+  const fullElo = l && l.full_elo ? ` · over ${l.full_elo.at_least} at ${l.full_elo.movetime / 1000} s a turn` : "";
   const full = ["full", `Full strength${fullElo}`];
   if (!l || (!l.elo && !l.skill)) return [full];
   const out = [];
