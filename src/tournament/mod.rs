@@ -24,6 +24,7 @@
 pub mod header;
 pub mod merge;
 pub mod participant;
+pub mod pool;
 pub mod referee;
 pub mod schedule;
 pub mod standings;

@@ -7,6 +7,7 @@
 //! steps; seats sharing a place share its points. With 2 players that is
 //! 1 for a win, ½ for a draw.
 
+use super::pool::{PoolGame, PoolRating, pool_ratings};
 use super::stats::{Pentanomial, Sprt, SprtVerdict, Wdl, elo_from_score};
 use crate::game::Seat;
 use crate::play::record::{Forfeit, GameRecord, Reason};
@@ -34,6 +35,49 @@ pub struct Entry {
     /// Forfeits by kind, indexed by [`ForfeitKind`] (the rest, of no known
     /// kind, are `forfeits` minus their sum).
     pub forfeit_kinds: [u64; 4],
+    /// Seats taken in games of 3 or more seats.
+    pub multi: u64,
+    /// Of those, how often it went out first (last place alone).
+    pub out_first: u64,
+    /// Of those, how often it was one of the last two (the game came down
+    /// to two seats and it was one).
+    pub last_two: u64,
+    /// Half points won in those last-two phases (a win 2, a shared first
+    /// place 1).
+    pub last_two_halves: u64,
+}
+
+/// A proportion `k` of `n` and half its 95% interval (normal
+/// approximation); `None` when `n` is 0.
+pub fn proportion(k: f64, n: u64) -> Option<(f64, f64)> {
+    if n == 0 {
+        return None;
+    }
+    let p = k / n as f64;
+    Some((p, 1.96 * (p * (1.0 - p) / n as f64).sqrt()))
+}
+
+/// What a game of 3–4 seats says of one seat at `place` (the index its
+/// place group starts at) in a group of `size`: (out first, one of the
+/// last two, half points of the last two's game). The game came down to
+/// two seats when its first place is shared by two, or when its first
+/// and second places are each one seat's.
+fn phases(groups: &[usize], place: usize, size: usize) -> (bool, bool, u64) {
+    let n: usize = groups.iter().sum();
+    let out_first = n >= 3 && place + size == n && size == 1;
+    let two = match groups {
+        [2, ..] => true,
+        [1, 1, ..] => true,
+        _ => false,
+    };
+    let last_two = n >= 3 && two && place < 2;
+    let halves = match (last_two, groups[0], place) {
+        (false, _, _) => 0,
+        (true, 2, _) => 1,
+        (true, _, 0) => 2,
+        _ => 0,
+    };
+    (out_first, last_two, halves)
 }
 
 impl Entry {
@@ -99,6 +143,11 @@ pub struct Standings {
     half_pairs: HashMap<u64, f64>,
     /// Games recorded.
     pub games: u64,
+    /// Every game's ranks, for the pool rating.
+    pool: Vec<PoolGame>,
+    /// Per seat (r, y, g, b): seats taken and points in 72nds, every
+    /// participant together (the seat's own advantage).
+    pub by_seat: [(u64, u64); 4],
 }
 
 /// Points are counted in 72nds: with at most 4 seats a place is worth
@@ -137,6 +186,8 @@ impl Standings {
             pentanomial: HashMap::new(),
             half_pairs: HashMap::new(),
             games: 0,
+            pool: Vec::new(),
+            by_seat: [(0, 0); 4],
         }
     }
 
@@ -165,6 +216,16 @@ impl Standings {
                     e.units = e.units.saturating_add(u);
                     e.square_units = e.square_units.saturating_add(u * u);
                     e.points = e.units as f64 / UNITS as f64;
+                    if n >= 3 {
+                        let (out_first, last_two, halves) = phases(&sizes, place, group.len());
+                        e.multi += 1;
+                        e.out_first += u64::from(out_first);
+                        e.last_two += u64::from(last_two);
+                        e.last_two_halves += halves;
+                    }
+                    let by_seat = &mut self.by_seat[seat.index()];
+                    by_seat.0 += 1;
+                    by_seat.1 = by_seat.1.saturating_add(u);
                     if let Some((s, kind)) = forfeit
                         && s == seat
                     {
@@ -177,6 +238,10 @@ impl Standings {
             }
             place += group.len();
         }
+        self.pool.push(PoolGame {
+            number: g.number,
+            ranks: seat_results.iter().map(|&(i, p, _)| (i, p + 1)).collect(),
+        });
         for (a, &(i, pi, _)) in seat_results.iter().enumerate() {
             for &(j, pj, _) in &seat_results[a + 1..] {
                 if i == j {
@@ -294,6 +359,9 @@ impl Standings {
                 e.forfeits
             );
         }
+        if self.players >= 3 {
+            self.free_for_all(&mut s, &order, width);
+        }
         if !self.pairwise.is_empty() {
             let _ = writeln!(
                 s,
@@ -340,6 +408,71 @@ impl Standings {
             );
         }
         s
+    }
+
+    /// The pool rating of every participant (Weng-Lin over every game).
+    pub fn pool_ratings(&self) -> Vec<PoolRating> {
+        pool_ratings(self.names.len(), &self.pool)
+    }
+
+    /// The free-for-all table (3–4 players): each participant's place
+    /// distribution, how often it went out first and how much of the
+    /// last two's game it won, with 95% intervals, and its pool rating;
+    /// then the score of each seat.
+    fn free_for_all(&self, s: &mut String, order: &[usize], width: usize) {
+        let pct = |x: Option<(f64, f64)>| {
+            x.map_or("-".to_string(), |(p, h)| {
+                format!("{:.1}% ±{:.1}", 100.0 * p, 100.0 * h)
+            })
+        };
+        let _ = writeln!(
+            s,
+            "Free-for-all (each with its 95% interval; parity: out first 1/{}, the last two's game 50%):",
+            self.players
+        );
+        let place_cols: String = (1..=self.players)
+            .map(|p| format!(" {:>13}", ordinal(p)))
+            .collect();
+        let _ = writeln!(
+            s,
+            "    {:<width$}{place_cols} {:>13} {:>13} {:>5} {:>14}",
+            "name", "out first", "last two won", "of", "pool rating"
+        );
+        let ratings = self.pool_ratings();
+        for &i in order {
+            let e = &self.entries[i];
+            let places: String = e.places[..self.players]
+                .iter()
+                .map(|&c| format!(" {:>13}", pct(proportion(c as f64, e.games))))
+                .collect();
+            let out = pct(proportion(e.out_first as f64, e.multi));
+            let two = pct(proportion(e.last_two_halves as f64 / 2.0, e.last_two));
+            let r = ratings[i];
+            let _ = writeln!(
+                s,
+                "    {:<width$}{places} {out:>13} {two:>13} {:>5} {:>14}",
+                self.names[i],
+                e.last_two,
+                format!("{:.2} ±{:.2}", r.rating, r.interval)
+            );
+        }
+        let seats: Vec<String> = Seat::ALL
+            .iter()
+            .filter(|seat| self.by_seat[seat.index()].0 > 0)
+            .map(|seat| {
+                let (n, units) = self.by_seat[seat.index()];
+                format!(
+                    "{} {:.1}% of {n}",
+                    seat.letter(),
+                    100.0 * units as f64 / UNITS as f64 / n as f64
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            "By seat (score, every participant): {}",
+            seats.join(" · ")
+        );
     }
 
     /// Elo of each participant against the field, from its score.
@@ -540,6 +673,86 @@ mod tests {
         }
         assert_eq!(a.entries[0].points.to_bits(), b.entries[0].points.to_bits());
         assert_eq!(a.report(None), b.report(None));
+    }
+
+    #[test]
+    fn free_for_all_phases_places_and_the_pool_rating() {
+        use Seat::*;
+        let mut st = Standings::new(vec!["a".into(), "b".into(), "c".into()], 3);
+        // a always wins, b second, c out first, over the three seatings.
+        for (k, seats) in [["a", "b", "c"], ["b", "c", "a"], ["c", "a", "b"]]
+            .iter()
+            .cycle()
+            .take(9)
+            .enumerate()
+        {
+            let seat_of =
+                |name: &str| [Red, Yellow, Green][seats.iter().position(|s| *s == name).unwrap()];
+            let mut g = game(
+                &[(Red, seats[0]), (Yellow, seats[1]), (Green, seats[2])],
+                vec![vec![seat_of("a")], vec![seat_of("b")], vec![seat_of("c")]],
+            );
+            g.number = k + 1;
+            st.add(&g, None);
+        }
+        // A draw at the turn limit with all three left, and one where b
+        // and c share first place after a went out.
+        let mut draw = game(
+            &[(Red, "a"), (Yellow, "b"), (Green, "c")],
+            vec![vec![Red, Yellow, Green]],
+        );
+        draw.number = 10;
+        st.add(&draw, None);
+        let mut shared = game(
+            &[(Red, "a"), (Yellow, "b"), (Green, "c")],
+            vec![vec![Yellow, Green], vec![Red]],
+        );
+        shared.number = 11;
+        st.add(&shared, None);
+        let (a, b, c) = (&st.entries[0], &st.entries[1], &st.entries[2]);
+        assert_eq!(
+            (a.multi, a.out_first, a.last_two, a.last_two_halves),
+            (11, 1, 9, 18)
+        );
+        assert_eq!(
+            (b.multi, b.out_first, b.last_two, b.last_two_halves),
+            (11, 0, 10, 1)
+        );
+        assert_eq!(
+            (c.multi, c.out_first, c.last_two, c.last_two_halves),
+            (11, 9, 1, 1)
+        );
+        let r = st.pool_ratings();
+        assert!(
+            r[0].rating > r[1].rating && r[1].rating > r[2].rating,
+            "{r:?}"
+        );
+        // Each seat's score: every seat scored alike here but for the two
+        // extra games (seat r: a's ½ and 0).
+        assert_eq!(st.by_seat[Red.index()].0, 11);
+        assert_eq!(st.by_seat[Blue.index()].0, 0);
+        let report = st.report(None);
+        assert!(report.contains("Free-for-all"), "{report}");
+        assert!(report.contains("out first"), "{report}");
+        assert!(
+            report.contains("By seat (score, every participant): r "),
+            "{report}"
+        );
+        assert!(!report.contains(" b 0"), "{report}");
+        // c: out first 9 of 11.
+        let (p, h) = proportion(9.0, 11).unwrap();
+        assert!(
+            report.contains(&format!("{:.1}% ±{:.1}", 100.0 * p, 100.0 * h)),
+            "{report}"
+        );
+        // Two players: no free-for-all table.
+        let mut two = Standings::new(vec!["a".into(), "b".into()], 2);
+        two.add(
+            &game(&[(Red, "a"), (Green, "b")], vec![vec![Red], vec![Green]]),
+            None,
+        );
+        assert!(!two.report(None).contains("Free-for-all"));
+        assert_eq!(two.entries[0].multi, 0);
     }
 
     #[test]

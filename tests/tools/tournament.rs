@@ -174,6 +174,66 @@ fn four_players_places_and_points() {
     }
 }
 
+/// The pool rating column of the free-for-all table: name → rating.
+fn pool_ratings(out: &str) -> Vec<(String, f64)> {
+    let table = out
+        .split("Free-for-all")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no free-for-all table: {out}"));
+    table
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with("    "))
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            (w[0].to_string(), w[w.len() - 2].parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn three_players_free_for_all_table_and_pool_rating() {
+    // Players of fixed strength, each deterministic at a node limit or
+    // with the tournament's seed: the search, greedy, random.
+    let rec = temp("ffa.games");
+    let o = tournament(
+        "--players 3 --engine name=ab algo=alphabeta tc=nodes=3000 --engine name=greedy algo=greedy \
+         --engine name=random algo=random --openings random:4 --rounds 4 --seed 3 --concurrency 2",
+        &[],
+        &rec,
+    );
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(
+        out.contains("out first") && out.contains("last two won"),
+        "{out}"
+    );
+    assert!(
+        out.contains("By seat (score, every participant): r "),
+        "{out}"
+    );
+    let ratings = pool_ratings(&out);
+    let names: Vec<&str> = ratings.iter().map(|r| r.0.as_str()).collect();
+    assert_eq!(names, ["ab", "greedy", "random"], "{out}");
+    assert!(
+        ratings[0].1 > ratings[1].1 && ratings[1].1 > ratings[2].1,
+        "{out}"
+    );
+    // `splut standings` of the records prints the same table.
+    let merged = text(&splut(&["standings", rec.to_str().unwrap()]));
+    assert_eq!(pool_ratings(&merged), ratings, "{merged}");
+    let table = |s: &str| {
+        s.split("Free-for-all")
+            .nth(1)
+            .unwrap()
+            .split("Pairwise")
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(table(&merged), table(&out));
+}
+
 #[test]
 fn a_crashing_an_illegal_and_a_hanging_participant_lose_and_the_tournament_goes_on() {
     for (mode, says, tc) in [
