@@ -65,11 +65,7 @@ pub fn proportion(k: f64, n: u64) -> Option<(f64, f64)> {
 fn phases(groups: &[usize], place: usize, size: usize) -> (bool, bool, u64) {
     let n: usize = groups.iter().sum();
     let out_first = n >= 3 && place + size == n && size == 1;
-    let two = match groups {
-        [2, ..] => true,
-        [1, 1, ..] => true,
-        _ => false,
-    };
+    let two = matches!(groups, [2, ..] | [1, 1, ..]);
     let last_two = n >= 3 && two && place < 2;
     let halves = match (last_two, groups[0], place) {
         (false, _, _) => 0,
