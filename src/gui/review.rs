@@ -506,6 +506,21 @@ mod tests {
         // fell from 0.75 to 0.52, a "blunder" on two scales).
         let drop = 0.8125 - 0.76;
         assert_eq!(mark(drop), None);
+        // A kill that changes nothing else (red's odds against yellow the
+        // same, 2 to 1) is a gain, not a drop: before, place 0.5 + 0.5 · 2.5
+        // = 1.75, score 0.625; after, 2/3 + 1/3 · 2 = 4/3, score 5/6.
+        let before = vec![('r', 0.5), ('y', 0.25), ('g', 0.25)];
+        let after = vec![('r', 2.0 / 3.0), ('y', 1.0 / 3.0), ('g', 0.0)];
+        let (b, a) = (
+            expected_score('r', &before, &[], 3),
+            expected_score('r', &after, &out, 3),
+        );
+        assert!(close(b, 0.625) && close(a, 5.0 / 6.0), "{b} {a}");
+        assert_eq!(turn_mark(&["f2f3*n".into()], &["e2e3".into()], b - a), None);
+        // Yellow, the one not killed, keeps its score on the same scale:
+        // 0.25 + 0.75 · 2.5 = 2.125 before, 1/3 + 2/3 · 2 = 5/3 after.
+        assert!(close(expected_score('y', &before, &[], 3), 0.4375));
+        assert!(close(expected_score('y', &after, &out, 3), 2.0 / 3.0));
         // Even chances among 3: 1/2 each (places 1, 2, 3 on average 2).
         let even = vec![('r', 1.0 / 3.0), ('y', 1.0 / 3.0), ('g', 1.0 / 3.0)];
         assert!(close(expected_score('y', &even, &[], 3), 0.5));

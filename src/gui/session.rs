@@ -36,10 +36,11 @@ pub struct SeatConfig {
 pub enum Pace {
     /// No pause: each step as soon as it is known.
     None,
-    /// The server's `--step-pause` between the steps of a turn.
+    /// The server's `--step-pause` between the steps of a turn (and
+    /// before its first step when an engine's turn came before it).
     #[default]
     Normal,
-    /// [`slow_pause`] before every step of an engine's turn.
+    /// [`slow_pause`] where `Normal` pauses.
     Slow,
     /// Each step waits until the page asks for it (`next`).
     Step,
@@ -322,11 +323,28 @@ impl Session {
         engine: &mut Client,
         seat: &SeatConfig,
         start: &str,
-        mut game: Game,
+        game: Game,
         generation: u64,
     ) -> Result<(), String> {
         self.configure(engine, seat)?;
-        let mut steps: Vec<String> = game.steps().iter().map(|s| s.to_string()).collect();
+        match self.think(engine, seat, start, &game, generation)? {
+            Some(turn) => self.show_turn(engine, start, game, &turn, generation),
+            None => Ok(()),
+        }
+    }
+
+    /// The engine's search for `seat` from `game`: its `info` lines go to
+    /// the page; its turn's steps, or `None` when it was stopped (the game
+    /// changed under it) or has no turn to play.
+    fn think(
+        &self,
+        engine: &mut Client,
+        seat: &SeatConfig,
+        start: &str,
+        game: &Game,
+        generation: u64,
+    ) -> Result<Option<Vec<String>>, String> {
+        let steps: Vec<String> = game.steps().iter().map(|s| s.to_string()).collect();
         let mut cmd = format!("position spn {start}");
         if !steps.is_empty() {
             cmd.push_str(" moves ");
@@ -352,22 +370,8 @@ impl Session {
                             turn = rest.split_whitespace().take(1).map(String::from).collect();
                         }
                         break;
-                    } else if let Some(info) = Info::parse(&line) {
-                        let winprob = line_win_probabilities(&line, game.position());
-                        let mut st = self.lock();
-                        if st.generation == generation
-                            && let Some(t) = st.thinking.as_mut()
-                        {
-                            t.info = Some(info);
-                            if let Some(w) = winprob {
-                                t.winprob = Some(winprob_json(&w));
-                            }
-                            self.bump(&mut st);
-                        }
-                    } else if let Some(e) = line.strip_prefix("info string error: ") {
-                        let mut st = self.lock();
-                        st.error = Some(format!("the engine refused to play: {e}"));
-                        self.bump(&mut st);
+                    } else {
+                        self.engine_says(&line, game, generation);
                     }
                 }
                 None => {
@@ -382,8 +386,45 @@ impl Session {
         }
         self.thought_done(generation, game.steps().len());
         if stopped || turn.is_empty() || turn[0] == "(none)" {
-            return Ok(());
+            return Ok(None);
         }
+        Ok(Some(turn))
+    }
+
+    /// A line from the engine while it thinks about `game`: an `info` line
+    /// (with its win probabilities) for the page, or an error.
+    fn engine_says(&self, line: &str, game: &Game, generation: u64) {
+        if let Some(info) = Info::parse(line) {
+            let winprob = line_win_probabilities(line, game.position());
+            let mut st = self.lock();
+            if st.generation == generation
+                && let Some(t) = st.thinking.as_mut()
+            {
+                t.info = Some(info);
+                if let Some(w) = winprob {
+                    t.winprob = Some(winprob_json(&w));
+                }
+                self.bump(&mut st);
+            }
+        } else if let Some(e) = line.strip_prefix("info string error: ") {
+            let mut st = self.lock();
+            st.error = Some(format!("the engine refused to play: {e}"));
+            self.bump(&mut st);
+        }
+    }
+
+    /// Plays the engine's `turn` on `game` one step at a time, each when
+    /// the pace lets it be shown. Stops early (with `Ok`) when the game
+    /// changes under it.
+    fn show_turn(
+        &self,
+        engine: &mut Client,
+        start: &str,
+        mut game: Game,
+        turn: &[String],
+        generation: u64,
+    ) -> Result<(), String> {
+        let mut steps: Vec<String> = game.steps().iter().map(|s| s.to_string()).collect();
         for (i, text) in turn.iter().enumerate() {
             if !self.wait_to_show(generation, i) {
                 return Ok(());
@@ -408,6 +449,17 @@ impl Session {
         Ok(())
     }
 
+    /// Whether the game's last step was an engine seat's (so an engine's
+    /// turn that follows is paused before its first step too).
+    fn after_engine_step(st: &State) -> bool {
+        let positions = st.game.positions();
+        positions
+            .len()
+            .checked_sub(2)
+            .map(|i| positions[i].side_to_move().letter())
+            .is_some_and(|c| st.seats.iter().any(|s| s.engine && s.seat == c))
+    }
+
     /// Waits as the pace asks before an engine's step `i` of its turn (0
     /// first); `false` if the game changed or closed meanwhile (the turn is
     /// dropped). A change of pace ends a pause or a wait at once.
@@ -422,10 +474,13 @@ impl Session {
                 }
                 return false;
             }
+            // Between the steps of a turn, and before the first one when
+            // an engine's turn came before it.
+            let paused = i > 0 || Self::after_engine_step(&st);
             let pause = match st.pace {
                 Pace::None => Duration::ZERO,
-                Pace::Normal if i > 0 => self.step_pause,
-                Pace::Normal => Duration::ZERO,
+                Pace::Normal | Pace::Slow if !paused => Duration::ZERO,
+                Pace::Normal => self.step_pause,
                 Pace::Slow => slow_pause(self.step_pause),
                 Pace::Step => {
                     if st.advance {
@@ -438,7 +493,9 @@ impl Session {
                         st.waiting = true;
                         self.bump(&mut st);
                     }
-                    Duration::from_secs(3600)
+                    // Until `next`, a change of pace, or the game's end.
+                    st = self.changed.wait(st).unwrap_or_else(|e| e.into_inner());
+                    continue;
                 }
             };
             let left = pause.saturating_sub(start.elapsed());

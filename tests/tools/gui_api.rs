@@ -528,24 +528,8 @@ fn the_engine_pauses_between_its_steps_as_told() {
     let r = gui.post(&format!("/api/games/{id}/step"), r#"{"step":"e2e3"}"#);
     assert_eq!(r.status, 200, "{}", r.body);
     // Green's 2-step turn: when each step is first seen.
-    let t0 = std::time::Instant::now();
-    let mut seen = [None, None];
-    let mut st = gui.state(id);
-    loop {
-        let n = st["step_count"].as_u64().unwrap();
-        for (k, want) in [(0, 2), (1, 3)] {
-            if n >= want && seen[k].is_none() {
-                seen[k] = Some(std::time::Instant::now());
-            }
-        }
-        if n >= 3 {
-            break;
-        }
-        assert!(t0.elapsed() < Duration::from_secs(20), "no reply: {st}");
-        let v = st["version"].as_u64().unwrap();
-        st = gui.get(&format!("/api/games/{id}?since={v}")).json();
-    }
-    let gap = seen[1].unwrap() - seen[0].unwrap();
+    let seen = when_seen(&gui, id, [2, 3]);
+    let gap = seen[1] - seen[0];
     // The pause, less what a busy machine may take from the first
     // step's long-poll answer.
     assert!(
@@ -557,6 +541,39 @@ fn the_engine_pauses_between_its_steps_as_told() {
         "engine steps {} ms apart with --step-pause {pause}",
         gap.as_millis()
     );
+    // Engines only: the pause comes before the first step of a turn too
+    // (Red's 1-step turn, then Green's first step), so the turns do not
+    // run together.
+    let id = engines_game(&gui, "normal");
+    let seen = when_seen(&gui, id, [1, 2]);
+    let gap = seen[1] - seen[0];
+    assert!(
+        gap >= Duration::from_millis(pause * 3 / 4),
+        "{} ms between two engines' turns, {pause} ms asked",
+        gap.as_millis()
+    );
+}
+
+/// When the game `id` was first seen with at least each of `counts` steps
+/// played (long-polling its state).
+fn when_seen<const N: usize>(gui: &Gui, id: u64, counts: [u64; N]) -> [std::time::Instant; N] {
+    let t0 = std::time::Instant::now();
+    let mut seen = [None; N];
+    let mut st = gui.state(id);
+    loop {
+        let n = st["step_count"].as_u64().unwrap();
+        for (k, want) in counts.iter().enumerate() {
+            if n >= *want && seen[k].is_none() {
+                seen[k] = Some(std::time::Instant::now());
+            }
+        }
+        if seen.iter().all(Option::is_some) {
+            return seen.map(Option::unwrap);
+        }
+        assert!(t0.elapsed() < Duration::from_secs(20), "no reply: {st}");
+        let v = st["version"].as_u64().unwrap();
+        st = gui.get(&format!("/api/games/{id}?since={v}")).json();
+    }
 }
 
 /// An engines-only 2-player game at `pace`.
@@ -627,14 +644,15 @@ fn the_pace_of_the_engines_steps_is_set_per_game() {
         r#"{"players": 2, "seats": [{"engine": false}, {"engine": true}], "pace": "warp"}"#,
     );
     assert_eq!(r.status, 400, "{}", r.body);
-    // Slow: a pause before every engine step, at least 1.2 s.
+    // Slow: at least 1.2 s before each engine step but the game's first
+    // (Red's turn, then Green's two steps).
     let id = engines_game(&gui, "slow");
     let t0 = std::time::Instant::now();
-    gui.wait_for(id, Duration::from_secs(20), "two steps", |s| {
-        s["step_count"].as_u64().unwrap() >= 2
+    gui.wait_for(id, Duration::from_secs(20), "three steps", |s| {
+        s["step_count"].as_u64().unwrap() >= 3
     });
     assert!(
-        t0.elapsed() >= Duration::from_millis(2000),
+        t0.elapsed() >= Duration::from_millis(2400),
         "{:?}",
         t0.elapsed()
     );
