@@ -191,6 +191,32 @@ impl Session {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Waits for changes while `busy` holds, at most `timeout`; the state
+    /// after (a poisoned lock is taken as it is).
+    fn wait_while<'a>(
+        &'a self,
+        st: MutexGuard<'a, State>,
+        timeout: Duration,
+        mut busy: impl FnMut(&State) -> bool,
+    ) -> MutexGuard<'a, State> {
+        self.changed
+            .wait_timeout_while(st, timeout, |st| busy(st))
+            .map(|r| r.0)
+            .unwrap_or_else(|e| e.into_inner().0)
+    }
+
+    /// Waits for one change, at most `timeout`.
+    fn wait_changed<'a>(
+        &'a self,
+        st: MutexGuard<'a, State>,
+        timeout: Duration,
+    ) -> MutexGuard<'a, State> {
+        self.changed
+            .wait_timeout(st, timeout)
+            .map(|r| r.0)
+            .unwrap_or_else(|e| e.into_inner().0)
+    }
+
     fn bump(&self, st: &mut State) {
         st.version += 1;
         self.changed.notify_all();
@@ -275,11 +301,7 @@ impl Session {
                 {
                     break (e, seat, st.generation);
                 }
-                st = self
-                    .changed
-                    .wait_timeout(st, Duration::from_millis(300))
-                    .map(|r| r.0)
-                    .unwrap_or_else(|e| e.into_inner().0);
+                st = self.wait_changed(st, Duration::from_millis(300));
             };
             st.busy = true;
             st.stop = false;
@@ -506,11 +528,7 @@ impl Session {
                 }
                 return true;
             }
-            st = self
-                .changed
-                .wait_timeout(st, left)
-                .map(|r| r.0)
-                .unwrap_or_else(|e| e.into_inner().0);
+            st = self.wait_changed(st, left);
         }
     }
 
@@ -537,18 +555,9 @@ impl Session {
         self.bump(&mut st);
         // The step follows at once: answer with the state once it is played.
         let steps = st.game.steps().len();
-        let deadline = Instant::now() + Duration::from_secs(2);
-        while st.game.steps().len() == steps && !st.closed {
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                break;
-            }
-            st = self
-                .changed
-                .wait_timeout(st, left)
-                .map(|r| r.0)
-                .unwrap_or_else(|e| e.into_inner().0);
-        }
+        let st = self.wait_while(st, Duration::from_secs(2), |st| {
+            st.game.steps().len() == steps && !st.closed
+        });
         Ok(self.json(&st))
     }
 
@@ -613,11 +622,7 @@ impl Session {
             st.generation += 1;
             // Wakes an engine turn pausing or waiting for `next`.
             self.changed.notify_all();
-            st = self
-                .changed
-                .wait_timeout(st, Duration::from_millis(50))
-                .map(|r| r.0)
-                .unwrap_or_else(|e| e.into_inner().0);
+            st = self.wait_changed(st, Duration::from_millis(50));
         }
         st.last_seen = Instant::now();
         st.stop = false;
@@ -735,18 +740,7 @@ impl Session {
     pub fn get(&self, since: Option<u64>, wait: Duration) -> serde_json::Value {
         let mut st = self.lock();
         st.last_seen = Instant::now();
-        let deadline = Instant::now() + wait;
-        while since == Some(st.version) && !st.closed {
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                break;
-            }
-            st = self
-                .changed
-                .wait_timeout(st, left)
-                .map(|r| r.0)
-                .unwrap_or_else(|e| e.into_inner().0);
-        }
+        let mut st = self.wait_while(st, wait, |st| since == Some(st.version) && !st.closed);
         st.last_seen = Instant::now();
         self.json(&st)
     }
