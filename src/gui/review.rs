@@ -367,16 +367,16 @@ pub fn review(
         )?);
     }
     let n = seats.len();
-    let score = |b: usize, seat: char, e: &Evaluation| {
-        expected_score(seat, &e.winprob, &fixed_places(game, b), n)
-    };
+    // The places fixed at each turn's start (and after the last), once.
+    let places: Vec<_> = bounds.iter().map(|&b| fixed_places(game, b)).collect();
+    let score = |k: usize, seat: char| expected_score(seat, &evals[k].winprob, &places[k], n);
     Ok(turns
         .iter()
         .enumerate()
         .map(|(i, (seat, steps))| {
             let seat = seat.letter();
-            let before = score(bounds[i], seat, &evals[i]);
-            let after = score(bounds[i + 1], seat, &evals[i + 1]);
+            let before = score(i, seat);
+            let after = score(i + 1, seat);
             let drop = before - after;
             let steps: Vec<String> = steps.iter().map(|s| s.to_string()).collect();
             TurnReview {
