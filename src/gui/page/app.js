@@ -210,28 +210,26 @@ function hideChooser() {
 }
 
 // A choice among the steps between the same two squares, in words; a
-// throw names where the rock lands and whom it crushes.
-function describe(s, plainSteps) {
+// throw (its `flight` from throwFlight) names where the rock lands and
+// whom it crushes.
+function describe(s, flight) {
   if (s.pull) return `pull the rock from ${s.pull}`;
   if (s.lev) return `levitate the rock on ${s.lev}`;
   if (s.throwDir) {
-    const p = parseSpn(game.spn);
-    const t = p && throwFlight(p.board, s.from, s.to, s.throwDir);
-    if (!t) return `throw ${DIR_NAME[s.throwDir]}`;
-    const victim = t.crushed ? `, crushing ${pieceName(t.crushed)}` : "";
-    return `throw ${DIR_NAME[s.throwDir]}: lands on ${t.landing}${victim}`;
+    if (!flight) return `throw ${DIR_NAME[s.throwDir]}`;
+    const victim = flight.crushed ? `, crushing ${pieceName(flight.crushed)}` : "";
+    return `throw ${DIR_NAME[s.throwDir]}: lands on ${flight.landing}${victim}`;
   }
-  return plainSteps ? "just step" : s.text;
+  return "just step";
 }
 
-// Draws where each offered throw would land (and what it would crush).
-function previewThrows(cands) {
+// Draws where each offered throw would land (and what it would crush):
+// `flights` maps a throw's text to its flight.
+function previewThrows(cands, flights) {
   layers.preview.textContent = "";
-  const p = parseSpn(game.spn);
-  if (!p) return;
   for (const c of cands) {
-    if (!c.throwDir) continue;
-    const t = throwFlight(p.board, c.from, c.to, c.throwDir);
+    const t = flights.get(c.text);
+    if (!t) continue;
     const g = el("g", { class: "throw-preview", "data-step": c.text, "data-landing": t.landing,
                         "data-crushed": t.crushed || "" }, layers.preview);
     path(g, [c.to, ...t.flight], "preview-flight");
@@ -243,12 +241,16 @@ function previewThrows(cands) {
 }
 
 function showChooser(cands) {
+  // Each throw's flight, worked out once for its words and its drawing.
+  const p = parseSpn(game.spn);
+  const flights = new Map(cands.filter((c) => c.throwDir && p)
+    .map((c) => [c.text, throwFlight(p.board, c.from, c.to, c.throwDir)]));
   $("chooser-title").textContent = `${selected}→${cands[0].to}: `;
   const box = $("chooser-buttons");
   box.textContent = "";
   for (const c of cands) {
     const b = document.createElement("button");
-    b.textContent = describe(c, true);
+    b.textContent = describe(c, flights.get(c.text));
     b.dataset.step = c.text;
     b.addEventListener("click", () => { hideChooser(); playStep(c.text); });
     box.appendChild(b);
@@ -258,7 +260,7 @@ function showChooser(cands) {
   cancel.addEventListener("click", () => { hideChooser(); selected = null; highlight(); });
   box.appendChild(cancel);
   $("chooser").classList.remove("hidden");
-  previewThrows(cands);
+  previewThrows(cands, flights);
 }
 
 function clickSquare(sq) {
