@@ -130,6 +130,17 @@ impl Browser {
         self.call("POST", &self.s("/url"), Some(json!({ "url": url })));
     }
 
+    /// Opens the page at `url` and waits until it says it is ready;
+    /// returns when that was (ms from its start).
+    fn open(&self, url: &str, what: &str) -> Value {
+        self.go(url);
+        self.wait(
+            "window.splut && window.splut.ready",
+            Duration::from_secs(10),
+            what,
+        )
+    }
+
     fn js(&self, script: &str) -> Value {
         self.call(
             "POST",
@@ -357,12 +368,7 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
 
     // Interactive within 300 ms of opening: read a few times.
     for _ in 0..5 {
-        b.go(&gui.url());
-        let ready = b.wait(
-            "window.splut && window.splut.ready",
-            Duration::from_secs(10),
-            "the page",
-        );
+        let ready = b.open(&gui.url(), "the page");
         ready_ms.push(ready.as_f64().unwrap());
     }
 
@@ -686,12 +692,7 @@ fn the_new_game_form_is_labelled_and_shows_the_start_in_a_real_browser() {
     };
     let gui = Gui::start(&[]);
     let b = Browser::start(&chromium, &chromedriver);
-    b.go(&gui.url());
-    b.wait(
-        "window.splut && window.splut.ready",
-        Duration::from_secs(10),
-        "the page",
-    );
+    b.open(&gui.url(), "the page");
 
     // Each seat's controls have visible labels, and are named by them
     // (the algorithm and time in the "Advanced" fold, opened).
@@ -835,12 +836,7 @@ fn screenshot_for_the_readme() {
     };
     let gui = Gui::start(&[]);
     let b = Browser::start(&chromium, &chromedriver);
-    b.go(&gui.url());
-    b.wait(
-        "window.splut && window.splut.ready",
-        Duration::from_secs(10),
-        "the page",
-    );
+    b.open(&gui.url(), "the page");
     b.type_into("#start-spn", THROW_SPN);
     b.click("#kind-g option[value=\"engine\"]");
     b.start_game();
@@ -890,12 +886,7 @@ fn hints_threats_evaluation_review_and_browsing_in_a_real_browser() {
     };
     let gui = Gui::start(&[]);
     let b = Browser::start(&chromium, &chromedriver);
-    b.go(&gui.url());
-    b.wait(
-        "window.splut && window.splut.ready",
-        Duration::from_secs(10),
-        "the page",
-    );
+    b.open(&gui.url(), "the page");
     // The engine offers levels: a level column.
     assert_eq!(b.js("return !!document.getElementById('col-level');"), true);
 
@@ -1201,12 +1192,7 @@ fn what_happened_help_and_a_phone_in_a_real_browser() {
     };
     let gui = Gui::start(&[]);
     let b = Browser::start(&chromium, &chromedriver);
-    b.go(&gui.url());
-    b.wait(
-        "window.splut && window.splut.ready",
-        Duration::from_secs(10),
-        "the page",
-    );
+    b.open(&gui.url(), "the page");
     b.type_into("#start-spn", KILL_3P_SPN);
     b.wait(
         "document.getElementById('kind-y')",
@@ -1360,12 +1346,7 @@ fn what_happened_help_and_a_phone_in_a_real_browser() {
         "Emulation.setTouchEmulationEnabled",
         json!({"enabled": true, "maxTouchPoints": 5}),
     );
-    b.go(&gui.url());
-    b.wait(
-        "window.splut && window.splut.ready",
-        Duration::from_secs(10),
-        "the page on a phone",
-    );
+    b.open(&gui.url(), "the page on a phone");
     let inner = b.js("return [window.innerWidth, window.innerHeight];");
     assert_eq!(inner, json!([390, 844]));
     assert!(in_viewport(&b, "#board"), "the board is cut off");
@@ -1451,12 +1432,7 @@ fn the_pages_replay_of_steps_agrees_with_the_rules_in_a_real_browser() {
     }
     let gui = Gui::start(&[]);
     let b = Browser::start(&chromium, &chromedriver);
-    b.go(&gui.url());
-    b.wait(
-        "window.splut && window.splut.ready",
-        Duration::from_secs(10),
-        "the page",
-    );
+    b.open(&gui.url(), "the page");
     let script = format!(
         "const games = {}; const out = {{steps: 0, kills: 0, bad: []}}; \
          const same = (a, b) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort()); \
