@@ -20,19 +20,25 @@ const FLOORS: &[(&str, &[&str])] = &[
     ("game", &[]),
     ("options", &[]),
     ("system", &[]),
+    ("clock", &[]),
     ("winprob", &["game"]),
     ("parallel_perft", &["game"]),
     ("eval", &["game"]),
-    ("search", &["game", "eval", "options", "system"]),
+    ("search", &["game", "eval", "options", "system", "clock"]),
     (
         "engine",
         &["game", "eval", "search", "options", "system", "winprob"],
     ),
     (
         "protocol",
-        &["game", "eval", "search", "engine", "options", "winprob"],
+        &[
+            "game", "eval", "search", "engine", "options", "winprob", "clock",
+        ],
     ),
-    ("bench", &["game", "eval", "search", "engine", "options"]),
+    (
+        "bench",
+        &["game", "eval", "search", "engine", "options", "clock"],
+    ),
     ("play", &["game"]),
     ("tournament", &["game", "play", "options", "system"]),
     ("gui", &["game", "play", "winprob"]),

@@ -20,7 +20,7 @@
 #![warn(missing_docs)]
 
 pub use splut_engine::{
-    bench, engine, eval, options, parallel_perft, protocol, search, system, winprob,
+    bench, clock, engine, eval, options, parallel_perft, protocol, search, system, winprob,
 };
 pub use splut_rules as game;
 

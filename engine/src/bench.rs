@@ -2,12 +2,12 @@
 //! thread. The total node count is the search's signature (it changes only
 //! when the search changes); nodes per second measure its speed.
 
+use crate::clock::Instant;
 use crate::engine::Engine;
 use crate::game::{Game, Position};
 use crate::options::THREADS_MAX;
 use crate::search::{Algorithm, Limits};
 use std::io::Write;
-use std::time::Instant;
 
 /// The bench positions: SPN, depth in steps, search.
 pub const POSITIONS: [(&str, u32, Algorithm); 10] = [

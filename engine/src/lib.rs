@@ -12,6 +12,7 @@
 //! - [`protocol`]: the UGI-based text protocol (`protocol.md`).
 //! - [`winprob`]: win probabilities from a search score (`info … winprob`).
 //! - [`system`]: what the machine has (available memory).
+//! - [`clock`]: the engine's clock (the host's on WebAssembly).
 //! - [`mod@bench`]: the `splut bench` search benchmark.
 //! - `parallel_perft`: perft split over threads (feature `parallel`).
 
@@ -23,6 +24,7 @@
 pub use splut_rules as game;
 
 pub mod bench;
+pub mod clock;
 pub mod engine;
 pub mod eval;
 pub mod options;

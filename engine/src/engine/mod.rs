@@ -12,8 +12,10 @@
 //! [`Engine::go`]) are refused with [`EngineError::Busy`].
 
 mod error;
+mod slices;
 
 pub use error::{EngineError, GoError};
+pub use slices::SliceEnd;
 
 use crate::eval::nnue::{Network, default_network};
 use crate::eval::{EvalCaches, EvalFile, EvalSet};
@@ -324,6 +326,7 @@ impl Engine {
             stop,
             ponder,
             busy: self.busy.clone(),
+            slices: slices::Slices::default(),
         })
     }
 
@@ -362,6 +365,8 @@ pub struct PreparedSearch {
     stop: Arc<AtomicBool>,
     ponder: Option<Arc<Ponder>>,
     busy: Arc<AtomicBool>,
+    /// What [`PreparedSearch::run_slice`]'s slices found so far.
+    slices: slices::Slices,
 }
 
 impl PreparedSearch {
@@ -391,7 +396,19 @@ impl PreparedSearch {
     /// Runs the search, calling `on_info` after every iteration, and
     /// returns its report.
     pub fn run(self, on_info: &mut dyn FnMut(&Info)) -> Report {
-        let search = Search {
+        let outcome = self.search().think(self.stop.clone(), on_info);
+        Report {
+            win_probabilities: win_probabilities(&self.root, &outcome.info),
+            turn: outcome.turn,
+            info: outcome.info,
+        }
+    }
+}
+
+impl PreparedSearch {
+    /// The search this prepared, run in one go.
+    fn search(&self) -> Search<'_> {
+        Search {
             root: &self.root,
             game_hashes: &self.game_hashes,
             limits: &self.limits,
@@ -400,12 +417,8 @@ impl PreparedSearch {
             eval_caches: &self.eval_caches,
             workers: &self.workers,
             ponder: self.ponder.clone(),
-        };
-        let outcome = search.think(self.stop.clone(), on_info);
-        Report {
-            win_probabilities: win_probabilities(&self.root, &outcome.info),
-            turn: outcome.turn,
-            info: outcome.info,
+            budget: None,
+            pause: None,
         }
     }
 }

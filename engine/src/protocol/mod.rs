@@ -9,6 +9,9 @@
 
 pub mod commands;
 pub mod input;
+mod slices;
+
+pub use slices::SLICE;
 
 use crate::engine::{Engine, GoError, win_probabilities};
 use crate::game::{Game, Position, Seat, Step, perft_interruptible};
@@ -153,6 +156,11 @@ pub struct Session {
     running: Option<Running>,
     /// Where searches and perft run, kept from one `go` to the next.
     search_thread: SearchThread,
+    /// Whether searches run on a thread of their own; false in a
+    /// cooperative session ([`Session::cooperative`]).
+    threads: bool,
+    /// A cooperative session's search, run a slice at a time.
+    pending: Option<slices::Pending>,
 }
 
 /// A job for the search thread.
@@ -221,6 +229,55 @@ pub fn info_line(i: &Info) -> String {
     line
 }
 
+/// The `info` line of a report of a search of `root`, with its `winprob`
+/// words if asked for.
+fn report_line(root: &Position, i: &Info, show_win_prob: bool) -> String {
+    let mut text = info_line(i);
+    if show_win_prob {
+        text.push(' ');
+        text.push_str(&win_prob_words(root, i));
+    }
+    text
+}
+
+/// A search of `root` ended with `report`, the last `info` it reported
+/// being `reported`: its turn becomes the session's plan, and the totals
+/// of a search cut short are returned as a line, unless the last report
+/// has them (with `MultiPV`, unless it reported this line: the other
+/// lines' nodes are all that differ).
+fn conclude(
+    report: &crate::engine::Report,
+    reported: Option<&Info>,
+    plan: &Mutex<Option<Plan>>,
+    root: Position,
+    line: &dyn Fn(&Info) -> String,
+) -> Option<String> {
+    set_plan(
+        plan,
+        Some(Plan {
+            root,
+            turn: report.turn.clone(),
+        }),
+    );
+    let o = &report.info;
+    reported
+        .is_none_or(|r| {
+            r.nodes != o.nodes && (r.multipv == 0 || r.depth != o.depth || r.pv != o.pv)
+        })
+        .then(|| line(o))
+}
+
+/// The answer of a search: `bestturn` and `bestmove`.
+fn best_lines(report: &crate::engine::Report) -> Vec<String> {
+    let first = report
+        .best_step()
+        .map_or("(none)".to_string(), |s| s.to_string());
+    vec![
+        format!("bestturn {}", steps_text(&report.turn)),
+        format!("bestmove {first}"),
+    ]
+}
+
 /// The `winprob …` words for a report of a search of `root`
 /// ([`crate::winprob`]).
 pub fn win_prob_words(root: &Position, i: &Info) -> String {
@@ -245,6 +302,23 @@ impl Session {
             plan: Arc::new(Mutex::new(None)),
             running: None,
             search_thread: SearchThread::default(),
+            threads: true,
+            pending: None,
+        }
+    }
+
+    /// A session for a host with one thread (WebAssembly): nothing runs on
+    /// a thread of its own. A search limited only by nodes or depth runs
+    /// to its end within `go` (its lines are a native session's); any
+    /// other (a time limit, `infinite`, `ponder`) runs a slice of at most
+    /// [`SLICE`] at a time: the host calls [`Session::resume`] while it
+    /// returns true, reading its input between calls, so that `stop`,
+    /// `isready` and the rest are answered while it thinks. Perft runs to
+    /// its end within the command.
+    pub fn cooperative(out: Output, engine: Arc<Engine>) -> Session {
+        Session {
+            threads: false,
+            ..Session::with_engine(out, engine)
         }
     }
 
@@ -255,6 +329,9 @@ impl Session {
 
     /// Whether a search is still running; reaps a finished one.
     fn searching(&mut self) -> bool {
+        if self.pending.is_some() {
+            return true;
+        }
         if let Some(r) = &self.running {
             if r.busy.load(SeqCst) {
                 return true;
@@ -271,10 +348,11 @@ impl Session {
     /// once (nobody is left to send it), any other, a ponder search after
     /// its hit included, after [`END_OF_INPUT_GRACE`] at most.
     fn finish(&mut self) {
+        self.finish_sliced();
         if let Some(r) = self.running.take() {
-            let deadline = std::time::Instant::now() + END_OF_INPUT_GRACE;
+            let deadline = crate::clock::Instant::now() + END_OF_INPUT_GRACE;
             let waits = r.waits_for_order();
-            while !waits && r.busy.load(SeqCst) && std::time::Instant::now() < deadline {
+            while !waits && r.busy.load(SeqCst) && crate::clock::Instant::now() < deadline {
                 std::thread::sleep(std::time::Duration::from_millis(2));
             }
             r.stop.store(true, SeqCst);
@@ -339,6 +417,7 @@ impl Session {
             },
             "go" => self.go(args),
             "stop" => {
+                self.stop_sliced();
                 if let Some(r) = &self.running {
                     r.stop.store(true, SeqCst);
                 }
@@ -346,8 +425,9 @@ impl Session {
             }
             // After its hit a search ponders no more: a second hit is an
             // error, as protocol.md says.
-            "ponderhit" => match self.running.as_ref().and_then(Running::pondering) {
+            "ponderhit" => match self.running.as_ref().and_then(Running::pondering).cloned() {
                 Some(p) => p.hit(),
+                None if self.ponderhit_sliced() => {}
                 None => self.error("ponderhit: no search is pondering"),
             },
             "query" => self.query(args),
@@ -378,6 +458,12 @@ impl Session {
         stop: Arc<AtomicBool>,
         job: impl FnOnce(Arc<AtomicBool>) -> Vec<String> + Send + 'static,
     ) {
+        if !self.threads {
+            for line in &job(stop) {
+                self.out.line(line);
+            }
+            return;
+        }
         let busy = Arc::new(AtomicBool::new(true));
         let (out, stop2, busy2) = (self.out.clone(), stop.clone(), busy.clone());
         let (done_tx, done) = mpsc::channel();
@@ -521,20 +607,16 @@ impl Session {
             }
         };
         let show_win_prob = self.engine.options().check(Id::ShowWinProb);
+        if !self.threads {
+            return self.go_sliced(search, &limits, show_win_prob);
+        }
         let infinite = limits.infinite;
         let ponder = search.ponder();
         let stop = search.stop_flag();
         let (out, plan, handle) = (self.out.clone(), self.plan.clone(), ponder.clone());
         self.start_job(infinite, ponder, stop, move |stop| {
             let mut reported = None;
-            let line = |i: &Info| {
-                let mut text = info_line(i);
-                if show_win_prob {
-                    text.push(' ');
-                    text.push_str(&win_prob_words(&pos, i));
-                }
-                text
-            };
+            let line = |i: &Info| report_line(&pos, i, show_win_prob);
             let report = search.run(&mut |i| {
                 out.line(&line(i));
                 // The best line (`MultiPV`'s first, or the only one).
@@ -542,21 +624,8 @@ impl Session {
                     reported = Some(i.clone());
                 }
             });
-            set_plan(
-                &plan,
-                Some(Plan {
-                    root: pos,
-                    turn: report.turn.clone(),
-                }),
-            );
-            // The totals of a search cut short, unless the last report has
-            // them (with `MultiPV`, unless it reported this line: the other
-            // lines' nodes are all that differ).
-            let o = &report.info;
-            if reported.is_none_or(|r| {
-                r.nodes != o.nodes && (r.multipv == 0 || r.depth != o.depth || r.pv != o.pv)
-            }) {
-                out.line(&line(&report.info));
+            if let Some(totals) = conclude(&report, reported.as_ref(), &plan, pos, &line) {
+                out.line(&totals);
             }
             // `infinite` holds the answer back until `stop`, whatever ended
             // the search (a limit, a proof, a search that cannot go on);
@@ -565,13 +634,7 @@ impl Session {
             while waiting() && !stop.load(SeqCst) {
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
-            let first = report
-                .best_step()
-                .map_or("(none)".to_string(), |s| s.to_string());
-            vec![
-                format!("bestturn {}", steps_text(&report.turn)),
-                format!("bestmove {first}"),
-            ]
+            best_lines(&report)
         });
     }
 

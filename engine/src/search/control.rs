@@ -2,9 +2,10 @@
 //! the threads of one search, their node counts, and how many threads the
 //! machine can run.
 
+use crate::clock::Instant;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Stop flags, clock and node limit, shared by the threads of one search.
 pub struct Control {
@@ -18,6 +19,9 @@ pub struct Control {
     node_limit: Option<u64>,
     /// A pondering search: its clock starts at the `ponderhit`.
     ponder: Option<Arc<Ponder>>,
+    /// A search run in slices ([`Control::pausing`]): when it pauses,
+    /// and the flag that says it did.
+    pause: Option<(Duration, Arc<AtomicBool>)>,
 }
 
 /// A search that ponders (`go ponder`): it thinks on a guessed position
@@ -58,7 +62,16 @@ impl Control {
             hard,
             node_limit,
             ponder: None,
+            pause: None,
         }
+    }
+
+    /// This control, pausing after `pause` if given: the search stops as
+    /// if told to, and sets the flag, so that a host with one thread can
+    /// read its input and run the search again (`PreparedSearch::run_slice`).
+    pub fn pausing(mut self, pause: Option<(Duration, Arc<AtomicBool>)>) -> Control {
+        self.pause = pause;
+        self
     }
 
     /// This control, pondering on `ponder` if given: no time limit until
@@ -104,9 +117,16 @@ impl Control {
         self.outer.load(Relaxed)
     }
 
-    /// Stops the search if the hard time limit has passed.
+    /// Stops the search if the hard time limit has passed, or pauses it
+    /// if its slice has.
     pub fn check_time(&self) {
         if self.hard.is_some_and(|h| self.past(h)) {
+            self.stop();
+        }
+        if let Some((pause, paused)) = &self.pause
+            && self.elapsed() >= *pause
+        {
+            paused.store(true, Relaxed);
             self.stop();
         }
     }

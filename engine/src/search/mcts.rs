@@ -805,7 +805,7 @@ impl MctsRun<'_> {
         let mut path = Vec::new();
         let mut history = HistoryTable::new();
         let (mut local, mut added) = (0, 0);
-        let mut last_report = std::time::Instant::now();
+        let mut last_report = crate::clock::Instant::now();
         while !self.done(trees, tree, root, local, local - added) {
             let eval = Evaluator {
                 params: self.params,
@@ -820,7 +820,7 @@ impl MctsRun<'_> {
                     && last_report.elapsed() >= Duration::from_secs(1)
                 {
                     report(&self.summary(trees, root));
-                    last_report = std::time::Instant::now();
+                    last_report = crate::clock::Instant::now();
                 }
             }
         }

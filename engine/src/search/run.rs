@@ -12,11 +12,12 @@ use super::thread::{Shared, Worker};
 use super::tt::TranspositionTable;
 use super::workers::Workers;
 use super::{Algorithm, Info, Limits, MAX_DEPTH, Outcome, Settings, mcts, reference, skill, time};
+use crate::clock::Instant;
 use crate::eval::{EvalCaches, EvalParams};
 use crate::game::Position;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+use std::time::Duration;
 
 /// Below this much time left, a proven loss is not searched again.
 const FALLBACK_MIN_TIME: Duration = Duration::from_millis(5);
@@ -43,6 +44,10 @@ pub(crate) struct Search<'a> {
     pub(crate) workers: &'a Workers,
     /// Pondering (`go ponder`): the time limits count from its hit.
     pub(crate) ponder: Option<Arc<Ponder>>,
+    /// The time left, instead of the limits' (a search run in slices).
+    pub(crate) budget: Option<time::Budget>,
+    /// When a search run in slices pauses, and the flag it then sets.
+    pub(crate) pause: Option<(Duration, Arc<AtomicBool>)>,
 }
 
 impl Search<'_> {
@@ -68,12 +73,18 @@ impl Search<'_> {
         }
         let (root, limits, settings) = (self.root, self.limits, self.settings);
         let start = Instant::now();
-        let budget = time::budget(limits.movetime, limits.clock, settings.move_overhead);
+        let budget = self
+            .budget
+            .unwrap_or_else(|| time::budget(limits.movetime, limits.clock, settings.move_overhead));
         let (hard, soft) = (budget.hard, budget.soft);
         let algorithm = settings.algorithm.resolve(root.players_left());
-        let control =
-            Control::new(stop.clone(), hard, limits.nodes).pondering_on(self.ponder.clone());
+        let control = Control::new(stop.clone(), hard, limits.nodes)
+            .pondering_on(self.ponder.clone())
+            .pausing(self.pause.clone());
         let first = self.run(algorithm, &control, soft, report);
+        if self.pause.as_ref().is_some_and(|(_, p)| p.load(SeqCst)) {
+            return first;
+        }
         let paranoid_lost = settings.algorithm == Algorithm::Auto
             && algorithm == Algorithm::AlphaBeta
             && root.players_left() >= 3
@@ -94,7 +105,9 @@ impl Search<'_> {
         } else {
             (hard_left, soft.map(|s| s.saturating_sub(elapsed)))
         };
-        let control = Control::new(stop, hard, nodes_left).pondering_on(self.ponder.clone());
+        let control = Control::new(stop, hard, nodes_left)
+            .pondering_on(self.ponder.clone())
+            .pausing(self.pause.clone());
         let mut fallback = self.run(Algorithm::Brs, &control, soft, report);
         if fallback.info.depth == 0 {
             // Not one iteration done: the paranoid turn is as good a guess.

@@ -328,6 +328,10 @@ pub(crate) fn think(
         limits: &limits,
         settings: &settings,
         ponder: search.ponder.clone(),
+        // A level's search is node-capped and short; run in slices, each
+        // would count its cap again and draw its choice again, so it runs
+        // in one go.
+        pause: None,
         ..*search
     };
     // The lines of the last iteration, and of the one before for when the

@@ -1,0 +1,188 @@
+//! A search run in slices, for a host with one thread: WebAssembly in a
+//! Web Worker or under Node has no second thread to read `stop` while a
+//! search runs, so the search pauses every few tens of milliseconds
+//! ([`PreparedSearch::run_slice`]), the host reads its input, and the
+//! search starts again where the table left it: the table keeps what the
+//! slices before found, so the iterations they completed are found again
+//! at once and the search goes on deepening. The time limits count from
+//! the first slice (a pondering search's from its hit), node limits over
+//! all slices, and each `info` line is passed on once.
+
+use super::{PreparedSearch, Report, win_probabilities};
+use crate::clock::Instant;
+use crate::search::time::{self, Budget};
+use crate::search::{Info, Limits, Search};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+use std::time::Duration;
+
+/// What the slices of one search have found so far.
+#[derive(Default)]
+pub(super) struct Slices {
+    /// When the first slice started.
+    started: Option<Instant>,
+    /// Nodes searched by the slices so far.
+    nodes: u64,
+    /// The deepest result so far (the latest of equal depth).
+    best: Option<Report>,
+    /// The last `info` passed on: its depth and line (`multipv`).
+    shown: (u32, u32),
+}
+
+/// How a slice ended.
+#[derive(Debug)]
+pub enum SliceEnd {
+    /// The slice's time ran out: run another after reading the input.
+    Paused,
+    /// The search ended under its own limits (or proved its result).
+    Done(Report),
+}
+
+impl PreparedSearch {
+    /// Runs the search for at most `pause` of the clock (or to its end),
+    /// calling `on_info` with each iteration not passed on before (nodes
+    /// and time counted over all slices). Call it again after
+    /// [`SliceEnd::Paused`]; [`PreparedSearch::finish`] ends the search
+    /// at any point (`stop`). A search limited only by nodes or depth may
+    /// also run in one go with [`PreparedSearch::run`], which counts
+    /// exactly the nodes a native search counts.
+    pub fn run_slice(&mut self, pause: Duration, on_info: &mut dyn FnMut(&Info)) -> SliceEnd {
+        let started = *self.slices.started.get_or_insert_with(Instant::now);
+        let Some(budget) = self.time_left(started) else {
+            return SliceEnd::Done(self.finish());
+        };
+        let nodes_left = self
+            .limits
+            .nodes
+            .map(|n| n.saturating_sub(self.slices.nodes));
+        if nodes_left == Some(0) {
+            return SliceEnd::Done(self.finish());
+        }
+        let limits = Limits {
+            nodes: nodes_left,
+            ..self.limits.clone()
+        };
+        let paused = Arc::new(AtomicBool::new(false));
+        let search = Search {
+            root: &self.root,
+            game_hashes: &self.game_hashes,
+            limits: &limits,
+            settings: &self.settings,
+            tt: &self.tt,
+            eval_caches: &self.eval_caches,
+            workers: &self.workers,
+            ponder: None,
+            budget: Some(budget),
+            pause: Some((pause, paused.clone())),
+        };
+        let (before, shown) = (self.slices.nodes, &mut self.slices.shown);
+        let outcome = search.think(self.stop.clone(), &mut |i| {
+            let i = totals(i, before, started);
+            if (i.depth, i.multipv) > *shown {
+                *shown = (i.depth, i.multipv);
+                on_info(&i);
+            }
+        });
+        self.slices.nodes += outcome.info.nodes;
+        let deeper = self
+            .slices
+            .best
+            .as_ref()
+            .is_none_or(|b| outcome.info.depth >= b.info.depth);
+        if deeper && !outcome.turn.is_empty() {
+            self.slices.best = Some(Report {
+                win_probabilities: win_probabilities(&self.root, &outcome.info),
+                turn: outcome.turn,
+                info: outcome.info,
+            });
+        }
+        if paused.load(SeqCst) && !self.stop.load(SeqCst) {
+            SliceEnd::Paused
+        } else {
+            SliceEnd::Done(self.finish())
+        }
+    }
+
+    /// The best result of the slices so far, with the nodes and time of
+    /// them all (`stop`): a search of one iteration if no slice finished
+    /// one.
+    pub fn finish(&mut self) -> Report {
+        let started = *self.slices.started.get_or_insert_with(Instant::now);
+        let report = match self.slices.best.take() {
+            Some(r) => r,
+            None => {
+                let limits = Limits {
+                    depth: Some(1),
+                    ..Limits::default()
+                };
+                let search = Search {
+                    limits: &limits,
+                    budget: None,
+                    ..self.search()
+                };
+                let outcome = search.think(Arc::new(AtomicBool::new(false)), &mut |_| {});
+                self.slices.nodes += outcome.info.nodes;
+                Report {
+                    win_probabilities: win_probabilities(&self.root, &outcome.info),
+                    turn: outcome.turn,
+                    info: outcome.info,
+                }
+            }
+        };
+        let info = totals(&report.info, 0, started);
+        let info = Info {
+            nodes: self.slices.nodes.max(report.info.nodes),
+            ..info
+        };
+        let info = with_nps(info);
+        self.slices.best = Some(Report { info, ..report });
+        self.slices.best.clone().unwrap_or_else(|| unreachable!())
+    }
+
+    /// The time the search has left, counted from `started` (a pondering
+    /// search's from its hit; no limit before it), or `None` when it is
+    /// up: past the hard limit, or past the soft one with a result found.
+    fn time_left(&self, started: Instant) -> Option<Budget> {
+        let full = time::budget(
+            self.limits.movetime,
+            self.limits.clock,
+            self.settings.move_overhead,
+        );
+        let from = match &self.ponder {
+            None => Some(started),
+            Some(p) => p.hit_at(),
+        };
+        let Some(from) = from else {
+            return Some(Budget {
+                soft: None,
+                hard: None,
+            });
+        };
+        let spent = from.elapsed();
+        let found = self.slices.best.is_some();
+        if full.hard.is_some_and(|h| spent >= h) || found && full.soft.is_some_and(|s| spent >= s) {
+            return None;
+        }
+        Some(Budget {
+            soft: full.soft.map(|s| s.saturating_sub(spent)),
+            hard: full.hard.map(|h| h.saturating_sub(spent)),
+        })
+    }
+}
+
+/// `i` with the nodes of the slices before (`before`) added and the time
+/// counted from `started`.
+fn totals(i: &Info, before: u64, started: Instant) -> Info {
+    with_nps(Info {
+        nodes: i.nodes + before,
+        time_ms: started.elapsed().as_millis() as u64,
+        ..i.clone()
+    })
+}
+
+fn with_nps(i: Info) -> Info {
+    Info {
+        nps: i.nodes * 1000 / i.time_ms.max(1),
+        ..i
+    }
+}

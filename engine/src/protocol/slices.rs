@@ -1,0 +1,374 @@
+//! The protocol on one thread ([`Session::cooperative`]): a search with a
+//! time limit, `infinite` or `ponder` runs a slice at a time
+//! ([`PreparedSearch::run_slice`]) and the host reads its input between
+//! slices, so `stop`, `ponderhit`, `isready` and `query` are answered
+//! while it thinks, with the same lines as a native session's.
+
+use super::{Session, best_lines, conclude, report_line};
+use crate::clock::Instant;
+use crate::engine::{PreparedSearch, Report, SliceEnd};
+use crate::game::Position;
+use crate::search::control::Ponder;
+use crate::search::{Info, Limits};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The longest a cooperative session's search runs before the host reads
+/// its input again.
+pub const SLICE: Duration = Duration::from_millis(50);
+
+/// A cooperative session's search.
+pub(super) struct Pending {
+    search: PreparedSearch,
+    root: Position,
+    /// `go infinite`: the answer waits for `stop`.
+    infinite: bool,
+    ponder: Option<Arc<Ponder>>,
+    show_win_prob: bool,
+    /// The last `info` of the best line shown.
+    reported: Option<Info>,
+    /// The search's answer, once it has ended, while it waits for `stop`
+    /// (infinite) or the hit (ponder).
+    held: Option<Report>,
+}
+
+impl Pending {
+    /// Whether its answer waits for an order: `stop` (infinite), or the
+    /// hit (ponder, not hit yet).
+    fn waits_for_order(&self) -> bool {
+        self.infinite || self.ponder.as_ref().is_some_and(|p| p.hit_at().is_none())
+    }
+}
+
+impl Session {
+    /// `go` in a cooperative session: a search limited only by nodes or
+    /// depth runs now to its end; any other runs its first slice now and
+    /// the rest from [`Session::resume`].
+    pub(super) fn go_sliced(&mut self, search: PreparedSearch, limits: &Limits, wp: bool) {
+        let root = *search.root();
+        let timed = limits.movetime.is_some() || limits.clock.is_some();
+        if !timed && !limits.infinite && !limits.ponder {
+            let (out, mut reported) = (self.out.clone(), None);
+            let line = |i: &Info| report_line(&root, i, wp);
+            let report = search.run(&mut |i| {
+                out.line(&line(i));
+                if i.multipv <= 1 {
+                    reported = Some(i.clone());
+                }
+            });
+            let totals = conclude(&report, reported.as_ref(), &self.plan, root, &line);
+            for l in totals.into_iter().chain(best_lines(&report)) {
+                self.out.line(&l);
+            }
+            return;
+        }
+        self.pending = Some(Pending {
+            root,
+            ponder: search.ponder(),
+            search,
+            infinite: limits.infinite,
+            show_win_prob: wp,
+            reported: None,
+            held: None,
+        });
+        self.resume();
+    }
+
+    /// Runs the next slice of a cooperative session's search, if one is
+    /// running and its answer is not being held; returns whether the
+    /// host should call again (after reading any input that came).
+    pub fn resume(&mut self) -> bool {
+        let Some(mut p) = self.pending.take() else {
+            return false;
+        };
+        if p.held.is_some() {
+            self.pending = Some(p);
+            return false;
+        }
+        let (out, root, wp) = (self.out.clone(), p.root, p.show_win_prob);
+        let mut reported = p.reported.take();
+        let end = p.search.run_slice(SLICE, &mut |i| {
+            out.line(&report_line(&root, i, wp));
+            if i.multipv <= 1 {
+                reported = Some(i.clone());
+            }
+        });
+        p.reported = reported;
+        match end {
+            SliceEnd::Paused => {
+                self.pending = Some(p);
+                true
+            }
+            SliceEnd::Done(report) if p.waits_for_order() => {
+                self.hold(&p, &report);
+                p.held = Some(report);
+                self.pending = Some(p);
+                false
+            }
+            SliceEnd::Done(report) => {
+                self.answer(&p, &report);
+                false
+            }
+        }
+    }
+
+    /// The search ended while its answer waits: the plan and the totals
+    /// now, as a native session writes them.
+    fn hold(&self, p: &Pending, report: &Report) {
+        let line = |i: &Info| report_line(&p.root, i, p.show_win_prob);
+        if let Some(totals) = conclude(report, p.reported.as_ref(), &self.plan, p.root, &line) {
+            self.out.line(&totals);
+        }
+    }
+
+    /// The search's last lines: the totals (unless held, when they were
+    /// written then), `bestturn` and `bestmove`.
+    fn answer(&self, p: &Pending, report: &Report) {
+        if p.held.is_none() {
+            self.hold(p, report);
+        }
+        for line in best_lines(report) {
+            self.out.line(&line);
+        }
+    }
+
+    /// `stop` in a cooperative session: the search's answer now.
+    pub(super) fn stop_sliced(&mut self) {
+        if let Some(mut p) = self.pending.take() {
+            let report = match p.held.clone() {
+                Some(r) => r,
+                None => p.search.finish(),
+            };
+            self.answer(&p, &report);
+        }
+    }
+
+    /// `ponderhit` in a cooperative session: the pondering search's clock
+    /// starts now, or its held answer is given. False when none ponders.
+    pub(super) fn ponderhit_sliced(&mut self) -> bool {
+        let Some(p) = &self.pending else {
+            return false;
+        };
+        match &p.ponder {
+            Some(h) if h.hit_at().is_none() => h.hit(),
+            _ => return false,
+        }
+        if !p.infinite && p.held.is_some() {
+            self.stop_sliced();
+        }
+        true
+    }
+
+    /// The end of input in a cooperative session: a search waiting for an
+    /// order is stopped at once, any other gets at most
+    /// [`super::END_OF_INPUT_GRACE`] more.
+    pub(super) fn finish_sliced(&mut self) {
+        let Some(p) = &self.pending else {
+            return;
+        };
+        if !p.waits_for_order() {
+            let deadline = Instant::now() + super::END_OF_INPUT_GRACE;
+            while self.resume() && Instant::now() < deadline {}
+        }
+        self.stop_sliced();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Flow, Output};
+    use super::*;
+    use crate::engine::Engine;
+    use std::io::Write;
+    use std::sync::Mutex;
+
+    /// Lines written by a session.
+    #[derive(Clone, Default)]
+    struct Sink(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Sink {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Sink {
+        fn take(&self) -> Vec<String> {
+            let bytes = std::mem::take(&mut *self.0.lock().unwrap());
+            String::from_utf8(bytes)
+                .unwrap()
+                .lines()
+                .map(String::from)
+                .collect()
+        }
+    }
+
+    fn session(cooperative: bool) -> (Session, Sink) {
+        let sink = Sink::default();
+        let out = Output::new(Box::new(sink.clone()));
+        let engine = Arc::new(Engine::new());
+        let s = if cooperative {
+            Session::cooperative(out, engine)
+        } else {
+            Session::with_engine(out, engine)
+        };
+        (s, sink)
+    }
+
+    /// The lines of `lines` fed to a session, waiting for each search's
+    /// answer (slices run as a host would run them), times removed.
+    fn transcript(cooperative: bool, lines: &[&str]) -> Vec<String> {
+        let (mut s, sink) = session(cooperative);
+        let mut all = Vec::new();
+        for line in lines {
+            assert_eq!(s.handle(line), Flow::Continue);
+            while s.resume() {}
+            if line.starts_with("go") || line.starts_with("perft") {
+                while !all_lines(&sink, &mut all).contains("bestmove") && !line.starts_with("perft")
+                {
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+                s.shutdown();
+            }
+            all_lines(&sink, &mut all);
+        }
+        s.shutdown();
+        all_lines(&sink, &mut all);
+        all.iter().map(|l| without_times(l)).collect()
+    }
+
+    fn all_lines(sink: &Sink, all: &mut Vec<String>) -> String {
+        all.extend(sink.take());
+        all.join("\n")
+    }
+
+    /// `l` without its time-dependent words (`time`, `nps`).
+    fn without_times(l: &str) -> String {
+        let w: Vec<&str> = l.split(' ').collect();
+        let mut kept = Vec::new();
+        let mut i = 0;
+        while i < w.len() {
+            if (w[i] == "time" || w[i] == "nps") && l.starts_with("info depth") {
+                i += 2;
+            } else {
+                kept.push(w[i]);
+                i += 1;
+            }
+        }
+        kept.join(" ")
+    }
+
+    #[test]
+    fn node_and_depth_limited_searches_give_a_native_sessions_lines() {
+        let lines = [
+            "ugi",
+            "isready",
+            "go nodes 3000",
+            "position startpos players 3 moves e2e3",
+            "setoption name MultiPV value 2",
+            "go depth 3",
+            "setoption name MultiPV value 1",
+            "go nodes 2000",
+            "query legal",
+            "perft 2",
+            "go wtime 1",
+            "stop",
+            "bogus words",
+            "position fen nonsense",
+        ];
+        let native = transcript(false, &lines);
+        let cooperative = transcript(true, &lines);
+        // `go wtime 1` is timed: its lines may differ, its shape not.
+        let cut = |t: &[String]| -> Vec<String> {
+            t.iter()
+                .filter(|l| !l.starts_with("info depth") && !l.starts_with("best"))
+                .cloned()
+                .collect()
+        };
+        let until_timed = |t: &[String]| -> Vec<String> {
+            let bm: Vec<usize> = (0..t.len())
+                .filter(|&i| t[i].starts_with("bestmove"))
+                .collect();
+            t[..=bm[2]].to_vec()
+        };
+        assert_eq!(until_timed(&native), until_timed(&cooperative));
+        assert_eq!(cut(&native), cut(&cooperative));
+        assert!(
+            cooperative
+                .iter()
+                .any(|l| l.contains("error: unknown command"))
+        );
+    }
+
+    #[test]
+    fn an_infinite_search_runs_in_slices_answers_between_them_and_stops() {
+        let (mut s, sink) = session(true);
+        s.handle("position startpos players 3");
+        s.handle("go infinite");
+        let start = Instant::now();
+        let mut slices = 1;
+        while start.elapsed() < Duration::from_millis(400) {
+            assert!(s.resume(), "an infinite search goes on until stop");
+            slices += 1;
+        }
+        assert!(slices >= 4, "{slices} slices of at most {SLICE:?}");
+        s.handle("isready");
+        s.handle("go depth 1");
+        let mid = sink.take();
+        assert!(mid.contains(&"readyok".to_string()), "{mid:?}");
+        assert!(mid.iter().any(|l| l.contains("'go' while searching")));
+        assert!(!mid.iter().any(|l| l.starts_with("best")));
+        let depths: Vec<u32> = mid
+            .iter()
+            .filter_map(|l| l.strip_prefix("info depth "))
+            .map(|l| l.split(' ').next().unwrap().parse().unwrap())
+            .collect();
+        assert!(
+            depths.windows(2).all(|w| w[0] < w[1]),
+            "each depth once: {depths:?}"
+        );
+        assert!(depths.len() >= 3, "{depths:?}");
+        let nodes: Vec<u64> = mid
+            .iter()
+            .filter_map(|l| l.split(" nodes ").nth(1))
+            .map(|l| l.split(' ').next().unwrap().parse().unwrap())
+            .collect();
+        assert!(
+            nodes.windows(2).all(|w| w[0] <= w[1]),
+            "counted over slices: {nodes:?}"
+        );
+        s.handle("stop");
+        let end = sink.take();
+        assert!(end[end.len() - 2].starts_with("bestturn "), "{end:?}");
+        assert!(end[end.len() - 1].starts_with("bestmove "), "{end:?}");
+        assert!(!s.resume());
+        s.handle("go nodes 100");
+        assert!(sink.take().last().unwrap().starts_with("bestmove"));
+    }
+
+    #[test]
+    fn a_timed_search_ends_on_its_clock_and_pondering_waits_for_the_hit() {
+        let (mut s, sink) = session(true);
+        s.handle("position startpos");
+        let start = Instant::now();
+        s.handle("go movetime 300");
+        while s.resume() {}
+        let took = start.elapsed();
+        assert!(took >= Duration::from_millis(200), "{took:?}");
+        assert!(sink.take().last().unwrap().starts_with("bestmove"));
+        s.handle("setoption name MultiPV value 1");
+        s.handle("go ponder movetime 100 depth 2");
+        while s.resume() {}
+        let held = sink.take();
+        assert!(!held.iter().any(|l| l.starts_with("best")), "{held:?}");
+        s.handle("ponderhit");
+        while s.resume() {}
+        assert!(sink.take().last().unwrap().starts_with("bestmove"));
+        s.handle("ponderhit");
+        assert!(sink.take()[0].contains("error: ponderhit"));
+    }
+}
