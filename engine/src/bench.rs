@@ -68,8 +68,25 @@ pub const POSITIONS: [(&str, u32, Algorithm); 10] = [
 /// evaluation), and prints the per-position lines and the totals; returns
 /// the exit code.
 pub fn run(depth: Option<u32>, threads: usize, eval: &str) -> i32 {
+    run_to(
+        &mut std::io::stdout().lock(),
+        &mut std::io::stderr(),
+        depth,
+        threads,
+        eval,
+    )
+}
+
+/// [`run`], writing its lines to `out` and its errors to `err` (a host
+/// without standard output: WebAssembly).
+pub fn run_to(
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    depth: Option<u32>,
+    threads: usize,
+    eval: &str,
+) -> i32 {
     // A closed pipe (`splut bench | head`) is no reason to crash.
-    let mut out = std::io::stdout().lock();
     let mut total_nodes = 0u64;
     let start = Instant::now();
     // One engine's searches, one after another: the evaluation cache of
@@ -86,7 +103,7 @@ pub fn run(depth: Option<u32>, threads: usize, eval: &str) -> i32 {
         {
             Ok(e) => e,
             Err(e) => {
-                eprintln!("error: bench: {e}");
+                let _ = writeln!(err, "error: bench: {e}");
                 return 1;
             }
         };
@@ -94,7 +111,7 @@ pub fn run(depth: Option<u32>, threads: usize, eval: &str) -> i32 {
         let pos = match Position::from_spn(spn) {
             Ok(p) => p,
             Err(e) => {
-                eprintln!("error: bench position {}: {e}", i + 1);
+                let _ = writeln!(err, "error: bench position {}: {e}", i + 1);
                 return 1;
             }
         };
@@ -102,7 +119,7 @@ pub fn run(depth: Option<u32>, threads: usize, eval: &str) -> i32 {
             .set_option("Algorithm", algorithm.name())
             .and_then(|()| engine.new_game());
         if let Err(e) = set {
-            eprintln!("error: bench position {}: {e}", i + 1);
+            let _ = writeln!(err, "error: bench position {}: {e}", i + 1);
             return 1;
         }
         let limits = Limits {
@@ -113,7 +130,7 @@ pub fn run(depth: Option<u32>, threads: usize, eval: &str) -> i32 {
         let outcome = match engine.go(&Game::new(pos), &limits, |_| {}) {
             Ok(report) => report,
             Err(e) => {
-                eprintln!("error: bench position {}: {e}", i + 1);
+                let _ = writeln!(err, "error: bench position {}: {e}", i + 1);
                 return 1;
             }
         };

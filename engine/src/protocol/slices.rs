@@ -74,6 +74,12 @@ impl Session {
         self.resume();
     }
 
+    /// Whether a cooperative session's search wants
+    /// [`Session::resume`]: it runs, and its answer is not being held.
+    pub fn thinking(&self) -> bool {
+        self.pending.as_ref().is_some_and(|p| p.held.is_none())
+    }
+
     /// Runs the next slice of a cooperative session's search, if one is
     /// running and its answer is not being held; returns whether the
     /// host should call again (after reading any input that came).

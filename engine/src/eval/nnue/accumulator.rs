@@ -14,7 +14,7 @@
 use super::features::{BUCKETS, Boards, board_input, boards, bucket, threat_inputs, threats};
 #[cfg(target_arch = "x86_64")]
 use super::kernels::Avx2;
-use super::kernels::{Kernels, Plain};
+use super::kernels::{Base, Kernels};
 use super::network::{Accumulator, Network};
 use crate::game::{Bitboard, Position, Seat, Square};
 use std::cell::Cell;
@@ -50,7 +50,7 @@ impl Entry {
             *acc = net.hidden_bias;
             for (i, board) in b.iter().enumerate() {
                 for sq in *board {
-                    Plain::add(acc, &net.input_weights[board_input(view, i, sq)]);
+                    Base::add(acc, &net.input_weights[board_input(view, i, sq)]);
                 }
             }
         }
@@ -287,7 +287,7 @@ impl<'n> AccumulatorStack<'n> {
             // enabled ([`wide_vectors`]).
             return unsafe { self.update_avx2() };
         }
-        self.update_body::<Plain>();
+        self.update_body::<Base>();
     }
 
     /// [`Self::update`] compiled for AVX2.
@@ -397,7 +397,7 @@ impl<'n> AccumulatorStack<'n> {
             // enabled ([`wide_vectors`]).
             return unsafe { entry.values_avx2(self.net, pos, bits) };
         }
-        entry.values::<Plain>(self.net, pos, bits)
+        entry.values::<Base>(self.net, pos, bits)
     }
 
     /// The threats of `pos` through the cache (none for a network without
@@ -432,7 +432,7 @@ impl<'n> AccumulatorStack<'n> {
 /// Each in-game seat's value of `pos` computed from scratch (for callers
 /// that copy positions rather than make and unmake: MCTS, tests).
 pub fn seat_values(net: &Network, pos: &Position) -> [i32; 4] {
-    Entry::new(net, pos).values::<Plain>(net, pos, threats_for(net, pos))
+    Entry::new(net, pos).values::<Base>(net, pos, threats_for(net, pos))
 }
 
 #[cfg(test)]

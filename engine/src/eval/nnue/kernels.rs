@@ -1,8 +1,10 @@
 //! The vector work of the network: adding and subtracting weight columns
 //! to accumulators, and the output layer's clipped dot product. Written
-//! twice: portable loops the compiler vectorises for the build's baseline
-//! ([`Plain`]), and AVX2 ([`Avx2`]), which the accumulator stack's AVX2
-//! copies use. Both give the same integers.
+//! three times: portable loops the compiler vectorises for the build's
+//! baseline ([`Plain`]), AVX2 ([`Avx2`]), which the accumulator stack's
+//! AVX2 copies use, and WebAssembly's SIMD128 (`Simd128`), the baseline
+//! of a WebAssembly build with `simd128` enabled ([`Base`]). All give the
+//! same integers.
 //!
 //! The AVX2 kernels are intrinsics rather than the portable loops compiled
 //! for AVX2 because at the default tuning the compiler splits every 32-byte
@@ -26,6 +28,15 @@ pub(super) trait Kernels {
 
 /// Portable loops.
 pub(super) struct Plain;
+
+/// The kernels of the build's baseline: SIMD128 in a WebAssembly build
+/// with `simd128` enabled (the compiler does not find `i32x4.dot_i16x8_s`
+/// for the dot product by itself), the portable loops elsewhere.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+pub(super) type Base = Plain;
+/// The kernels of the build's baseline: SIMD128.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub(super) type Base = Simd128;
 
 impl Kernels for Plain {
     #[inline(always)]
@@ -173,6 +184,131 @@ impl Kernels for Avx2 {
     }
 }
 
+/// WebAssembly SIMD128: 8 i16s per register. A WebAssembly module has no
+/// run-time feature test, so these are chosen when the build enables
+/// `simd128` (every browser and Node since 2021 runs it).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub(super) struct Simd128;
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[allow(unsafe_code)]
+mod simd128 {
+    use super::{Accumulator, HIDDEN, QA};
+    use std::arch::wasm32::*;
+
+    /// 8 i16s per register.
+    pub const LANES: usize = 8;
+
+    /// Register `k` of `a`.
+    #[inline(always)]
+    pub fn load(a: &Accumulator, k: usize) -> v128 {
+        assert!(k < HIDDEN / LANES);
+        // SAFETY: in bounds (k < HIDDEN / 8); WebAssembly loads need no
+        // alignment.
+        unsafe { v128_load(a.0.as_ptr().add(k * LANES).cast()) }
+    }
+
+    #[inline(always)]
+    pub fn store(a: &mut Accumulator, k: usize, v: v128) {
+        assert!(k < HIDDEN / LANES);
+        // SAFETY: as `load`'s.
+        unsafe { v128_store(a.0.as_mut_ptr().add(k * LANES).cast(), v) }
+    }
+
+    /// `Σ clamp(acc, 0, QA) · w`, pairs of products summed into i32s
+    /// (exact: 255 · 32767 · 2 fits).
+    #[inline(always)]
+    pub fn dot(acc: &Accumulator, w: &Accumulator) -> i32 {
+        let (zero, top) = (i16x8_splat(0), i16x8_splat(QA as i16));
+        let mut sum = i32x4_splat(0);
+        for k in 0..HIDDEN / LANES {
+            let clipped = i16x8_min(i16x8_max(load(acc, k), zero), top);
+            sum = i32x4_add(sum, i32x4_dot_i16x8(clipped, load(w, k)));
+        }
+        i32x4_extract_lane::<0>(sum)
+            .wrapping_add(i32x4_extract_lane::<1>(sum))
+            .wrapping_add(i32x4_extract_lane::<2>(sum))
+            .wrapping_add(i32x4_extract_lane::<3>(sum))
+    }
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+impl Kernels for Simd128 {
+    #[inline(always)]
+    fn add(acc: &mut Accumulator, column: &Accumulator) {
+        use std::arch::wasm32::i16x8_add;
+        for k in 0..HIDDEN / simd128::LANES {
+            let v = i16x8_add(simd128::load(acc, k), simd128::load(column, k));
+            simd128::store(acc, k, v);
+        }
+    }
+
+    #[inline(always)]
+    fn sub(acc: &mut Accumulator, column: &Accumulator) {
+        use std::arch::wasm32::i16x8_sub;
+        for k in 0..HIDDEN / simd128::LANES {
+            let v = i16x8_sub(simd128::load(acc, k), simd128::load(column, k));
+            simd128::store(acc, k, v);
+        }
+    }
+
+    #[inline(always)]
+    fn sub_add(dst: &mut Accumulator, src: &Accumulator, off: &Accumulator, on: &Accumulator) {
+        use std::arch::wasm32::{i16x8_add, i16x8_sub};
+        for k in 0..HIDDEN / simd128::LANES {
+            let v = i16x8_sub(simd128::load(src, k), simd128::load(off, k));
+            simd128::store(dst, k, i16x8_add(v, simd128::load(on, k)));
+        }
+    }
+
+    #[inline(always)]
+    fn dot(acc: &Accumulator, w: &Accumulator) -> i32 {
+        simd128::dot(acc, w)
+    }
+}
+
+/// Checks the build's baseline kernels ([`Base`]) against the portable
+/// loops on `rounds` rounds of random accumulators, wrapping and clipping
+/// at both ends; the first difference found, if any. Run by the tests and,
+/// in a WebAssembly build, by its `selftest` export under Node.
+pub fn check_base_kernels(rounds: u32) -> Result<(), String> {
+    use crate::game::splitmix64;
+    let random = |seed: &mut u64, range: i16| {
+        let mut a = Accumulator::ZERO;
+        for x in a.iter_mut() {
+            let r = (splitmix64(seed) % (2 * range as u64 + 1)) as i64;
+            *x = (r - i64::from(range)) as i16;
+        }
+        a
+    };
+    let mut seed = 11;
+    for round in 0..rounds {
+        let (a, b, c) = (
+            random(&mut seed, i16::MAX),
+            random(&mut seed, i16::MAX),
+            random(&mut seed, 600),
+        );
+        let (mut p, mut v) = (a, a);
+        Plain::add(&mut p, &b);
+        Base::add(&mut v, &b);
+        let mut same = p == v;
+        Plain::sub(&mut p, &c);
+        Base::sub(&mut v, &c);
+        same &= p == v;
+        let (mut p2, mut v2) = (Accumulator::ZERO, Accumulator::ZERO);
+        Plain::sub_add(&mut p2, &a, &b, &c);
+        Base::sub_add(&mut v2, &a, &b, &c);
+        same &= p2 == v2;
+        same &= Plain::dot(&c, &b) == Base::dot(&c, &b) && Plain::dot(&a, &b) == Base::dot(&a, &b);
+        if !same {
+            return Err(format!(
+                "round {round}: the baseline kernels differ from the portable loops"
+            ));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,6 +321,11 @@ mod tests {
             *x = (r - i64::from(range)) as i16;
         }
         a
+    }
+
+    #[test]
+    fn the_baseline_kernels_give_the_plain_kernels_integers() {
+        assert_eq!(check_base_kernels(100), Ok(()));
     }
 
     #[test]

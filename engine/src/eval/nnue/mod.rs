@@ -6,6 +6,7 @@
 pub mod accumulator;
 pub mod features;
 mod kernels;
+pub use kernels::check_base_kernels;
 pub mod network;
 
 pub use accumulator::{AccumulatorStack, seat_values};

@@ -20,7 +20,7 @@
 //! | last 8 | FNV-1a 64 of every byte before |
 
 use super::features::{BOARD_INPUTS, BUCKETS, INPUTS, THREAT_BASE};
-use super::kernels::{Kernels, Plain};
+use super::kernels::{Base, Kernels};
 
 /// Hidden layer size.
 pub const HIDDEN: usize = 128;
@@ -350,7 +350,7 @@ impl Network {
     pub fn refresh(&self, inputs: &[usize]) -> Accumulator {
         let mut acc = self.hidden_bias;
         for &i in inputs {
-            Plain::add(&mut acc, &self.input_weights[i]);
+            Base::add(&mut acc, &self.input_weights[i]);
         }
         acc
     }
@@ -358,7 +358,7 @@ impl Network {
     /// The raw output for `acc` in `bucket`: the logit × `QA × QB`.
     #[inline(always)]
     pub fn output(&self, acc: &Accumulator, bucket: usize) -> i32 {
-        self.output_with::<Plain>(acc, bucket)
+        self.output_with::<Base>(acc, bucket)
     }
 
     /// [`Network::output`] with the kernels `K`.
@@ -370,7 +370,7 @@ impl Network {
     /// [`Network::output`] in evaluation units.
     #[inline(always)]
     pub fn value(&self, acc: &Accumulator, bucket: usize) -> i32 {
-        self.value_with::<Plain>(acc, bucket)
+        self.value_with::<Base>(acc, bucket)
     }
 
     /// [`Network::value`] with the kernels `K`.

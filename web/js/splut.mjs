@@ -1,0 +1,179 @@
+// The Splut! rules and engine in WebAssembly: the module's JavaScript face,
+// the same in a page, a Web Worker and Node (docs/web.md).
+//
+//   import { load } from './splut.mjs';
+//   const splut = await load();                 // splut.wasm beside this file
+//   splut.game('3', ['e2e3']);                  // the rules: position, legal steps, places
+//   const engine = splut.engine(line => console.log(line));
+//   engine.send('go movetime 1000');            // the protocol of protocol.md
+//
+// The engine runs on the calling thread: in a page, run it in a Worker
+// (splut-worker.js) so that a search never blocks the page.
+
+/** What `engine_line` and `engine_resume` answer. */
+const THINKING = 1, QUIT = 2; // and 0: idle
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Lets the event loop run (input, clicks) between two slices of a search. */
+const yieldToHost = typeof setImmediate === 'function'
+  ? () => new Promise(resolve => setImmediate(resolve))
+  : () => new Promise(resolve => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(null);
+  });
+
+/**
+ * Loads the module: `source` is a URL, a path (Node), bytes or a compiled
+ * `WebAssembly.Module`; by default `splut.wasm` beside this file.
+ */
+export async function load(source = new URL('splut.wasm', import.meta.url)) {
+  const imports = { splut: { now_ms: () => performance.now() } };
+  let module;
+  if (source instanceof WebAssembly.Module) {
+    module = source;
+  } else if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
+    module = await WebAssembly.compile(source);
+  } else if (typeof process === 'object' && process.versions?.node
+    && (!(source instanceof URL) || source.protocol === 'file:')) {
+    const { readFile } = await import('node:fs/promises');
+    module = await WebAssembly.compile(await readFile(source));
+  } else {
+    module = await WebAssembly.compileStreaming(fetch(source));
+  }
+  const instance = await WebAssembly.instantiate(module, imports);
+  return new Splut(module, instance.exports);
+}
+
+/** One instance of the module: the rules, and one engine. */
+export class Splut {
+  #x;
+
+  constructor(module, exports) {
+    /** The compiled module, to start more instances (a Worker's) from. */
+    this.module = module;
+    this.#x = exports;
+  }
+
+  /** Calls export `name` with `text` as its input; what it returns. */
+  input(name, text = '') {
+    const x = this.#x;
+    const bytes = encoder.encode(text);
+    // `input` may grow the memory, which replaces its buffer: read after.
+    const at = x.input(bytes.length);
+    new Uint8Array(x.memory.buffer, at, bytes.length).set(bytes);
+    return x[name]();
+  }
+
+  /** Calls export `name` with `text` as its input; its answer as text. */
+  call(name, text = '') {
+    const n = this.input(name, text);
+    return decoder.decode(new Uint8Array(this.#x.memory.buffer, this.#x.result(), n));
+  }
+
+  /**
+   * The rules: the game from `start` ('2', '3', '4' or an SPN) after
+   * `steps` (an array of step texts, or one string). Answers
+   * { spn, side, turn, stepsLeft, seats, over, winner, places, legal, steps },
+   * or { error, step } naming the refused step's index (null: the start).
+   */
+  game(start = '2', steps = []) {
+    const list = Array.isArray(steps) ? steps.join(' ') : String(steps);
+    return JSON.parse(this.call('rules_game', `${start}\n${list}`));
+  }
+
+  /** `splut bench`'s lines with `args` ('--depth 8 --eval nnue'). */
+  bench(args = '') {
+    return this.call('bench', args);
+  }
+
+  /** The network kernels checked against the portable ones: 'ok simd128'. */
+  selftest() {
+    return this.call('selftest');
+  }
+
+  /**
+   * The engine of this instance, speaking the protocol: `send(line)` takes
+   * one input line, `onLine(text)` gets each output line, `onQuit()` is
+   * called after `quit`. A search runs in slices, and lines sent while it
+   * thinks are read between them.
+   */
+  engine(onLine, onQuit = () => {}) {
+    return new Engine(this, this.#x, onLine, onQuit);
+  }
+}
+
+/** The protocol on one thread (see `Splut.engine`). */
+class Engine {
+  #splut; #x; #onLine; #onQuit;
+  #queue = [];
+  #running = false;
+  #thinking = false;
+  #quit = false;
+
+  constructor(splut, exports, onLine, onQuit) {
+    this.#splut = splut;
+    this.#x = exports;
+    this.#onLine = onLine;
+    this.#onQuit = onQuit;
+  }
+
+  /** One input line (a line with a newline in it is several). */
+  send(text) {
+    if (this.#quit) return;
+    this.#queue.push(...String(text).split(/\r?\n/));
+    this.#run();
+  }
+
+  /** Whether a search is running. */
+  get thinking() {
+    return this.#thinking;
+  }
+
+  /**
+   * The end of input: a running search gets what a native engine's gets
+   * (at most 5 s, an infinite one none) and its last lines are written.
+   */
+  async end() {
+    while (this.#running) await yieldToHost();
+    if (this.#quit) return;
+    this.#x.engine_end();
+    this.#flush();
+  }
+
+  #flush() {
+    for (const line of this.#splut.call('engine_output').split('\n')) {
+      if (line !== '') this.#onLine(line);
+    }
+  }
+
+  #after(status) {
+    this.#flush();
+    this.#thinking = status === THINKING;
+    if (status === QUIT && !this.#quit) {
+      this.#quit = true;
+      this.#onQuit();
+    }
+  }
+
+  /** Reads the queued lines; while a search thinks, runs its next slice
+   *  whenever no line is waiting, letting the host run in between. */
+  async #run() {
+    if (this.#running) return;
+    this.#running = true;
+    try {
+      for (;;) {
+        while (this.#queue.length > 0 && !this.#quit) {
+          this.#after(this.#splut.input('engine_line', this.#queue.shift()));
+        }
+        if (this.#quit || !this.#thinking) break;
+        await yieldToHost();
+        if (this.#queue.length === 0) this.#after(this.#x.engine_resume());
+      }
+    } finally {
+      this.#running = false;
+    }
+  }
+}

@@ -1,0 +1,113 @@
+//! The module's exports: plain functions over its memory. Text goes in
+//! through one input buffer (`input(len)` returns where to write `len`
+//! bytes of UTF-8) and comes out through one result buffer (a function
+//! that answers text returns its length in bytes, to be read at
+//! `result()`). One engine per module instance; calls never overlap (one
+//! thread). The one import is `splut.now_ms`, the host's clock.
+#![allow(unsafe_code)]
+
+use crate::{Protocol, Status};
+use std::cell::RefCell;
+
+#[link(wasm_import_module = "splut")]
+unsafe extern "C" {
+    /// Milliseconds on the host's monotonic clock (`performance.now()`).
+    fn now_ms() -> f64;
+}
+
+fn host_now() -> f64 {
+    // SAFETY: an import taking nothing and returning a number.
+    unsafe { now_ms() }
+}
+
+thread_local! {
+    static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    static RESULT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    static ENGINE: RefCell<Option<Protocol>> = const { RefCell::new(None) };
+}
+
+/// The input text of the current call (its invalid UTF-8 replaced).
+fn input_text() -> String {
+    INPUT.with_borrow(|b| String::from_utf8_lossy(b).into_owned())
+}
+
+/// Leaves `text` in the result buffer; returns its length.
+fn answer(text: String) -> usize {
+    RESULT.with_borrow_mut(|r| {
+        *r = text.into_bytes();
+        r.len()
+    })
+}
+
+/// Where to write `len` bytes of input for the next call.
+#[unsafe(no_mangle)]
+pub extern "C" fn input(len: usize) -> *mut u8 {
+    INPUT.with_borrow_mut(|b| {
+        b.clear();
+        b.resize(len, 0);
+        b.as_mut_ptr()
+    })
+}
+
+/// Where the last answer is (its length was returned).
+#[unsafe(no_mangle)]
+pub extern "C" fn result() -> *const u8 {
+    RESULT.with_borrow(|r| r.as_ptr())
+}
+
+fn with_engine(f: impl FnOnce(&mut Protocol) -> Status) -> u32 {
+    splut_engine::clock::set_source(host_now);
+    ENGINE.with_borrow_mut(|e| f(e.get_or_insert_with(Protocol::new))) as u32
+}
+
+/// The engine reads the input buffer as one protocol line: 0 idle, 1
+/// thinking (call `engine_resume` after reading any input), 2 quit.
+#[unsafe(no_mangle)]
+pub extern "C" fn engine_line() -> u32 {
+    let line = input_text();
+    with_engine(|e| e.line(&line))
+}
+
+/// The next slice of the engine's search: as `engine_line`.
+#[unsafe(no_mangle)]
+pub extern "C" fn engine_resume() -> u32 {
+    with_engine(Protocol::resume)
+}
+
+/// The end of input (a search gets what a native engine's gets).
+#[unsafe(no_mangle)]
+pub extern "C" fn engine_end() {
+    with_engine(|e| {
+        e.end();
+        Status::Idle
+    });
+}
+
+/// The engine's lines since the last call, into the result buffer.
+#[unsafe(no_mangle)]
+pub extern "C" fn engine_output() -> usize {
+    let text = ENGINE.with_borrow_mut(|e| e.as_mut().map(Protocol::take_output));
+    answer(text.unwrap_or_default())
+}
+
+/// The rules: the input is the start (`2`..`4` or an SPN), a newline, and
+/// the steps; the answer is `rules::game_json`'s.
+#[unsafe(no_mangle)]
+pub extern "C" fn rules_game() -> usize {
+    let text = input_text();
+    let (start, steps) = text.split_once('\n').unwrap_or((&text, ""));
+    answer(crate::rules::game_json(start, steps))
+}
+
+/// `splut bench` with the input's arguments (`--depth d`, `--eval e`).
+#[unsafe(no_mangle)]
+pub extern "C" fn bench() -> usize {
+    splut_engine::clock::set_source(host_now);
+    answer(crate::bench(&input_text()))
+}
+
+/// The network kernels against the portable loops (`crate::selftest`).
+#[unsafe(no_mangle)]
+pub extern "C" fn selftest() -> usize {
+    answer(crate::selftest())
+}
