@@ -26,8 +26,14 @@ impl Engine {
 
     /// Starts the engine without a handshake.
     pub fn spawn() -> Engine {
+        Engine::spawn_command(&[super::SPLUT])
+    }
+
+    /// Starts another program that speaks the protocol (`command`: the
+    /// program and its arguments), without a handshake.
+    pub fn spawn_command(command: &[&str]) -> Engine {
         Engine {
-            client: Client::spawn(&[super::SPLUT]).expect("start splut"),
+            client: Client::spawn(command).expect("start the engine"),
             seen: Vec::new(),
         }
     }

@@ -16,3 +16,4 @@ mod shards;
 mod tournament;
 mod train;
 mod tune;
+mod web;

@@ -25,13 +25,13 @@
 //! The whole turn comes from one tree: the most visited path while it
 //! stays in the root's turn.
 
+use super::SmallRng;
 use super::score::Score;
 use super::workers::Workers;
 use super::{Control, Info};
 use crate::eval::nnue::Network;
 use crate::eval::{EvalParams, Evaluator, SHARES_TOTAL};
 use crate::game::{Position, Seat, Step, StepKind, StepList};
-use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::sync::OnceLock;
 use std::sync::atomic::{

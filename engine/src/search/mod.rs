@@ -40,6 +40,11 @@ pub mod workers;
 
 pub use control::{Control, Progress, cores};
 pub(crate) use run::Search;
+
+/// The searches' random generator (MCTS, the reference players, the
+/// strength levels): Xoshiro256++, `rand`'s `SmallRng` on 64-bit targets,
+/// named so that a seed gives the same turns on 32-bit ones (WebAssembly).
+pub type SmallRng = rand_xoshiro::Xoshiro256PlusPlus;
 pub use workers::Workers;
 
 use crate::eval::EvalSet;
@@ -314,5 +319,22 @@ mod tests {
         assert!(uses(&always, &four, Algorithm::MaxN) && uses(&always, &two, Algorithm::Mcts));
         let never = with("false");
         assert!(!uses(&never, &two, Algorithm::Auto));
+    }
+}
+
+#[cfg(test)]
+mod rng_tests {
+    use rand::{RngCore, SeedableRng};
+
+    #[test]
+    fn the_named_generator_is_small_rng_on_64_bit_targets() {
+        #[cfg(target_pointer_width = "64")]
+        for seed in [0, 1, 42, u64::MAX] {
+            let mut a = super::SmallRng::seed_from_u64(seed);
+            let mut b = rand::rngs::SmallRng::seed_from_u64(seed);
+            for _ in 0..100 {
+                assert_eq!(a.next_u64(), b.next_u64());
+            }
+        }
     }
 }

@@ -9,9 +9,9 @@
 //!
 //! Both are seeded, so a game between them is replayable.
 
+use super::SmallRng;
 use crate::eval::threats::steps_to_kill_with;
 use crate::game::{Position, Step, StepList};
-use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::HashSet;
 

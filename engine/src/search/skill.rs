@@ -38,13 +38,13 @@
 //! (docs/results/levels.md); `UCI_Elo` is turned into a level by
 //! interpolating on them ([`level_for_elo`]).
 
+use super::SmallRng;
 use super::complete_turn::{complete_turn, turn_part};
 use super::score::Score;
 use super::{Algorithm, Info, Limits, Outcome, Search, Settings};
 use crate::eval::EvalParams;
 use crate::game::{Position, StepKind};
 use crate::options::{ELO_MAX, ELO_MIN, Id, SKILL_MAX, Values};
-use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

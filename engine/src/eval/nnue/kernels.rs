@@ -199,10 +199,11 @@ mod simd128 {
     /// 8 i16s per register.
     pub const LANES: usize = 8;
 
-    /// Register `k` of `a`.
+    /// Register `k` of `a`; `k < HIDDEN / LANES` (every caller's loop
+    /// bound).
     #[inline(always)]
     pub fn load(a: &Accumulator, k: usize) -> v128 {
-        assert!(k < HIDDEN / LANES);
+        debug_assert!(k < HIDDEN / LANES);
         // SAFETY: in bounds (k < HIDDEN / 8); WebAssembly loads need no
         // alignment.
         unsafe { v128_load(a.0.as_ptr().add(k * LANES).cast()) }
@@ -210,7 +211,7 @@ mod simd128 {
 
     #[inline(always)]
     pub fn store(a: &mut Accumulator, k: usize, v: v128) {
-        assert!(k < HIDDEN / LANES);
+        debug_assert!(k < HIDDEN / LANES);
         // SAFETY: as `load`'s.
         unsafe { v128_store(a.0.as_mut_ptr().add(k * LANES).cast(), v) }
     }

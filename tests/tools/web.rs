@@ -1,0 +1,240 @@
+//! The WebAssembly engine (docs/web.md) under Node, against the native
+//! binary: the same protocol lines, the same bench signature, the SIMD128
+//! kernels, and a tournament between the two. Needs `scripts/web` to have
+//! written `target/web` (scripts/test does) and `node`; without them the
+//! tests fail, unless `SPLUT_SKIP_WEB=1` says to skip them.
+
+use crate::support::engine::Engine;
+use crate::support::{SPLUT, splut, temp};
+use splut::play::record::{Reason, parse_records};
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+/// The folder scripts/web wrote, `None` (skip) only with `SPLUT_SKIP_WEB=1`.
+pub fn web_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("SPLUT_WEB_DIR").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/web"),
+        PathBuf::from,
+    );
+    let node = Command::new("node").arg("--version").output().is_ok();
+    if node && dir.join("splut.wasm").is_file() && dir.join("splut-node.mjs").is_file() {
+        return Some(dir);
+    }
+    if std::env::var("SPLUT_SKIP_WEB").as_deref() == Ok("1") {
+        eprintln!("web: skipped (SPLUT_SKIP_WEB=1; node or target/web missing)");
+        return None;
+    }
+    panic!(
+        "the WebAssembly tests need node and {}: run scripts/web (or set SPLUT_SKIP_WEB=1)",
+        dir.display()
+    );
+}
+
+fn node_engine(dir: &std::path::Path) -> Engine {
+    let script = dir.join("splut-node.mjs");
+    Engine::spawn_command(&["node", script.to_str().unwrap()])
+}
+
+/// `line` without the words that depend on the clock (`time`, `nps`).
+fn timeless(line: &str) -> String {
+    let words: Vec<&str> = line.split(' ').collect();
+    let mut kept = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        if line.starts_with("info depth") && matches!(words[i], "time" | "nps") {
+            i += 2;
+        } else {
+            kept.push(words[i]);
+            i += 1;
+        }
+    }
+    kept.join(" ")
+}
+
+/// The lines `engine` answers to each of `script`'s lines: a search's up
+/// to `bestmove`, a perft's up to its total; any other's up to the `readyok` of an `isready` sent
+/// after it (so the two engines are compared line for line).
+fn transcript(mut engine: Engine, script: &[&str]) -> Vec<String> {
+    let mut all = Vec::new();
+    for line in script {
+        engine.send(line);
+        let until = if line.starts_with("go") {
+            "bestmove"
+        } else if line.starts_with("perft") && !line.contains("99") {
+            "nodes "
+        } else {
+            engine.send("isready");
+            "readyok"
+        };
+        let mut lines = Vec::new();
+        // A search ends with `bestmove`; a refused `go` with its error.
+        while !lines
+            .last()
+            .is_some_and(|l: &String| l.starts_with(until) || l.starts_with("info string error"))
+        {
+            let next = engine.next_line(Duration::from_secs(120));
+            lines.push(
+                next.unwrap_or_else(|| panic!("no {until} after {line:?}: {:?}", engine.seen)),
+            );
+        }
+        all.push(format!("> {line}"));
+        all.extend(lines.iter().map(|l| timeless(l)));
+    }
+    engine.send("quit");
+    all
+}
+
+#[test]
+fn protocol_sessions_give_the_native_engines_lines() {
+    let Some(dir) = web_dir() else { return };
+    let script = [
+        "ugi",
+        "uci",
+        "help",
+        "uginewgame",
+        "position startpos",
+        "go nodes 3000",
+        "go depth 5",
+        "position startpos players 3 moves e2e3",
+        "query legal",
+        "query spn",
+        "query p1turn",
+        "d",
+        "perft 3",
+        "go nodes 4000",
+        "setoption name MultiPV value 3",
+        "go depth 4",
+        "setoption name MultiPV value 1",
+        "setoption name ShowWinProb value true",
+        "go nodes 2000",
+        "setoption name Algorithm value maxn",
+        "go nodes 3000",
+        "setoption name Algorithm value brsplus",
+        "go nodes 3000",
+        "setoption name Algorithm value mcts",
+        "go nodes 2000",
+        "setoption name Algorithm value auto",
+        "setoption name Skill Level value 4",
+        "go nodes 5000",
+        "setoption name Skill Level value 20",
+        "setoption name UseNNUE value true",
+        "position startpos moves e2e3 e8e7 f8f7",
+        "go nodes 3000",
+        "position startpos players 4 moves e2e3",
+        "go nodes 3000",
+        // Bad lines: the same errors, the state unchanged.
+        "frobnicate",
+        "isready now",
+        "go nodes many",
+        "go wtime -5",
+        "position fen R/garbage",
+        "position startpos moves e2e9",
+        "setoption name NoSuchOption value 1",
+        "setoption name Hash value lots",
+        "perft 99",
+        "query nonsense",
+        "ponderhit",
+        "stop",
+        "query spn",
+        "position startpos players 3 moves e2e3 b5c5 b6c6 b4c4",
+        "go nodes 100000 depth 3",
+    ];
+    let native = transcript(Engine::spawn(), &script);
+    let wasm = transcript(node_engine(&dir), &script);
+    let mut command = "";
+    for (n, w) in native.iter().zip(&wasm) {
+        if n.starts_with("> ") {
+            command = n;
+        }
+        assert_eq!(n, w, "the WebAssembly engine differs after {command}");
+    }
+    assert_eq!(native.len(), wasm.len());
+    assert!(
+        wasm.iter()
+            .any(|l| l.contains("error: unknown command 'frobnicate'"))
+    );
+}
+
+#[test]
+fn stop_ends_an_infinite_search_and_isready_is_answered_while_it_thinks() {
+    let Some(dir) = web_dir() else { return };
+    let mut e = node_engine(&dir);
+    e.send("position startpos players 3");
+    e.send("go infinite");
+    e.read_until("info depth 3");
+    e.send("isready");
+    e.read_until("readyok");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("stop");
+    let lines = e.read_until("bestmove");
+    assert!(lines[lines.len() - 2].starts_with("bestturn "), "{lines:?}");
+    e.send("go movetime 300");
+    let lines = e.read_until_within("bestmove", Duration::from_secs(5));
+    assert!(
+        lines.is_some(),
+        "a timed search ends on its clock: {:?}",
+        e.seen
+    );
+}
+
+#[test]
+fn the_bench_signature_and_the_simd128_kernels() {
+    let Some(dir) = web_dir() else { return };
+    let script = dir.join("splut-node.mjs");
+    let node = |args: &[&str]| {
+        let o = Command::new("node")
+            .arg(&script)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    assert_eq!(node(&["selftest"]).trim(), "ok simd128");
+    let nodes = |text: &str| text.lines().last().unwrap_or("").to_string();
+    for eval in ["auto", "hand", "nnue"] {
+        let native = String::from_utf8(splut(&["bench", "--eval", eval]).stdout).unwrap();
+        let wasm = node(&["bench", "--eval", eval]);
+        assert!(nodes(&native).starts_with("nodes "), "{native}");
+        assert_eq!(nodes(&wasm), nodes(&native), "bench --eval {eval}");
+    }
+    let o = Command::new("node")
+        .arg(&script)
+        .args(["bench", "--depth", "x"])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+}
+
+#[test]
+fn a_tournament_between_the_webassembly_and_the_native_engine_has_no_forfeit() {
+    let Some(dir) = web_dir() else { return };
+    let rec = temp("web", "node-vs-native.games");
+    let node = format!("cmd=node {}", dir.join("splut-node.mjs").display());
+    let o = Command::new(SPLUT)
+        .args(["tournament", "--engine", "name=wasm", &node])
+        .args(["--engine", "name=native", "algo=auto"])
+        .args(["--tc", "movetime=40", "--rounds", "10", "--seed", "41"])
+        .args(["--concurrency", "2", "--records", rec.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{out}");
+    let text = std::fs::read_to_string(&rec).unwrap();
+    // The header block (the tournament's options) comes before the games.
+    let games = text
+        .strip_prefix("[Tournament ")
+        .map_or(text.as_str(), |rest| {
+            rest.split_once("\n\n").map_or("", |x| x.1)
+        });
+    let games = parse_records(games).unwrap();
+    assert_eq!(games.len(), 20, "{out}");
+    for g in &games {
+        assert!(
+            !matches!(g.reason, Reason::Forfeit { .. }),
+            "{:?}\n{out}",
+            g.reason
+        );
+    }
+}
