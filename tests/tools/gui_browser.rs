@@ -31,7 +31,7 @@ fn find_program(names: &[&str]) -> Option<String> {
 
 /// Chromium and chromedriver; `None` (skip) only with
 /// `SPLUT_SKIP_BROWSER=1`, else a missing one fails the test.
-fn browser_programs() -> Option<(String, String)> {
+pub(crate) fn browser_programs() -> Option<(String, String)> {
     let (chromium, chromedriver) = (
         find_program(&["chromium", "chromium-browser", "google-chrome"]),
         find_program(&["chromedriver"]),
@@ -60,14 +60,14 @@ fn free_port() -> u16 {
 }
 
 /// A chromedriver process and one browser session.
-struct Browser {
+pub(crate) struct Browser {
     driver: Child,
     port: u16,
     session: String,
 }
 
 impl Browser {
-    fn start(chromium: &str, chromedriver: &str) -> Browser {
+    pub(crate) fn start(chromium: &str, chromedriver: &str) -> Browser {
         let port = free_port();
         let driver = Command::new(chromedriver)
             .arg(format!("--port={port}"))
@@ -126,7 +126,7 @@ impl Browser {
         format!("/session/{}{rest}", self.session)
     }
 
-    fn go(&self, url: &str) {
+    pub(crate) fn go(&self, url: &str) {
         self.call("POST", &self.s("/url"), Some(json!({ "url": url })));
     }
 
@@ -141,7 +141,7 @@ impl Browser {
         )
     }
 
-    fn js(&self, script: &str) -> Value {
+    pub(crate) fn js(&self, script: &str) -> Value {
         self.call(
             "POST",
             &self.s("/execute/sync"),
@@ -168,7 +168,7 @@ impl Browser {
         ));
     }
 
-    fn click(&self, css: &str) {
+    pub(crate) fn click(&self, css: &str) {
         self.reveal(css);
         let e = self.find(css);
         self.call(
@@ -217,7 +217,7 @@ impl Browser {
     }
 
     /// Waits until `script` (an expression) is truthy; returns its value.
-    fn wait(&self, expr: &str, limit: Duration, what: &str) -> Value {
+    pub(crate) fn wait(&self, expr: &str, limit: Duration, what: &str) -> Value {
         let t0 = Instant::now();
         loop {
             let v = self.js(&format!("return {expr};"));

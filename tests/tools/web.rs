@@ -1,14 +1,17 @@
 //! The WebAssembly engine (docs/web.md) under Node, against the native
 //! binary: the same protocol lines, the same bench signature, the SIMD128
-//! kernels, and a tournament between the two. Needs `scripts/web` to have
+//! kernels, and a tournament between the two; and in Chromium, the worker
+//! and the rules in a page served by a plain file server. Needs `scripts/web` to have
 //! written `target/web` (scripts/test does) and `node`; without them the
 //! tests fail, unless `SPLUT_SKIP_WEB=1` says to skip them.
 
+use crate::gui_browser::{Browser, browser_programs};
 use crate::support::engine::Engine;
 use crate::support::{SPLUT, splut, temp};
 use splut::play::record::{Reason, parse_records};
 use std::path::PathBuf;
 use std::process::Command;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The folder scripts/web wrote, `None` (skip) only with `SPLUT_SKIP_WEB=1`.
@@ -237,4 +240,103 @@ fn a_tournament_between_the_webassembly_and_the_native_engine_has_no_forfeit() {
             g.reason
         );
     }
+}
+
+/// Serves the files of `dir` (a plain static file server, as any host
+/// would be) on a free port; every path requested is kept.
+fn static_server(dir: PathBuf) -> (u16, Arc<Mutex<Vec<String>>>) {
+    let server = tiny_http::Server::http("127.0.0.1:0").unwrap();
+    let port = server.server_addr().to_ip().unwrap().port();
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let seen = asked.clone();
+    std::thread::spawn(move || {
+        for request in server.incoming_requests() {
+            let path = request.url().split('?').next().unwrap_or("").to_string();
+            seen.lock().unwrap().push(path.clone());
+            let name = path.trim_start_matches('/');
+            let kind = match name.rsplit('.').next() {
+                Some("html") => "text/html; charset=utf-8",
+                Some("js" | "mjs") => "text/javascript",
+                Some("wasm") => "application/wasm",
+                _ => "application/octet-stream",
+            };
+            let file = dir.join(name);
+            let response = match std::fs::read(&file) {
+                Ok(bytes) if !name.contains("..") => tiny_http::Response::from_data(bytes)
+                    .with_header(tiny_http::Header::from_bytes("Content-Type", kind).unwrap()),
+                _ => tiny_http::Response::from_data(b"not found".to_vec()).with_status_code(404),
+            };
+            let _ = request.respond(response);
+        }
+    });
+    (port, asked)
+}
+
+#[test]
+fn the_worker_and_the_rules_in_a_page_from_a_static_file_server() {
+    let Some(dir) = web_dir() else { return };
+    let Some((chromium, chromedriver)) = browser_programs() else {
+        return;
+    };
+    let (port, asked) = static_server(dir);
+    let b = Browser::start(&chromium, &chromedriver);
+    b.go(&format!("http://127.0.0.1:{port}/embed.html"));
+    let ready = "window.ready && window.engineLines.includes('readyok')";
+    b.wait(ready, Duration::from_secs(30), "the worker's readyok");
+    // A 1 s search in the worker; meanwhile the page's timers keep time
+    // and a click is answered.
+    b.js(
+        "send('position startpos players 3'); send('go movetime 1000');
+         window.lags = [];
+         (async () => { for (let i = 0; i < 20; i++) {
+             const t = performance.now();
+             await new Promise(r => setTimeout(r, 20));
+             window.lags.push(performance.now() - t - 20); } })();
+         return 1;",
+    );
+    b.wait(
+        "window.engineLines.some(l => l.startsWith('info depth 3'))",
+        Duration::from_secs(10),
+        "the search",
+    );
+    b.click("#ping");
+    let during = b.js(
+        "return document.getElementById('pong').textContent === 'pong 1'
+            && !window.engineLines.some(l => l.startsWith('bestmove '));",
+    );
+    assert_eq!(
+        during, true,
+        "the click was answered while the engine thought"
+    );
+    let best = b.wait(
+        "window.engineLines.find(l => l.startsWith('bestmove '))",
+        Duration::from_secs(10),
+        "bestmove",
+    );
+    let lags = b.js("return window.lags.length === 20 && Math.max(...window.lags);");
+    let worst = lags.as_f64().unwrap_or_else(|| panic!("timers: {lags}"));
+    assert!(
+        worst < 100.0,
+        "the page stalled {worst} ms while the engine thought"
+    );
+    // The rules in the page: the engine's step is legal, a bad one refused.
+    let step = best.as_str().unwrap().trim_start_matches("bestmove ");
+    let legal = b.js(&format!(
+        "return splut.game('3', ['{step}']).error === undefined;"
+    ));
+    assert_eq!(legal, true, "{step}");
+    b.js("document.getElementById('steps').value = 'e2e3 e2e9';
+          document.querySelector('#rules button').click(); return 1;");
+    let verdict = b.wait(
+        "document.querySelector('#verdict.refused')?.textContent",
+        Duration::from_secs(5),
+        "the rules' verdict",
+    );
+    assert!(
+        verdict.as_str().unwrap().starts_with("Refused (step 2)"),
+        "{verdict}"
+    );
+    let asked = asked.lock().unwrap().clone();
+    assert!(asked.iter().any(|p| p == "/splut.wasm"), "{asked:?}");
+    assert!(!asked.iter().any(|p| p.starts_with("/api/")), "{asked:?}");
 }
