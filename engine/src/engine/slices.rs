@@ -11,7 +11,7 @@
 use super::{PreparedSearch, Report, win_probabilities};
 use crate::clock::Instant;
 use crate::search::time::{self, Budget};
-use crate::search::{Info, Limits, Search};
+use crate::search::{Algorithm, Info, Limits, Search};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 use std::time::Duration;
@@ -101,6 +101,15 @@ impl PreparedSearch {
         } else {
             SliceEnd::Done(self.finish())
         }
+    }
+
+    /// Whether the search keeps its work between slices in the table
+    /// (alpha-beta, max-n, best-reply search): MCTS keeps a tree, which
+    /// each slice would grow again from nothing, so a host runs a timed
+    /// MCTS search in one go ([`PreparedSearch::run`]).
+    pub fn resumes_from_the_table(&self) -> bool {
+        let algorithm = self.settings.algorithm.resolve(self.root.players_left());
+        !matches!(algorithm, Algorithm::Mcts | Algorithm::UctPlain)
     }
 
     /// The best result of the slices so far, with the nodes and time of

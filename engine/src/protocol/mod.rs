@@ -309,8 +309,9 @@ impl Session {
 
     /// A session for a host with one thread (WebAssembly): nothing runs on
     /// a thread of its own. A search limited only by nodes or depth runs
-    /// to its end within `go` (its lines are a native session's); any
-    /// other (a time limit, `infinite`, `ponder`) runs a slice of at most
+    /// to its end within `go` (its lines are a native session's), and so
+    /// does a timed MCTS search; any other (a time limit, `infinite`,
+    /// `ponder`) runs a slice of at most
     /// [`SLICE`] at a time: the host calls [`Session::resume`] while it
     /// returns true, reading its input between calls, so that `stop`,
     /// `isready` and the rest are answered while it thinks. Perft runs to

@@ -42,12 +42,14 @@ impl Pending {
 
 impl Session {
     /// `go` in a cooperative session: a search limited only by nodes or
-    /// depth runs now to its end; any other runs its first slice now and
+    /// depth (or a timed MCTS search, whose tree would not survive a
+    /// slice) runs now to its end; any other runs its first slice now and
     /// the rest from [`Session::resume`].
     pub(super) fn go_sliced(&mut self, search: PreparedSearch, limits: &Limits, wp: bool) {
         let root = *search.root();
         let timed = limits.movetime.is_some() || limits.clock.is_some();
-        if !timed && !limits.infinite && !limits.ponder {
+        let waits = limits.infinite || limits.ponder;
+        if !waits && (!timed || !search.resumes_from_the_table()) {
             let (out, mut reported) = (self.out.clone(), None);
             let line = |i: &Info| report_line(&root, i, wp);
             let report = search.run(&mut |i| {
