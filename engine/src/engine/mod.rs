@@ -419,6 +419,7 @@ impl PreparedSearch {
             ponder: self.ponder.clone(),
             budget: None,
             pause: None,
+            continues: false,
         }
     }
 }

@@ -47,6 +47,7 @@ impl PreparedSearch {
     /// also run in one go with [`PreparedSearch::run`], which counts
     /// exactly the nodes a native search counts.
     pub fn run_slice(&mut self, pause: Duration, on_info: &mut dyn FnMut(&Info)) -> SliceEnd {
+        let continues = self.slices.started.is_some();
         let started = *self.slices.started.get_or_insert_with(Instant::now);
         let Some(budget) = self.time_left(started) else {
             return SliceEnd::Done(self.finish());
@@ -74,6 +75,7 @@ impl PreparedSearch {
             ponder: None,
             budget: Some(budget),
             pause: Some((pause, paused.clone())),
+            continues,
         };
         let (before, shown) = (self.slices.nodes, &mut self.slices.shown);
         let outcome = search.think(self.stop.clone(), &mut |i| {

@@ -48,6 +48,9 @@ pub(crate) struct Search<'a> {
     pub(crate) budget: Option<time::Budget>,
     /// When a search run in slices pauses, and the flag it then sets.
     pub(crate) pause: Option<(Duration, Arc<AtomicBool>)>,
+    /// A later slice of a search run in slices: the table's entries are
+    /// this search's own, not aged as a new search's would be.
+    pub(crate) continues: bool,
 }
 
 impl Search<'_> {
@@ -129,7 +132,9 @@ impl Search<'_> {
         report: &mut dyn FnMut(&Info),
     ) -> Outcome {
         let (root, settings) = (self.root, self.settings);
-        self.tt.new_search();
+        if !self.continues {
+            self.tt.new_search();
+        }
         if root.is_game_over() {
             return Outcome {
                 turn: Vec::new(),
