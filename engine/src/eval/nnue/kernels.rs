@@ -268,10 +268,11 @@ impl Kernels for Simd128 {
     }
 }
 
-/// Checks the build's baseline kernels ([`Base`]) against the portable
-/// loops on `rounds` rounds of random accumulators, wrapping and clipping
-/// at both ends; the first difference found, if any. Run by the tests and,
-/// in a WebAssembly build, by its `selftest` export under Node.
+/// Checks the build's baseline kernels (SIMD128 in a WebAssembly build
+/// with `simd128`, else the portable loops themselves) against the
+/// portable loops on `rounds` rounds of random accumulators, wrapping and
+/// clipping at both ends; the first difference found, if any. Run by the
+/// tests and, in a WebAssembly build, by its `selftest` export under Node.
 pub fn check_base_kernels(rounds: u32) -> Result<(), String> {
     use crate::game::splitmix64;
     let random = |seed: &mut u64, range: i16| {
