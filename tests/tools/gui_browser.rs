@@ -132,7 +132,7 @@ impl Browser {
 
     /// Opens the page at `url` and waits until it says it is ready;
     /// returns when that was (ms from its start).
-    fn open(&self, url: &str, what: &str) -> Value {
+    pub(crate) fn open(&self, url: &str, what: &str) -> Value {
         self.go(url);
         self.wait(
             "window.splut && window.splut.ready",
@@ -160,7 +160,7 @@ impl Browser {
 
     /// Opens the folds (`<details>`) around the element `css`, as a person
     /// opens "New game" or "Advanced" before using what is inside.
-    fn reveal(&self, css: &str) {
+    pub(crate) fn reveal(&self, css: &str) {
         self.js(&format!(
             "let d = document.querySelector({css:?}); d = d && d.closest('details'); \
              while (d) {{ d.open = true; d = d.parentElement && d.parentElement.closest('details'); }} \
@@ -178,13 +178,13 @@ impl Browser {
         );
     }
 
-    fn click_square(&self, sq: &str) {
+    pub(crate) fn click_square(&self, sq: &str) {
         self.click(&format!("[data-square=\"{sq}\"]"));
     }
 
     /// Start, saying yes when the page asks before it replaces a running
     /// game.
-    fn start_game(&self) {
+    pub(crate) fn start_game(&self) {
         self.click("#start");
         if self
             .js("return !document.getElementById('replace-confirm').classList.contains('hidden');")
@@ -198,7 +198,7 @@ impl Browser {
         self.click(&format!("#chooser button[data-step=\"{step}\"]"));
     }
 
-    fn type_into(&self, css: &str, text: &str) {
+    pub(crate) fn type_into(&self, css: &str, text: &str) {
         self.reveal(css);
         let e = self.find(css);
         self.call(

@@ -258,6 +258,7 @@ fn static_server(dir: PathBuf) -> (u16, Arc<Mutex<Vec<String>>>) {
                 Some("html") => "text/html; charset=utf-8",
                 Some("js" | "mjs") => "text/javascript",
                 Some("wasm") => "application/wasm",
+                Some("css") => "text/css",
                 _ => "application/octet-stream",
             };
             let file = dir.join(name);
@@ -338,5 +339,101 @@ fn the_worker_and_the_rules_in_a_page_from_a_static_file_server() {
     );
     let asked = asked.lock().unwrap().clone();
     assert!(asked.iter().any(|p| p == "/splut.wasm"), "{asked:?}");
+    assert!(!asked.iter().any(|p| p.starts_with("/api/")), "{asked:?}");
+}
+
+#[test]
+fn the_board_plays_from_a_static_file_server_with_no_server_behind_it() {
+    let Some(dir) = web_dir() else { return };
+    let Some((chromium, chromedriver)) = browser_programs() else {
+        return;
+    };
+    let (port, asked) = static_server(dir);
+    let b = Browser::start(&chromium, &chromedriver);
+    let ready = b.open(&format!("http://127.0.0.1:{port}/index.html"), "the board");
+    let ready_ms = ready.as_f64().unwrap();
+    eprintln!("the static board was ready {ready_ms:.0} ms after it began loading");
+    assert!(ready_ms < 3000.0, "{ready_ms} ms");
+    // What needs more than the rules and one engine is not offered.
+    assert_eq!(
+        b.js("return getComputedStyle(document.getElementById('hint')).display;"),
+        "none"
+    );
+
+    // 3 players, red a person, the engines quick; red's turn by clicks.
+    b.click("#players option[value=\"3\"]");
+    for seat in ["y", "g"] {
+        b.click(&format!("#kind-{seat} option[value=\"engine\"]"));
+        b.type_into(&format!("#ms-{seat}"), "50");
+    }
+    b.start_game();
+    b.wait(
+        "document.getElementById('board').dataset.gameId",
+        Duration::from_secs(10),
+        "the game",
+    );
+    b.click("#pace option[value=\"none\"]");
+    b.click_square("e2");
+    let lit =
+        b.js("return [...document.querySelectorAll('.hit.target')].map(e => e.dataset.square);");
+    assert_eq!(lit, serde_json::json!(["e3"]));
+    b.click_square("e3");
+    b.wait(
+        "game.step_count >= 5 && game.side === 'r' && !game.thinking",
+        Duration::from_secs(20),
+        "the engines' turns",
+    );
+    let st = b.js("return game;");
+    assert_eq!(
+        st["turns"][0]["steps"],
+        serde_json::json!(["e3".replace("e3", "e2e3")])
+    );
+    assert!(
+        st["evals"].as_array().is_some_and(|e| !e.is_empty()),
+        "win chances: {st}"
+    );
+    // Take back to red's turn: the engines' turns go too.
+    b.click("#takeback");
+    b.wait(
+        "game.step_count === 0",
+        Duration::from_secs(10),
+        "the take-back",
+    );
+
+    // An engines-only 3-player game, watched to its end.
+    b.click("#engines-only");
+    for seat in ["r", "y", "g"] {
+        b.click(&format!("#algo-{seat} option[value=\"greedy\"]"));
+        b.type_into(&format!("#ms-{seat}"), "20");
+    }
+    let old = b.js("return document.getElementById('board').dataset.gameId;");
+    b.start_game();
+    b.wait(
+        &format!(
+            "document.getElementById('board').dataset.gameId !== '{}'",
+            old.as_str().unwrap_or("")
+        ),
+        Duration::from_secs(10),
+        "the new game",
+    );
+    b.wait(
+        "!document.getElementById('banner').classList.contains('hidden')",
+        Duration::from_secs(300),
+        "the end of the engines' game",
+    );
+    let st = b.js("return game;");
+    assert_eq!(st["gameover"], true, "{st}");
+    let places = b.js("return document.getElementById('banner-places').textContent;");
+    assert!(
+        places.as_str().unwrap().starts_with("Places: 1st "),
+        "{places}"
+    );
+    // The record is made in the page and reads back as a game.
+    let record = b.js("return await window.splutBackend('GET', `/api/games/${game.id}/record`);");
+    let text = record.as_str().unwrap();
+    assert!(text.contains("[Reason last sorcerer standing]"), "{text}");
+    let games = parse_records(text).unwrap();
+    assert_eq!(games.len(), 1);
+    let asked = asked.lock().unwrap().clone();
     assert!(!asked.iter().any(|p| p.starts_with("/api/")), "{asked:?}");
 }

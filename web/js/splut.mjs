@@ -84,6 +84,16 @@ export class Splut {
     return JSON.parse(this.call('rules_game', `${start}\n${list}`));
   }
 
+  /**
+   * The positions of the game from `start` after `steps`: { spns (the
+   * start's and each step's after it), movers and turns (before each
+   * step), out (the seats that went out, first out first) }, or { error, step }.
+   */
+  history(start = '2', steps = []) {
+    const list = Array.isArray(steps) ? steps.join(' ') : String(steps);
+    return JSON.parse(this.call('rules_history', `${start}\n${list}`));
+  }
+
   /** `splut bench`'s lines with `args` ('--depth 8 --eval nnue'). */
   bench(args = '') {
     return this.call('bench', args);

@@ -99,6 +99,14 @@ pub extern "C" fn rules_game() -> usize {
     answer(crate::rules::game_json(start, steps))
 }
 
+/// The rules: as `rules_game`, the answer `rules::history_json`'s.
+#[unsafe(no_mangle)]
+pub extern "C" fn rules_history() -> usize {
+    let text = input_text();
+    let (start, steps) = text.split_once('\n').unwrap_or((&text, ""));
+    answer(crate::rules::history_json(start, steps))
+}
+
 /// `splut bench` with the input's arguments (`--depth d`, `--eval e`).
 #[unsafe(no_mangle)]
 pub extern "C" fn bench() -> usize {

@@ -14,6 +14,47 @@ use splut_rules::{Game, Position, Seat};
 /// played). A bad start or step gives `{"error": …, "step": i}` instead,
 /// `i` the index of the refused step (`null` for the start).
 pub fn game_json(start: &str, steps: &str) -> String {
+    match replay(start, steps) {
+        Ok(game) => describe(&game),
+        Err(e) => e,
+    }
+}
+
+/// The positions of the game from `start` after `steps` ([`game_json`]'s
+/// arguments), as a JSON object: `spns` (the start's and each step's
+/// after it, one more than the steps), `movers` and `turns` (before each
+/// step: the seat to move and the turn's number), `out` (the seats that
+/// went out, first out first). A bad start or step gives [`game_json`]'s
+/// error.
+pub fn history_json(start: &str, steps: &str) -> String {
+    let game = match replay(start, steps) {
+        Ok(g) => g,
+        Err(e) => return e,
+    };
+    let ps = game.positions();
+    let spns: Vec<String> = ps.iter().map(|p| quote(&p.to_spn())).collect();
+    let before = &ps[..ps.len() - 1];
+    let movers: Vec<String> = before
+        .iter()
+        .map(|p| format!("\"{}\"", p.side_to_move().letter()))
+        .collect();
+    let turns: Vec<String> = before.iter().map(|p| p.turn().to_string()).collect();
+    let out: Vec<String> = game
+        .eliminations()
+        .iter()
+        .map(|s| format!("\"{}\"", s.letter()))
+        .collect();
+    format!(
+        "{{\"spns\":[{}],\"movers\":[{}],\"turns\":[{}],\"out\":[{}]}}",
+        spns.join(","),
+        movers.join(","),
+        turns.join(","),
+        out.join(",")
+    )
+}
+
+/// The game from `start` after `steps`, or [`game_json`]'s error object.
+fn replay(start: &str, steps: &str) -> Result<Game, String> {
     let start = start.trim();
     let position = match start {
         "2" | "3" | "4" | "" => {
@@ -23,14 +64,17 @@ pub fn game_json(start: &str, steps: &str) -> String {
     };
     let mut game = match position {
         Ok(p) => Game::new(p),
-        Err(e) => return format!("{{\"error\":{},\"step\":null}}", quote(&e)),
+        Err(e) => return Err(format!("{{\"error\":{},\"step\":null}}", quote(&e))),
     };
     for (i, text) in steps.split_whitespace().enumerate() {
         if let Err(e) = game.play_text(text) {
-            return format!("{{\"error\":{},\"step\":{i}}}", quote(&e.to_string()));
+            return Err(format!(
+                "{{\"error\":{},\"step\":{i}}}",
+                quote(&e.to_string())
+            ));
         }
     }
-    describe(&game)
+    Ok(game)
 }
 
 /// The JSON object of `game` ([`game_json`]).
@@ -129,6 +173,22 @@ mod tests {
             "{j}"
         );
         assert_eq!(quote("a\"b\\c\n"), "\"a\\\"b\\\\c\\u000a\"");
+    }
+
+    #[test]
+    fn the_history_has_every_position_mover_and_turn() {
+        let j = history_json("3", "e2e3 b5c5 b6c6");
+        let start = Game::new(Position::start(3).unwrap()).position().to_spn();
+        assert!(
+            j.starts_with(&format!("{{\"spns\":[{}", quote(&start))),
+            "{j}"
+        );
+        assert!(
+            j.contains("\"movers\":[\"r\",\"y\",\"y\"],\"turns\":[1,2,2],\"out\":[]"),
+            "{j}"
+        );
+        assert_eq!(j.matches("/R ").count(), 4, "{j}");
+        assert!(history_json("3", "e2e3 zz").ends_with("\"step\":1}"));
     }
 
     #[test]

@@ -293,7 +293,10 @@ function dragEnd(ev) {
   clickSquare(sq);
 }
 
+// The API: `splut gui`'s server, or without one (the static board of
+// `scripts/web`, docs/web.md) the back end it loaded into the page.
 async function api(method, path, body) {
+  if (window.splutBackend) return window.splutBackend(method, path, body);
   const opts = { method, headers: {} };
   if (body !== undefined) { opts.body = JSON.stringify(body); opts.headers["Content-Type"] = "application/json"; }
   const r = await fetch(path, opts);
@@ -353,7 +356,7 @@ function render(st) {
   if (hint && hint.step_count !== st.step_count) { hint = null; $("hint-text").classList.add("hidden"); }
   drawOverlays();
   $("spn-text").value = st.spn || "";
-  $("download").href = `/api/games/${st.id}/record`;
+  if (!window.splutBackend) $("download").href = `/api/games/${st.id}/record`;
   $("pass").classList.toggle("hidden", !(personToMove() && st.legal.includes("pass")));
   if (st.pace && $("pace").value !== st.pace) $("pace").value = st.pace;
   $("next-step").classList.toggle("hidden", !st.waiting);
@@ -1184,6 +1187,35 @@ function wire() {
   });
 }
 
+// What a back end does not offer (`features` in its config: the board
+// without a server has no hints, threats or review yet) is not shown.
+function hideMissingFeatures() {
+  const f = (config && config.features) || {};
+  const parts = { hint: ["hint"], threats: ["threats-toggle"], review: ["review", "review-status", "review-list"] };
+  for (const [name, ids] of Object.entries(parts)) {
+    if (f[name] !== false) continue;
+    for (const id of ids) {
+      const e = $(id);
+      (e.closest("label.toggle") || e).classList.add("unavailable");
+    }
+  }
+  if (window.splutBackend) {
+    // The record is made in the page: a file from it when clicked.
+    $("download").addEventListener("click", async (ev) => {
+      ev.preventDefault();
+      if (!game) return;
+      try {
+        const text = await api("GET", `/api/games/${game.id}/record`);
+        const a = document.createElement("a");
+        a.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+        a.download = "splut-game.txt";
+        a.click();
+        setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+      } catch (e) { showError(e.message, false); }
+    });
+  }
+}
+
 async function main() {
   buildBoard();
   previewStart();  // beside the config request, not after it
@@ -1192,6 +1224,7 @@ async function main() {
     config = await api("GET", "/api/config");
     if (config.engine_error) showError(`The engine could not start: ${config.engine_error}`, false);
   } catch (e) { showError(`No server: ${e.message}`, false); }
+  hideMissingFeatures();
   drawLevelChoice();
   drawSeatForm();
   $("status").textContent = "Start a game";

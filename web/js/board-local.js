@@ -1,0 +1,493 @@
+// The web board's back end without a server: the routes of `splut gui`'s
+// API (src/gui/api.rs) answered in the page, the rules from splut.wasm in
+// the page and the engine in a Web Worker (docs/web.md). The page
+// (src/gui/page/app.js) calls `window.splutBackend(method, path, body)`
+// instead of `fetch` when this is loaded, so the same page has two back
+// ends. What needs more than the rules and one engine (hints, threats,
+// the review) is not offered here yet (`features` in the config).
+import { load } from './splut.mjs';
+
+/** What the native server says in /api/config, for this back end. */
+const STEP_PAUSE = 350;
+const MOVETIME = { min: 10, max: 600000, default: 1000 };
+const ALGORITHMS = ['auto', 'alphabeta', 'maxn', 'brs', 'brsplus', 'mcts', 'uct-plain', 'random', 'greedy'];
+/** `splut gui`'s levels for this engine (src/gui/levels.rs): its
+ *  UCI_Elo and Skill Level spins and its measured full strength. */
+const LEVELS = {
+  elo: { default: 1910, min: 930, max: 1910 },
+  skill: { default: 20, min: 0, max: 20 },
+  limit_strength: true,
+  show_winprob: true,
+  full_elo: { at_least: 2200, movetime: 1000 },
+};
+
+/** A refusal, as the server's: the page shows its message. */
+class Refusal extends Error {}
+
+const splutReady = load();
+let splut = null;
+
+/** The engine worker, its lines read by one listener at a time. */
+class EngineWorker {
+  constructor(module) {
+    this.worker = new Worker(new URL('./splut-worker.js', import.meta.url), { type: 'module' });
+    this.listener = null;
+    this.options = new Map();
+    this.worker.onmessage = e => { if (this.listener) this.listener(String(e.data)); };
+    this.worker.onerror = e => { if (this.listener) this.listener(`info string error: ${e.message}`); };
+    void module;
+  }
+
+  send(line) { this.worker.postMessage(line); }
+
+  /** Sends `line` and the lines up to one starting with `until`. */
+  request(line, until, onLine = () => {}) {
+    return new Promise(resolve => {
+      this.listener = l => {
+        onLine(l);
+        if (l.startsWith(until)) { this.listener = null; resolve(l); }
+      };
+      if (line !== null) this.send(line);
+    });
+  }
+
+  async setOption(name, value) {
+    if (this.options.get(name) === value) return;
+    this.options.set(name, value);
+    this.send(`setoption name ${name} value ${value}`);
+  }
+
+  terminate() { this.worker.terminate(); }
+}
+
+/** The engine options of a seat's level (src/gui/levels.rs `options`). */
+function levelOptions(level) {
+  const out = [['UCI_LimitStrength', String(!!(level && level.elo !== undefined))]];
+  if (level && level.elo !== undefined) out.push(['UCI_Elo', String(level.elo)]);
+  else if (level && level.skill !== undefined) out.push(['Skill Level', String(level.skill)]);
+  else out.push(['Skill Level', '20']);
+  return out;
+}
+
+/** An `info` line's fields, as the page reads them (`Info` of play/client.rs). */
+function parseInfo(line) {
+  const w = line.split(/\s+/);
+  if (w[0] !== 'info' || w[1] === 'string') return null;
+  const info = { depth: null, score: null, nodes: null, time: null, pv: [] };
+  let any = false;
+  for (let i = 1; i < w.length; i++) {
+    if (w[i] === 'depth') { info.depth = Number(w[++i]); any = true; }
+    else if (w[i] === 'nodes') info.nodes = Number(w[++i]);
+    else if (w[i] === 'time') info.time = Number(w[++i]);
+    else if (w[i] === 'score') { info.score = `${w[i + 1]} ${w[i + 2]}`; i += 2; }
+    else if (w[i] === 'pv') { while (i + 1 < w.length && w[i + 1] !== 'winprob') info.pv.push(w[++i]); }
+  }
+  return any ? info : null;
+}
+
+/** An `info` line's `winprob r 0.60 y 0.30 …`, as `{r: 0.6, …}`. */
+function parseWinprob(line) {
+  const w = line.split(/\s+/);
+  const i = w.indexOf('winprob');
+  if (i < 0) return null;
+  const out = {};
+  for (let k = i + 1; k + 1 < w.length; k += 2) out[w[k]] = Math.round(Number(w[k + 1]) * 1000) / 1000;
+  return out;
+}
+
+/** The game from a records file's first game: its start and steps. */
+function readRecord(text) {
+  const lines = String(text).split(/\r?\n/);
+  let start = null, players = null;
+  const steps = [];
+  for (const l of lines) {
+    const m = /^\[(\w+) (.*)\]$/.exec(l.trim());
+    if (m && m[1] === 'Start') start = m[2];
+    else if (m && m[1] === 'Players') players = m[2];
+    else if (/^[rygb] /.test(l)) steps.push(...l.slice(2).trim().split(/\s+/));
+    else if (l.trim() === '' && start !== null && steps.length > 0) break;
+  }
+  if (start === null) throw new Refusal('bad record: no [Start] in it');
+  return { start: start === 'startpos' ? String(players || 2) : start, steps };
+}
+
+let nextId = 1;
+
+/** One game and its engine: session.rs in the page. */
+class LocalGame {
+  constructor(start, spn, steps, seats, pace) {
+    this.id = nextId++;
+    this.version = 1;
+    this.generation = 0;
+    this.start = start;      // '2'..'4' or an SPN, for the rules
+    this.startSpn = spn;     // the start as an SPN, for the engine and the page
+    this.steps = steps;
+    this.seats = seats;
+    this.pace = pace || 'normal';
+    this.waiting = false;
+    this.advance = false;
+    this.busy = false;
+    this.thinking = null;
+    this.evals = [];
+    this.error = null;
+    this.closed = false;
+    this.lastStep = null;
+    this.waiters = [];
+    this.engine = new EngineWorker();
+    this.refresh();
+    this.ready = this.engine.request('ugi', 'ugiok')
+      .then(() => this.engine.setOption('UCI_ShowWinProb', 'true'))
+      .then(() => this.engine.request('isready', 'readyok'));
+    this.run();
+  }
+
+  /** The rules' view of the game now. */
+  refresh() {
+    this.now = splut.game(this.start, this.steps);
+    this.hist = splut.history(this.start, this.steps);
+  }
+
+  bump() {
+    this.version++;
+    for (const w of this.waiters.splice(0)) w();
+  }
+
+  /** Resolves at the next change, or after `ms`. */
+  changed(ms) {
+    return new Promise(resolve => {
+      const t = setTimeout(resolve, ms);
+      this.waiters.push(() => { clearTimeout(t); resolve(); });
+    });
+  }
+
+  engineToMove() {
+    if (this.now.over || this.error || this.closed) return null;
+    return this.seats.find(s => s.engine && s.seat === this.now.side) || null;
+  }
+
+  /** The turns so far, as the page lists them. */
+  turns() {
+    const out = [];
+    this.steps.forEach((s, i) => {
+      const newTurn = i === 0 || this.hist.turns[i] !== this.hist.turns[i - 1];
+      if (newTurn) out.push({ seat: this.hist.movers[i], steps: [s] });
+      else out[out.length - 1].steps.push(s);
+    });
+    return out;
+  }
+
+  json() {
+    const n = this.now;
+    return {
+      id: this.id, version: this.version, start: this.startSpn, seats: this.seats,
+      spn: n.spn, side: n.side, steps_left: n.stepsLeft, gameover: n.over, winner: n.winner,
+      legal: n.legal, step_count: this.steps.length, turn: n.turn, turns: this.turns(),
+      last_step: this.lastStep, thinking: this.thinking, evals: this.evals, pace: this.pace,
+      waiting: this.waiting, error: this.error, engine_running: !this.closed, closed: this.closed,
+    };
+  }
+
+  /** Plays the engine's turns while the game lasts. */
+  async run() {
+    await this.ready;
+    while (!this.closed) {
+      const seat = this.engineToMove();
+      if (seat && !this.busy) await this.playTurn(seat);
+      else await this.changed(300);
+    }
+    this.engine.terminate();
+  }
+
+  async playTurn(seat) {
+    const generation = this.generation;
+    const stepsAt = this.steps.length;
+    this.busy = true;
+    this.thinking = { seat: seat.seat, info: null, winprob: null };
+    this.bump();
+    await this.engine.setOption('Algorithm', seat.algorithm);
+    for (const [name, value] of levelOptions(seat.level)) await this.engine.setOption(name, value);
+    const moves = this.steps.length ? ` moves ${this.steps.join(' ')}` : '';
+    this.engine.send(`position spn ${this.startSpn}${moves}`);
+    let turn = [], stopped = false;
+    await this.engine.request(`go movetime ${seat.movetime}`, 'bestmove ', line => {
+      if (line.startsWith('bestturn ')) turn = line.slice(9).trim().split(/\s+/);
+      else if (line.startsWith('bestmove ') && turn.length === 0) turn = [line.split(/\s+/)[1]];
+      else if (line.startsWith('info string error: ')) { this.error = `the engine refused to play: ${line.slice(19)}`; this.bump(); }
+      else if (this.generation === generation && this.thinking) {
+        const info = parseInfo(line);
+        if (info) {
+          this.thinking.info = info;
+          const w = parseWinprob(line);
+          if (w) this.thinking.winprob = w;
+          this.bump();
+        }
+      }
+      if (!stopped && this.generation !== generation) { stopped = true; this.engine.send('stop'); }
+    });
+    if (this.generation === generation && this.thinking && this.thinking.winprob) {
+      this.evals = this.evals.filter(e => e.step < stepsAt);
+      this.evals.push({ step: stepsAt, seat: this.thinking.seat, score: this.thinking.info && this.thinking.info.score, winprob: this.thinking.winprob });
+    }
+    this.thinking = null;
+    this.busy = false;
+    this.bump();
+    if (stopped || this.generation !== generation || turn.length === 0 || turn[0] === '(none)') return;
+    for (let i = 0; i < turn.length; i++) {
+      if (!(await this.waitToShow(generation, i))) return;
+      const next = splut.game(this.start, [...this.steps, turn[i]]);
+      if (next.error) { this.error = `the engine played an illegal step: ${next.error}`; this.bump(); return; }
+      this.steps.push(turn[i]);
+      this.lastStep = turn[i];
+      this.refresh();
+      this.bump();
+    }
+  }
+
+  /** Whether the last step was an engine seat's. */
+  afterEngineStep() {
+    const n = this.steps.length;
+    return n > 0 && this.seats.some(s => s.engine && s.seat === this.hist.movers[n - 1]);
+  }
+
+  /** Waits as the pace asks before step `i` of an engine's turn; false if
+   *  the game changed meanwhile (session.rs `wait_to_show`). */
+  async waitToShow(generation, i) {
+    const begun = performance.now();
+    for (;;) {
+      if (this.generation !== generation || this.closed) {
+        if (this.waiting) { this.waiting = false; this.bump(); }
+        return false;
+      }
+      const paused = i > 0 || this.afterEngineStep();
+      let pause;
+      if (this.pace === 'none' || (this.pace !== 'step' && !paused)) pause = 0;
+      else if (this.pace === 'normal') pause = STEP_PAUSE;
+      else if (this.pace === 'slow') pause = Math.max(4 * STEP_PAUSE, 1200);
+      else {
+        if (this.advance) { this.advance = false; this.waiting = false; this.bump(); return true; }
+        if (!this.waiting) { this.waiting = true; this.bump(); }
+        await this.changed(1000);
+        continue;
+      }
+      const left = pause - (performance.now() - begun);
+      if (left <= 0) {
+        if (this.waiting) { this.waiting = false; this.bump(); }
+        return true;
+      }
+      await this.changed(left);
+    }
+  }
+
+  /** Stops a running engine turn (its result is dropped). */
+  async idle() {
+    this.generation++;
+    this.bump();
+    while (this.busy) await this.changed(50);
+  }
+
+  step(text) {
+    if (this.busy || this.engineToMove()) throw new Refusal("it is not a person's turn");
+    if (this.error) throw new Refusal(`${this.error} (restart the engine first)`);
+    if (this.now.over) throw new Refusal('the game is over');
+    if (!this.now.legal.includes(text)) throw new Refusal(`'${String(text).slice(0, 40)}' is not a legal step here`);
+    this.steps.push(text);
+    this.lastStep = text;
+    this.refresh();
+    this.bump();
+    return this.json();
+  }
+
+  /** Takes back the current part-turn or the last turn, then engine turns
+   *  until a person is to move (session.rs `take_back`). */
+  async takeBack() {
+    await this.idle();
+    if (this.steps.length === 0) throw new Refusal('nothing to take back');
+    const anyPerson = this.seats.some(s => !s.engine);
+    const undoTurn = () => {
+      const t = this.hist.turns[this.steps.length - 1];
+      while (this.steps.length > 0 && this.hist.turns[this.steps.length - 1] === t) this.steps.pop();
+    };
+    undoTurn();
+    this.refresh();
+    while (anyPerson && this.steps.length > 0 && this.seats.some(s => s.engine && s.seat === this.now.side)) {
+      undoTurn();
+      this.refresh();
+    }
+    this.evals = this.evals.filter(e => e.step <= this.steps.length);
+    this.lastStep = null;
+    this.error = null;
+    this.bump();
+    return this.json();
+  }
+
+  async restart() {
+    await this.idle();
+    this.engine.terminate();
+    this.engine = new EngineWorker();
+    this.ready = this.engine.request('ugi', 'ugiok')
+      .then(() => this.engine.setOption('UCI_ShowWinProb', 'true'))
+      .then(() => this.engine.request('isready', 'readyok'));
+    await this.ready;
+    this.error = null;
+    this.bump();
+    return this.json();
+  }
+
+  setPace(pace) {
+    if (!['none', 'normal', 'slow', 'step'].includes(pace)) throw new Refusal('pace: expected none, normal, slow or step');
+    this.pace = pace;
+    if (pace !== 'step') this.advance = false;
+    this.bump();
+    return this.json();
+  }
+
+  async next() {
+    if (!this.waiting || this.advance) throw new Refusal('no engine step is waiting');
+    this.advance = true;
+    const n = this.steps.length;
+    this.bump();
+    const until = performance.now() + 2000;
+    while (this.steps.length === n && !this.closed && performance.now() < until) await this.changed(100);
+    return this.json();
+  }
+
+  close() {
+    this.closed = true;
+    this.generation++;
+    this.bump();
+  }
+
+  /** The game in the records format (session.rs `record`): an unfinished
+   *  game cut to its last whole turn, a draw by the turn limit there. */
+  record() {
+    let steps = this.steps.slice();
+    let hist = this.hist;
+    if (!this.now.over) {
+      const turn = this.now.turn;
+      while (steps.length > 0 && hist.turns[steps.length - 1] === turn) steps.pop();
+      hist = splut.history(this.start, steps);
+    }
+    const end = splut.game(this.start, steps);
+    const name = c => {
+      if (!c.engine) return 'person';
+      const level = c.level ? (c.level.elo !== undefined ? `-elo${c.level.elo}` : `-skill${c.level.skill}`) : '';
+      return `${c.algorithm}-${c.movetime}ms${level}`;
+    };
+    const tcs = [...new Set(this.seats.filter(c => c.engine).map(c => `${name(c)}=movetime=${c.movetime}`))].sort();
+    if (this.seats.some(c => !c.engine)) tcs.push('person=none');
+    const places = [end.seats, ...hist.out.slice().reverse().map(s => [s])].filter(g => g.length > 0);
+    const turns = [];
+    steps.forEach((s, i) => {
+      if (i === 0 || hist.turns[i] !== hist.turns[i - 1]) turns.push([hist.movers[i], [s]]);
+      else turns[turns.length - 1][1].push(s);
+    });
+    const lines = [
+      '[Game 1]',
+      `[Players ${splut.game(this.start, []).seats.length}]`,
+      `[Seats ${this.seats.map(c => `${c.seat}=${name(c)}`).join(' ')}]`,
+      '[Opening splut gui]',
+      `[Start ${this.startSpn}]`,
+      '[OpeningSteps 0]',
+      `[TimeControl ${tcs.join(' ')}]`,
+      `[Result ${places.map(g => g.join(' = ')).join(' > ')}]`,
+      `[Reason ${end.over ? 'last sorcerer standing' : `turn limit ${Math.max(0, end.turn - 1)}`}]`,
+      ...turns.map(([seat, s]) => `${seat} ${s.join(' ')}`),
+    ];
+    return lines.join('\n') + '\n\n';
+  }
+}
+
+const games = new Map();
+
+/** POST /api/games (api.rs `new_game`). */
+function newGame(req) {
+  let start, steps;
+  if (req.record !== undefined && req.record !== null) {
+    if (req.players || req.spn || req.moves) throw new Refusal('a record gives its own start and steps: no players, spn or moves with it');
+    ({ start, steps } = readRecord(req.record));
+  } else if (req.spn && !req.players) {
+    start = String(req.spn).trim();
+    steps = String(req.moves || '').trim().split(/\s+/).filter(Boolean);
+  } else if (req.players && !req.spn) {
+    start = String(req.players);
+    steps = String(req.moves || '').trim().split(/\s+/).filter(Boolean);
+  } else throw new Refusal('give either players or spn');
+  const first = splut.game(start, []);
+  if (first.error) throw new Refusal(start.length > 1 ? `bad SPN: ${first.error}` : 'players: expected 2, 3 or 4');
+  if (first.over) throw new Refusal('bad SPN: the game in it is already over');
+  const now = splut.game(start, steps);
+  if (now.error) throw new Refusal(`moves: ${now.error}`);
+  let seats = req.seats || [];
+  if (seats.length === 0 && req.record) seats = first.seats.map(() => ({ engine: false }));
+  if (seats.length !== first.seats.length) throw new Refusal(`seats: the game has ${first.seats.length} seats (${first.seats.join('')}), ${seats.length} given`);
+  const config = seats.map((s, i) => {
+    const algorithm = s.algorithm || 'auto';
+    if (s.engine && !ALGORITHMS.includes(algorithm)) throw new Refusal('seats: unknown algorithm');
+    const movetime = s.movetime === undefined || s.movetime === null ? 1000 : s.movetime;
+    if (!(movetime >= MOVETIME.min && movetime <= MOVETIME.max)) throw new Refusal(`seats: movetime must be ${MOVETIME.min} to ${MOVETIME.max} ms`);
+    return { seat: first.seats[i], engine: !!s.engine, algorithm, movetime, level: s.level || null };
+  });
+  if (req.replace && games.has(req.replace)) { games.get(req.replace).close(); games.delete(req.replace); }
+  for (const g of games.values()) g.close();
+  games.clear();
+  const game = new LocalGame(start, first.spn, steps, config, req.pace);
+  games.set(game.id, game);
+  return game.json();
+}
+
+function gameOf(id) {
+  const g = games.get(Number(id));
+  if (!g) throw new Refusal('no such game');
+  return g;
+}
+
+async function route(method, url, body) {
+  if (!splut) splut = await splutReady;
+  const [path, query = ''] = url.split('?');
+  const params = new URLSearchParams(query);
+  const parts = path.replace(/^\//, '').split('/');
+  const key = `${method} ${parts.slice(0, 2).join('/')}`;
+  if (key === 'GET api/config') {
+    return {
+      algorithms: ALGORITHMS, engine: 'splut (WebAssembly, in this page)', engine_error: null, max_games: 1,
+      movetime: MOVETIME, step_pause: STEP_PAUSE, levels: LEVELS,
+      review: { mistake: 0.10, blunder: 0.20, movetime: 100 }, hint_movetime: 500,
+      features: { hint: false, threats: false, review: false },
+    };
+  }
+  if (key === 'GET api/preview') {
+    const spn = params.get('spn'), players = params.get('players');
+    const g = splut.game(spn !== null ? spn : players || '2', []);
+    if (g.error) throw new Refusal(spn !== null ? `bad SPN: ${g.error}` : 'players: expected 2, 3 or 4');
+    if (g.over) throw new Refusal('bad SPN: the game in it is already over');
+    return { spn: g.spn, seats: g.seats, side: g.side };
+  }
+  if (key === 'POST api/games' && parts.length === 2) return newGame(body || {});
+  if (parts[0] === 'api' && parts[1] === 'games' && parts.length >= 3) {
+    const g = gameOf(parts[2]);
+    const action = parts[3];
+    if (method === 'GET' && action === undefined) {
+      const since = params.get('since');
+      if (since !== null && Number(since) === g.version && !g.closed) await g.changed(25000);
+      return g.json();
+    }
+    if (method === 'DELETE' && action === undefined) { g.close(); games.delete(g.id); return { closed: true }; }
+    if (method === 'GET' && action === 'positions') return { spns: g.hist.spns };
+    if (method === 'POST' && action === 'step') return g.step(body && body.step);
+    if (method === 'POST' && action === 'takeback') return g.takeBack();
+    if (method === 'POST' && action === 'restart') return g.restart();
+    if (method === 'POST' && action === 'pace') return g.setPace(body && body.pace);
+    if (method === 'POST' && action === 'next') return g.next();
+    if (method === 'GET' && action === 'record') return g.record();
+  }
+  throw new Refusal('not offered by the board without a server (run `splut gui` for hints, threats and the review)');
+}
+
+/** The page's API calls, answered here. */
+window.splutBackend = async (method, url, body) => {
+  try {
+    return await route(method, url, body);
+  } catch (e) {
+    throw e instanceof Refusal ? e : new Error(`the board failed: ${e.message}`);
+  }
+};
