@@ -27,7 +27,9 @@ const FLOORS: &[(&str, &[&str])] = &[
     ("search", &["game", "eval", "options", "system", "clock"]),
     (
         "engine",
-        &["game", "eval", "search", "options", "system", "winprob"],
+        &[
+            "game", "eval", "search", "options", "system", "winprob", "clock",
+        ],
     ),
     (
         "protocol",

@@ -10,7 +10,7 @@ pub mod refusal;
 pub mod review;
 pub mod server;
 pub mod session;
-pub mod threats;
+pub use splut_board::threats;
 
 use crate::play::client::Client;
 use std::io::Write;

@@ -14,7 +14,7 @@ const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 /// A position (2 players, red to move, 3 steps) where red can levitate
 /// (`d2d3@f3`) and its troll can throw the rock on f3 (north kills green).
-const THROW_SPN: &str = "R/gTgDgS/5/7/R7R/7/3R1/rSrDrT/1 r 3 3 - - -";
+pub(crate) const THROW_SPN: &str = "R/gTgDgS/5/7/R7R/7/3R1/rSrDrT/1 r 3 3 - - -";
 
 fn find_program(names: &[&str]) -> Option<String> {
     let path = std::env::var("PATH").unwrap_or_default();

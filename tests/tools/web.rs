@@ -5,7 +5,7 @@
 //! written `target/web` (scripts/test does) and `node`; without them the
 //! tests fail, unless `SPLUT_SKIP_WEB=1` says to skip them.
 
-use crate::gui_browser::{Browser, browser_programs};
+use crate::gui_browser::{Browser, THROW_SPN, browser_programs};
 use crate::support::engine::Engine;
 use crate::support::{SPLUT, splut, temp};
 use splut::play::record::{Reason, parse_records};
@@ -354,12 +354,6 @@ fn the_board_plays_from_a_static_file_server_with_no_server_behind_it() {
     let ready_ms = ready.as_f64().unwrap();
     eprintln!("the static board was ready {ready_ms:.0} ms after it began loading");
     assert!(ready_ms < 3000.0, "{ready_ms} ms");
-    // What needs more than the rules and one engine is not offered.
-    assert_eq!(
-        b.js("return getComputedStyle(document.getElementById('hint')).display;"),
-        "none"
-    );
-
     // 3 players, red a person, the engines quick; red's turn by clicks.
     b.click("#players option[value=\"3\"]");
     for seat in ["y", "g"] {
@@ -392,6 +386,24 @@ fn the_board_plays_from_a_static_file_server_with_no_server_behind_it() {
         st["evals"].as_array().is_some_and(|e| !e.is_empty()),
         "win chances: {st}"
     );
+    // A hint from the second engine: drawn, nothing played.
+    b.click("#hint");
+    let hint = b.wait(
+        "document.getElementById('board').dataset.hint",
+        Duration::from_secs(10),
+        "the hint",
+    );
+    let first = hint
+        .as_str()
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    let legal = b.js(&format!(
+        "return game.legal.includes('{first}') && game.step_count;"
+    ));
+    assert!(legal.as_u64().is_some_and(|n| n >= 5), "{hint} {legal}");
     // Take back to red's turn: the engines' turns go too.
     b.click("#takeback");
     b.wait(
@@ -400,7 +412,41 @@ fn the_board_plays_from_a_static_file_server_with_no_server_behind_it() {
         "the take-back",
     );
 
+    // Threats and a review, worked out in the page as the server does.
+    b.click("#players option[value=\"2\"]");
+    b.type_into("#start-spn", THROW_SPN);
+    b.click("#kind-g option[value=\"person\"]");
+    let old = b.js("return document.getElementById('board').dataset.gameId;");
+    b.start_game();
+    b.wait(
+        &format!(
+            "document.getElementById('board').dataset.gameId !== '{}'",
+            old.as_str().unwrap_or("")
+        ),
+        Duration::from_secs(10),
+        "the position's game",
+    );
+    b.click("#threats-toggle");
+    b.wait(
+        "document.querySelector('#threat-marks .kill-mark[data-steps=\"f2f3*n\"]')",
+        Duration::from_secs(10),
+        "the kill at hand drawn",
+    );
+    b.js("playStep('d2d3'); return null;");
+    b.wait("game.step_count === 1", Duration::from_secs(5), "the step");
+    b.js("playStep('f2f3*w'); return null;");
+    b.wait("game.gameover", Duration::from_secs(5), "the end");
+    b.click("#review");
+    b.wait(
+        "document.querySelector('.review-turn[data-mark=\"blunder\"]')",
+        Duration::from_secs(20),
+        "the review's blunder",
+    );
+    b.click("#threats-toggle");
+    b.type_into("#start-spn", "");
+
     // An engines-only 3-player game, watched to its end.
+    b.click("#players option[value=\"3\"]");
     b.click("#engines-only");
     for seat in ["r", "y", "g"] {
         b.click(&format!("#algo-{seat} option[value=\"greedy\"]"));

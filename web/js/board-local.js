@@ -3,8 +3,10 @@
 // the page and the engine in a Web Worker (docs/web.md). The page
 // (src/gui/page/app.js) calls `window.splutBackend(method, path, body)`
 // instead of `fetch` when this is loaded, so the same page has two back
-// ends. What needs more than the rules and one engine (hints, threats,
-// the review) is not offered here yet (`features` in the config).
+// ends. Threats, step marks and the review's judgement are the server's
+// own code (the crate splut-board, in splut.wasm); hints and the review
+// ask a second engine, in a worker of its own, as the server asks its
+// analyst.
 import { load } from './splut.mjs';
 
 /** What the native server says in /api/config, for this back end. */
@@ -399,6 +401,92 @@ class LocalGame {
 
 const games = new Map();
 
+/** The engine for hints and reviews, started when first asked. */
+let analyst = null;
+let analystReady = null;
+function theAnalyst() {
+  if (!analyst) {
+    analyst = new EngineWorker();
+    analystReady = analyst.request('ugi', 'ugiok')
+      .then(() => analyst.setOption('UCI_ShowWinProb', 'true'))
+      .then(() => analyst.request('isready', 'readyok'));
+  }
+  return analystReady.then(() => analyst);
+}
+let analysing = Promise.resolve();
+
+/** What the analyst thinks after `steps` from `start` (review.rs
+ *  `evaluate`): { score, winprob (every seat of the game), best }. */
+async function evaluate(start, startSpn, steps, ms) {
+  const at = splut.game(start, steps);
+  const seats = splut.game(start, []).seats;
+  if (at.over) {
+    return { score: null, winprob: Object.fromEntries(seats.map(c => [c, c === at.winner ? 1 : 0])), best: [] };
+  }
+  const engine = await theAnalyst();
+  engine.send(`position spn ${startSpn}${steps.length ? ` moves ${steps.join(' ')}` : ''}`);
+  let last = null, best = [];
+  await engine.request(`go movetime ${ms}`, 'bestmove ', line => {
+    const info = parseInfo(line);
+    if (info && info.score) last = line;
+    if (line.startsWith('bestturn ')) best = line.slice(9).trim().split(/\s+/).filter(s => s !== '(none)');
+  });
+  const probs = (last && parseWinprob(last)) || {};
+  return {
+    score: last ? parseInfo(last).score : null,
+    winprob: Object.fromEntries(seats.map(c => [c, probs[c] || 0])),
+    best,
+  };
+}
+
+/** One analysis at a time: the analyst is one engine. */
+function analyse(job) {
+  const run = analysing.then(job, job);
+  analysing = run.catch(() => {});
+  return run;
+}
+
+function analysisMs(body, fallback) {
+  const ms = body && body.movetime !== undefined ? body.movetime : fallback;
+  if (!(Number.isInteger(ms) && ms >= 10 && ms <= 10000)) throw new Refusal('movetime must be 10 to 10000 ms');
+  return ms;
+}
+
+/** POST /api/games/<id>/hint: the analyst's best turn, not played. */
+function hint(g, body) {
+  const ms = analysisMs(body, 500);
+  if (g.now.over) throw new Refusal('the game is over');
+  const steps = g.steps.slice();
+  return analyse(async () => {
+    const e = await evaluate(g.start, g.startSpn, steps, ms);
+    const spn = splut.game(g.start, steps).spn;
+    return {
+      step_count: steps.length, seat: splut.game(g.start, steps).side,
+      marks: JSON.parse(splut.call('board_marks', `${spn}\n${e.best.join(' ')}`)),
+      steps: e.best, score: e.score, winprob: e.winprob,
+    };
+  });
+}
+
+/** POST /api/games/<id>/review: every turn judged (review.rs `review`). */
+function review(g, body) {
+  const ms = analysisMs(body, 100);
+  const steps = g.steps.slice();
+  const hist = splut.history(g.start, steps);
+  const bounds = [0];
+  steps.forEach((s, i) => {
+    if (i > 0 && hist.turns[i] !== hist.turns[i - 1]) bounds.push(i);
+  });
+  if (steps.length > 0) bounds.push(steps.length);
+  return analyse(async () => {
+    const evals = [];
+    for (const b of bounds) evals.push(await evaluate(g.start, g.startSpn, steps.slice(0, b), ms));
+    const turns = JSON.parse(splut.call('board_review', JSON.stringify({ start: g.startSpn, steps, evals })));
+    if (turns.error) throw new Refusal(turns.error);
+    return { movetime: ms, mistake: 0.10, blunder: 0.20, turns };
+  });
+}
+
 /** POST /api/games (api.rs `new_game`). */
 function newGame(req) {
   let start, steps;
@@ -452,7 +540,6 @@ async function route(method, url, body) {
       algorithms: ALGORITHMS, engine: 'splut (WebAssembly, in this page)', engine_error: null, max_games: 1,
       movetime: MOVETIME, step_pause: STEP_PAUSE, levels: LEVELS,
       review: { mistake: 0.10, blunder: 0.20, movetime: 100 }, hint_movetime: 500,
-      features: { hint: false, threats: false, review: false },
     };
   }
   if (key === 'GET api/preview') {
@@ -461,6 +548,11 @@ async function route(method, url, body) {
     if (g.error) throw new Refusal(spn !== null ? `bad SPN: ${g.error}` : 'players: expected 2, 3 or 4');
     if (g.over) throw new Refusal('bad SPN: the game in it is already over');
     return { spn: g.spn, seats: g.seats, side: g.side };
+  }
+  if (key === 'GET api/threats') {
+    const t = JSON.parse(splut.call('board_threats', `${params.get('spn') || ''}\n${params.get('seat') || ''}`));
+    if (t.error) throw new Refusal(t.error);
+    return t;
   }
   if (key === 'POST api/games' && parts.length === 2) return newGame(body || {});
   if (parts[0] === 'api' && parts[1] === 'games' && parts.length >= 3) {
@@ -479,8 +571,10 @@ async function route(method, url, body) {
     if (method === 'POST' && action === 'pace') return g.setPace(body && body.pace);
     if (method === 'POST' && action === 'next') return g.next();
     if (method === 'GET' && action === 'record') return g.record();
+    if (method === 'POST' && action === 'hint') return hint(g, body);
+    if (method === 'POST' && action === 'review') return review(g, body);
   }
-  throw new Refusal('not offered by the board without a server (run `splut gui` for hints, threats and the review)');
+  throw new Refusal('no such API route or method');
 }
 
 /** The page's API calls, answered here. */

@@ -107,6 +107,36 @@ pub extern "C" fn rules_history() -> usize {
     answer(crate::rules::history_json(start, steps))
 }
 
+/// The input's two lines, or the whole input and nothing.
+fn two_lines() -> (String, String) {
+    let text = input_text();
+    match text.split_once('\n') {
+        Some((a, b)) => (a.to_string(), b.to_string()),
+        None => (text, String::new()),
+    }
+}
+
+/// The board: the input is an SPN and a seat letter on two lines; the
+/// answer `board::threats_json`'s.
+#[unsafe(no_mangle)]
+pub extern "C" fn board_threats() -> usize {
+    let (spn, seat) = two_lines();
+    answer(crate::board::threats_json(&spn, &seat))
+}
+
+/// The board: an SPN and steps on two lines; `board::marks_json`'s answer.
+#[unsafe(no_mangle)]
+pub extern "C" fn board_marks() -> usize {
+    let (spn, steps) = two_lines();
+    answer(crate::board::marks_json(&spn, &steps))
+}
+
+/// The board: a review's JSON input; `board::review_json`'s answer.
+#[unsafe(no_mangle)]
+pub extern "C" fn board_review() -> usize {
+    answer(crate::board::review_json(&input_text()))
+}
+
 /// `splut bench` with the input's arguments (`--depth d`, `--eval e`).
 #[unsafe(no_mangle)]
 pub extern "C" fn bench() -> usize {

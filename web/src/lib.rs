@@ -14,6 +14,7 @@
 //! The exports (`exports`, WebAssembly only) are plain functions over the
 //! module's memory; the one import is the host's clock, `splut.now_ms`.
 
+pub mod board;
 pub mod rules;
 
 #[cfg(target_arch = "wasm32")]

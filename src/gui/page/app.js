@@ -1187,33 +1187,22 @@ function wire() {
   });
 }
 
-// What a back end does not offer (`features` in its config: the board
-// without a server has no hints, threats or review yet) is not shown.
-function hideMissingFeatures() {
-  const f = (config && config.features) || {};
-  const parts = { hint: ["hint"], threats: ["threats-toggle"], review: ["review", "review-status", "review-list"] };
-  for (const [name, ids] of Object.entries(parts)) {
-    if (f[name] !== false) continue;
-    for (const id of ids) {
-      const e = $(id);
-      (e.closest("label.toggle") || e).classList.add("unavailable");
-    }
-  }
-  if (window.splutBackend) {
-    // The record is made in the page: a file from it when clicked.
-    $("download").addEventListener("click", async (ev) => {
-      ev.preventDefault();
-      if (!game) return;
-      try {
-        const text = await api("GET", `/api/games/${game.id}/record`);
-        const a = document.createElement("a");
-        a.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
-        a.download = "splut-game.txt";
-        a.click();
-        setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-      } catch (e) { showError(e.message, false); }
-    });
-  }
+// Without a server (the static board of scripts/web) the record is made
+// in the page: a file from it when the link is clicked.
+function wireLocalRecord() {
+  if (!window.splutBackend) return;
+  $("download").addEventListener("click", async (ev) => {
+    ev.preventDefault();
+    if (!game) return;
+    try {
+      const text = await api("GET", `/api/games/${game.id}/record`);
+      const a = document.createElement("a");
+      a.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+      a.download = "splut-game.txt";
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+    } catch (e) { showError(e.message, false); }
+  });
 }
 
 async function main() {
@@ -1224,7 +1213,7 @@ async function main() {
     config = await api("GET", "/api/config");
     if (config.engine_error) showError(`The engine could not start: ${config.engine_error}`, false);
   } catch (e) { showError(`No server: ${e.message}`, false); }
-  hideMissingFeatures();
+  wireLocalRecord();
   drawLevelChoice();
   drawSeatForm();
   $("status").textContent = "Start a game";

@@ -11,15 +11,15 @@
 //! cooling rock or another seat's turn would in fact prevent, and never
 //! misses one the board allows.
 
-use crate::game::{Kind, Position, Seat, Square, Step, StepKind};
-use serde::Serialize;
+use splut_rules::{Kind, Position, Seat, Square, Step, StepKind};
 use std::collections::HashMap;
 
 /// Most positions one enumeration visits (a turn has well under this).
 const MAX_NODES: usize = 400_000;
 
 /// One killing throw and the steps leading to it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Kill {
     /// The seat that throws.
     pub attacker: char,
@@ -39,7 +39,8 @@ pub struct Kill {
 }
 
 /// A seat's threats and kills at hand.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Threats {
     /// The seat they are for.
     pub seat: char,

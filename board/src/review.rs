@@ -1,0 +1,284 @@
+//! How a review judges a turn: each seat's expected score on the game's
+//! whole scale (places fixed so far, chances to win among the rest), and
+//! the marks of a drop in it.
+
+use crate::marks::{StepMark, step_marks};
+use splut_rules::{Game, Seat};
+
+/// Each seat's chance to win, as `(seat letter, probability)`, summing
+/// to 1 (as JSON: `{"r": 0.6, …}`, to three decimals).
+pub type WinProb = Vec<(char, f64)>;
+
+/// What an engine thinks of a position.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Evaluation {
+    /// Its last score (`cp 14`, `win 3`), if it searched.
+    pub score: Option<String>,
+    /// Each seat's chance to win.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "as_map"))]
+    pub winprob: WinProb,
+    /// Its best turn from here (the rest of the side to move's turn).
+    pub best: Vec<String>,
+}
+
+/// One turn of a reviewed game.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct TurnReview {
+    /// The turn's place in the game's list of turns (0 first).
+    pub index: usize,
+    /// Its mover.
+    pub seat: char,
+    /// The steps played.
+    pub steps: Vec<String>,
+    /// How many steps of the game come before it.
+    pub first_step: usize,
+    /// The mover's expected score before the turn ([`expected_score`]: 1
+    /// a win, 0 last place; for 2 players its chance to win).
+    pub before: f64,
+    /// The mover's expected score after it.
+    pub after: f64,
+    /// `before − after` (negative when the turn did better than expected).
+    pub drop: f64,
+    /// `mistake` or `blunder` (see [`MISTAKE_DROP`], [`BLUNDER_DROP`]);
+    /// never for a turn equal to the engine's own choice (`best`).
+    pub mark: Option<&'static str>,
+    /// The engine's score before the turn, from the mover's view.
+    pub score: Option<String>,
+    /// The turn the engine would have played.
+    pub best: Vec<String>,
+    /// How to draw it.
+    pub best_marks: Vec<StepMark>,
+    /// Every seat's chance before the turn.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "as_map"))]
+    pub winprob: WinProb,
+    /// Every seat's chance after it.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "as_map"))]
+    pub winprob_after: WinProb,
+}
+
+/// Win probabilities as a JSON object, to three decimals.
+#[cfg(feature = "serde")]
+fn as_map<S: serde::Serializer>(w: &WinProb, s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut m = s.serialize_map(Some(w.len()))?;
+    for (c, p) in w {
+        m.serialize_entry(&c.to_string(), &((p * 1000.0).round() / 1000.0))?;
+    }
+    m.end()
+}
+
+/// Judges every turn of `game` by its mover's expected score before and
+/// after it: `evals` are the engine's views at each turn's start and after
+/// the last step (one more than the turns).
+pub fn judge(game: &Game, evals: &[Evaluation]) -> Vec<TurnReview> {
+    let seats: Vec<char> = game.start().seats_in_game().map(|s| s.letter()).collect();
+    let turns = game.turns();
+    let mut bounds = vec![0];
+    for (_, steps) in &turns {
+        bounds.push(bounds[bounds.len() - 1] + steps.len());
+    }
+    if evals.len() < bounds.len() {
+        return Vec::new();
+    }
+    let n = seats.len();
+    // The places fixed at each turn's start (and after the last), once.
+    let places: Vec<_> = bounds.iter().map(|&b| fixed_places(game, b)).collect();
+    let score = |k: usize, seat: char| expected_score(seat, &evals[k].winprob, &places[k], n);
+    turns
+        .iter()
+        .enumerate()
+        .map(|(i, (seat, steps))| {
+            let seat = seat.letter();
+            let before = score(i, seat);
+            let after = score(i + 1, seat);
+            let drop = before - after;
+            let steps: Vec<String> = steps.iter().map(|s| s.to_string()).collect();
+            TurnReview {
+                index: i,
+                seat,
+                mark: turn_mark(&steps, &evals[i].best, drop),
+                steps,
+                first_step: bounds[i],
+                before,
+                after,
+                drop,
+                score: evals[i].score.clone(),
+                best: evals[i].best.clone(),
+                best_marks: step_marks(&game.positions()[bounds[i]], &evals[i].best),
+                winprob: evals[i].winprob.clone(),
+                winprob_after: evals[i + 1].winprob.clone(),
+            }
+        })
+        .collect()
+}
+
+/// A turn whose mover's expected score ([`expected_score`]) drops by this
+/// much or more is a mistake.
+pub const MISTAKE_DROP: f64 = 0.10;
+
+/// A turn whose mover's expected score drops by this much or more is a
+/// blunder.
+pub const BLUNDER_DROP: f64 = 0.20;
+
+/// The places fixed after the game's first `upto` steps: each seat out by
+/// then (the first out last of `n`, the next one place up, …) and, in a
+/// finished game, the winner first.
+pub fn fixed_places(game: &Game, upto: usize) -> Vec<(char, usize)> {
+    let positions = &game.positions()[..=upto.min(game.positions().len() - 1)];
+    let n = positions[0].seats_in_game().count();
+    let mut out = Vec::new();
+    for w in positions.windows(2) {
+        for seat in Seat::ALL {
+            if w[0].in_game(seat) && !w[1].in_game(seat) {
+                out.push((seat.letter(), n - out.len()));
+            }
+        }
+    }
+    let last = positions[positions.len() - 1];
+    if last.is_game_over()
+        && let Some(w) = last.winner()
+    {
+        out.push((w.letter(), 1));
+    }
+    out
+}
+
+/// A seat's expected score on the game's whole scale: place k of `n` is
+/// worth (n − k)/(n − 1), 1 for a win and 0 for last (for 2 players, the
+/// chance to win). A seat whose place is fixed (`places`: out, or the
+/// winner) has its place's worth. A seat still in the game wins with its
+/// chance in `winprob` (taken among the seats still in, rescaled to sum to
+/// 1); otherwise its place is taken as spread evenly over the places
+/// 2..k left to the k seats still in, an approximation (the engine gives a
+/// chance to win, not a distribution of places). One scale before and
+/// after a kill: the 3-seat chances before a throw and the 2-seat ones
+/// after it give comparable scores, and the place of the seat killed
+/// counts for the others.
+pub fn expected_score(
+    seat: char,
+    winprob: &[(char, f64)],
+    places: &[(char, usize)],
+    n: usize,
+) -> f64 {
+    if n < 2 {
+        return 1.0;
+    }
+    let worth = |place: f64| (n as f64 - place) / (n as f64 - 1.0);
+    if let Some(&(_, place)) = places.iter().find(|x| x.0 == seat) {
+        return worth(place as f64);
+    }
+    let fixed = |c: char| places.iter().any(|x| x.0 == c);
+    let sum: f64 = winprob.iter().filter(|x| !fixed(x.0)).map(|x| x.1).sum();
+    let p = winprob
+        .iter()
+        .find(|x| x.0 == seat)
+        .map_or(0.0, |x| if sum > 0.0 { x.1 / sum } else { 0.0 });
+    // Seats still in: those without a fixed place.
+    let k = (n - places.len()).max(1) as f64;
+    let place = p + (1.0 - p) * (2.0 + k) / 2.0;
+    worth(place).clamp(0.0, 1.0)
+}
+
+/// The mark of a drop in win probability.
+pub fn mark(drop: f64) -> Option<&'static str> {
+    if drop >= BLUNDER_DROP {
+        Some("blunder")
+    } else if drop >= MISTAKE_DROP {
+        Some("mistake")
+    } else {
+        None
+    }
+}
+
+/// The mark of a turn: none for the engine's own choice, else by its drop.
+pub fn turn_mark(played: &[String], best: &[String], drop: f64) -> Option<&'static str> {
+    if played == best {
+        return None;
+    }
+    mark(drop)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use splut_rules::Position;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-9
+    }
+
+    #[test]
+    fn expected_scores_are_on_one_scale_across_a_kill() {
+        // 2 players: the chance to win itself.
+        let two = vec![('r', 0.7), ('g', 0.3)];
+        assert!(close(expected_score('r', &two, &[], 2), 0.7));
+        // 3 players, by hand: r wins with 0.75, else 2nd or 3rd evenly:
+        // E[place] = 0.75 + 0.25 · 2.5 = 1.375, score (3 − 1.375)/2.
+        let three = vec![('r', 0.75), ('y', 0.125), ('g', 0.125)];
+        assert!(close(expected_score('r', &three, &[], 3), 0.8125));
+        // Red kills green (3rd) and then has 0.52 against yellow: place
+        // 0.52 + 0.48 · 2 = 1.48, score 0.76; green's is fixed at 0.
+        let after = vec![('r', 0.52), ('y', 0.48), ('g', 0.0)];
+        let out = [('g', 3)];
+        assert!(close(expected_score('r', &after, &out, 3), 0.76));
+        assert!(close(expected_score('g', &after, &out, 3), 0.0));
+        // The drop across the kill is small: no mark (the win chance alone
+        // fell from 0.75 to 0.52, a "blunder" on two scales).
+        let drop = 0.8125 - 0.76;
+        assert_eq!(mark(drop), None);
+        // A kill that changes nothing else (red's odds against yellow the
+        // same, 2 to 1) is a gain, not a drop: before, place 0.5 + 0.5 · 2.5
+        // = 1.75, score 0.625; after, 2/3 + 1/3 · 2 = 4/3, score 5/6.
+        let before = vec![('r', 0.5), ('y', 0.25), ('g', 0.25)];
+        let after = vec![('r', 2.0 / 3.0), ('y', 1.0 / 3.0), ('g', 0.0)];
+        let (b, a) = (
+            expected_score('r', &before, &[], 3),
+            expected_score('r', &after, &out, 3),
+        );
+        assert!(close(b, 0.625) && close(a, 5.0 / 6.0), "{b} {a}");
+        assert_eq!(turn_mark(&["f2f3*n".into()], &["e2e3".into()], b - a), None);
+        // Yellow, the one not killed, keeps its score on the same scale:
+        // 0.25 + 0.75 · 2.5 = 2.125 before, 1/3 + 2/3 · 2 = 5/3 after.
+        assert!(close(expected_score('y', &before, &[], 3), 0.4375));
+        assert!(close(expected_score('y', &after, &out, 3), 2.0 / 3.0));
+        // Even chances among 3: 1/2 each (places 1, 2, 3 on average 2).
+        let even = vec![('r', 1.0 / 3.0), ('y', 1.0 / 3.0), ('g', 1.0 / 3.0)];
+        assert!(close(expected_score('y', &even, &[], 3), 0.5));
+        // A finished game: the winner 1, the second of 4 2/3.
+        let done = [('b', 4), ('g', 3), ('y', 2), ('r', 1)];
+        assert!(close(expected_score('r', &[], &done, 4), 1.0));
+        assert!(close(expected_score('y', &[], &done, 4), 2.0 / 3.0));
+        // Chances given to a seat that is out do not count for the others.
+        let stale = vec![('r', 0.4), ('y', 0.4), ('g', 0.2)];
+        assert!(close(
+            expected_score('r', &stale, &out, 3),
+            (3.0 - (0.5 + 0.5 * 2.0)) / 2.0
+        ));
+    }
+
+    #[test]
+    fn the_engines_own_turn_is_never_marked() {
+        let played = vec!["f2f3*n".to_string()];
+        assert_eq!(turn_mark(&played, &played, 0.5), None);
+        assert_eq!(
+            turn_mark(&played, &["e2e3".to_string()], 0.5),
+            Some("blunder")
+        );
+        assert_eq!(
+            turn_mark(&played, &["e2e3".to_string()], 0.15),
+            Some("mistake")
+        );
+    }
+
+    #[test]
+    fn places_are_fixed_as_seats_go_out() {
+        let start = Position::from_spn("R/gTgDgS/5/7/yS7R/yD6/3R1/rDrSyT/R r 1 3 - - -").unwrap();
+        let mut game = Game::new(start);
+        game.play_all("d2d3 f2f3*n").unwrap();
+        assert_eq!(fixed_places(&game, 0), []);
+        assert_eq!(fixed_places(&game, 1), []);
+        assert_eq!(fixed_places(&game, 2), [('g', 3)]);
+    }
+}
