@@ -94,17 +94,15 @@ pub extern "C" fn engine_output() -> usize {
 /// the steps; the answer is `rules::game_json`'s.
 #[unsafe(no_mangle)]
 pub extern "C" fn rules_game() -> usize {
-    let text = input_text();
-    let (start, steps) = text.split_once('\n').unwrap_or((&text, ""));
-    answer(crate::rules::game_json(start, steps))
+    let (start, steps) = two_lines();
+    answer(crate::rules::game_json(&start, &steps))
 }
 
 /// The rules: as `rules_game`, the answer `rules::history_json`'s.
 #[unsafe(no_mangle)]
 pub extern "C" fn rules_history() -> usize {
-    let text = input_text();
-    let (start, steps) = text.split_once('\n').unwrap_or((&text, ""));
-    answer(crate::rules::history_json(start, steps))
+    let (start, steps) = two_lines();
+    answer(crate::rules::history_json(&start, &steps))
 }
 
 /// The input's two lines, or the whole input and nothing.
