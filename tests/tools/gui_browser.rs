@@ -198,6 +198,17 @@ impl Browser {
         self.click(&format!("#chooser button[data-step=\"{step}\"]"));
     }
 
+    /// Gives the file input `css` the file at `path`, as a person picking
+    /// it does.
+    pub(crate) fn upload(&self, css: &str, path: &std::path::Path) {
+        let e = self.find(css);
+        self.call(
+            "POST",
+            &self.s(&format!("/element/{e}/value")),
+            Some(json!({ "text": path.to_string_lossy() })),
+        );
+    }
+
     pub(crate) fn type_into(&self, css: &str, text: &str) {
         self.reveal(css);
         let e = self.find(css);
@@ -1064,12 +1075,7 @@ fn hints_threats_evaluation_review_and_browsing_in_a_real_browser() {
     let record = gui.get(&format!("/api/games/{id}/record")).body;
     let path = crate::support::temp("gui-browser", "game.txt");
     std::fs::write(&path, &record).unwrap();
-    let e = b.find("#record-file");
-    b.call(
-        "POST",
-        &b.s(&format!("/element/{e}/value")),
-        Some(json!({ "text": path.to_string_lossy() })),
-    );
+    b.upload("#record-file", &path);
     b.wait(
         &format!("document.getElementById('board').dataset.gameId !== '{id}'"),
         Duration::from_secs(10),

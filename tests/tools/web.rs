@@ -126,7 +126,20 @@ fn protocol_sessions_give_the_native_engines_lines() {
         "go nodes 3000",
         "position startpos players 4 moves e2e3",
         "go nodes 3000",
+        // README.md's and protocol.md's examples.
+        "position startpos moves e2e3 e8e7 f8f7",
+        "query p1turn",
+        "go depth 6",
+        "query steps",
+        "query turn",
+        "query winner",
+        "query gameover",
+        "position spn R/gTgDgS/5/7/R7R/7/3R1/rSrDrT/1 r 3 3 - - - moves d2d3",
+        "query legal",
         // Bad lines: the same errors, the state unchanged.
+        "isready\rquery spn",
+        "query spn fen",
+        "perft 3 4",
         "frobnicate",
         "isready now",
         "go nodes many",
@@ -480,6 +493,29 @@ fn the_board_plays_from_a_static_file_server_with_no_server_behind_it() {
     assert!(text.contains("[Reason last sorcerer standing]"), "{text}");
     let games = parse_records(text).unwrap();
     assert_eq!(games.len(), 1);
+    // Loaded back from the file: the same game, every seat a person.
+    let path = temp("web", "static-board.txt");
+    std::fs::write(&path, text).unwrap();
+    let old = b.js("return document.getElementById('board').dataset.gameId;");
+    b.upload("#record-file", &path);
+    b.wait(
+        &format!(
+            "document.getElementById('board').dataset.gameId !== '{}'",
+            old.as_str().unwrap_or("")
+        ),
+        Duration::from_secs(10),
+        "the loaded game",
+    );
+    let loaded = b.js("return game;");
+    assert_eq!(loaded["step_count"], st["step_count"], "{loaded}");
+    assert_eq!(loaded["gameover"], true);
+    assert!(
+        loaded["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["engine"] == false)
+    );
     let asked = asked.lock().unwrap().clone();
     assert!(!asked.iter().any(|p| p.starts_with("/api/")), "{asked:?}");
 }

@@ -8,7 +8,6 @@
 //                                        `splut bench` in WebAssembly
 //   node splut-node.mjs selftest         the SIMD128 kernels against the portable ones
 import { load } from './splut.mjs';
-import { createInterface } from 'node:readline';
 
 const splut = await load();
 const [command, ...rest] = process.argv.slice(2);
@@ -30,9 +29,23 @@ const engine = splut.engine(
   line => process.stdout.write(line + '\n'),
   () => process.exit(0),
 );
-const input = createInterface({ input: process.stdin, crlfDelay: Infinity });
-input.on('line', line => engine.send(line));
-input.on('close', async () => {
+// Lines end at '\n' only, one '\r' before it dropped, bytes that are not
+// UTF-8 read as U+FFFD: as the native engine reads them (a '\r' inside a
+// line is the line's error, not an end of line).
+const decoder = new TextDecoder();
+let pending = Buffer.alloc(0);
+process.stdin.on('data', chunk => {
+  pending = Buffer.concat([pending, chunk]);
+  let end;
+  while ((end = pending.indexOf(0x0a)) >= 0) {
+    let line = pending.subarray(0, end);
+    pending = pending.subarray(end + 1);
+    if (line.length > 0 && line[line.length - 1] === 0x0d) line = line.subarray(0, line.length - 1);
+    engine.send(decoder.decode(line));
+  }
+});
+process.stdin.on('end', async () => {
+  if (pending.length > 0) engine.send(decoder.decode(pending));
   await engine.end();
   process.exit(0);
 });

@@ -130,10 +130,11 @@ class Engine {
     this.#onQuit = onQuit;
   }
 
-  /** One input line (a line with a newline in it is several). */
+  /** One input line (a text with newlines in it is several lines; a
+   *  '\r' inside a line is that line's error, as natively). */
   send(text) {
     if (this.#quit) return;
-    this.#queue.push(...String(text).split(/\r?\n/));
+    this.#queue.push(...String(text).split('\n').map(l => l.replace(/\r$/, '')));
     this.#run();
   }
 
