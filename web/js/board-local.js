@@ -34,13 +34,12 @@ let splut = null;
 
 /** The engine worker, its lines read by one listener at a time. */
 class EngineWorker {
-  constructor(module) {
+  constructor() {
     this.worker = new Worker(new URL('./splut-worker.js', import.meta.url), { type: 'module' });
     this.listener = null;
     this.options = new Map();
     this.worker.onmessage = e => { if (this.listener) this.listener(String(e.data)); };
     this.worker.onerror = e => { if (this.listener) this.listener(`info string error: ${e.message}`); };
-    void module;
   }
 
   send(line) { this.worker.postMessage(line); }
@@ -286,6 +285,8 @@ class LocalGame {
   /** Stops a running engine turn (its result is dropped). */
   async idle() {
     this.generation++;
+    // The engine's answer comes at once (its turn is then dropped).
+    if (this.busy) this.engine.send('stop');
     this.bump();
     while (this.busy) await this.changed(50);
   }
