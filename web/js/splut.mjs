@@ -41,7 +41,13 @@ export async function load(source = new URL('splut.wasm', import.meta.url)) {
     const { readFile } = await import('node:fs/promises');
     module = await WebAssembly.compile(await readFile(source));
   } else {
-    module = await WebAssembly.compileStreaming(fetch(source));
+    const response = await fetch(source);
+    if (!response.ok) throw new Error(`${source}: HTTP ${response.status}`);
+    // Streaming compilation needs the server to say application/wasm;
+    // any other type is read whole, then compiled.
+    module = (response.headers.get('Content-Type') || '').startsWith('application/wasm')
+      ? await WebAssembly.compileStreaming(response)
+      : await WebAssembly.compile(await response.arrayBuffer());
   }
   const instance = await WebAssembly.instantiate(module, imports);
   return new Splut(module, instance.exports);
