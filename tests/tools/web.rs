@@ -424,6 +424,22 @@ fn the_board_plays_from_a_static_file_server_with_no_server_behind_it() {
         Duration::from_secs(10),
         "the take-back",
     );
+    // A new engine worker (the page's Restart): the game goes on with it.
+    let restarted =
+        b.js("return await window.splutBackend('POST', `/api/games/${game.id}/restart`);");
+    assert_eq!(restarted["error"], serde_json::Value::Null, "{restarted}");
+    b.js("playStep('e2e3'); return null;");
+    b.wait(
+        "game.step_count >= 5 && game.side === 'r' && !game.thinking",
+        Duration::from_secs(20),
+        "the engines' turns after the restart",
+    );
+    b.click("#takeback");
+    b.wait(
+        "game.step_count === 0",
+        Duration::from_secs(10),
+        "the second take-back",
+    );
 
     // Threats and a review, worked out in the page as the server does.
     b.click("#players option[value=\"2\"]");

@@ -44,10 +44,16 @@ class EngineWorker {
 
   send(line) { this.worker.postMessage(line); }
 
-  /** Sends `line` and the lines up to one starting with `until`. */
+  /** Sends `line` and the lines up to one starting with `until`; fails
+   *  if the worker could not load the engine. */
   request(line, until, onLine = () => {}) {
-    return new Promise(resolve => {
+    return new Promise((resolve, reject) => {
       this.listener = l => {
+        if (l.startsWith('info string error: the engine could not load')) {
+          this.listener = null;
+          reject(new Error(l.slice('info string error: '.length)));
+          return;
+        }
         onLine(l);
         if (l.startsWith(until)) { this.listener = null; resolve(l); }
       };
@@ -137,12 +143,22 @@ class LocalGame {
     this.closed = false;
     this.lastStep = null;
     this.waiters = [];
-    this.engine = new EngineWorker();
     this.refresh();
+    this.startEngine();
+    this.run();
+  }
+
+  /** A new engine worker; the game shows why if it cannot start. */
+  startEngine() {
+    this.engine = new EngineWorker();
     this.ready = this.engine.request('ugi', 'ugiok')
       .then(() => this.engine.setOption('UCI_ShowWinProb', 'true'))
-      .then(() => this.engine.request('isready', 'readyok'));
-    this.run();
+      .then(() => this.engine.request('isready', 'readyok'))
+      .then(() => true, e => {
+        this.error = `engine crashed: ${e.message}`;
+        this.bump();
+        return false;
+      });
   }
 
   /** The rules' view of the game now. */
@@ -206,6 +222,12 @@ class LocalGame {
     const generation = this.generation;
     const stepsAt = this.steps.length;
     this.busy = true;
+    // A restarted engine answers its handshake first.
+    if (!(await this.ready) || this.generation !== generation) {
+      this.busy = false;
+      this.bump();
+      return;
+    }
     this.thinking = { seat: seat.seat, info: null, winprob: null };
     this.bump();
     await this.engine.setOption('Algorithm', seat.algorithm);
@@ -329,12 +351,9 @@ class LocalGame {
   async restart() {
     await this.idle();
     this.engine.terminate();
-    this.engine = new EngineWorker();
-    this.ready = this.engine.request('ugi', 'ugiok')
-      .then(() => this.engine.setOption('UCI_ShowWinProb', 'true'))
-      .then(() => this.engine.request('isready', 'readyok'));
-    await this.ready;
     this.error = null;
+    this.startEngine();
+    if (!(await this.ready)) throw new Refusal(this.error);
     this.bump();
     return this.json();
   }
@@ -414,8 +433,10 @@ function theAnalyst() {
     analystReady = analyst.request('ugi', 'ugiok')
       .then(() => analyst.setOption('UCI_ShowWinProb', 'true'))
       .then(() => analyst.request('isready', 'readyok'));
+    // A worker that could not start is not kept: the next asks again.
+    analystReady.catch(() => { analyst.terminate(); analyst = null; });
   }
-  return analystReady.then(() => analyst);
+  return analystReady.then(() => analyst, e => { throw new Refusal(`the engine failed: ${e.message}`); });
 }
 let analysing = Promise.resolve();
 
