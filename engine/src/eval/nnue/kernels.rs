@@ -270,10 +270,16 @@ impl Kernels for Simd128 {
 
 /// Checks the build's baseline kernels (SIMD128 in a WebAssembly build
 /// with `simd128`, else the portable loops themselves) against the
-/// portable loops on `rounds` rounds of random accumulators, wrapping and
-/// clipping at both ends; the first difference found, if any. Run by the
-/// tests and, in a WebAssembly build, by its `selftest` export under Node.
+/// portable loops ([`same_integers`]). Run by the tests and, in a
+/// WebAssembly build, by its `selftest` export under Node.
 pub fn check_base_kernels(rounds: u32) -> Result<(), String> {
+    same_integers::<Base>(rounds)
+}
+
+/// Kernels `K` against the portable loops on `rounds` rounds of random
+/// accumulators, wrapping and clipping at both ends: the first round where
+/// they differ, if any.
+fn same_integers<K: Kernels>(rounds: u32) -> Result<(), String> {
     use crate::game::splitmix64;
     let random = |seed: &mut u64, range: i16| {
         let mut a = Accumulator::ZERO;
@@ -292,19 +298,19 @@ pub fn check_base_kernels(rounds: u32) -> Result<(), String> {
         );
         let (mut p, mut v) = (a, a);
         Plain::add(&mut p, &b);
-        Base::add(&mut v, &b);
+        K::add(&mut v, &b);
         let mut same = p == v;
         Plain::sub(&mut p, &c);
-        Base::sub(&mut v, &c);
+        K::sub(&mut v, &c);
         same &= p == v;
         let (mut p2, mut v2) = (Accumulator::ZERO, Accumulator::ZERO);
         Plain::sub_add(&mut p2, &a, &b, &c);
-        Base::sub_add(&mut v2, &a, &b, &c);
+        K::sub_add(&mut v2, &a, &b, &c);
         same &= p2 == v2;
-        same &= Plain::dot(&c, &b) == Base::dot(&c, &b) && Plain::dot(&a, &b) == Base::dot(&a, &b);
+        same &= Plain::dot(&c, &b) == K::dot(&c, &b) && Plain::dot(&a, &b) == K::dot(&a, &b);
         if !same {
             return Err(format!(
-                "round {round}: the baseline kernels differ from the portable loops"
+                "round {round}: the kernels differ from the portable loops"
             ));
         }
     }
@@ -314,16 +320,6 @@ pub fn check_base_kernels(rounds: u32) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::splitmix64;
-
-    fn random(seed: &mut u64, range: i16) -> Accumulator {
-        let mut a = Accumulator::ZERO;
-        for x in a.iter_mut() {
-            let r = (splitmix64(seed) % (2 * range as u64 + 1)) as i64;
-            *x = (r - i64::from(range)) as i16;
-        }
-        a
-    }
 
     #[test]
     fn the_baseline_kernels_give_the_plain_kernels_integers() {
@@ -336,27 +332,6 @@ mod tests {
         if !super::super::accumulator::wide_vectors() {
             return;
         }
-        let mut seed = 11;
-        for _ in 0..200 {
-            // Wide ranges: wrapping and clipping at both ends.
-            let (a, b, c) = (
-                random(&mut seed, i16::MAX),
-                random(&mut seed, i16::MAX),
-                random(&mut seed, 600),
-            );
-            let (mut p, mut v) = (a, a);
-            Plain::add(&mut p, &b);
-            Avx2::add(&mut v, &b);
-            assert_eq!(p, v);
-            Plain::sub(&mut p, &c);
-            Avx2::sub(&mut v, &c);
-            assert_eq!(p, v);
-            let (mut p2, mut v2) = (Accumulator::ZERO, Accumulator::ZERO);
-            Plain::sub_add(&mut p2, &a, &b, &c);
-            Avx2::sub_add(&mut v2, &a, &b, &c);
-            assert_eq!(p2, v2);
-            assert_eq!(Plain::dot(&c, &b), Avx2::dot(&c, &b));
-            assert_eq!(Plain::dot(&a, &b), Avx2::dot(&a, &b));
-        }
+        assert_eq!(same_integers::<Avx2>(200), Ok(()));
     }
 }
