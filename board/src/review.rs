@@ -69,16 +69,22 @@ fn as_map<S: serde::Serializer>(w: &WinProb, s: S) -> Result<S::Ok, S::Error> {
     m.end()
 }
 
+/// Where a review looks: the steps played before each turn of `game`,
+/// and after its last step (one more than the turns).
+pub fn turn_bounds(game: &Game) -> Vec<usize> {
+    let mut bounds = vec![0];
+    for (_, steps) in game.turns() {
+        bounds.push(bounds[bounds.len() - 1] + steps.len());
+    }
+    bounds
+}
+
 /// Judges every turn of `game` by its mover's expected score before and
-/// after it: `evals` are the engine's views at each turn's start and after
-/// the last step (one more than the turns).
+/// after it: `evals` are the engine's views at each of [`turn_bounds`].
 pub fn judge(game: &Game, evals: &[Evaluation]) -> Vec<TurnReview> {
     let seats: Vec<char> = game.start().seats_in_game().map(|s| s.letter()).collect();
     let turns = game.turns();
-    let mut bounds = vec![0];
-    for (_, steps) in &turns {
-        bounds.push(bounds[bounds.len() - 1] + steps.len());
-    }
+    let bounds = turn_bounds(game);
     if evals.len() < bounds.len() {
         return Vec::new();
     }

@@ -13,7 +13,7 @@ use crate::winprob::{Estimate, win_probabilities};
 pub use splut_board::marks::{StepMark, step_marks};
 pub use splut_board::review::{
     BLUNDER_DROP, Evaluation, MISTAKE_DROP, TurnReview, WinProb, expected_score, fixed_places,
-    judge, mark, turn_mark,
+    judge, mark, turn_bounds, turn_mark,
 };
 use std::time::Duration;
 
@@ -156,13 +156,7 @@ pub fn review(
 ) -> Result<Vec<TurnReview>, String> {
     let seats: Vec<char> = game.start().seats_in_game().map(|s| s.letter()).collect();
     let texts: Vec<String> = game.steps().iter().map(|s| s.to_string()).collect();
-    let turns = game.turns();
-    let mut at = 0;
-    let mut bounds = vec![0];
-    for (_, steps) in &turns {
-        at += steps.len();
-        bounds.push(at);
-    }
+    let bounds = turn_bounds(game);
     let mut evals = Vec::with_capacity(bounds.len());
     for &b in &bounds {
         evals.push(evaluate(
