@@ -178,6 +178,41 @@ impl Browser {
         );
     }
 
+    /// The id of the game the page shows (empty before the first).
+    pub(crate) fn shown_game(&self) -> String {
+        let v = self.js("return document.getElementById('board').dataset.gameId || '';");
+        v.as_str().unwrap_or("").to_string()
+    }
+
+    /// Waits until the page shows a game other than `old` (a new game
+    /// started or loaded).
+    pub(crate) fn wait_other_game(&self, old: &str, what: &str) {
+        self.wait(
+            &format!("document.getElementById('board').dataset.gameId !== '{old}'"),
+            Duration::from_secs(10),
+            what,
+        );
+    }
+
+    /// Asks for a hint and waits for it: its steps as the board holds
+    /// them (space-separated), and the first.
+    pub(crate) fn hint(&self) -> (Value, String) {
+        self.click("#hint");
+        let hint = self.wait(
+            "document.getElementById('board').dataset.hint",
+            Duration::from_secs(10),
+            "the hint",
+        );
+        let first = hint
+            .as_str()
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .to_string();
+        (hint, first)
+    }
+
     pub(crate) fn click_square(&self, sq: &str) {
         self.click(&format!("[data-square=\"{sq}\"]"));
     }
@@ -489,11 +524,7 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
     set_seat("r", "person", "auto", 1000);
     set_seat("g", "engine", "alphabeta", movetime as u32);
     b.start_game();
-    b.wait(
-        &format!("document.getElementById('board').dataset.gameId !== '{id}'"),
-        Duration::from_secs(10),
-        "the new game",
-    );
+    b.wait_other_game(&id.to_string(), "the new game");
     let id = game_id(&b);
     let st = check_board(&b, &gui, id);
     assert!(st["legal"].as_array().unwrap().contains(&json!("d2d3@f3")));
@@ -591,11 +622,7 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
     // The killing throw, and the banner.
     b.type_into("#start-spn", THROW_SPN);
     b.start_game();
-    b.wait(
-        &format!("document.getElementById('board').dataset.gameId !== '{id}'"),
-        Duration::from_secs(10),
-        "the new game",
-    );
+    b.wait_other_game(&id.to_string(), "the new game");
     b.click_square("f2");
     b.click_square("f3");
     b.choose("f2f3*n");
@@ -633,13 +660,9 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
     }
     // "Engines only" makes red the engine's too.
     b.click("#engines-only");
-    let kill_id = b.js("return document.getElementById('board').dataset.gameId;");
+    let kill_id = b.shown_game();
     b.start_game();
-    b.wait(
-        &format!("document.getElementById('board').dataset.gameId !== {kill_id}"),
-        Duration::from_secs(10),
-        "the new game",
-    );
+    b.wait_other_game(&kill_id, "the new game");
     b.wait(
         "!document.getElementById('banner').classList.contains('hidden')",
         Duration::from_secs(300),
@@ -928,19 +951,7 @@ fn hints_threats_evaluation_review_and_browsing_in_a_real_browser() {
     );
 
     // A hint: arrows for the engine's turn, nothing played.
-    b.click("#hint");
-    let hint = b.wait(
-        "document.getElementById('board').dataset.hint",
-        Duration::from_secs(10),
-        "the hint",
-    );
-    let first = hint
-        .as_str()
-        .unwrap()
-        .split(' ')
-        .next()
-        .unwrap()
-        .to_string();
+    let (hint, first) = b.hint();
     assert!(
         gui.state(id)["legal"]
             .as_array()
@@ -1010,11 +1021,7 @@ fn hints_threats_evaluation_review_and_browsing_in_a_real_browser() {
     b.type_into("#start-spn", THROW_SPN);
     b.click("#kind-g option[value=\"person\"]");
     b.start_game();
-    b.wait(
-        &format!("document.getElementById('board').dataset.gameId !== '{id}'"),
-        Duration::from_secs(10),
-        "the new game",
-    );
+    b.wait_other_game(&id.to_string(), "the new game");
     let id = game_id(&b);
     b.click("#threats-toggle");
     b.wait(
@@ -1076,11 +1083,7 @@ fn hints_threats_evaluation_review_and_browsing_in_a_real_browser() {
     let path = crate::support::temp("gui-browser", "game.txt");
     std::fs::write(&path, &record).unwrap();
     b.upload("#record-file", &path);
-    b.wait(
-        &format!("document.getElementById('board').dataset.gameId !== '{id}'"),
-        Duration::from_secs(10),
-        "the loaded game",
-    );
+    b.wait_other_game(&id.to_string(), "the loaded game");
     let loaded = check_board(&b, &gui, game_id(&b));
     assert_eq!(steps_of(&loaded), ["d2d3", "f2f3*w"]);
     assert_eq!(loaded["start"], THROW_SPN);
@@ -1296,11 +1299,7 @@ fn what_happened_help_and_a_phone_in_a_real_browser() {
     b.click("#pace option[value=\"step\"]");
     b.click("#engines-only");
     b.start_game();
-    b.wait(
-        &format!("document.getElementById('board').dataset.gameId !== '{id}'"),
-        Duration::from_secs(10),
-        "the engines' game",
-    );
+    b.wait_other_game(&id.to_string(), "the engines' game");
     let id = game_id(&b);
     b.wait(
         "!document.getElementById('next-step').classList.contains('hidden')",

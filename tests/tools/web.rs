@@ -391,28 +391,13 @@ fn the_board_plays_from_a_static_file_server_with_no_server_behind_it() {
         "the engines' turns",
     );
     let st = b.js("return game;");
-    assert_eq!(
-        st["turns"][0]["steps"],
-        serde_json::json!(["e3".replace("e3", "e2e3")])
-    );
+    assert_eq!(st["turns"][0]["steps"], serde_json::json!(["e2e3"]));
     assert!(
         st["evals"].as_array().is_some_and(|e| !e.is_empty()),
         "win chances: {st}"
     );
     // A hint from the second engine: drawn, nothing played.
-    b.click("#hint");
-    let hint = b.wait(
-        "document.getElementById('board').dataset.hint",
-        Duration::from_secs(10),
-        "the hint",
-    );
-    let first = hint
-        .as_str()
-        .unwrap()
-        .split(' ')
-        .next()
-        .unwrap()
-        .to_string();
+    let (hint, first) = b.hint();
     let legal = b.js(&format!(
         "return game.legal.includes('{first}') && game.step_count;"
     ));
@@ -445,16 +430,9 @@ fn the_board_plays_from_a_static_file_server_with_no_server_behind_it() {
     b.click("#players option[value=\"2\"]");
     b.type_into("#start-spn", THROW_SPN);
     b.click("#kind-g option[value=\"person\"]");
-    let old = b.js("return document.getElementById('board').dataset.gameId;");
+    let old = b.shown_game();
     b.start_game();
-    b.wait(
-        &format!(
-            "document.getElementById('board').dataset.gameId !== '{}'",
-            old.as_str().unwrap_or("")
-        ),
-        Duration::from_secs(10),
-        "the position's game",
-    );
+    b.wait_other_game(&old, "the position's game");
     b.click("#threats-toggle");
     b.wait(
         "document.querySelector('#threat-marks .kill-mark[data-steps=\"f2f3*n\"]')",
@@ -481,16 +459,9 @@ fn the_board_plays_from_a_static_file_server_with_no_server_behind_it() {
         b.click(&format!("#algo-{seat} option[value=\"greedy\"]"));
         b.type_into(&format!("#ms-{seat}"), "20");
     }
-    let old = b.js("return document.getElementById('board').dataset.gameId;");
+    let old = b.shown_game();
     b.start_game();
-    b.wait(
-        &format!(
-            "document.getElementById('board').dataset.gameId !== '{}'",
-            old.as_str().unwrap_or("")
-        ),
-        Duration::from_secs(10),
-        "the new game",
-    );
+    b.wait_other_game(&old, "the new game");
     b.wait(
         "!document.getElementById('banner').classList.contains('hidden')",
         Duration::from_secs(300),
@@ -512,16 +483,9 @@ fn the_board_plays_from_a_static_file_server_with_no_server_behind_it() {
     // Loaded back from the file: the same game, every seat a person.
     let path = temp("web", "static-board.txt");
     std::fs::write(&path, text).unwrap();
-    let old = b.js("return document.getElementById('board').dataset.gameId;");
+    let old = b.shown_game();
     b.upload("#record-file", &path);
-    b.wait(
-        &format!(
-            "document.getElementById('board').dataset.gameId !== '{}'",
-            old.as_str().unwrap_or("")
-        ),
-        Duration::from_secs(10),
-        "the loaded game",
-    );
+    b.wait_other_game(&old, "the loaded game");
     let loaded = b.js("return game;");
     assert_eq!(loaded["step_count"], st["step_count"], "{loaded}");
     assert_eq!(loaded["gameover"], true);
