@@ -89,12 +89,7 @@ impl Protocol {
             return Status::Quit;
         }
         if text.len() > splut_engine::protocol::input::MAX_LINE {
-            let error = format!(
-                "info string error: line too long ({} bytes, at most {}); it is ignored\n",
-                text.len(),
-                splut_engine::protocol::input::MAX_LINE
-            );
-            let _ = self.lines.clone().write(error.as_bytes());
+            self.session.too_long(text.len() as u64);
             return self.status();
         }
         if self.session.handle(text) == Flow::Quit {

@@ -328,6 +328,15 @@ impl Session {
             .line(&format!("info string error: {}", input::error_text(what)));
     }
 
+    /// Answers an input line over [`input::MAX_LINE`] (`bytes` long),
+    /// which is not read: its error line.
+    pub fn too_long(&self, bytes: u64) {
+        self.error(&format!(
+            "line too long ({bytes} bytes, at most {}); it is ignored",
+            input::MAX_LINE
+        ));
+    }
+
     /// Whether a search is still running; reaps a finished one.
     fn searching(&mut self) -> bool {
         if self.pending.is_some() {
@@ -664,10 +673,7 @@ pub fn run(mut reader: impl BufRead, out: Output) -> Flow {
         let line = match input::read_line(&mut reader, &mut bytes) {
             input::Line::End => break,
             input::Line::TooLong { bytes } => {
-                engine.error(&format!(
-                    "line too long ({bytes} bytes, at most {}); it is ignored",
-                    input::MAX_LINE
-                ));
+                engine.too_long(bytes);
                 continue;
             }
             input::Line::Text(t) => t,
