@@ -53,6 +53,19 @@ pub struct Threats {
     pub now: bool,
 }
 
+/// The seat a request names by its letter (`r`, `y`, `g` or `b`), the
+/// side to move in `pos` when it names none.
+pub fn seat_named(letter: Option<&str>, pos: &Position) -> Result<Seat, String> {
+    let Some(text) = letter else {
+        return Ok(pos.side_to_move());
+    };
+    let mut c = text.chars();
+    match (c.next().and_then(Seat::from_letter), c.next()) {
+        (Some(s), None) => Ok(s),
+        _ => Err("seat: expected r, y, g or b".into()),
+    }
+}
+
 /// The threats against `seat` and its kills at hand in `pos`; an error if
 /// the seat is not in the game or the game is over.
 pub fn threats(pos: &Position, seat: Seat) -> Result<Threats, String> {

@@ -7,8 +7,8 @@ use super::refusal::Refusal;
 use super::review::{evaluate, review};
 use super::session::winprob_json;
 use super::session::{Pace, SeatConfig, Session};
+use crate::game::Game;
 use crate::game::Position;
-use crate::game::{Game, Seat};
 use crate::play::client::{Client, option_choices};
 use crate::play::record::parse_records;
 use serde::Deserialize;
@@ -529,16 +529,8 @@ fn threats(query: &str) -> Result<Reply, Refusal> {
     }
     let pos =
         Position::from_spn(spn.trim()).map_err(|e| Refusal::BadInput(format!("bad SPN: {e}")))?;
-    let seat = match query_value(query, "seat")? {
-        Some(v) => {
-            let mut c = v.chars();
-            match (c.next().and_then(Seat::from_letter), c.next()) {
-                (Some(s), None) => s,
-                _ => return Err(Refusal::BadInput("seat: expected r, y, g or b".into())),
-            }
-        }
-        None => pos.side_to_move(),
-    };
+    let seat = super::threats::seat_named(query_value(query, "seat")?.as_deref(), &pos)
+        .map_err(Refusal::BadInput)?;
     let t = super::threats::threats(&pos, seat).map_err(Refusal::BadInput)?;
     Ok(Reply::json(
         200,

@@ -2,25 +2,27 @@
 //! `splut gui`'s threats, step marks and review judgement (the crate
 //! `splut-board`), answered in the same JSON as its API.
 
+use splut_board::marks::step_marks;
 use splut_board::review::{Evaluation, judge};
-use splut_board::{marks::step_marks, threats::threats};
-use splut_rules::{Game, Position, Seat};
+use splut_board::threats::{seat_named, threats};
+use splut_rules::{Game, Position};
 
 fn error(e: &str) -> String {
     serde_json::json!({ "error": e }).to_string()
 }
 
 /// `GET /api/threats?spn=…&seat=…`'s answer: the threats against `seat`
-/// (a letter) and its kills at hand in the position `spn`.
+/// (a letter; none, the side to move) and its kills at hand in the
+/// position `spn`.
 pub fn threats_json(spn: &str, seat: &str) -> String {
     let pos = match Position::from_spn(spn.trim()) {
         Ok(p) => p,
         Err(e) => return error(&format!("bad SPN: {e}")),
     };
-    let mut letters = seat.trim().chars();
-    let seat = match (letters.next().and_then(Seat::from_letter), letters.next()) {
-        (Some(s), None) => s,
-        _ => return error("seat: expected r, y, g or b"),
+    let named = Some(seat.trim()).filter(|s| !s.is_empty());
+    let seat = match seat_named(named, &pos) {
+        Ok(s) => s,
+        Err(e) => return error(&e),
     };
     match threats(&pos, seat) {
         Ok(t) => serde_json::to_string(&t).unwrap_or_else(|e| error(&e.to_string())),
