@@ -140,14 +140,14 @@ impl PreparedSearch {
                 }
             }
         };
-        let info = totals(&report.info, 0, started);
-        let info = Info {
-            nodes: self.slices.nodes.max(report.info.nodes),
-            ..info
+        // The nodes of every slice (the best report counts its own only).
+        let others = self.slices.nodes.saturating_sub(report.info.nodes);
+        let report = Report {
+            info: totals(&report.info, others, started),
+            ..report
         };
-        let info = with_nps(info);
-        self.slices.best = Some(Report { info, ..report });
-        self.slices.best.clone().unwrap_or_else(|| unreachable!())
+        self.slices.best = Some(report.clone());
+        report
     }
 
     /// The time the search has left, counted from `started` (a pondering
@@ -181,19 +181,14 @@ impl PreparedSearch {
     }
 }
 
-/// `i` with the nodes of the slices before (`before`) added and the time
-/// counted from `started`.
+/// `i` with the nodes of the slices before (`before`) added, the time
+/// counted from `started`, and the speed of them both.
 fn totals(i: &Info, before: u64, started: Instant) -> Info {
-    with_nps(Info {
-        nodes: i.nodes + before,
-        time_ms: started.elapsed().as_millis() as u64,
-        ..i.clone()
-    })
-}
-
-fn with_nps(i: Info) -> Info {
+    let (nodes, time_ms) = (i.nodes + before, started.elapsed().as_millis() as u64);
     Info {
-        nps: i.nodes * 1000 / i.time_ms.max(1),
-        ..i
+        nodes,
+        time_ms,
+        nps: nodes * 1000 / time_ms.max(1),
+        ..i.clone()
     }
 }
