@@ -240,6 +240,22 @@ fn report_line(root: &Position, i: &Info, show_win_prob: bool) -> String {
     text
 }
 
+/// What a search's reports go to: each is written as its `line`, and the
+/// best line's last (`MultiPV`'s first, or the only one) is kept in
+/// `reported` for the totals [`conclude`] may add.
+fn reporter<'a>(
+    out: &'a Output,
+    line: &'a dyn Fn(&Info) -> String,
+    reported: &'a mut Option<Info>,
+) -> impl FnMut(&Info) + 'a {
+    move |i| {
+        out.line(&line(i));
+        if i.multipv <= 1 {
+            *reported = Some(i.clone());
+        }
+    }
+}
+
 /// A search of `root` ended with `report`, the last `info` it reported
 /// being `reported`: its turn becomes the session's plan, and the totals
 /// of a search cut short are returned as a line, unless the last report
@@ -627,13 +643,7 @@ impl Session {
         self.start_job(infinite, ponder, stop, move |stop| {
             let mut reported = None;
             let line = |i: &Info| report_line(&pos, i, show_win_prob);
-            let report = search.run(&mut |i| {
-                out.line(&line(i));
-                // The best line (`MultiPV`'s first, or the only one).
-                if i.multipv <= 1 {
-                    reported = Some(i.clone());
-                }
-            });
+            let report = search.run(&mut reporter(&out, &line, &mut reported));
             if let Some(totals) = conclude(&report, reported.as_ref(), &plan, pos, &line) {
                 out.line(&totals);
             }

@@ -4,7 +4,7 @@
 //! slices, so `stop`, `ponderhit`, `isready` and `query` are answered
 //! while it thinks, with the same lines as a native session's.
 
-use super::{Session, best_lines, conclude, report_line};
+use super::{Session, best_lines, conclude, report_line, reporter};
 use crate::clock::Instant;
 use crate::engine::{PreparedSearch, Report, SliceEnd};
 use crate::game::Position;
@@ -50,14 +50,9 @@ impl Session {
         let timed = limits.movetime.is_some() || limits.clock.is_some();
         let waits = limits.infinite || limits.ponder;
         if !waits && (!timed || !search.resumes_from_the_table()) {
-            let (out, mut reported) = (self.out.clone(), None);
+            let mut reported = None;
             let line = |i: &Info| report_line(&root, i, wp);
-            let report = search.run(&mut |i| {
-                out.line(&line(i));
-                if i.multipv <= 1 {
-                    reported = Some(i.clone());
-                }
-            });
+            let report = search.run(&mut reporter(&self.out, &line, &mut reported));
             let totals = conclude(&report, reported.as_ref(), &self.plan, root, &line);
             for l in totals.into_iter().chain(best_lines(&report)) {
                 self.out.line(&l);
@@ -93,14 +88,12 @@ impl Session {
             self.pending = Some(p);
             return false;
         }
-        let (out, root, wp) = (self.out.clone(), p.root, p.show_win_prob);
+        let (root, wp) = (p.root, p.show_win_prob);
+        let line = |i: &Info| report_line(&root, i, wp);
         let mut reported = p.reported.take();
-        let end = p.search.run_slice(SLICE, &mut |i| {
-            out.line(&report_line(&root, i, wp));
-            if i.multipv <= 1 {
-                reported = Some(i.clone());
-            }
-        });
+        let end = p
+            .search
+            .run_slice(SLICE, &mut reporter(&self.out, &line, &mut reported));
         p.reported = reported;
         match end {
             SliceEnd::Paused => {
