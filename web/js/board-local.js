@@ -121,6 +121,16 @@ function readRecord(text) {
   return { start: start === 'startpos' ? String(players || 2) : start, steps };
 }
 
+/** `steps` as turns ({ seat, steps }), by their `history`'s turn numbers. */
+function turnsOf(steps, history) {
+  const out = [];
+  steps.forEach((s, i) => {
+    if (i === 0 || history.turns[i] !== history.turns[i - 1]) out.push({ seat: history.movers[i], steps: [s] });
+    else out[out.length - 1].steps.push(s);
+  });
+  return out;
+}
+
 let nextId = 1;
 
 /** One game and its engine: session.rs in the page. */
@@ -187,13 +197,7 @@ class LocalGame {
 
   /** The turns so far, as the page lists them. */
   turns() {
-    const out = [];
-    this.steps.forEach((s, i) => {
-      const newTurn = i === 0 || this.hist.turns[i] !== this.hist.turns[i - 1];
-      if (newTurn) out.push({ seat: this.hist.movers[i], steps: [s] });
-      else out[out.length - 1].steps.push(s);
-    });
-    return out;
+    return turnsOf(this.steps, this.hist);
   }
 
   json() {
@@ -401,11 +405,6 @@ class LocalGame {
     const tcs = [...new Set(this.seats.filter(c => c.engine).map(c => `${name(c)}=movetime=${c.movetime}`))].sort();
     if (this.seats.some(c => !c.engine)) tcs.push('person=none');
     const places = [end.seats, ...hist.out.slice().reverse().map(s => [s])].filter(g => g.length > 0);
-    const turns = [];
-    steps.forEach((s, i) => {
-      if (i === 0 || hist.turns[i] !== hist.turns[i - 1]) turns.push([hist.movers[i], [s]]);
-      else turns[turns.length - 1][1].push(s);
-    });
     const lines = [
       '[Game 1]',
       `[Players ${splut.game(this.start, []).seats.length}]`,
@@ -416,7 +415,7 @@ class LocalGame {
       `[TimeControl ${tcs.join(' ')}]`,
       `[Result ${places.map(g => g.join(' = ')).join(' > ')}]`,
       `[Reason ${end.over ? 'last sorcerer standing' : `turn limit ${Math.max(0, end.turn - 1)}`}]`,
-      ...turns.map(([seat, s]) => `${seat} ${s.join(' ')}`),
+      ...turnsOf(steps, hist).map(t => `${t.seat} ${t.steps.join(' ')}`),
     ];
     return lines.join('\n') + '\n\n';
   }
@@ -498,11 +497,9 @@ function review(g, body) {
   const ms = analysisMs(body, 100);
   const steps = g.steps.slice();
   const hist = splut.history(g.start, steps);
+  // Each turn's start and the end, as the server's review::turn_bounds.
   const bounds = [0];
-  steps.forEach((s, i) => {
-    if (i > 0 && hist.turns[i] !== hist.turns[i - 1]) bounds.push(i);
-  });
-  if (steps.length > 0) bounds.push(steps.length);
+  for (const t of turnsOf(steps, hist)) bounds.push(bounds[bounds.length - 1] + t.steps.length);
   return analyse(async () => {
     const evals = [];
     for (const b of bounds) evals.push(await evaluate(g.start, g.startSpn, steps.slice(0, b), ms));
