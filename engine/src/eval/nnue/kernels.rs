@@ -270,8 +270,10 @@ impl Kernels for Simd128 {
 
 /// Checks the build's baseline kernels (SIMD128 in a WebAssembly build
 /// with `simd128`, else the portable loops themselves) against the
-/// portable loops ([`same_integers`]). Run by the tests and, in a
-/// WebAssembly build, by its `selftest` export under Node.
+/// portable loops on `rounds` rounds of random accumulators, wrapping and
+/// clipping at both ends: the first round where they differ, if any. Run
+/// by the tests and, in a WebAssembly build, by its `selftest` export
+/// under Node.
 pub fn check_base_kernels(rounds: u32) -> Result<(), String> {
     same_integers::<Base>(rounds)
 }
