@@ -920,14 +920,12 @@ fn run_data(a: DataArgs) -> i32 {
 fn run_tune(a: &TuneArgs) -> i32 {
     let result = (|| -> Result<String, String> {
         let start = match &a.start {
-            Some(path) => {
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
-                crate::eval::EvalSet::from_text(&text)
-                    .map_err(|e| format!("{}: {e}", path.display()))?
-                    .for_players(a.players.map_or(2, u32::from))
-                    .clone()
-            }
+            // Read as `EvalFile` reads it: an empty file, or one naming
+            // no weight, is refused rather than taken as the defaults.
+            Some(path) => crate::eval::EvalSet::from_file(&path.to_string_lossy())
+                .map_err(|e| e.to_string())?
+                .for_players(a.players.map_or(2, u32::from))
+                .clone(),
             None => crate::eval::EvalParams::default(),
         };
         let samples = crate::datagen::read_files(&a.files)?;

@@ -57,6 +57,23 @@ fn tuning_generated_data_lowers_the_loss_and_writes_loadable_weights() {
     let before = number_after(&text, "loss before");
     let after = number_after(&text, ", after");
     assert!(after < before, "{text}");
+    // Tuning on from the tuned weights (`--start`) starts where the first
+    // run ended (the scale is fitted again, so within a little).
+    let again = splut(&[
+        "tune",
+        data.to_str().unwrap(),
+        "--start",
+        out.to_str().unwrap(),
+        "--max-passes",
+        "1",
+    ]);
+    let again_text = String::from_utf8_lossy(&again.stdout).to_string();
+    assert!(again.status.success(), "{again_text}");
+    let restart = number_after(&again_text, "loss before");
+    assert!(
+        restart < before && restart <= after * 1.01,
+        "{again_text}\n{text}"
+    );
     assert!(text.contains("loss with it put back"), "{text}");
     // Every weight is reported; the file is a parameter file.
     let weights = std::fs::read_to_string(&out).unwrap();
@@ -103,4 +120,22 @@ fn bad_tune_arguments_are_errors() {
     let o = splut(&["tune", bad.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("bad.txt"));
+    // Start weights are read as `EvalFile` reads them: an empty file or
+    // one that names no weight is refused, not taken as the defaults.
+    for (name, text, says) in [
+        ("empty-start.txt", "", "empty"),
+        ("comments-start.txt", "# nothing\nplayers 2\n", "no weight"),
+    ] {
+        let start = temp(name);
+        std::fs::write(&start, text).unwrap();
+        let o = splut(&[
+            "tune",
+            bad.to_str().unwrap(),
+            "--start",
+            start.to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr).to_string();
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains(name) && err.contains(says), "{err}");
+    }
 }
