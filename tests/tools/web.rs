@@ -224,6 +224,71 @@ fn the_bench_signature_and_the_simd128_kernels() {
 }
 
 #[test]
+fn the_folder_is_a_package_a_node_project_imports_by_name() {
+    let Some(dir) = web_dir() else { return };
+    // A project with the folder installed as npm installs a path: a link
+    // in node_modules (made here, so the test needs no npm).
+    let project = temp("web", "project");
+    let _ = std::fs::remove_dir_all(&project);
+    let modules = project.join("node_modules");
+    std::fs::create_dir_all(&modules).unwrap();
+    std::os::unix::fs::symlink(&dir, modules.join("splut")).unwrap();
+    std::fs::write(project.join("package.json"), r#"{"type": "module"}"#).unwrap();
+    // The package's name resolves through its `exports`: the rules and the
+    // engine from `splut`, the wasm beside it found by default.
+    let script = "import { load } from 'splut';\n\
+        import { existsSync } from 'node:fs';\n\
+        import { fileURLToPath } from 'node:url';\n\
+        const s = await load();\n\
+        const g = s.game('3', ['e2e3']);\n\
+        const lines = [];\n\
+        const e = s.engine(l => lines.push(l));\n\
+        e.send('ugi');\n\
+        const worker = fileURLToPath(import.meta.resolve('splut/worker'));\n\
+        console.log(JSON.stringify({ side: g.side, ugi: lines.includes('ugiok'), worker: existsSync(worker) }));\n";
+    std::fs::write(project.join("main.mjs"), script).unwrap();
+    let o = Command::new("node")
+        .arg("main.mjs")
+        .current_dir(&project)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(out.trim(), r#"{"side":"y","ugi":true,"worker":true}"#);
+    // Its metadata: the web crate's version, and the command it installs is the
+    // protocol under Node; every file it lists is in the folder.
+    let meta = std::fs::read_to_string(dir.join("package.json")).unwrap();
+    let manifest = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/web/Cargo.toml"));
+    let version = manifest
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("version = ").map(str::to_string));
+    let crate_version = format!("\"version\": {}", version.unwrap());
+    assert!(meta.contains(&crate_version), "{meta}");
+    assert!(
+        meta.contains(r#""splut-wasm": "./splut-node.mjs""#),
+        "{meta}"
+    );
+    let files = meta
+        .split("\"files\": [")
+        .nth(1)
+        .unwrap()
+        .split(']')
+        .next()
+        .unwrap();
+    for f in files.split(',').map(|f| f.trim().trim_matches('"')) {
+        assert!(
+            dir.join(f).is_file(),
+            "package.json lists {f}, not in the folder"
+        );
+    }
+}
+
+#[test]
 fn a_tournament_between_the_webassembly_and_the_native_engine_has_no_forfeit() {
     let Some(dir) = web_dir() else { return };
     let rec = temp("web", "node-vs-native.games");
