@@ -59,6 +59,7 @@ fn tuning_generated_data_lowers_the_loss_and_writes_loadable_weights() {
     assert!(after < before, "{text}");
     // Tuning on from the tuned weights (`--start`) starts where the first
     // run ended (the scale is fitted again, so within a little).
+    let again_out = temp("tuned-again.txt");
     let again = splut(&[
         "tune",
         data.to_str().unwrap(),
@@ -66,6 +67,8 @@ fn tuning_generated_data_lowers_the_loss_and_writes_loadable_weights() {
         out.to_str().unwrap(),
         "--max-passes",
         "1",
+        "-o",
+        again_out.to_str().unwrap(),
     ]);
     let again_text = String::from_utf8_lossy(&again.stdout).to_string();
     assert!(again.status.success(), "{again_text}");
