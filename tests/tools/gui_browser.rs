@@ -213,6 +213,23 @@ impl Browser {
         (hint, first)
     }
 
+    /// In the threats position (`THROW_SPN`, Red to move): Red's sorcerer
+    /// walks into its own line of fire (`d2d3`) and Red's throw kills it
+    /// (`f2f3*w`), ending the game; then the review, which marks the
+    /// blunder.
+    pub(crate) fn self_kill_reviewed(&self) {
+        self.js("playStep('d2d3'); return null;");
+        self.wait("game.step_count === 1", Duration::from_secs(5), "the step");
+        self.js("playStep('f2f3*w'); return null;");
+        self.wait("game.gameover", Duration::from_secs(5), "the end");
+        self.click("#review");
+        self.wait(
+            "document.querySelector('.review-turn[data-mark=\"blunder\"]')",
+            Duration::from_secs(20),
+            "the review's blunder",
+        );
+    }
+
     pub(crate) fn click_square(&self, sq: &str) {
         self.click(&format!("[data-square=\"{sq}\"]"));
     }
@@ -1040,16 +1057,7 @@ fn hints_threats_evaluation_review_and_browsing_in_a_real_browser() {
     b.screenshot_of("#left", "gui-threats.png");
     // Red's sorcerer walks into its own line of fire: green's throw is
     // no threat, red's own throw kills it.
-    b.js("playStep('d2d3'); return null;");
-    b.wait("game.step_count === 1", Duration::from_secs(5), "the step");
-    b.js("playStep('f2f3*w'); return null;");
-    b.wait("game.gameover", Duration::from_secs(5), "the end");
-    b.click("#review");
-    b.wait(
-        "document.querySelector('.review-turn[data-mark=\"blunder\"]')",
-        Duration::from_secs(20),
-        "the review",
-    );
+    b.self_kill_reviewed();
     assert_eq!(b.js("return document.querySelector('#moves li[data-turn=\"0\"]').classList.contains('blunder');"), true);
     // The review's chances over the game, one line a seat.
     assert_eq!(

@@ -320,9 +320,12 @@ fn a_tournament_between_the_webassembly_and_the_native_engine_has_no_forfeit() {
     }
 }
 
+/// The paths a file server was asked for, in order.
+type Asked = Arc<Mutex<Vec<String>>>;
+
 /// Serves the files of `dir` (a plain static file server, as any host
 /// would be) on a free port; every path requested is kept.
-fn static_server(dir: PathBuf) -> (u16, Arc<Mutex<Vec<String>>>) {
+fn static_server(dir: PathBuf) -> (u16, Asked) {
     let server = tiny_http::Server::http("127.0.0.1:0").unwrap();
     let port = server.server_addr().to_ip().unwrap().port();
     let asked = Arc::new(Mutex::new(Vec::new()));
@@ -351,14 +354,21 @@ fn static_server(dir: PathBuf) -> (u16, Arc<Mutex<Vec<String>>>) {
     (port, asked)
 }
 
+/// A browser, and the folder scripts/web wrote on a plain file server (its
+/// port, and the paths asked of it); `None` (skip) where `web_dir` or
+/// `browser_programs` says to skip.
+fn static_site() -> Option<(Browser, u16, Asked)> {
+    let dir = web_dir()?;
+    let (chromium, chromedriver) = browser_programs()?;
+    let (port, asked) = static_server(dir);
+    Some((Browser::start(&chromium, &chromedriver), port, asked))
+}
+
 #[test]
 fn the_worker_and_the_rules_in_a_page_from_a_static_file_server() {
-    let Some(dir) = web_dir() else { return };
-    let Some((chromium, chromedriver)) = browser_programs() else {
+    let Some((b, port, asked)) = static_site() else {
         return;
     };
-    let (port, asked) = static_server(dir);
-    let b = Browser::start(&chromium, &chromedriver);
     b.go(&format!("http://127.0.0.1:{port}/embed.html"));
     let ready = "window.ready && window.engineLines.includes('readyok')";
     b.wait(ready, Duration::from_secs(30), "the worker's readyok");
@@ -422,12 +432,9 @@ fn the_worker_and_the_rules_in_a_page_from_a_static_file_server() {
 
 #[test]
 fn the_board_plays_from_a_static_file_server_with_no_server_behind_it() {
-    let Some(dir) = web_dir() else { return };
-    let Some((chromium, chromedriver)) = browser_programs() else {
+    let Some((b, port, asked)) = static_site() else {
         return;
     };
-    let (port, asked) = static_server(dir);
-    let b = Browser::start(&chromium, &chromedriver);
     let ready = b.open(&format!("http://127.0.0.1:{port}/index.html"), "the board");
     let ready_ms = ready.as_f64().unwrap();
     eprintln!("the static board was ready {ready_ms:.0} ms after it began loading");
@@ -504,16 +511,7 @@ fn the_board_plays_from_a_static_file_server_with_no_server_behind_it() {
         Duration::from_secs(10),
         "the kill at hand drawn",
     );
-    b.js("playStep('d2d3'); return null;");
-    b.wait("game.step_count === 1", Duration::from_secs(5), "the step");
-    b.js("playStep('f2f3*w'); return null;");
-    b.wait("game.gameover", Duration::from_secs(5), "the end");
-    b.click("#review");
-    b.wait(
-        "document.querySelector('.review-turn[data-mark=\"blunder\"]')",
-        Duration::from_secs(20),
-        "the review's blunder",
-    );
+    b.self_kill_reviewed();
     b.click("#threats-toggle");
     b.type_into("#start-spn", "");
 
