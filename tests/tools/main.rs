@@ -13,6 +13,7 @@ mod gui_browser;
 mod properties_records;
 mod replay_hardening;
 mod shards;
+mod test_command;
 mod tournament;
 mod train;
 mod tune;
