@@ -172,6 +172,93 @@ fn protocol_sessions_give_the_native_engines_lines() {
     );
 }
 
+/// Everything `command` writes to stdout for `input` (written whole, then
+/// the end of input).
+fn answer_to(command: &[&str], input: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut child = Command::new(command[0])
+        .args(&command[1..])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    assert!(out.status.success(), "{command:?}");
+    out.stdout
+}
+
+/// Issue 49, item 8: the WebAssembly engine under Node read `\u{feff}ugi`
+/// as `ugi` (TextDecoder drops a leading byte-order mark; the native
+/// engine answers an unknown command), and `isready\r\r` as `isready` (two
+/// `\r` taken off). Every line, whatever its bytes, gets the native
+/// engine's answer: byte-order marks at the start and mid-stream, CR LF,
+/// lone and doubled CRs, NUL, bytes that are not UTF-8, lines on and past
+/// the 1 MiB bound (counted in bytes, before a `\r` is dropped or U+FFFD
+/// replaces a bad byte), and a last line with no newline.
+#[test]
+fn any_bytes_get_the_native_engines_answer() {
+    let Some(dir) = web_dir() else { return };
+    const MAX_LINE: usize = 1 << 20;
+    let mut input: Vec<u8> = Vec::new();
+    let mut line = |bytes: &[u8]| {
+        input.extend_from_slice(bytes);
+        input.push(b'\n');
+    };
+    line("\u{feff}ugi".as_bytes());
+    line(b"isready");
+    line("\u{feff}isready".as_bytes());
+    line("\u{feff}".as_bytes());
+    line("\u{feff}\u{feff}uci".as_bytes());
+    line("query spn\u{feff}".as_bytes());
+    line("\u{feff} isready".as_bytes());
+    line(b"\xef\xbbisready");
+    line(b"\xff\xfeisready");
+    line(b"\xfe\xffisready");
+    line(b"isready\r");
+    line(b"isready\r\r");
+    line(b"\risready");
+    line(b"\r");
+    line(b"isready\rquery spn");
+    line(b"is\0ready");
+    line(b"\0");
+    line(b"query\tspn");
+    line(b"ugi\xc3");
+    line(b"\xed\xa0\x80 \xc0\xaf \xf8\x88\x80\x80\x80 \xe2\x82");
+    line(b"position startpos moves e2e3\xff");
+    line("query\u{a0}spn".as_bytes());
+    // On and past the bound: the bytes count, not the characters.
+    let mut padded = b"isready".to_vec();
+    padded.resize(MAX_LINE, b' ');
+    line(&padded);
+    padded.push(b'\r');
+    line(&padded);
+    line(&vec![0xff; MAX_LINE]);
+    line(&vec![0xff; MAX_LINE + 1]);
+    let mut boms = "\u{feff}".repeat(MAX_LINE / 3).into_bytes();
+    boms.truncate(MAX_LINE);
+    line(&boms);
+    line(&vec![b'x'; 3 * MAX_LINE]);
+    line(b"query spn");
+    input.extend_from_slice(b"isready\r");
+    let node = dir.join("splut-node.mjs");
+    let native = String::from_utf8(answer_to(&[SPLUT], &input)).unwrap();
+    let wasm = String::from_utf8(answer_to(&["node", node.to_str().unwrap()], &input)).unwrap();
+    assert!(
+        native.starts_with("info string error: unknown command '\\u{feff}ugi'\nreadyok\n"),
+        "{native}"
+    );
+    let (n, w): (Vec<&str>, Vec<&str>) = (native.lines().collect(), wasm.lines().collect());
+    for (i, (a, b)) in n.iter().zip(&w).enumerate() {
+        assert_eq!(a, b, "line {i} of the answers differs");
+    }
+    assert_eq!(n.len(), w.len(), "{wasm}");
+    assert_eq!(native, wasm);
+}
+
 #[test]
 fn stop_ends_an_infinite_search_and_isready_is_answered_while_it_thinks() {
     let Some(dir) = web_dir() else { return };

@@ -29,23 +29,25 @@ const engine = splut.engine(
   line => process.stdout.write(line + '\n'),
   () => process.exit(0),
 );
-// Lines end at '\n' only, one '\r' before it dropped, bytes that are not
-// UTF-8 read as U+FFFD: as the native engine reads them (a '\r' inside a
-// line is the line's error, not an end of line).
-const decoder = new TextDecoder();
-let pending = Buffer.alloc(0);
+// Lines end at '\n' only, and each goes to the engine as the bytes before
+// it, undecoded: the module reads them as the native engine reads stdin
+// (the 1 MiB bound on the bytes, one trailing '\r' dropped, bytes that are
+// not UTF-8 read as U+FFFD, a byte-order mark part of the first word; a
+// '\r' inside a line is the line's error, not an end of line). Decoding
+// here would differ: TextDecoder drops a leading byte-order mark.
+let chunks = [];
 process.stdin.on('data', chunk => {
-  pending = Buffer.concat([pending, chunk]);
-  let end;
-  while ((end = pending.indexOf(0x0a)) >= 0) {
-    let line = pending.subarray(0, end);
-    pending = pending.subarray(end + 1);
-    if (line.length > 0 && line[line.length - 1] === 0x0d) line = line.subarray(0, line.length - 1);
-    engine.send(decoder.decode(line));
+  let start = 0, end;
+  while ((end = chunk.indexOf(0x0a, start)) >= 0) {
+    chunks.push(chunk.subarray(start, end));
+    engine.sendBytes(Buffer.concat(chunks));
+    chunks = [];
+    start = end + 1;
   }
+  if (start < chunk.length) chunks.push(chunk.subarray(start));
 });
 process.stdin.on('end', async () => {
-  if (pending.length > 0) engine.send(decoder.decode(pending));
+  if (chunks.length > 0) engine.sendBytes(Buffer.concat(chunks));
   await engine.end();
   process.exit(0);
 });

@@ -14,7 +14,9 @@
 const THINKING = 1, QUIT = 2; // and 0: idle
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+// The module's answers as they are: a leading U+FEFF is kept, not taken
+// for a byte-order mark.
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** Lets the event loop run (input, clicks) between two slices of a search. */
 const yieldToHost = typeof setImmediate === 'function'
@@ -63,10 +65,11 @@ export class Splut {
     this.#x = exports;
   }
 
-  /** Calls export `name` with `text` as its input; what it returns. */
+  /** Calls export `name` with `text` (a string, or bytes as they are)
+   *  as its input; what it returns. */
   input(name, text = '') {
     const x = this.#x;
-    const bytes = encoder.encode(text);
+    const bytes = text instanceof Uint8Array ? text : encoder.encode(text);
     // `input` may grow the memory, which replaces its buffer: read after.
     const at = x.input(bytes.length);
     new Uint8Array(x.memory.buffer, at, bytes.length).set(bytes);
@@ -136,11 +139,22 @@ class Engine {
     this.#onQuit = onQuit;
   }
 
-  /** One input line (a text with newlines in it is several lines; a
-   *  '\r' inside a line is that line's error, as natively). */
+  /** One input line (a text with newlines in it is several lines; one
+   *  '\r' at a line's end is dropped, one inside it is that line's error,
+   *  as natively). */
   send(text) {
     if (this.#quit) return;
-    this.#queue.push(...String(text).split('\n').map(l => l.replace(/\r$/, '')));
+    this.#queue.push(...String(text).split('\n'));
+    this.#run();
+  }
+
+  /** One input line as bytes (a Uint8Array, its '\n' taken off), read
+   *  exactly as the native engine reads stdin: the length bound counted
+   *  on them, one trailing '\r' dropped, bytes that are not UTF-8 read as
+   *  U+FFFD, a byte-order mark kept as part of the line. */
+  sendBytes(bytes) {
+    if (this.#quit) return;
+    this.#queue.push(Uint8Array.from(bytes));
     this.#run();
   }
 

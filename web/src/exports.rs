@@ -60,12 +60,13 @@ fn with_engine(f: impl FnOnce(&mut Protocol) -> Status) -> u32 {
     ENGINE.with_borrow_mut(|e| f(e.get_or_insert_with(Protocol::new))) as u32
 }
 
-/// The engine reads the input buffer as one protocol line: 0 idle, 1
+/// The engine reads the input buffer's bytes as one protocol line (the
+/// bytes before its `\n`, read as natively: `Protocol::read`): 0 idle, 1
 /// thinking (call `engine_resume` after reading any input), 2 quit.
 #[unsafe(no_mangle)]
 pub extern "C" fn engine_line() -> u32 {
-    let line = input_text();
-    with_engine(|e| e.line(&line))
+    let line = INPUT.with_borrow_mut(std::mem::take);
+    with_engine(|e| e.read(&line))
 }
 
 /// The next slice of the engine's search: as `engine_line`.

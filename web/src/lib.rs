@@ -82,17 +82,30 @@ impl Protocol {
         }
     }
 
-    /// Handles one input line (without its end of line); the lines it
-    /// writes wait in [`Protocol::take_output`].
+    /// Handles one input line (without its `\n`); the lines it writes
+    /// wait in [`Protocol::take_output`]. As [`Protocol::read`] reads its
+    /// UTF-8 bytes.
     pub fn line(&mut self, text: &str) -> Status {
+        self.read(text.as_bytes())
+    }
+
+    /// Handles one input line given as the bytes that came before its
+    /// `\n`, read as the native engine reads stdin
+    /// (`splut_engine::protocol::input::read_line`): a line over
+    /// `MAX_LINE` bytes (counted before anything is taken off) is refused
+    /// whole, one trailing `\r` is dropped, bytes that are not UTF-8
+    /// become U+FFFD, and nothing else is touched (a byte-order mark is
+    /// part of the line's first word, as natively).
+    pub fn read(&mut self, bytes: &[u8]) -> Status {
         if self.quit {
             return Status::Quit;
         }
-        if text.len() > splut_engine::protocol::input::MAX_LINE {
-            self.session.too_long(text.len() as u64);
+        if bytes.len() > splut_engine::protocol::input::MAX_LINE {
+            self.session.too_long(bytes.len() as u64);
             return self.status();
         }
-        if self.session.handle(text) == Flow::Quit {
+        let body = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+        if self.session.handle(&String::from_utf8_lossy(body)) == Flow::Quit {
             self.session.shutdown();
             self.quit = true;
             return Status::Quit;
@@ -197,6 +210,23 @@ mod tests {
         assert!(
             p.take_output()
                 .starts_with("info string error: line too long")
+        );
+        // Bytes as the native engine reads them: one trailing '\r' off,
+        // the length counted before it and before U+FFFD replaces bad bytes.
+        assert_eq!(p.read(b"isready\r"), Status::Idle);
+        assert_eq!(p.take_output(), "readyok\n");
+        assert_eq!(p.read(b"isready\r\r"), Status::Idle);
+        assert!(p.take_output().starts_with("info string error: control"));
+        assert_eq!(p.read("\u{feff}isready".as_bytes()), Status::Idle);
+        assert!(p.take_output().starts_with("info string error: unknown"));
+        let mut full = vec![0xff; MAX_LINE];
+        assert_eq!(p.read(&full), Status::Idle);
+        assert!(p.take_output().starts_with("info string error: unknown"));
+        full.push(b'\r');
+        assert_eq!(p.read(&full), Status::Idle);
+        assert!(
+            p.take_output()
+                .starts_with("info string error: line too long (1048577 bytes")
         );
         assert_eq!(p.line("quit"), Status::Quit);
         assert_eq!(p.line("isready"), Status::Quit);
