@@ -1,6 +1,6 @@
 """Throughput of the learning environments under random play.
 
-    python python/bench_env.py [--seconds 3] [--players 2] [--batch 1024] [--repetitions 3]
+    python python/benches/bench_env.py [--seconds 3] [--players 2] [--batch 1024] [--repetitions 3]
 
 AEC: the PettingZoo environment (splut.env.env, wrapped, and raw_env), one core, steps
 per second of agent_iter/last/step with a random legal action (dead steps
