@@ -36,6 +36,8 @@ environment refuses an id out of range or not legal itself, with a
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
@@ -54,6 +56,24 @@ def place_points(players: int, place: float) -> float:
     if players <= 1:
         return 1.0
     return 1.0 - 2.0 * (place - 1.0) / (players - 1.0)
+
+
+_U32_MAX = 2**32 - 1
+
+
+def _int_arg(value, name, low, high):
+    """``value`` as an int in ``low..high``: a ``TypeError`` for a bool or a
+    non-int (a float, NaN, a str), a ``ValueError`` naming the range when
+    out of it."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be an int, not a bool")
+    try:
+        value = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}") from None
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be {low}-{high}, not {value}")
+    return value
 
 
 def env(players=2, render_mode=None, reward="place", max_turns=300, repetitions=3):
@@ -83,11 +103,14 @@ class raw_env(AECEnv):
         self, players=2, render_mode=None, reward="place", max_turns=300, repetitions=3
     ):
         super().__init__()
-        if players not in (2, 3, 4):
-            raise ValueError(f"players must be 2, 3 or 4, not {players}")
-        if reward not in ("place", "win"):
+        players = _int_arg(players, "players", 2, 4)
+        max_turns = _int_arg(max_turns, "max_turns", 1, _U32_MAX)
+        repetitions = _int_arg(repetitions, "repetitions", 0, _U32_MAX)
+        if not isinstance(reward, str) or reward not in ("place", "win"):
             raise ValueError(f'reward must be "place" or "win", not {reward!r}')
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode is not None and (
+            not isinstance(render_mode, str) or render_mode not in self.metadata["render_modes"]
+        ):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.players = players
         self.render_mode = render_mode
@@ -152,7 +175,9 @@ class raw_env(AECEnv):
             return
         if action is None:
             raise ValueError(f"{agent} is to move: None is only for dead agents")
-        gone = self.game.step(int(action))  # ValueError if illegal: nothing changed
+        # Any int (numpy ints too); a bool, float or complex is a TypeError, an
+        # illegal id a ValueError: nothing changed.
+        gone = self.game.step(action)
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         if gone:

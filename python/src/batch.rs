@@ -25,15 +25,35 @@
 //! of the old one (and `winners` its winner).
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, ToPyArray};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use splut_rules::{NUM_ACTIONS, Position, Seat, Step, splitmix64};
 
+use crate::args::Int;
 use crate::observe::{
     OBS_SIZE, PLANES, PositionCounts, count_position, legal_with_ids, shared_place,
     write_observation,
 };
+
+/// The most games a batch may hold: 2^20 (1,048,576). A game costs about
+/// 10 KB (its mask row is 7,709 bytes), so the largest batch needs about
+/// 11 GB, and its `observations()` 9.5 GB more.
+pub(crate) const MAX_GAMES: usize = 1 << 20;
+
+/// A zeroed vector of `len` values, or `MemoryError` when the memory is
+/// not there (instead of aborting the interpreter).
+fn zeroed<T: Clone + Default>(len: usize, what: &str) -> PyResult<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(len).map_err(|_| {
+        PyMemoryError::new_err(format!(
+            "cannot allocate {what} ({len} values of {} bytes)",
+            std::mem::size_of::<T>()
+        ))
+    })?;
+    v.resize(len, T::default());
+    Ok(v)
+}
 
 /// Place points: `players` players, finishing place `place` (1-based,
 /// fractional for shared places) → from +1 (first) down to −1 (last).
@@ -202,21 +222,44 @@ impl Batch {
     fn n(&self) -> usize {
         self.slots.len()
     }
+
+    /// Game `i`; `ValueError` unless `0 <= i < n`.
+    fn slot(&self, i: Int) -> PyResult<&Slot> {
+        let i: usize = i.within("the game index", 0, self.n() as i128 - 1)?;
+        Ok(&self.slots[i])
+    }
+}
+
+/// A draw rule's repetitions: 0 (never) to 2^32 - 1 (1 draws at the
+/// first step).
+pub(crate) fn repetitions_arg(repetitions: Int) -> PyResult<u32> {
+    repetitions.within("repetitions", 0, u32::MAX.into())
 }
 
 #[pymethods]
 impl Batch {
+    /// `n` (1 to 2^20) games of `players` (2-4) players from the standard
+    /// start; draws after `max_turns` (at least 1) turns or a position
+    /// reached `repetitions` times (0: never).
     #[new]
-    #[pyo3(signature = (n, players = 2, seed = 0, max_turns = 300, reward = "place", repetitions = 3))]
+    #[pyo3(
+        signature = (n, players = Int::new(2), seed = Int::new(0), max_turns = Int::new(300), reward = "place", repetitions = Int::new(3)),
+        text_signature = "(n, players=2, seed=0, max_turns=300, reward='place', repetitions=3)"
+    )]
     fn new(
         py: Python<'_>,
-        n: usize,
-        players: usize,
-        seed: u64,
-        max_turns: u32,
+        n: Int,
+        players: Int,
+        seed: Int,
+        max_turns: Int,
         reward: &str,
-        repetitions: u32,
+        repetitions: Int,
     ) -> PyResult<Self> {
+        let n: usize = n.within("n (the number of games)", 1, MAX_GAMES as i128)?;
+        let players: usize = players.within("players", 2, 4)?;
+        let seed: u64 = seed.within("seed", 0, u64::MAX.into())?;
+        let max_turns: u32 = max_turns.within("max_turns", 1, u32::MAX.into())?;
+        let repetitions: u32 = repetitions_arg(repetitions)?;
         let start = Position::start(players).ok_or_else(|| {
             PyValueError::new_err(format!("players must be 2, 3 or 4, not {players}"))
         })?;
@@ -229,22 +272,19 @@ impl Batch {
                 )));
             }
         };
-        if n == 0 {
-            return Err(PyValueError::new_err("a batch needs at least one game"));
-        }
         let mut s = seed ^ 0x5851_F42D_4C95_7F2D;
-        let slots: Vec<Slot> = (0..n)
-            .map(|_| Slot::new(&start, splitmix64(&mut s)))
-            .collect();
-        let masks = PyArray2::<u8>::zeros(py, [n, NUM_ACTIONS], false);
-        {
-            let m = slice_mut(&masks);
-            for (i, slot) in slots.iter().enumerate() {
-                for &(id, _) in &slot.legal {
-                    m[i * NUM_ACTIONS + id as usize] = 1;
-                }
+        let mut slots: Vec<Slot> = Vec::new();
+        slots
+            .try_reserve_exact(n)
+            .map_err(|_| PyMemoryError::new_err(format!("cannot allocate {n} games")))?;
+        slots.extend((0..n).map(|_| Slot::new(&start, splitmix64(&mut s))));
+        let mut m = zeroed::<u8>(n * NUM_ACTIONS, "the masks")?;
+        for (i, slot) in slots.iter().enumerate() {
+            for &(id, _) in &slot.legal {
+                m[i * NUM_ACTIONS + id as usize] = 1;
             }
         }
+        let masks = PyArray1::from_vec(py, m).reshape([n, NUM_ACTIONS])?;
         let to_move = PyArray1::<i64>::zeros(py, n, false);
         slice_mut(&to_move).fill(start.side_to_move().index() as i64);
         let winners = PyArray1::<i64>::zeros(py, n, false);
@@ -310,20 +350,19 @@ impl Batch {
         self.winners.clone_ref(py)
     }
 
-    /// The SPN of game `i`'s position.
-    fn spn(&self, i: usize) -> PyResult<String> {
-        self.slots
-            .get(i)
-            .map(|s| s.pos.to_spn())
-            .ok_or_else(|| PyValueError::new_err(format!("no game {i}")))
+    /// The SPN of game `i` (0 to n - 1).
+    fn spn(&self, i: Int) -> PyResult<String> {
+        Ok(self.slot(i)?.pos.to_spn())
     }
 
-    /// The legal action ids of game `i`.
-    fn legal_actions(&self, i: usize) -> PyResult<Vec<usize>> {
-        self.slots
-            .get(i)
-            .map(|s| s.legal.iter().map(|&(a, _)| a as usize).collect())
-            .ok_or_else(|| PyValueError::new_err(format!("no game {i}")))
+    /// The legal action ids of game `i` (0 to n - 1).
+    fn legal_actions(&self, i: Int) -> PyResult<Vec<usize>> {
+        Ok(self
+            .slot(i)?
+            .legal
+            .iter()
+            .map(|&(a, _)| a as usize)
+            .collect())
     }
 
     /// The turn number of each game.
@@ -431,8 +470,7 @@ impl Batch {
     /// `(n, 28, 9, 9)` (the layout of `EnvGame.observe`).
     fn observations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, numpy::PyArray4<f32>>> {
         let n = self.n();
-        let out = PyArray2::<f32>::zeros(py, [n, OBS_SIZE], false);
-        let o = slice_mut(&out);
+        let mut o = zeroed::<f32>(n * OBS_SIZE, "the observations")?;
         let slots = &self.slots;
         py.detach(|| {
             o.par_chunks_mut(OBS_SIZE)
@@ -440,7 +478,7 @@ impl Batch {
                 .with_min_len(16)
                 .for_each(|(row, s)| write_observation(&s.pos, s.pos.side_to_move(), row));
         });
-        out.reshape([n, PLANES, 9, 9])
+        PyArray1::from_vec(py, o).reshape([n, PLANES, 9, 9])
     }
 
     /// Resets every game to the start (arrays refilled in place).

@@ -10,10 +10,16 @@ use pyo3::types::{PyBool, PyDict};
 use splut_engine::engine::win_probabilities;
 use splut_engine::game::{Game, Seat, Step};
 use splut_engine::options::{self, Id};
+use splut_engine::search::MAX_DEPTH;
 use splut_engine::search::score::Score;
 use splut_engine::{Info, Limits};
 
+use crate::args::Int;
+use crate::interrupt::interruptible;
 use crate::position::{PyPosition, value_error};
+
+/// The longest `movetime`, milliseconds (about 49.7 days).
+const MAX_MOVETIME: u64 = u32::MAX as u64;
 
 /// The score in centi-units, or None for a proven win or loss.
 fn centis(score: &Score) -> Option<i32> {
@@ -33,13 +39,13 @@ fn texts(steps: &[Step]) -> Vec<String> {
     steps.iter().map(|s| s.to_string()).collect()
 }
 
-fn probabilities(p: &[(Seat, f64)]) -> BTreeMap<&'static str, f64> {
-    p.iter().map(|&(s, v)| (s.name(), v)).collect()
+fn probabilities(p: &[(Seat, f64)]) -> BTreeMap<String, f64> {
+    p.iter().map(|&(s, v)| (s.name().to_string(), v)).collect()
 }
 
 /// A search's answer: the turn to play and what the search saw.
-#[pyclass(name = "Turn", module = "splut", frozen, get_all)]
-#[derive(Clone)]
+#[pyclass(name = "Turn", module = "splut", frozen, get_all, eq)]
+#[derive(Clone, PartialEq)]
 pub struct PyTurn {
     /// The rest of the side to move's turn, as step texts (1-3 steps).
     steps: Vec<String>,
@@ -48,7 +54,7 @@ pub struct PyTurn {
     /// The score in centi-units when it is `cp <x>`, else None.
     score_cp: Option<i32>,
     /// Each colour in the game's chance to win.
-    win_probabilities: BTreeMap<&'static str, f64>,
+    win_probabilities: BTreeMap<String, f64>,
     /// The principal variation, as step texts.
     pv: Vec<String>,
     /// The last iteration's depth, in steps.
@@ -57,8 +63,67 @@ pub struct PyTurn {
     nodes: u64,
 }
 
+/// A `Turn`'s fields in the constructor's order.
+type TurnArgs = (
+    Vec<String>,
+    String,
+    Option<i32>,
+    BTreeMap<String, f64>,
+    Vec<String>,
+    u32,
+    u64,
+);
+
+/// A `Line`'s fields in the constructor's order.
+type LineArgs = (
+    u32,
+    String,
+    Option<i32>,
+    Vec<String>,
+    BTreeMap<String, f64>,
+    u32,
+);
+
 #[pymethods]
 impl PyTurn {
+    /// A turn with these fields (searches make them; this is for pickling
+    /// and tests).
+    #[new]
+    fn new(
+        steps: Vec<String>,
+        score: String,
+        score_cp: Option<i32>,
+        win_probabilities: BTreeMap<String, f64>,
+        pv: Vec<String>,
+        depth: u32,
+        nodes: u64,
+    ) -> Self {
+        PyTurn {
+            steps,
+            score,
+            score_cp,
+            win_probabilities,
+            pv,
+            depth,
+            nodes,
+        }
+    }
+
+    /// Pickling and copying: the constructor and the fields.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, TurnArgs) {
+        let t = slf.get();
+        let args = (
+            t.steps.clone(),
+            t.score.clone(),
+            t.score_cp,
+            t.win_probabilities.clone(),
+            t.pv.clone(),
+            t.depth,
+            t.nodes,
+        );
+        (slf.get_type().into_any(), args)
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Turn(steps={}, score='{}', depth={}, nodes={})",
@@ -71,8 +136,8 @@ impl PyTurn {
 }
 
 /// One line of an analysis (`MultiPV`).
-#[pyclass(name = "Line", module = "splut", frozen, get_all)]
-#[derive(Clone)]
+#[pyclass(name = "Line", module = "splut", frozen, get_all, eq)]
+#[derive(Clone, PartialEq)]
 pub struct PyLine {
     /// 1 for the best line.
     multipv: u32,
@@ -83,13 +148,48 @@ pub struct PyLine {
     /// The line's steps, as text.
     pv: Vec<String>,
     /// Each colour in the game's chance to win, from this line's score.
-    win_probabilities: BTreeMap<&'static str, f64>,
+    win_probabilities: BTreeMap<String, f64>,
     /// The iteration's depth.
     depth: u32,
 }
 
 #[pymethods]
 impl PyLine {
+    /// A line with these fields (analyses make them; this is for pickling
+    /// and tests).
+    #[new]
+    fn new(
+        multipv: u32,
+        score: String,
+        score_cp: Option<i32>,
+        pv: Vec<String>,
+        win_probabilities: BTreeMap<String, f64>,
+        depth: u32,
+    ) -> Self {
+        PyLine {
+            multipv,
+            score,
+            score_cp,
+            pv,
+            win_probabilities,
+            depth,
+        }
+    }
+
+    /// Pickling and copying: the constructor and the fields.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, LineArgs) {
+        let l = slf.get();
+        let args = (
+            l.multipv,
+            l.score.clone(),
+            l.score_cp,
+            l.pv.clone(),
+            l.win_probabilities.clone(),
+            l.depth,
+        );
+        (slf.get_type().into_any(), args)
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Line(multipv={}, score='{}', pv={}, depth={})",
@@ -136,12 +236,23 @@ impl PyEngine {
             .map_err(value_error)
     }
 
+    /// The search limits, each checked: `movetime` 1 ms to ~49.7 days,
+    /// `nodes` at least 1, `depth` 1 to the engine's deepest iteration.
     fn limits(
-        movetime: Option<u64>,
-        nodes: Option<u64>,
-        depth: Option<u32>,
+        movetime: Option<Int>,
+        nodes: Option<Int>,
+        depth: Option<Int>,
         infinite: bool,
     ) -> PyResult<Limits> {
+        let movetime: Option<u64> = movetime
+            .map(|m| m.within("movetime", 1, MAX_MOVETIME.into()))
+            .transpose()?;
+        let nodes: Option<u64> = nodes
+            .map(|n| n.within("nodes", 1, u64::MAX.into()))
+            .transpose()?;
+        let depth: Option<u32> = depth
+            .map(|d| d.within("depth", 1, MAX_DEPTH.into()))
+            .transpose()?;
         if movetime.is_none() && nodes.is_none() && depth.is_none() && !infinite {
             return Err(value_error(
                 "give a limit (movetime, nodes or depth) or infinite=True",
@@ -224,17 +335,16 @@ impl PyEngine {
         &self,
         py: Python<'_>,
         position: PyRef<'_, PyPosition>,
-        movetime: Option<u64>,
-        nodes: Option<u64>,
-        depth: Option<u32>,
+        movetime: Option<Int>,
+        nodes: Option<Int>,
+        depth: Option<Int>,
         infinite: bool,
     ) -> PyResult<PyTurn> {
         let limits = Self::limits(movetime, nodes, depth, infinite)?;
         let game: Game = position.game.clone();
         drop(position);
-        let engine = Arc::clone(&self.engine);
-        let report = py
-            .detach(move || engine.go(&game, &limits, |_| {}))
+        let engine = &self.engine;
+        let report = interruptible(py, &|| engine.stop(), || engine.go(&game, &limits, |_| {}))?
             .map_err(value_error)?;
         Ok(PyTurn {
             steps: texts(&report.turn),
@@ -250,32 +360,36 @@ impl PyEngine {
     /// The best `multipv` lines of the last completed iteration, best
     /// first, each a `Line` (score, pv, win_probabilities). Limits as
     /// `best_turn`'s. `MultiPV` is set for this search and restored after.
-    #[pyo3(signature = (position, multipv = 3, movetime = None, nodes = None, depth = None, infinite = false))]
+    #[pyo3(
+        signature = (position, multipv = Int::new(3), movetime = None, nodes = None, depth = None, infinite = false),
+        text_signature = "($self, position, multipv=3, movetime=None, nodes=None, depth=None, infinite=False)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn analyse(
         &self,
         py: Python<'_>,
         position: PyRef<'_, PyPosition>,
-        multipv: u32,
-        movetime: Option<u64>,
-        nodes: Option<u64>,
-        depth: Option<u32>,
+        multipv: Int,
+        movetime: Option<Int>,
+        nodes: Option<Int>,
+        depth: Option<Int>,
         infinite: bool,
     ) -> PyResult<Vec<PyLine>> {
+        let multipv: u32 = multipv.within("multipv", 1, options::MULTI_PV_MAX.into())?;
         let limits = Self::limits(movetime, nodes, depth, infinite)?;
         let game: Game = position.game.clone();
         drop(position);
         let before = self.engine.options().spin(Id::MultiPv);
         self.set("MultiPV", &multipv.to_string())?;
-        let engine = Arc::clone(&self.engine);
+        let engine = &self.engine;
         let root = *game.position();
-        let result = py.detach(move || {
+        let result = interruptible(py, &|| engine.stop(), || {
             let mut infos: Vec<Info> = Vec::new();
             let report = engine.go(&game, &limits, |i| infos.push(i.clone()))?;
             Ok::<_, splut_engine::GoError>((report, infos))
         });
         let restored = self.set("MultiPV", &before.to_string());
-        let (report, infos) = result.map_err(value_error)?;
+        let (report, infos) = result?.map_err(value_error)?;
         restored?;
         // Each iteration's lines by index (the last report of each).
         let mut by_depth: BTreeMap<u32, BTreeMap<u32, Info>> = BTreeMap::new();

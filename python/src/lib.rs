@@ -2,9 +2,12 @@
 //! the engine and the batch environment, wrapped with pyo3. docs/python.md
 //! documents the package.
 
+mod args;
 mod batch;
 mod engine;
+mod interrupt;
 mod observe;
+mod perft;
 mod position;
 
 use pyo3::prelude::*;
@@ -17,5 +20,7 @@ fn _splut(m: &Bound<'_, PyModule>) -> PyResult<()> {
     engine::register(m)?;
     observe::register(m)?;
     batch::register(m)?;
+    m.add("MAX_GAMES", batch::MAX_GAMES)?;
+    m.add("MAX_PERFT_DEPTH", perft::MAX_DEPTH)?;
     Ok(())
 }

@@ -27,7 +27,13 @@
 use numpy::{PyArray1, PyArray3, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBool, PyDict};
+
+use crate::args::Int;
+use crate::position::Reduced;
+
+/// An `EnvGame`'s pickled state: the players and the action ids played.
+type GameState = (usize, Vec<usize>);
 use splut_engine::eval::nnue::features;
 use splut_rules::{
     Bitboard, Game, Kind, Levitation, NUM_ACTIONS, NUM_SQUARES, Position, Seat, Square, Step,
@@ -123,6 +129,11 @@ pub(crate) fn legal_with_ids(pos: &Position, out: &mut Vec<(u16, Step)>) {
 /// Reads a seat from a colour name (`"red"`), its letter (`"r"`) or its
 /// index (0–3).
 pub(crate) fn seat_arg(seat: &Bound<'_, PyAny>) -> PyResult<Seat> {
+    if seat.cast::<PyBool>().is_ok() {
+        return Err(PyTypeError::new_err(
+            "a seat is a colour name, its letter or 0-3, not a bool",
+        ));
+    }
     if let Ok(i) = seat.extract::<i64>() {
         return if (0..4).contains(&i) {
             Ok(Seat::from_index(i as u8))
@@ -225,13 +236,9 @@ impl EnvGame {
     fn pos(&self) -> &Position {
         self.game.position()
     }
-}
 
-#[pymethods]
-impl EnvGame {
-    #[new]
-    #[pyo3(signature = (players = 2))]
-    fn new(players: usize) -> PyResult<Self> {
+    /// A new game from the standard start of `players` (2-4) players.
+    fn start(players: usize) -> PyResult<Self> {
         let start = Position::start(players).ok_or_else(|| {
             PyValueError::new_err(format!("players must be 2, 3 or 4, not {players}"))
         })?;
@@ -248,9 +255,106 @@ impl EnvGame {
         })
     }
 
+    /// Plays the legal step with action id `action`; `ValueError` (nothing
+    /// changed) if there is none. Returns the seats it eliminated.
+    fn play_id(&mut self, action: Option<i128>) -> PyResult<Vec<Seat>> {
+        let found = action.and_then(|a| self.legal.iter().find(|&&(id, _)| i128::from(id) == a));
+        let Some(&(_, step)) = found else {
+            let shown = action.map_or("(an int that large)".to_string(), |a| a.to_string());
+            let why = if self.pos().is_game_over() {
+                "the game is over".to_string()
+            } else if !action.is_some_and(|a| (0..NUM_ACTIONS as i128).contains(&a)) {
+                format!("action ids are 0-{}", NUM_ACTIONS - 1)
+            } else {
+                format!("{} to move", self.pos().side_to_move())
+            };
+            return Err(PyValueError::new_err(format!(
+                "illegal action {shown} ({why})"
+            )));
+        };
+        let before = *self.pos();
+        self.game
+            .play(step)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let after = *self.pos();
+        let gone: Vec<Seat> = Seat::ALL
+            .into_iter()
+            .filter(|&s| before.in_game(s) && !after.in_game(s))
+            .collect();
+        self.out.extend(&gone);
+        if !gone.is_empty() {
+            let p = shared_place(after.players_left(), gone.len() as u32);
+            for s in &gone {
+                self.place[s.index()] = p;
+            }
+        }
+        if let Some(w) = after.winner() {
+            self.place[w.index()] = 1.0;
+        }
+        self.repeats = count_position(&mut self.seen, &after);
+        legal_with_ids(&after, &mut self.legal);
+        Ok(gone)
+    }
+
+    /// The action ids of the steps played, in order.
+    fn played_ids(&self) -> Vec<usize> {
+        self.game.steps().iter().map(|s| s.action()).collect()
+    }
+}
+
+#[pymethods]
+impl EnvGame {
+    /// The standard start of `players` (2, 3 or 4) players.
+    #[new]
+    #[pyo3(signature = (players = Int::new(2)), text_signature = "(players=2)")]
+    fn new(players: Int) -> PyResult<Self> {
+        EnvGame::start(players.within("players", 2, 4)?)
+    }
+
     /// A copy of this game.
     fn copy(&self) -> Self {
         self.clone()
+    }
+
+    fn __copy__(&self) -> Self {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone()
+    }
+
+    /// Pickling: the players and the action ids played (replayed on
+    /// unpickling, which rebuilds eliminations, places and repetition
+    /// counts).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduced<'py, (usize,), GameState> {
+        let me = slf.borrow();
+        let players = me.seats.len();
+        (
+            slf.get_type().into_any(),
+            (players,),
+            (players, me.played_ids()),
+        )
+    }
+
+    /// Unpickling: `(players, action ids)` replayed from the start;
+    /// `ValueError` (nothing changed) when they are not a game.
+    fn __setstate__(&mut self, state: (Int, Vec<Int>)) -> PyResult<()> {
+        let mut game = EnvGame::start(state.0.within("players", 2, 4)?)?;
+        for a in state.1 {
+            game.play_id(a.get())?;
+        }
+        *self = game;
+        Ok(())
+    }
+
+    /// Equal when the players and the steps played are (so the whole state
+    /// is).
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        match other.extract::<PyRef<'_, EnvGame>>() {
+            Ok(o) => self.seats == o.seats && self.game.steps() == o.game.steps(),
+            Err(_) => false,
+        }
     }
 
     /// Number of players at the start.
@@ -416,40 +520,8 @@ impl EnvGame {
     /// Plays the step with action id `action`. Raises `ValueError` (and
     /// changes nothing) when it is not legal here. Returns the colours of
     /// the seats this step eliminated (usually none).
-    fn step(&mut self, action: i64) -> PyResult<Vec<&'static str>> {
-        let Some(&(_, step)) = self.legal.iter().find(|&&(id, _)| id as i64 == action) else {
-            let why = if self.pos().is_game_over() {
-                "the game is over".to_string()
-            } else if !(0..NUM_ACTIONS as i64).contains(&action) {
-                format!("action ids are 0-{}", NUM_ACTIONS - 1)
-            } else {
-                format!("{} to move", self.pos().side_to_move())
-            };
-            return Err(PyValueError::new_err(format!(
-                "illegal action {action} ({why})"
-            )));
-        };
-        let before = *self.pos();
-        self.game
-            .play(step)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let after = *self.pos();
-        let gone: Vec<Seat> = Seat::ALL
-            .into_iter()
-            .filter(|&s| before.in_game(s) && !after.in_game(s))
-            .collect();
-        self.out.extend(&gone);
-        if !gone.is_empty() {
-            let p = shared_place(after.players_left(), gone.len() as u32);
-            for s in &gone {
-                self.place[s.index()] = p;
-            }
-        }
-        if let Some(w) = after.winner() {
-            self.place[w.index()] = 1.0;
-        }
-        self.repeats = count_position(&mut self.seen, &after);
-        legal_with_ids(&after, &mut self.legal);
+    fn step(&mut self, action: Int) -> PyResult<Vec<&'static str>> {
+        let gone = self.play_id(action.get())?;
         Ok(gone.iter().map(|s| s.name()).collect())
     }
 

@@ -1,10 +1,16 @@
 //! `splut.Position`: a game of Splut! (a start position and the steps played
 //! from it, so `undo` works), wrapping `splut_rules::Game`.
 
-use pyo3::exceptions::PyValueError;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBool, PyDict, PyTuple};
 use splut_rules::{Game, NUM_ACTIONS, Position, Seat};
+
+use crate::args::Int;
+use crate::interrupt::interruptible;
+use crate::perft::{MAX_DEPTH, MAX_THREADS};
 
 /// A position of Splut! with its history: the game from a start position.
 ///
@@ -24,6 +30,13 @@ pyo3::create_exception!(
     "Bad input to splut: malformed SPN or step text, an illegal step or action id, a step after the game is over, an unknown engine option. A ValueError."
 );
 
+/// What `__reduce__` returns: the class, its constructor's arguments and
+/// the state for `__setstate__`.
+/// A `Position`'s pickled state: the start's SPN and the steps played.
+type PositionState = (String, Vec<String>);
+
+pub(crate) type Reduced<'py, A, S> = (Bound<'py, PyAny>, A, S);
+
 /// A `SplutError` with this message (a rules or engine error's Display).
 pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
     SplutError::new_err(e.to_string())
@@ -38,6 +51,9 @@ impl PyPosition {
     /// The legal step with this action id (any Python int; one out of
     /// range or not legal here is a `SplutError`).
     fn legal_step_for(&self, action: &Bound<'_, PyAny>) -> PyResult<splut_rules::Step> {
+        if action.cast::<PyBool>().is_ok() {
+            return Err(PyTypeError::new_err("an action id is an int, not a bool"));
+        }
         let id: i128 = match action.extract::<i128>() {
             Ok(id) => id,
             // An int too large even for i128.
@@ -71,8 +87,9 @@ impl PyPosition {
 impl PyPosition {
     /// The standard start position of `players` (2, 3 or 4) players.
     #[new]
-    #[pyo3(signature = (players = 2))]
-    fn new(players: usize) -> PyResult<Self> {
+    #[pyo3(signature = (players = Int::new(2)), text_signature = "(players=2)")]
+    fn new(players: Int) -> PyResult<Self> {
+        let players: usize = players.within("players", 2, 4)?;
         let start = Position::start(players)
             .ok_or_else(|| value_error(format!("players must be 2, 3 or 4, not {players}")))?;
         Ok(PyPosition {
@@ -174,16 +191,22 @@ impl PyPosition {
         Ok(d)
     }
 
-    /// Leaf count of the legal step tree `depth` steps deep (the GIL is
-    /// released). `threads` above 1 counts on several threads.
-    #[pyo3(signature = (depth, threads = 1))]
-    fn perft(&self, py: Python<'_>, depth: u32, threads: usize) -> PyResult<u64> {
+    /// Leaf count of the legal step tree `depth` (0-12) steps deep, on
+    /// `threads` (1-256) threads. The GIL is released and Ctrl-C stops it
+    /// (`KeyboardInterrupt`).
+    #[pyo3(signature = (depth, threads = Int::new(1)), text_signature = "($self, depth, threads=1)")]
+    fn perft(&self, py: Python<'_>, depth: Int, threads: Int) -> PyResult<u64> {
+        let depth: u32 = depth.within("depth", 0, MAX_DEPTH.into())?;
+        let threads: usize = threads.within("threads", 1, MAX_THREADS as i128)?;
         let pos = *self.pos();
-        if threads <= 1 {
-            Ok(py.detach(move || splut_rules::perft(&pos, depth)))
-        } else {
-            py.detach(move || splut_engine::parallel_perft::perft_parallel(&pos, depth, threads))
-                .map_err(value_error)
+        let stop = AtomicBool::new(false);
+        let count = interruptible(py, &|| stop.store(true, Ordering::Relaxed), || {
+            crate::perft::perft(&pos, depth, threads, &stop)
+        })?;
+        match count {
+            Ok(Some(n)) => Ok(n),
+            Ok(None) => Err(PyRuntimeError::new_err("perft was stopped")),
+            Err(e) => Err(value_error(e)),
         }
     }
 
@@ -223,6 +246,28 @@ impl PyPosition {
 
     fn __repr__(&self) -> String {
         format!("Position.from_spn({:?})", self.pos().to_spn())
+    }
+
+    /// Pickling: the start position's SPN and the steps played from it.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduced<'py, Bound<'py, PyTuple>, PositionState> {
+        let me = slf.borrow();
+        let state = (me.game.start().to_spn(), me.history());
+        (slf.get_type().into_any(), PyTuple::empty(slf.py()), state)
+    }
+
+    /// Unpickling: replays `(start SPN, steps)`; `SplutError` (nothing
+    /// changed) when they do not make a game.
+    fn __setstate__(&mut self, state: (String, Vec<String>)) -> PyResult<()> {
+        let (start, steps) = state;
+        let mut game = Game::new(Position::from_spn(&start).map_err(value_error)?);
+        for step in &steps {
+            if game.position().is_game_over() {
+                return Err(value_error("a step after the end of the game"));
+            }
+            game.play_text(step).map_err(value_error)?;
+        }
+        self.game = game;
+        Ok(())
     }
 
     fn __copy__(&self) -> Self {
