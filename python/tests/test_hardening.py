@@ -379,3 +379,15 @@ def test_bench_env_runs_as_documented():
     )
     assert r.returncode == 0, r.stderr
     assert r.stdout.count("steps/s") == 4, r.stdout
+
+
+# 6. The stubs ship with the module.
+
+
+def test_the_stubs_ship_and_name_the_whole_module():
+    stub = pathlib.Path(splut._splut.__file__).parent / "_splut.pyi"
+    assert stub.exists(), stub
+    text = stub.read_text()
+    for name in dir(splut._splut):
+        if not name.startswith("_"):
+            assert re.search(rf"^(class )?{name}\b", text, re.M), name
