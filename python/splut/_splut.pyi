@@ -27,7 +27,7 @@ __all__ = [
 NUM_ACTIONS: int
 #: Planes of an observation: (OBS_PLANES, 9, 9) float32.
 OBS_PLANES: int
-#: The most games a Batch may hold (2**20).
+#: The most games a Batch may hold (2**18).
 MAX_GAMES: int
 #: The deepest perft (12), as on the command line and in the protocol.
 MAX_PERFT_DEPTH: int

@@ -36,23 +36,42 @@ use crate::observe::{
     write_observation,
 };
 
-/// The most games a batch may hold: 2^20 (1,048,576). A game costs about
-/// 10 KB (its mask row is 7,709 bytes), so the largest batch needs about
-/// 11 GB, and its `observations()` 9.5 GB more.
-pub(crate) const MAX_GAMES: usize = 1 << 20;
+/// The most games a batch may hold: 2^18 (262,144). A game costs about
+/// 9 KB (its mask row is 7,709 bytes), so the largest batch needs about
+/// 2.4 GB, and its `observations()` 2.4 GB more; a step of it takes tens
+/// of milliseconds on two cores, so Ctrl-C is never kept waiting long.
+pub(crate) const MAX_GAMES: usize = 1 << 18;
+
+/// Values that are valid as all-zero bytes.
+trait Zeroable: Copy {}
+impl Zeroable for u8 {}
+impl Zeroable for f32 {}
 
 /// A zeroed vector of `len` values, or `MemoryError` when the memory is
-/// not there (instead of aborting the interpreter).
-fn zeroed<T: Clone + Default>(len: usize, what: &str) -> PyResult<Vec<T>> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(len).map_err(|_| {
+/// not there (instead of aborting the interpreter). Zeroed by the
+/// allocator (fresh pages, mapped on first use), as `vec![0; len]` is.
+fn zeroed<T: Zeroable>(len: usize, what: &str) -> PyResult<Vec<T>> {
+    let fail = || {
         PyMemoryError::new_err(format!(
             "cannot allocate {what} ({len} values of {} bytes)",
             std::mem::size_of::<T>()
         ))
-    })?;
-    v.resize(len, T::default());
-    Ok(v)
+    };
+    let layout = std::alloc::Layout::array::<T>(len).map_err(|_| fail())?;
+    if layout.size() == 0 {
+        return Ok(Vec::new());
+    }
+    // SAFETY: the layout has a non-zero size; a null pointer is the
+    // allocation failing. The memory is zeroed, which is a valid `T`
+    // (`Zeroable`), allocated by the global allocator with `T`'s layout
+    // for exactly `len` values, as `Vec::from_raw_parts` requires.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout) as *mut T;
+        if ptr.is_null() {
+            return Err(fail());
+        }
+        Ok(Vec::from_raw_parts(ptr, len, len))
+    }
 }
 
 /// Place points: `players` players, finishing place `place` (1-based,
@@ -238,7 +257,7 @@ pub(crate) fn repetitions_arg(repetitions: Int) -> PyResult<u32> {
 
 #[pymethods]
 impl Batch {
-    /// `n` (1 to 2^20) games of `players` (2-4) players from the standard
+    /// `n` (1 to 2^18, `MAX_GAMES`) games of `players` (2-4) players from the standard
     /// start; draws after `max_turns` (at least 1) turns or a position
     /// reached `repetitions` times (0: never).
     #[new]
@@ -272,13 +291,14 @@ impl Batch {
                 )));
             }
         };
+        // The masks first: most of the memory, in one allocation.
+        let mut m = zeroed::<u8>(n * NUM_ACTIONS, "the masks")?;
         let mut s = seed ^ 0x5851_F42D_4C95_7F2D;
         let mut slots: Vec<Slot> = Vec::new();
         slots
             .try_reserve_exact(n)
             .map_err(|_| PyMemoryError::new_err(format!("cannot allocate {n} games")))?;
         slots.extend((0..n).map(|_| Slot::new(&start, splitmix64(&mut s))));
-        let mut m = zeroed::<u8>(n * NUM_ACTIONS, "the masks")?;
         for (i, slot) in slots.iter().enumerate() {
             for &(id, _) in &slot.legal {
                 m[i * NUM_ACTIONS + id as usize] = 1;

@@ -190,7 +190,7 @@ pub(crate) struct PositionCounts {
 impl Default for PositionCounts {
     fn default() -> Self {
         PositionCounts {
-            hashes: Vec::with_capacity(256),
+            hashes: Vec::new(),
             filter: Box::new([0; 64]),
         }
     }

@@ -53,12 +53,12 @@ def test_huge_batches_are_refused_with_the_limit_not_an_abort():
     rc, out, err = run_child(
         """
         import splut
-        for n in (10**9, 10**12, 2**64, 10**40, 2**20 + 1):
+        for n in (10**9, 10**12, 2**64, 10**40, 2**18 + 1):
             for players in (2, 4):
                 try:
                     splut.Batch(n, players=players)
                 except ValueError as e:
-                    assert "1048576" in str(e), e
+                    assert "262144" in str(e), e
                     print("refused", n)
                 else:
                     print("accepted", n)
@@ -66,7 +66,29 @@ def test_huge_batches_are_refused_with_the_limit_not_an_abort():
     )
     assert rc == 0, (rc, out, err)
     assert out.split().count("refused") == 10, out
-    assert splut._splut.MAX_GAMES == 2**20
+    assert splut._splut.MAX_GAMES == 2**18
+    # Memory that is not there is a MemoryError, not an abort: a child
+    # limited to 1.5 GB of address space asks for a batch of 2.4 GB and
+    # for more observations than fit.
+    rc, out, err = run_child(
+        """
+        import resource, splut
+        resource.setrlimit(resource.RLIMIT_AS, (3 * 2**29, 3 * 2**29))
+        try:
+            splut.Batch(2**18)
+        except MemoryError as e:
+            print("MemoryError", e)
+        b = splut.Batch(2**16)
+        try:
+            kept = [b.observations() for _ in range(4)]
+        except MemoryError as e:
+            print("MemoryError", e)
+        b.step(b.random_actions())
+        print("alive")
+        """
+    )
+    assert rc == 0, (rc, out, err)
+    assert out.count("MemoryError") == 2 and "alive" in out, out
     # The limit itself is a size, not a refusal of big batches in general.
     b = Batch(3000, players=2)
     assert len(b) == 3000 and b.observations().shape == (3000, 28, 9, 9)
@@ -291,7 +313,7 @@ def test_position_and_env_game_arguments_are_checked():
 
 def test_batch_arguments_are_checked():
     for kwargs, match in [
-        (dict(n=0), "n .*1-1048576"),
+        (dict(n=0), "n .*1-262144"),
         (dict(n=-5), "n "),
         (dict(n=4, players=1), "players"),
         (dict(n=4, players=5), "players"),
