@@ -51,7 +51,9 @@ pub(crate) fn perft(
     let counts: Vec<Option<u64>> = pool.install(|| {
         tasks
             .par_iter()
-            .map(|(p, d)| perft_interruptible(p, *d, &mut { go_on }))
+            // A subtree polls only after thousands of nodes: the ones not
+            // started when the flag is set are skipped at once.
+            .map(|(p, d)| go_on().then(|| perft_interruptible(p, *d, &mut { go_on }))?)
             .collect()
     });
     Ok(counts.into_iter().sum())

@@ -157,7 +157,7 @@ sys.exit(3)
             p.communicate()
     assert p.returncode == 0 and "interrupted" in out, (p.returncode, out, err)
     # A fraction of a second on an idle machine; generous for a loaded one.
-    assert took < 5, took
+    assert took < 3, took
 
 
 def test_a_search_after_an_interrupted_one_works():
