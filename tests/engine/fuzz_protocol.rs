@@ -4,12 +4,20 @@
 //! `scripts/fuzz-protocol`. A failure writes a report (seed, transcript,
 //! stderr) and a replay file (every byte sent in that session, for
 //! `splut < file`) under `target/fuzz/`.
+//!
+//! `fuzz_protocol_wasm` fuzzes the WebAssembly engine under Node
+//! (`target/web/splut-node.mjs`, or the one `SPLUT_FUZZ_WASM` names) the
+//! same way, the native engine beside it as a twin given the same bytes:
+//! every answer must be the native engine's (`fuzz/twin.rs`). It is
+//! skipped, saying so, when `SPLUT_SKIP_WEB` is set or node or the folder
+//! is missing; `scripts/fuzz-protocol --wasm` runs it for longer.
 
 use crate::fuzz::config::Config;
 use crate::fuzz::driver::Driver;
 use crate::fuzz::session::{Failure, Session, Stats};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::process::Command;
 use std::time::Instant;
 
 /// Seconds of fuzzing under a plain `cargo test`.
@@ -38,9 +46,16 @@ fn file_name(kind: &str) -> String {
 
 /// Writes the report and replay file; returns the report's text.
 fn report(cfg: &Config, seed: u64, f: &Failure, transcript: &str, d: &Driver) -> (String, PathBuf) {
+    let (wasm, test) = match &cfg.wasm {
+        Some(p) => (
+            format!("SPLUT_FUZZ_WASM={} ", p.display()),
+            "fuzz_protocol::fuzz_protocol_wasm",
+        ),
+        None => (String::new(), "fuzz_protocol::fuzz_protocol"),
+    };
     let mut text = format!(
-        "splut protocol fuzz failure: {}\n{}\n\nsession seed {seed} (rerun: SPLUT_FUZZ_SEED={seed} \
-         SPLUT_FUZZ_SECS=1 cargo test --test engine fuzz_protocol:: -- --nocapture)\nconfig {cfg:?}\n\n\
+        "splut protocol fuzz failure: {}\n{}\n\nsession seed {seed} (rerun: {wasm}SPLUT_FUZZ_SEED={seed} \
+         SPLUT_FUZZ_SECS=1 cargo test --test engine {test} -- --exact --nocapture)\nconfig {cfg:?}\n\n\
          last lines (> sent, < received):\n",
         f.kind, f.detail
     );
@@ -50,7 +65,12 @@ fn report(cfg: &Config, seed: u64, f: &Failure, transcript: &str, d: &Driver) ->
     text.push_str(&d.stderr_tail());
     let dir = report_dir();
     let _ = std::fs::create_dir_all(&dir);
-    let base = dir.join(format!("{}-seed{seed}", file_name(&f.kind)));
+    let engine = if cfg.wasm.is_some() && !f.kind.starts_with("wasm-") {
+        "wasm-"
+    } else {
+        ""
+    };
+    let base = dir.join(format!("{engine}{}-seed{seed}", file_name(&f.kind)));
     let path = base.with_extension("txt");
     let _ = std::fs::write(&path, &text);
     let _ = std::fs::write(base.with_extension("in"), &d.replay);
@@ -59,7 +79,58 @@ fn report(cfg: &Config, seed: u64, f: &Failure, transcript: &str, d: &Driver) ->
 
 #[test]
 fn fuzz_protocol() {
-    let cfg = Config::from_env(DEFAULT_SECS);
+    let mut cfg = Config::from_env(DEFAULT_SECS);
+    cfg.wasm = None;
+    run(&cfg);
+}
+
+/// The WebAssembly engine's `splut-node.mjs`, or why it is not fuzzed.
+fn wasm_engine() -> Result<PathBuf, String> {
+    if std::env::var_os("SPLUT_SKIP_WEB").is_some_and(|v| !v.is_empty()) {
+        return Err("SPLUT_SKIP_WEB is set".into());
+    }
+    let script = match std::env::var_os("SPLUT_FUZZ_WASM").filter(|v| !v.is_empty()) {
+        Some(p) => PathBuf::from(p),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/web/splut-node.mjs"),
+    };
+    if Command::new("node").arg("--version").output().is_err() {
+        return Err("no node".into());
+    }
+    let wasm = script.with_file_name("splut.wasm");
+    if !script.is_file() || !wasm.is_file() {
+        return Err(format!(
+            "no {} beside {} (scripts/web target/web writes them)",
+            script.display(),
+            wasm.display()
+        ));
+    }
+    Ok(script)
+}
+
+#[test]
+fn fuzz_protocol_wasm() {
+    let script = match wasm_engine() {
+        Ok(s) => s,
+        Err(why) => {
+            eprintln!("fuzz_protocol_wasm: skipped ({why})");
+            return;
+        }
+    };
+    // Without SPLUT_FUZZ_WASM (a plain `cargo test`), a short slice whatever
+    // SPLUT_FUZZ_SECS says: that is for the native fuzzer's long runs.
+    let asked = std::env::var_os("SPLUT_FUZZ_WASM").is_some_and(|v| !v.is_empty());
+    let mut cfg = Config::from_env(DEFAULT_SECS);
+    if !asked {
+        cfg.duration = std::time::Duration::from_secs_f64(DEFAULT_SECS);
+    }
+    // Node runs the engine 1.5–2× slower than native, and starts slower.
+    cfg.slack *= 2.0;
+    cfg.wasm = Some(script);
+    run(&cfg);
+}
+
+fn run(cfg: &Config) {
+    let cfg = cfg.clone();
     let start = Instant::now();
     let end = start + cfg.duration;
     let mut stats = Stats::default();
@@ -74,10 +145,16 @@ fn fuzz_protocol() {
             Ok(mut s) => {
                 let r = s.run(actions, end);
                 let mut found = std::mem::take(&mut s.soft);
+                let twin = s.twin_tail();
                 let mut d = s.into_driver();
                 if let Err(f) = r {
                     let t: Vec<&str> = d.transcript.iter().map(String::as_str).collect();
-                    found.push((f, t.join("\n")));
+                    let mut t = t.join("\n");
+                    if let Some(twin) = twin {
+                        t.push_str("\n\nthe native twin's last lines:\n");
+                        t.push_str(&twin);
+                    }
+                    found.push((f, t));
                 }
                 d.kill();
                 (d, found)
@@ -112,8 +189,16 @@ fn fuzz_protocol() {
     }
     let secs = start.elapsed().as_secs_f64();
     let total: usize = failures.values().map(|v| v.0).sum();
+    let engine = if cfg.wasm.is_some() {
+        format!(
+            "WebAssembly under Node against native: {} answers compared, {} jobs compared in full; ",
+            stats.compared, stats.jobs_compared
+        )
+    } else {
+        String::new()
+    };
     println!(
-        "fuzz summary: {} actions, {} commands sent ({:.0}/s), {} sessions, {} searches, {} perfts, {} bestmoves checked, {} error lines, {} failures in {:.1} s (seeds {}..{})",
+        "fuzz summary: {engine}{} actions, {} commands sent ({:.0}/s), {} sessions, {} searches, {} perfts, {} bestmoves checked, {} error lines, {} failures in {:.1} s (seeds {}..{})",
         stats.actions,
         stats.lines,
         stats.lines as f64 / secs,

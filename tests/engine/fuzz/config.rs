@@ -2,8 +2,12 @@
 //!
 //! Every check is always on. Two switches remain, for the machine rather
 //! than the engine: `SPLUT_FUZZ_BIG_HASH` (send `Hash` up to its declared
-//! maximum) and `SPLUT_FUZZ_SLACK` (widen every time margin).
+//! maximum) and `SPLUT_FUZZ_SLACK` (widen every time margin). A third picks
+//! what is fuzzed: `SPLUT_FUZZ_WASM=<path to splut-node.mjs>` fuzzes the
+//! WebAssembly engine under Node, every answer compared with the native
+//! engine's (`session`'s twin).
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// How a run is set up.
@@ -21,6 +25,10 @@ pub struct Config {
     /// Factor on every time margin (`SPLUT_FUZZ_SLACK`, default 1), for
     /// slow or loaded machines.
     pub slack: f64,
+    /// The WebAssembly engine's `splut-node.mjs` (`SPLUT_FUZZ_WASM`): run
+    /// under `node`, with the native binary beside it as a twin that gets
+    /// the same bytes and must give the same answers.
+    pub wasm: Option<PathBuf>,
 }
 
 /// Longest acceptable error line, in characters: `info string error: `
@@ -29,6 +37,9 @@ pub struct Config {
 pub const MAX_ERROR_CHARS: usize = 19 + 400 + 40;
 /// Largest `Hash` (MiB) sent unless [`Config::big_hash`].
 pub const HASH_CAP: u64 = 256;
+/// Largest `Hash` (MiB) sent to the WebAssembly engine (its memory is at
+/// most 4 GiB, and Node is slower at clearing a table).
+pub const WASM_HASH_CAP: u64 = 32;
 
 fn flag(name: &str) -> bool {
     matches!(
@@ -60,6 +71,18 @@ impl Config {
             seed,
             big_hash: flag("SPLUT_FUZZ_BIG_HASH"),
             slack,
+            wasm: std::env::var_os("SPLUT_FUZZ_WASM")
+                .filter(|p| !p.is_empty())
+                .map(PathBuf::from),
+        }
+    }
+
+    /// The largest `Hash` sent unless [`Config::big_hash`].
+    pub fn hash_cap(&self) -> u64 {
+        if self.wasm.is_some() {
+            WASM_HASH_CAP
+        } else {
+            HASH_CAP
         }
     }
 

@@ -70,7 +70,19 @@ impl Driver {
     pub fn spawn() -> Driver {
         let engine = std::env::var_os("SPLUT_FUZZ_ENGINE")
             .unwrap_or_else(|| env!("CARGO_BIN_EXE_splut").into());
-        let mut child = Command::new(engine)
+        Driver::spawn_command(Command::new(engine))
+    }
+
+    /// Starts the WebAssembly engine: `node <script>` (`splut-node.mjs`).
+    pub fn spawn_node(script: &std::path::Path) -> Driver {
+        let mut command = Command::new("node");
+        command.arg(script);
+        Driver::spawn_command(command)
+    }
+
+    /// Starts `command` as the engine.
+    pub fn spawn_command(mut command: Command) -> Driver {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -5,7 +5,7 @@
 //! mutated lines too.
 
 use super::check::p1_of;
-use super::config::{Config, HASH_CAP};
+use super::config::Config;
 use super::rng::Rng;
 use splut::game::{MAX_TURN, Position, Seat};
 use std::time::Duration;
@@ -173,6 +173,9 @@ pub const QUESTIONS: &[&str] = &[
 ];
 /// Deepest `perft` (`protocol.md`: 0–12).
 pub const PERFT_MAX: u64 = 12;
+/// Deepest `perft` sent to the WebAssembly engine, which runs a perft in
+/// one go and reads nothing meanwhile (issue 51).
+pub const WASM_PERFT_MAX: u64 = 4;
 /// Largest time in a `go`, ms (10^12).
 pub const MAX_MS: u64 = 1_000_000_000_000;
 
@@ -559,8 +562,9 @@ pub fn go(rng: &mut Rng, cfg: &Config, burst: bool) -> Action {
             }
             6 if !burst => {
                 // Numbers on and past the bounds: errors, or searches that
-                // only `stop` ends (depth above 100 means 100).
-                let (k, p) = *rng.pick(&[
+                // only `stop` ends (depth above 100 means 100; not to the
+                // WebAssembly engine, which runs them in one go: issue 51).
+                let all = [
                     (0, "depth 0"),
                     (1, "nodes 0"),
                     (0, "depth 101"),
@@ -571,7 +575,12 @@ pub fn go(rng: &mut Rng, cfg: &Config, burst: bool) -> Action {
                     (2, "movetime 1000000000000"),
                     (2, "movetime 1000000000001"),
                     (2, "movetime 18446744073709551616"),
-                ]);
+                ];
+                let some: Vec<(usize, &str)> = all
+                    .into_iter()
+                    .filter(|(_, p)| cfg.wasm.is_none() || !wasm_unbounded_go(p))
+                    .collect();
+                let (k, p) = *rng.pick(&some);
                 parts.push(p.into());
                 limit(k, u64::MAX);
             }
@@ -587,6 +596,11 @@ pub fn go(rng: &mut Rng, cfg: &Config, burst: bool) -> Action {
     if burst && bound.is_none() && !infinite {
         parts.push("infinite".into());
         infinite = true;
+    }
+    // A bare `go` searches until `stop`: in one go on the WebAssembly
+    // engine, which then never reads the `stop` (issue 51).
+    if cfg.wasm.is_some() && parts.is_empty() {
+        parts.push("depth 2".into());
     }
     let bound = if infinite { None } else { bound };
     let line = if parts.is_empty() {
@@ -607,7 +621,7 @@ fn spin_value(rng: &mut Rng, cfg: &Config, name: &str, min: i128, max: i128) -> 
     // A big table is mapped lazily, but searching it touches gigabytes: see
     // `Config::big_hash`.
     let cap = match lname.as_str() {
-        "hash" if !cfg.big_hash => HASH_CAP as i128,
+        "hash" if !cfg.big_hash || cfg.wasm.is_some() => cfg.hash_cap() as i128,
         _ => max,
     }
     .min(max);
@@ -617,7 +631,7 @@ fn spin_value(rng: &mut Rng, cfg: &Config, name: &str, min: i128, max: i128) -> 
     };
     // A table the machine cannot hold is refused (protocol.md).
     let ok = |v: i128| {
-        if lname == "hash" && v > HASH_CAP as i128 {
+        if lname == "hash" && v > cfg.hash_cap() as i128 {
             Expect::Any
         } else {
             Expect::Ok
@@ -713,7 +727,7 @@ pub fn query(rng: &mut Rng) -> Action {
 
 /// `perft`: mostly depth 0..=5 (its count checked), sometimes a deep one
 /// that only `stop` ends in reasonable time, or a bad depth.
-pub fn perft(rng: &mut Rng) -> Action {
+pub fn perft(rng: &mut Rng, cfg: &Config) -> Action {
     if rng.chance(15) {
         let bad = *rng.pick(&[
             "perft",
@@ -726,7 +740,10 @@ pub fn perft(rng: &mut Rng) -> Action {
         ]);
         return Action::valid(bad.into(), Kind::Other, Expect::Err);
     }
-    let d = if rng.chance(15) {
+    let d = if cfg.wasm.is_some() {
+        // The WebAssembly engine runs a perft in one go (issue 51).
+        rng.range(0, WASM_PERFT_MAX) as u32
+    } else if rng.chance(15) {
         rng.range(6, PERFT_MAX) as u32
     } else {
         rng.below(6) as u32
@@ -832,9 +849,10 @@ pub fn mutate(rng: &mut Rng, line: &[u8]) -> Vec<u8> {
 }
 
 /// Garbage: empty, blank, control bytes, invalid UTF-8, commands with
-/// control or odd characters in them, lines on and over the 1 MiB bound.
+/// control or odd characters in them or before them (a byte-order mark),
+/// lines on and over the 1 MiB bound.
 pub fn garbage(rng: &mut Rng) -> Vec<u8> {
-    match rng.below(15) {
+    match rng.below(16) {
         0 => Vec::new(),
         1 => b"   \t  ".to_vec(),
         2 => b"\r".to_vec(),
@@ -867,6 +885,18 @@ pub fn garbage(rng: &mut Rng) -> Vec<u8> {
             line
         }
         8 | 9 => bound_line(rng),
+        10 => {
+            // A command after a byte-order mark (as an editor saves a
+            // file) or another odd character: one unknown word, or a
+            // control character's error.
+            let cmd = *rng.pick(&["isready", "quit", "stop", "query spn", "d", "ugi"]);
+            let odd = if rng.chance(50) {
+                "\u{feff}"
+            } else {
+                rng.pick(ODD_CHARS)
+            };
+            format!("{odd}{cmd}").into_bytes()
+        }
         _ => long_line(rng),
     }
 }
@@ -941,22 +971,120 @@ pub fn maybe_command(line: &[u8], word: &str) -> bool {
 const HASH_MAX: u64 = 65_536;
 
 /// Lines the fuzzer must not send: a bare `quit` (the session would end;
-/// `quit later` is fine, and sent), or a table beyond [`HASH_CAP`] unless
-/// [`Config::big_hash`].
+/// `quit later` is fine, and sent), a table beyond [`Config::hash_cap`]
+/// unless [`Config::big_hash`], and to the WebAssembly engine the lines of
+/// [`wasm_unsafe`].
 pub fn is_unsafe(line: &[u8], cfg: &Config) -> bool {
     if bare(line, "quit") {
         return true;
     }
-    if cfg.big_hash || !maybe_command(line, "setoption") {
+    if cfg.wasm.is_some() && wasm_unsafe(line) {
+        return true;
+    }
+    let big_hash = cfg.big_hash && cfg.wasm.is_none();
+    if big_hash || !maybe_command(line, "setoption") {
         return false;
     }
+    let cap = cfg.hash_cap();
     let text = String::from_utf8_lossy(line);
     let hash = text.to_ascii_lowercase().contains("hash");
     let big = text
         .split(|c: char| !c.is_ascii_digit() && c != '+')
-        .any(|w| {
-            w.parse::<u64>()
-                .is_ok_and(|v| v > HASH_CAP && v <= HASH_MAX)
-        });
+        .any(|w| w.parse::<u64>().is_ok_and(|v| v > cap && v <= HASH_MAX));
     hash && big
+}
+
+/// Whether `go <args>` (words as the engine splits them) is a search the
+/// WebAssembly engine runs in one go for longer than the fuzzer waits: no
+/// time limit, not `infinite` or `ponder` (those run in slices, reading
+/// their input between them), and no depth or node limit small enough
+/// (issue 51: such a search reads no `stop` or `isready` until it ends).
+/// Lines the engine refuses count as bounded only when surely refused.
+fn wasm_unbounded_args(args: &[&str]) -> bool {
+    let timed =
+        |a: &&str| a.ends_with("time") || a.ends_with("inc") || *a == "infinite" || *a == "ponder";
+    if args.iter().any(timed) {
+        return false;
+    }
+    let mut bounded = false;
+    for pair in args.windows(2) {
+        let limit = match pair[0] {
+            "depth" => WASM_DEPTH_MAX,
+            "nodes" => WASM_NODES_MAX,
+            _ => continue,
+        };
+        match pair[1].trim_start_matches('+').parse::<u64>() {
+            Ok(v) if v > limit => return true,
+            Ok(_) => bounded = true,
+            Err(_) => {}
+        }
+    }
+    !bounded
+}
+
+/// Deepest depth-limited search sent to the WebAssembly engine.
+const WASM_DEPTH_MAX: u64 = 6;
+/// Largest node-limited search sent to the WebAssembly engine.
+const WASM_NODES_MAX: u64 = 100_000;
+
+/// [`wasm_unbounded_args`] of a `go` text.
+fn wasm_unbounded_go(parts: &str) -> bool {
+    let words: Vec<&str> = parts.split(' ').collect();
+    wasm_unbounded_args(&words)
+}
+
+/// Lines not sent to the WebAssembly engine, as issue 51 leaves it: jobs
+/// it runs in one go for long (see [`wasm_unbounded_args`]; a perft deeper
+/// than [`WASM_PERFT_MAX`]), and the options that make every search run in
+/// one go and not answer `stop` (the MCTS algorithms, skill levels). And
+/// `Threads`: a native search on several threads is not the same twice,
+/// and the answers are compared with the native engine's.
+pub fn wasm_unsafe(line: &[u8]) -> bool {
+    if line.len() > MAX_LINE {
+        return false;
+    }
+    if maybe_command(line, "setoption") {
+        let text = String::from_utf8_lossy(line).to_lowercase();
+        let words: Vec<&str> = text
+            .split(|c: char| c.is_whitespace() || c.is_control())
+            .collect();
+        let one_go = words
+            .iter()
+            .any(|w| *w == "mcts" || w.contains("uct-plain"));
+        if one_go
+            || ["skill", "limitstrength", "elo", "threads"]
+                .iter()
+                .any(|k| text.contains(k))
+        {
+            return true;
+        }
+    }
+    let Some(w) = words(line) else {
+        return false;
+    };
+    let w: Vec<&str> = w.iter().map(String::as_str).collect();
+    match w.split_first() {
+        Some((&"perft", [d])) => d
+            .trim_start_matches('+')
+            .parse::<u64>()
+            .is_ok_and(|d| d > WASM_PERFT_MAX),
+        Some((&"go", args)) => wasm_unbounded_args(args),
+        _ => false,
+    }
+}
+
+/// Whether a line is a search the same on every engine: `go` limited by
+/// depth or nodes only (no clock, not `infinite` or `ponder`).
+pub fn fixed_search(line: &[u8]) -> bool {
+    let Some(w) = words(line) else {
+        return false;
+    };
+    let Some((cmd, args)) = w.split_first() else {
+        return false;
+    };
+    cmd == "go"
+        && !args
+            .iter()
+            .any(|a| a.ends_with("time") || a.ends_with("inc") || a == "infinite" || a == "ponder")
+        && args.iter().any(|a| a == "depth" || a == "nodes")
 }

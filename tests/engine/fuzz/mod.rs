@@ -11,6 +11,8 @@
 //! - [`session`]: one engine run: sends actions, reads answers, checks.
 //! - [`check`]: checks of whole answers against the rules library and
 //!   `protocol.md`.
+//! - [`twin`]: the native engine beside the WebAssembly one
+//!   (`SPLUT_FUZZ_WASM`), and how their answers are compared.
 
 pub mod check;
 pub mod config;
@@ -18,3 +20,4 @@ pub mod driver;
 pub mod make;
 pub mod rng;
 pub mod session;
+pub mod twin;

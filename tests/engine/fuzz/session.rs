@@ -15,6 +15,7 @@ use super::check;
 use super::driver::{Driver, escape};
 use super::make::{self, Action, Expect, Kind, OptionDecl, Read};
 use super::rng::Rng;
+use super::twin::{self, Twin};
 use splut::game::{Position, Seat, perft};
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -36,6 +37,12 @@ pub struct Stats {
     pub bestmoves: u64,
     /// `info string error` lines received.
     pub errors: u64,
+    /// Actions whose answers were compared with the native twin's
+    /// (WebAssembly mode).
+    pub compared: u64,
+    /// Jobs (searches limited by depth or nodes, perfts) whose every line
+    /// was compared with the native twin's (WebAssembly mode).
+    pub jobs_compared: u64,
 }
 
 /// A broken invariant.
@@ -84,6 +91,9 @@ struct Pending {
     action: u64,
     /// When the fuzzer stops it if it has no deadline.
     stop_at: Instant,
+    /// Its lines must be the native twin's, time aside: a search limited
+    /// by depth or nodes on the same table as the twin's, or a perft.
+    comparable: bool,
 }
 
 impl Pending {
@@ -128,6 +138,8 @@ struct Window {
     other: Vec<String>,
     /// Job results (`bestmove`, perft `nodes` or "stopped").
     ends: usize,
+    /// Every line that is not a job's (`twin::is_job_line`), in order.
+    answers: Vec<String>,
 }
 
 /// What reading one line gave.
@@ -156,6 +168,19 @@ pub struct Session<'a> {
     /// Failures that leave the engine usable, the first of each kind in
     /// this session, with the transcript up to them; the session goes on.
     pub soft: Vec<(Failure, String)>,
+    /// WebAssembly mode: the native engine, given the same bytes.
+    twin: Option<Twin>,
+    /// The lines of the job running now.
+    job_lines: Vec<String>,
+    /// Jobs ended and not yet compared with the twin's: whether they must
+    /// be the same, the line that started them, their lines.
+    jobs: VecDeque<(bool, String, Vec<String>)>,
+    /// Jobs ended in all.
+    ended: u64,
+    /// A search since the last `uginewgame` was not the same on both
+    /// engines (timed, stopped, infinite), so their tables, plans and
+    /// histories differ: searches are not compared line for line.
+    tainted: bool,
 }
 
 const READY_MS: u64 = 2000;
@@ -187,10 +212,14 @@ impl<'a> Session<'a> {
         stats: &'a mut Stats,
     ) -> Result<Session<'a>, Box<(Driver, Failure)>> {
         stats.sessions += 1;
+        let (driver, twin) = match &cfg.wasm {
+            Some(script) => (Driver::spawn_node(script), Some(Twin::spawn())),
+            None => (Driver::spawn(), None),
+        };
         let mut s = Session {
             cfg,
             rng: Rng::new(seed),
-            driver: Driver::spawn(),
+            driver,
             decls: Vec::new(),
             spn: String::new(),
             p1: Some(Seat::Red),
@@ -201,6 +230,11 @@ impl<'a> Session<'a> {
             action: 0,
             stats,
             soft: Vec::new(),
+            twin,
+            job_lines: Vec::new(),
+            jobs: VecDeque::new(),
+            ended: 0,
+            tainted: false,
         };
         match s.handshake() {
             Ok(()) => Ok(s),
@@ -213,10 +247,16 @@ impl<'a> Session<'a> {
         self.driver
     }
 
+    /// The end of the native twin's transcript, in WebAssembly mode.
+    pub fn twin_tail(&self) -> Option<String> {
+        self.twin.as_ref().map(|t| t.tail(60))
+    }
+
     fn handshake(&mut self) -> Result<(), Failure> {
         self.send(b"ugi\nquery spn\nisready\n");
         // A cold start allocates the default table: more time than usual.
         let w = self.window(Some((1, 1)), self.cfg.margin(5 * READY_MS))?;
+        self.twin_check(&w, b"ugi")?;
         if !w.other.iter().any(|l| l == "ugiok") {
             return fail(
                 "ugi-no-ugiok",
@@ -246,6 +286,140 @@ impl<'a> Session<'a> {
 
     fn send(&mut self, bytes: &[u8]) {
         self.driver.send(bytes);
+        if let Some(t) = &mut self.twin {
+            t.driver.send(bytes);
+        }
+    }
+
+    // ----- the native twin (WebAssembly mode) -----
+
+    /// Waits until the twin has ended as many jobs as the engine under
+    /// test, so that both read the next line equally idle (a native search
+    /// runs on its own thread, the WebAssembly engine's depth- and
+    /// node-limited ones within their line).
+    fn twin_settle(&mut self) -> Result<(), Failure> {
+        let ended = self.ended;
+        let timeout = self.cfg.margin(PERFT_MS + STOP_MS);
+        let Some(t) = &mut self.twin else {
+            return Ok(());
+        };
+        if t.settle(ended, timeout) {
+            return Ok(());
+        }
+        fail(
+            "wasm-differs-jobs",
+            format!(
+                "the WebAssembly engine ended {ended} jobs, the native engine {}; native:\n{}",
+                t.ended,
+                t.tail(40)
+            ),
+        )
+    }
+
+    /// Compares the twin's answers to the bytes sent since the last window
+    /// with this window's, line for line, and the jobs both have ended.
+    fn twin_check(&mut self, w: &Window, line: &[u8]) -> Result<(), Failure> {
+        let Some(t) = &mut self.twin else {
+            return Ok(());
+        };
+        let what = make::command(line)
+            .filter(|c| make::COMMANDS.contains(&c.as_str()))
+            .unwrap_or_else(|| "other".into());
+        let shown = escape(line, 120);
+        let timeout = self.cfg.margin(READY_MS + PERFT_MS);
+        let answers = match t.window(w.readyoks, timeout) {
+            Ok(a) => a,
+            Err(a) => {
+                return fail(
+                    format!("wasm-differs-{what}"),
+                    format!(
+                        "after '{shown}' the WebAssembly engine answered [{}], the native engine [{}] and no more in {} ms; native:\n{}",
+                        twin::show(&w.answers, 12),
+                        twin::show(&a, 12),
+                        timeout.as_millis(),
+                        t.tail(40)
+                    ),
+                );
+            }
+        };
+        self.stats.compared += 1;
+        let same = |a: &[String], b: &[String]| {
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b)
+                    .all(|(x, y)| x == y || twin::comparable(x) == twin::comparable(y))
+        };
+        if !same(&answers, &w.answers) {
+            return fail(
+                format!("wasm-differs-{what}"),
+                format!(
+                    "after '{shown}' the WebAssembly engine answered [{}], the native engine [{}]; native:\n{}",
+                    twin::show(&w.answers, 12),
+                    twin::show(&answers, 12),
+                    t.tail(40)
+                ),
+            );
+        }
+        while !self.jobs.is_empty() && !t.jobs.is_empty() {
+            let (same, go, mine) = self.jobs.pop_front().expect("not empty");
+            let theirs = t.jobs.pop_front().expect("not empty");
+            let last = |l: &[String]| {
+                l.last()
+                    .and_then(|x| x.split(' ').next())
+                    .unwrap_or("")
+                    .to_string()
+            };
+            if last(&mine) != last(&theirs) {
+                return fail(
+                    "wasm-differs-job-kind",
+                    format!(
+                        "a job ('{go}') ended with [{}] on the WebAssembly engine, [{}] natively",
+                        twin::show(&mine, 4),
+                        twin::show(&theirs, 4)
+                    ),
+                );
+            }
+            if !same {
+                continue;
+            }
+            let a: Vec<String> = mine.iter().map(|l| twin::timeless(l)).collect();
+            let b: Vec<String> = theirs.iter().map(|l| twin::timeless(l)).collect();
+            if a != b {
+                let kind = if last(&mine) == "bestmove" {
+                    "wasm-differs-search"
+                } else {
+                    "wasm-differs-perft"
+                };
+                let at = a
+                    .iter()
+                    .zip(&b)
+                    .position(|(x, y)| x != y)
+                    .unwrap_or(a.len().min(b.len()));
+                return fail(
+                    kind,
+                    format!(
+                        "'{go}': line {at} differs (time aside): WebAssembly [{}], native [{}]",
+                        twin::show(&a[at.min(a.len())..], 6),
+                        twin::show(&b[at.min(b.len())..], 6)
+                    ),
+                );
+            }
+            self.stats.jobs_compared += 1;
+        }
+        Ok(())
+    }
+
+    /// A job ended with `text`: its lines are kept for the twin, and the
+    /// tables differ from now on unless it was the same on both.
+    fn job_ended(&mut self, same: bool, search: bool, go: &str) {
+        self.ended += 1;
+        if search && !same {
+            self.tainted = true;
+        }
+        let lines = std::mem::take(&mut self.job_lines);
+        if self.twin.is_some() {
+            self.jobs.push_back((same, go.to_string(), lines));
+        }
     }
 
     fn model(&self) -> Result<Position, Failure> {
@@ -373,6 +547,11 @@ impl<'a> Session<'a> {
                 format!("line is not UTF-8: {}", escape(&raw, 200)),
             );
         };
+        if twin::is_job_line(&text) {
+            self.job_lines.push(text.clone());
+        } else {
+            self.window.answers.push(text.clone());
+        }
         if text.starts_with("info string error") {
             self.stats.errors += 1;
             if let Some((kind, detail)) = check::error_line_problem(&text) {
@@ -428,6 +607,7 @@ impl<'a> Session<'a> {
                     tentative: false,
                     action: self.action,
                     stop_at: Instant::now(),
+                    comparable: false,
                 });
             }
         } else if is_perft_row(&text)
@@ -456,6 +636,7 @@ impl<'a> Session<'a> {
         self.window.ends += 1;
         if let Some(i) = self.pending.iter().position(Pending::is_perft) {
             let p = self.pending.remove(i).expect("index from position");
+            self.job_ended(total.is_some() && !p.stopped, false, &p.line);
             if let Some(d) = p.deadline
                 && self.driver.arrived > d
             {
@@ -490,6 +671,7 @@ impl<'a> Session<'a> {
             };
             return self.soft(verdict);
         }
+        self.job_ended(false, false, "(a perft nobody started)");
         if let Some(b) = &mut self.burst {
             let (depth, roots) = (b.perft_depth, b.roots.clone());
             b.rows.clear();
@@ -546,11 +728,17 @@ impl<'a> Session<'a> {
                     );
                 }
                 let early = p.is_infinite() && !p.stopped;
+                self.job_ended(p.comparable && !p.stopped, true, &p.line);
                 (p.line, vec![p.root], early)
             }
             None => match &self.burst {
-                Some(b) => ("(a go in a burst)".to_string(), b.roots.clone(), false),
+                Some(b) => {
+                    let roots = b.roots.clone();
+                    self.job_ended(false, true, "(a go in a burst)");
+                    ("(a go in a burst)".to_string(), roots, false)
+                }
                 None => {
+                    self.job_ended(false, true, "(no go)");
                     return fail(
                         "unsolicited-bestmove",
                         format!("'{text}' with no search running"),
@@ -656,7 +844,7 @@ impl<'a> Session<'a> {
                 }
             }
             2 => make::query(rng),
-            3 => make::perft(rng),
+            3 => make::perft(rng, cfg),
             4 => make::simple(rng),
             5 => make::setoption(rng, cfg, &self.decls),
             6 => make::simple(rng),
@@ -667,7 +855,7 @@ impl<'a> Session<'a> {
                     1 => make::position(rng).0.into_bytes(),
                     2 => make::setoption(rng, cfg, &self.decls).line,
                     3 => make::query(rng).line,
-                    4 => make::perft(rng).line,
+                    4 => make::perft(rng, cfg).line,
                     _ => make::simple(rng).line,
                 };
                 Action {
@@ -683,8 +871,23 @@ impl<'a> Session<'a> {
                 expect: Expect::Any,
                 mutated: true,
             },
+            _ if self.twin.is_some() => return self.burst_wasm(),
             _ => return self.burst(),
         };
+        if self.twin.is_some()
+            && self.tainted
+            && make::fixed_search(&action.line)
+            && self.rng.chance(75)
+        {
+            // A new game first, so that the search is compared line for
+            // line with the native engine's.
+            self.single(Action {
+                line: b"uginewgame".to_vec(),
+                kind: Kind::Other,
+                expect: Expect::Ok,
+                mutated: false,
+            })?;
+        }
         self.single(action)
     }
 
@@ -706,6 +909,19 @@ impl<'a> Session<'a> {
         let needs_idle = cmd
             .as_deref()
             .is_some_and(|c| make::NEEDS_IDLE.contains(&c));
+        if self.twin.is_some() {
+            // Whether a timed search has ended when the next `go` or
+            // `position` comes is a race the two engines need not run
+            // alike: such lines wait for it (an infinite one runs on both
+            // until `stop`, so they are refused on both).
+            let may_need_idle = make::NEEDS_IDLE
+                .iter()
+                .any(|c| make::maybe_command(&a.line, c));
+            if may_need_idle && self.pending.iter().any(|p| !p.is_infinite()) {
+                self.wait_jobs()?;
+            }
+            self.twin_settle()?;
+        }
         let pos = self.model()?;
         if let Kind::Go(_) = a.kind {
             let words = make::words(&a.line).unwrap_or_default();
@@ -759,6 +975,11 @@ impl<'a> Session<'a> {
                 }
             };
             let stop_at = now + Duration::from_millis(self.rng.range(0, 600));
+            let comparable = if is_perft {
+                true
+            } else {
+                make::fixed_search(&a.line) && !self.tainted
+            };
             self.pending.push_back(Pending {
                 line: escape(&a.line, 200),
                 job,
@@ -769,6 +990,7 @@ impl<'a> Session<'a> {
                 tentative: true,
                 action: self.action,
                 stop_at,
+                comparable,
             });
         }
         if matches!(a.kind, Kind::Stop) {
@@ -782,8 +1004,16 @@ impl<'a> Session<'a> {
         bytes.extend_from_slice(b"\nquery spn\nisready\n");
         self.send(&bytes);
         // Long lines take time to read and parse.
-        let extra = (a.line.len() as u64 / 1_000_000) * 1000;
+        let mut extra = (a.line.len() as u64 / 1_000_000) * 1000;
+        if self.twin.is_some() && (maybe_go || maybe_perft) {
+            // The WebAssembly engine runs a search limited by depth or
+            // nodes, and a perft, within its line, and reads the next line
+            // (`isready`) only after it (issue 51): wait for the job's
+            // end as for its result.
+            extra += PERFT_MS;
+        }
         let w = self.window(None, self.cfg.margin(READY_MS + extra))?;
+        self.twin_check(&w, &a.line)?;
         // Settle the job this line may have started: refused, or running.
         let refused = !w.errors.is_empty();
         let started = match self
@@ -807,6 +1037,10 @@ impl<'a> Session<'a> {
             Some(true) => self.stats.perfts += 1,
             Some(false) => self.stats.searches += 1,
             None => {}
+        }
+        if !refused && (make::bare(&a.line, "uginewgame") || make::bare(&a.line, "ucinewgame")) {
+            // A new table, no plan: searches are the same again.
+            self.tainted = false;
         }
         let line = escape(&a.line, 200);
         if w.errors.len() > 1 {
@@ -1004,8 +1238,68 @@ impl<'a> Session<'a> {
         result
     }
 
+    /// A burst whose every answer is the same on any engine (WebAssembly
+    /// mode): nothing runs before it, and it holds positions, queries,
+    /// `isready`, `d` and at most one search that waits for `stop` (every
+    /// `position` after it refused on both), then `stop`. A burst with
+    /// searches that end by themselves races the native engine's search
+    /// thread against the lines after it, which the one-thread engine
+    /// does not.
+    fn burst_wasm(&mut self) -> Result<(), Failure> {
+        if !self.pending.is_empty() {
+            self.wait_jobs()?;
+        }
+        self.twin_settle()?;
+        let mut roots = vec![self.spn.clone()];
+        let mut bytes = Vec::new();
+        let (mut ready, mut resp) = (1, 1);
+        let n = 2 + self.rng.below(6);
+        let go_at = self.rng.chance(50).then(|| self.rng.below(n));
+        for i in 0..n {
+            let rng = &mut self.rng;
+            let line = if go_at == Some(i) {
+                let word = if rng.chance(25) { "ponder" } else { "infinite" };
+                let depth = if rng.chance(30) { " depth 2" } else { "" };
+                format!("go {word}{depth}").into_bytes()
+            } else {
+                match rng.below(4) {
+                    0 => {
+                        let (line, result) = make::position(rng);
+                        if let Some((spn, _)) = result {
+                            roots.push(spn);
+                        }
+                        self.p1 = None;
+                        line.into_bytes()
+                    }
+                    1 => {
+                        resp += 1;
+                        format!("query {}", rng.pick(make::QUESTIONS)).into_bytes()
+                    }
+                    2 => {
+                        ready += 1;
+                        b"isready".to_vec()
+                    }
+                    _ => b"d".to_vec(),
+                }
+            };
+            bytes.extend_from_slice(&line);
+            bytes.push(b'\n');
+        }
+        self.burst = Some(Burst {
+            roots,
+            perft_depth: 1,
+            rows: Vec::new(),
+        });
+        bytes.extend_from_slice(b"stop\nquery spn\nisready\n");
+        self.send(&bytes);
+        let result = self.burst_rest(ready, resp);
+        self.burst = None;
+        result
+    }
+
     fn burst_rest(&mut self, ready: usize, resp: usize) -> Result<(), Failure> {
         let w = self.window(Some((ready, resp)), self.cfg.margin(READY_MS))?;
+        self.twin_check(&w, b"(burst)")?;
         self.take_spn(&w)?;
         // Jobs the burst started were stopped: their last lines come
         // within milliseconds. Wait for a quiet spell.
@@ -1046,6 +1340,10 @@ impl<'a> Session<'a> {
         let eof_fits = now + eof_cost + Duration::from_secs(1) <= until
             || eof_cost <= Duration::from_millis(300);
         let mode = self.rng.below(10);
+        // The WebAssembly engine does not end a search that waits for
+        // `stop` (or a timed one) at the end of input (issue 51): it ends
+        // by `quit` while a search runs.
+        let eof_fits = eof_fits && (self.twin.is_none() || self.pending.is_empty());
         if mode < 3 && eof_fits {
             return self.finish_eof();
         }
