@@ -134,14 +134,8 @@ pub(crate) fn seat_arg(seat: &Bound<'_, PyAny>) -> PyResult<Seat> {
             "a seat is a colour name, its letter or 0-3, not a bool",
         ));
     }
-    if let Ok(i) = seat.extract::<i64>() {
-        return if (0..4).contains(&i) {
-            Ok(Seat::from_index(i as u8))
-        } else {
-            Err(PyValueError::new_err(format!(
-                "seat index must be 0-3, not {i}"
-            )))
-        };
+    if let Ok(i) = seat.extract::<Int>() {
+        return Ok(Seat::from_index(i.within("the seat index", 0, 3)?));
     }
     let text: String = seat
         .extract()

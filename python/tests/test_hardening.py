@@ -308,6 +308,8 @@ def test_position_and_env_game_arguments_are_checked():
     for bad in [10**30, -(10**30), -1, splut.NUM_ACTIONS]:
         refused(lambda: g.step(bad), match="illegal action")
     refused(lambda: g.observe(True), TypeError)
+    for bad in [4, -1, 10**30]:
+        refused(lambda: g.observe(bad), match="seat index")
     assert g.ply == 0 and p.history == []
 
 
