@@ -103,16 +103,19 @@ pub fn split_command(s: &str) -> Result<Vec<String>, String> {
 /// Runs the server until Ctrl-C or `POST /api/shutdown`; returns the
 /// exit code.
 pub fn run(cfg: Config) -> i32 {
-    let server = match tiny_http::Server::http((cfg.host.as_str(), cfg.port)) {
+    let listener = match std::net::TcpListener::bind((cfg.host.as_str(), cfg.port)) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: cannot listen on {}:{}: {e}", cfg.host, cfg.port);
             return 2;
         }
     };
-    let Some(addr) = server.server_addr().to_ip() else {
-        eprintln!("error: not an IP address");
-        return 2;
+    let addr = match listener.local_addr() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: no address to listen on: {e}");
+            return 2;
+        }
     };
     let games = Arc::new(api::Games::new(cfg.engine.clone(), cfg.step_pause));
     let hosts = Arc::new(server::Hosts::new(&cfg.host, addr.port()));
@@ -144,7 +147,7 @@ pub fn run(cfg: Config) -> i32 {
     if cfg.open {
         open_browser(&url);
     }
-    server::serve(server, games, hosts);
+    server::serve(listener, games, hosts);
     0
 }
 

@@ -1,19 +1,50 @@
-//! The HTTP side: tiny_http's accept loop, a thread per request, and the
-//! checks every request passes before the API sees it (Host header against
-//! DNS rebinding, Origin on state-changing requests, body size).
+//! The HTTP side: a small HTTP/1.1 server on std's `TcpListener` (a
+//! thread per connection), and the checks every request passes before the
+//! API sees it (Host header against DNS rebinding, Origin on
+//! state-changing requests, body size).
+//!
+//! It reads requests itself, with bounds on everything a client controls
+//! (the request line and header lines, their number, the body, the time a
+//! request may take to arrive, the connections at once): a hostile or
+//! broken client is refused (4xx) or disconnected, and never holds memory
+//! or a thread for long. (tiny_http, used before, let a request of
+//! `HTTP/2.0` deadlock its connection's thread for good, and buffered
+//! header lines of any length.)
 
 use super::api::{Games, Reply};
 use super::refusal::Refusal;
-use std::io::Read;
+use std::io::{Read, Write};
+use std::net::{Shutdown, TcpListener, TcpStream};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use tiny_http::{Header, Request, Response, Server};
+use std::time::{Duration, Instant};
 
 /// Largest request body read.
 pub const MAX_BODY: usize = 64 * 1024;
 
 /// Most requests handled at once (long-polls included).
 const MAX_REQUESTS: usize = 64;
+
+/// Most connections open at once; more are closed as they come.
+const MAX_CONNECTIONS: usize = 256;
+
+/// Longest request line or header line, in bytes.
+const MAX_LINE: usize = 16 * 1024;
+
+/// Most bytes of a request's head (request line and headers).
+const MAX_HEAD: usize = 64 * 1024;
+
+/// Most header lines.
+const MAX_HEADERS: usize = 100;
+
+/// How long a request may take to arrive, from its first byte.
+const REQUEST_TIME: Duration = Duration::from_secs(30);
+
+/// How long a kept-alive connection may wait for its next request.
+const IDLE_TIME: Duration = Duration::from_secs(60);
+
+/// Most requests on one connection.
+const MAX_KEEP_ALIVE: usize = 1000;
 
 /// The Host values this server answers to.
 pub struct Hosts {
@@ -41,70 +72,323 @@ impl Hosts {
     }
 }
 
-fn header<'a>(req: &'a Request, name: &str) -> Option<&'a str> {
-    req.headers()
+/// A request as read from the socket.
+struct Request {
+    method: String,
+    target: String,
+    /// HTTP/1.0 (no keep-alive unless asked).
+    http10: bool,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Request {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Whether the client wants the connection kept after this request.
+    fn keep_alive(&self) -> bool {
+        let conn = self.header("Connection").unwrap_or("").to_ascii_lowercase();
+        if self.http10 {
+            conn.contains("keep-alive")
+        } else {
+            !conn.contains("close")
+        }
+    }
+}
+
+/// Why no request could be read: answered with a status (then the
+/// connection is closed), or the connection just ends.
+enum ReadError {
+    Refuse(u16, &'static str),
+    Close,
+}
+
+/// A connection's input with a deadline on every read.
+struct Input {
+    stream: TcpStream,
+    buf: Vec<u8>,
+    pos: usize,
+    deadline: Instant,
+}
+
+impl Input {
+    /// More bytes into the buffer; `Close` at the end of the input, an
+    /// error or the deadline.
+    fn fill(&mut self) -> Result<(), ReadError> {
+        if self.pos > 0 {
+            self.buf.drain(..self.pos);
+            self.pos = 0;
+        }
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(ReadError::Close);
+        }
+        let _ = self.stream.set_read_timeout(Some(left));
+        let mut chunk = [0u8; 8192];
+        match self.stream.read(&mut chunk) {
+            Ok(0) | Err(_) => Err(ReadError::Close),
+            Ok(n) => {
+                self.buf.extend_from_slice(&chunk[..n]);
+                Ok(())
+            }
+        }
+    }
+
+    /// One line, without its CRLF (or LF), at most `max` bytes.
+    fn line(&mut self, max: usize) -> Result<Vec<u8>, ReadError> {
+        loop {
+            if let Some(i) = self.buf[self.pos..].iter().position(|&b| b == b'\n') {
+                let mut line = self.buf[self.pos..self.pos + i].to_vec();
+                self.pos += i + 1;
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
+                if line.len() > max {
+                    return Err(ReadError::Refuse(431, "request line or header too long"));
+                }
+                return Ok(line);
+            }
+            if self.buf.len() - self.pos > max {
+                return Err(ReadError::Refuse(431, "request line or header too long"));
+            }
+            self.fill()?;
+        }
+    }
+
+    /// Exactly `n` bytes.
+    fn bytes(&mut self, n: usize) -> Result<Vec<u8>, ReadError> {
+        while self.buf.len() - self.pos < n {
+            self.fill()?;
+        }
+        let out = self.buf[self.pos..self.pos + n].to_vec();
+        self.pos += n;
+        Ok(out)
+    }
+
+    /// Whether more input is buffered or comes before `wait` ends.
+    fn wait_for_more(&mut self, wait: Duration) -> bool {
+        if self.pos < self.buf.len() {
+            return true;
+        }
+        self.deadline = Instant::now() + wait;
+        self.fill().is_ok()
+    }
+}
+
+/// Reads one request (the body too, up to [`MAX_BODY`]).
+fn read_request(input: &mut Input) -> Result<Request, ReadError> {
+    input.deadline = Instant::now() + REQUEST_TIME;
+    // Empty lines before a request are allowed (RFC 9112, 2.2).
+    let mut line = input.line(MAX_LINE)?;
+    let mut skipped = 0;
+    while line.is_empty() {
+        skipped += 1;
+        if skipped > 8 {
+            return Err(ReadError::Refuse(400, "empty request line"));
+        }
+        line = input.line(MAX_LINE)?;
+    }
+    let Ok(line) = String::from_utf8(line) else {
+        return Err(ReadError::Refuse(400, "the request line is not ASCII"));
+    };
+    let words: Vec<&str> = line.split(' ').collect();
+    let [method, target, version] = words[..] else {
+        return Err(ReadError::Refuse(400, "bad request line"));
+    };
+    let token = |s: &str| {
+        !s.is_empty()
+            && s.bytes()
+                .all(|b| b.is_ascii_graphic() && !b"()<>@,;:\\\"/[]?={}".contains(&b))
+    };
+    if !token(method) || target.is_empty() || !target.bytes().all(|b| b.is_ascii_graphic()) {
+        return Err(ReadError::Refuse(400, "bad request line"));
+    }
+    let http10 = match version {
+        "HTTP/1.1" => false,
+        "HTTP/1.0" => true,
+        v if v.starts_with("HTTP/") => {
+            return Err(ReadError::Refuse(505, "only HTTP/1.0 and HTTP/1.1"));
+        }
+        _ => return Err(ReadError::Refuse(400, "bad request line")),
+    };
+    let mut headers = Vec::new();
+    let mut head = line.len();
+    loop {
+        let h = input.line(MAX_LINE)?;
+        if h.is_empty() {
+            break;
+        }
+        head += h.len() + 2;
+        if head > MAX_HEAD || headers.len() >= MAX_HEADERS {
+            return Err(ReadError::Refuse(431, "request headers too large"));
+        }
+        let Ok(h) = String::from_utf8(h) else {
+            return Err(ReadError::Refuse(400, "a header is not ASCII"));
+        };
+        let Some((name, value)) = h.split_once(':') else {
+            return Err(ReadError::Refuse(400, "bad header line"));
+        };
+        if !token(name)
+            || !value
+                .bytes()
+                .all(|b| b == b'\t' || (b' '..=b'~').contains(&b))
+        {
+            return Err(ReadError::Refuse(400, "bad header line"));
+        }
+        headers.push((name.to_string(), value.trim().to_string()));
+    }
+    let mut req = Request {
+        method: method.to_string(),
+        target: target.to_string(),
+        http10,
+        headers,
+        body: Vec::new(),
+    };
+    req.body = read_body(input, &req)?;
+    Ok(req)
+}
+
+/// The body: by `Content-Length`, or chunked; at most [`MAX_BODY`].
+fn read_body(input: &mut Input, req: &Request) -> Result<Vec<u8>, ReadError> {
+    let lengths: Vec<&str> = req
+        .headers
         .iter()
-        .find(|h| h.field.as_str().as_str().eq_ignore_ascii_case(name))
-        .map(|h| h.value.as_str())
+        .filter(|(k, _)| k.eq_ignore_ascii_case("Content-Length"))
+        .map(|(_, v)| v.as_str())
+        .collect();
+    let chunked = match req.header("Transfer-Encoding") {
+        None => false,
+        Some(te) if te.eq_ignore_ascii_case("chunked") && lengths.is_empty() => true,
+        Some(_) => return Err(ReadError::Refuse(400, "unsupported Transfer-Encoding")),
+    };
+    let length = match lengths.first() {
+        None => 0,
+        Some(first) => {
+            if lengths.iter().any(|l| l != first)
+                || first.is_empty()
+                || !first.bytes().all(|b| b.is_ascii_digit())
+            {
+                return Err(ReadError::Refuse(400, "bad Content-Length"));
+            }
+            match first.parse::<usize>() {
+                Ok(n) if n <= MAX_BODY => n,
+                _ => return Err(ReadError::Refuse(413, "request body too large")),
+            }
+        }
+    };
+    match req.header("Expect") {
+        Some(e) if !e.eq_ignore_ascii_case("100-continue") => {
+            return Err(ReadError::Refuse(417, "unsupported Expect"));
+        }
+        // The client waits for this before it sends the body.
+        Some(_) if length > 0 || chunked => {
+            let _ = input.stream.write_all(b"HTTP/1.1 100 Continue\r\n\r\n");
+        }
+        _ => {}
+    }
+    if !chunked {
+        return input.bytes(length);
+    }
+    let mut body = Vec::new();
+    loop {
+        let line = input.line(MAX_LINE)?;
+        let size = String::from_utf8_lossy(&line);
+        let size = size.split(';').next().unwrap_or("").trim();
+        if size.is_empty() || size.len() > 8 {
+            return Err(ReadError::Refuse(400, "bad chunk size"));
+        }
+        let Ok(n) = usize::from_str_radix(size, 16) else {
+            return Err(ReadError::Refuse(400, "bad chunk size"));
+        };
+        if n == 0 {
+            // Trailers, up to an empty line.
+            for _ in 0..=MAX_HEADERS {
+                if input.line(MAX_LINE)?.is_empty() {
+                    return Ok(body);
+                }
+            }
+            return Err(ReadError::Refuse(431, "too many trailers"));
+        }
+        if body.len() + n > MAX_BODY {
+            return Err(ReadError::Refuse(413, "request body too large"));
+        }
+        body.extend_from_slice(&input.bytes(n)?);
+        if !input.line(2)?.is_empty() {
+            return Err(ReadError::Refuse(400, "a chunk not followed by CRLF"));
+        }
+    }
 }
 
 /// The checks, then the API.
-fn answer(games: &Games, hosts: &Hosts, req: &mut Request) -> Reply {
+fn answer(games: &Games, hosts: &Hosts, req: &Request) -> Reply {
     match check(hosts, req) {
-        Ok((method, body)) => games.handle(&method, req.url(), &body),
+        Ok((method, body)) => games.handle(&method, &req.target, &body),
         Err(r) => r.into(),
     }
 }
 
 /// The checks every request passes: its method and body, or the refusal.
-fn check(hosts: &Hosts, req: &mut Request) -> Result<(String, String), Refusal> {
-    let Some(host) = header(req, "Host").filter(|h| hosts.allows(h)) else {
+fn check(hosts: &Hosts, req: &Request) -> Result<(String, String), Refusal> {
+    let Some(host) = req.header("Host").filter(|h| hosts.allows(h)) else {
         return Err(Refusal::Forbidden(
             "this server only answers to its own address (Host header)".into(),
         ));
     };
-    let method = req.method().as_str().to_ascii_uppercase();
+    let method = req.method.to_ascii_uppercase();
     let changes = !matches!(method.as_str(), "GET" | "HEAD" | "OPTIONS");
     if changes
-        && let Some(origin) = header(req, "Origin")
+        && let Some(origin) = req.header("Origin")
         && !origin.eq_ignore_ascii_case(&format!("http://{host}"))
     {
         return Err(Refusal::Forbidden(
             "cross-origin requests may not change anything".into(),
         ));
     }
-    if req.body_length().is_some_and(|n| n > MAX_BODY) {
-        return Err(Refusal::TooLarge(MAX_BODY));
-    }
-    // A chunked body has no length up front: read one byte past the cap.
-    let mut body = Vec::new();
-    if req
-        .as_reader()
-        .take(MAX_BODY as u64 + 1)
-        .read_to_end(&mut body)
-        .is_err()
-    {
-        return Err(Refusal::BadRequest(
-            "the request body could not be read".into(),
-        ));
-    }
-    if body.len() > MAX_BODY {
-        return Err(Refusal::TooLarge(MAX_BODY));
-    }
-    let Ok(body) = String::from_utf8(body) else {
+    let Ok(body) = String::from_utf8(req.body.clone()) else {
         return Err(Refusal::BadRequest("the request body is not UTF-8".into()));
     };
     Ok((method, body))
 }
 
-fn respond(req: Request, reply: Reply) {
-    let mut resp = Response::from_string(reply.body).with_status_code(reply.status);
+/// The reason phrase of a status.
+fn reason(status: u16) -> &'static str {
+    match status {
+        100 => "Continue",
+        200 => "OK",
+        201 => "Created",
+        400 => "Bad Request",
+        403 => "Forbidden",
+        404 => "Not Found",
+        408 => "Request Timeout",
+        409 => "Conflict",
+        413 => "Content Too Large",
+        417 => "Expectation Failed",
+        422 => "Unprocessable Content",
+        429 => "Too Many Requests",
+        431 => "Request Header Fields Too Large",
+        502 => "Bad Gateway",
+        503 => "Service Unavailable",
+        505 => "HTTP Version Not Supported",
+        _ => "Unknown",
+    }
+}
+
+/// Writes `reply` (no body for a HEAD request); whether it was sent.
+fn respond(stream: &mut TcpStream, reply: &Reply, head_only: bool, keep: bool) -> bool {
+    let mut h = format!("HTTP/1.1 {} {}\r\n", reply.status, reason(reply.status));
     let mut add = |k: &str, v: &str| {
-        if let Ok(h) = Header::from_bytes(k.as_bytes(), v.as_bytes()) {
-            resp.add_header(h);
+        // A value with a line break would end the header.
+        if !v.contains(['\r', '\n']) {
+            h.push_str(&format!("{k}: {v}\r\n"));
         }
     };
     add("Content-Type", reply.content_type);
+    add("Content-Length", &reply.body.len().to_string());
     add("Cache-Control", "no-store");
     add("X-Content-Type-Options", "nosniff");
     // No framing by other sites, no scripts from anywhere else.
@@ -119,27 +403,123 @@ fn respond(req: Request, reply: Reply) {
             &format!("attachment; filename=\"{name}\""),
         );
     }
-    let _ = req.respond(resp);
+    add("Connection", if keep { "keep-alive" } else { "close" });
+    h.push_str("\r\n");
+    let mut out = h.into_bytes();
+    if !head_only {
+        out.extend_from_slice(reply.body.as_bytes());
+    }
+    stream.write_all(&out).and_then(|_| stream.flush()).is_ok()
+}
+
+/// A refusal before the API: `{"error": …}` with this status.
+fn refusal_reply(status: u16, message: &str) -> Reply {
+    Reply {
+        status,
+        content_type: "application/json",
+        body: serde_json::json!({ "error": message }).to_string(),
+        download: None,
+        shutdown: false,
+    }
+}
+
+/// Serves one connection: its requests in turn, until it closes, asks to,
+/// breaks a rule, or idles.
+fn connection(stream: TcpStream, games: &Games, hosts: &Hosts, running: &AtomicUsize) {
+    let _ = stream.set_write_timeout(Some(REQUEST_TIME));
+    let _ = stream.set_nodelay(true);
+    let Ok(mut out) = stream.try_clone() else {
+        return;
+    };
+    let mut input = Input {
+        stream,
+        buf: Vec::new(),
+        pos: 0,
+        deadline: Instant::now(),
+    };
+    for n in 0..MAX_KEEP_ALIVE {
+        if n > 0 && !input.wait_for_more(IDLE_TIME) {
+            break;
+        }
+        let req = match read_request(&mut input) {
+            Ok(r) => r,
+            Err(ReadError::Close) => break,
+            Err(ReadError::Refuse(status, why)) => {
+                respond(&mut out, &refusal_reply(status, why), false, false);
+                linger(&mut input, &out);
+                break;
+            }
+        };
+        let head_only = req.method.eq_ignore_ascii_case("HEAD");
+        let keep = req.keep_alive() && n + 1 < MAX_KEEP_ALIVE;
+        if running.fetch_add(1, Ordering::SeqCst) >= MAX_REQUESTS {
+            running.fetch_sub(1, Ordering::SeqCst);
+            respond(&mut out, &Refusal::Busy.into(), head_only, false);
+            break;
+        }
+        let reply = answer(games, hosts, &req);
+        let sent = respond(&mut out, &reply, head_only, keep && !reply.shutdown);
+        running.fetch_sub(1, Ordering::SeqCst);
+        if reply.shutdown {
+            let _ = out.shutdown(Shutdown::Both);
+            super::shutdown(games);
+        }
+        if !sent || !keep {
+            break;
+        }
+    }
+    let _ = out.shutdown(Shutdown::Both);
+}
+
+/// Closes after a refusal without losing it: the client may still be
+/// sending what was refused, and closing with unread input would reset the
+/// connection and drop the answer on its way. The end of the output is
+/// sent, then the input is read and dropped for a little while.
+fn linger(input: &mut Input, out: &TcpStream) {
+    let _ = out.shutdown(Shutdown::Write);
+    let deadline = Instant::now() + Duration::from_secs(1);
+    let mut drained = 0;
+    let mut chunk = [0u8; 16 * 1024];
+    while drained < 1 << 20 {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() || input.stream.set_read_timeout(Some(left)).is_err() {
+            break;
+        }
+        match input.stream.read(&mut chunk) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => drained += n,
+        }
+    }
 }
 
 /// Serves until the process exits.
-pub fn serve(server: Server, games: Arc<Games>, hosts: Arc<Hosts>) {
+pub fn serve(listener: TcpListener, games: Arc<Games>, hosts: Arc<Hosts>) {
     let running = Arc::new(AtomicUsize::new(0));
-    for mut req in server.incoming_requests() {
-        if running.load(Ordering::SeqCst) >= MAX_REQUESTS {
-            respond(req, Refusal::Busy.into());
+    let open = Arc::new(AtomicUsize::new(0));
+    for conn in listener.incoming() {
+        let stream = match conn {
+            Ok(s) => s,
+            // A connection reset before it was taken, or no file
+            // descriptor left for now: the server goes on.
+            Err(_) => {
+                std::thread::sleep(Duration::from_millis(10));
+                continue;
+            }
+        };
+        if open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
+            open.fetch_sub(1, Ordering::SeqCst);
+            drop(stream);
             continue;
         }
-        running.fetch_add(1, Ordering::SeqCst);
-        let (games, hosts, running) = (games.clone(), hosts.clone(), running.clone());
-        std::thread::spawn(move || {
-            let reply = answer(&games, &hosts, &mut req);
-            let exit = reply.shutdown;
-            respond(req, reply);
-            running.fetch_sub(1, Ordering::SeqCst);
-            if exit {
-                super::shutdown(&games);
-            }
+        let (g, h, r, o) = (games.clone(), hosts.clone(), running.clone(), open.clone());
+        let spawned = std::thread::Builder::new().spawn(move || {
+            connection(stream, &g, &h, &r);
+            o.fetch_sub(1, Ordering::SeqCst);
         });
+        if spawned.is_err() {
+            // No thread to be had: the connection was dropped with it.
+            open.fetch_sub(1, Ordering::SeqCst);
+            std::thread::sleep(Duration::from_millis(10));
+        }
     }
 }
