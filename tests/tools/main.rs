@@ -7,6 +7,7 @@ mod support;
 
 mod data;
 mod datagen;
+mod fuzz_gui;
 mod gui_analysis;
 mod gui_api;
 mod gui_browser;
