@@ -38,6 +38,7 @@ import operator
 import os
 import pickle
 import random
+import signal
 import subprocess
 import sys
 import threading
@@ -85,6 +86,9 @@ PROFILE = settings.get_profile("splut-fuzz" if _EXAMPLES else "splut-ci")
 
 # The longest any one call may take before it counts as a hang (seconds).
 CALL_TIMEOUT = float(os.environ.get("SPLUT_FUZZ_CALL_TIMEOUT", 30))
+# A factor on the time a Ctrl-C may take (2 s by default): more on a loaded
+# machine, as the protocol fuzzer's SPLUT_FUZZ_SLACK.
+SLACK = float(os.environ.get("SPLUT_FUZZ_SLACK", 1))
 
 REFUSALS = (ValueError, TypeError, OverflowError, IndexError, KeyError)
 PLAYERS = st.sampled_from([2, 3, 4])
@@ -208,6 +212,49 @@ def hardened():
     return _HARDENED
 
 
+def interrupted(what, fn, *args, after, **kwargs):
+    """Calls `fn` on this (the main) thread and sends the process SIGINT
+    (Ctrl-C) `after` seconds in: the call must raise `KeyboardInterrupt`
+    within 2 s (times SPLUT_FUZZ_SLACK) of it, or return first. Returns "interrupted" or
+    "returned". A SIGINT that comes after the call is swallowed, so it
+    cannot stop the test run."""
+    if threading.current_thread() is not threading.main_thread():
+        return "skipped"
+    armed = [True]
+
+    def handler(signum, frame):
+        if armed[0]:
+            raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGINT, handler)
+    timer = threading.Timer(after, os.kill, (os.getpid(), signal.SIGINT))
+    STATS["calls"] += 1
+    outcome, took = "returned", 0.0
+    faulthandler.dump_traceback_later(after + 30, exit=True)
+    try:
+        try:
+            t0 = time.monotonic()
+            timer.start()
+            try:
+                fn(*args, **kwargs)
+            except KeyboardInterrupt:
+                outcome, took = "interrupted", time.monotonic() - t0
+            except BaseException as e:  # noqa: BLE001
+                pytest.fail(f"{what} interrupted raised {type(e).__name__}: {e}")
+            timer.join()
+            time.sleep(0.02)  # the handler runs at the next bytecode
+            armed[0] = False
+        except KeyboardInterrupt:
+            armed[0] = False  # the signal came just after the call
+    finally:
+        signal.signal(signal.SIGINT, old)
+        faulthandler.cancel_dump_traceback_later()
+    if outcome == "interrupted":
+        assert took < after + 2.0 * SLACK, (
+            f"{what}: KeyboardInterrupt {took - after:.2f} s after Ctrl-C")
+    return outcome
+
+
 # ---------------------------------------------------------------------------
 # Hostile values.
 
@@ -272,7 +319,7 @@ STEP_TEXT = st.one_of(
     st.text(max_size=8),
     mutated(st.sampled_from(["e2e3", "d2d3", "pass", "d2d3@a5", "e8e7", "f2f3", "b5c5"])),
     st.just("\ud800"),  # a lone surrogate: not encodable as UTF-8
-    st.just("e2e3" * 10_000),
+    st.just("e2e3" * 300),
 )
 
 START_SPNS = [Position(n).spn() for n in (2, 3, 4)]
@@ -557,12 +604,42 @@ class PositionMachine(RuleBasedStateMachine):
 
     @rule()
     def pickles(self):
-        # Pickling is being added (issue 49); until then it may refuse.
-        r = guarded("pickle.dumps(position)", pickle.dumps, self.p,
-                    allowed=REFUSALS + (pickle.PicklingError,))
-        if not refused(r):
-            q = pickle.loads(r)
-            assert q == self.p and q.spn() == self.p.spn() and q.history == self.p.history
+        r = guarded("pickle.dumps(position)", pickle.dumps, self.p)
+        assert not refused(r), r
+        q = pickle.loads(r)
+        assert q == self.p and q.spn() == self.p.spn() and q.history == self.p.history
+        assert position_state(q) == position_state(self.p)
+
+    @rule(spn=st.one_of(st.sampled_from(START_SPNS), SPN_TEXT, JUNK),
+          steps=st.one_of(st.lists(STEP_TEXT, max_size=3), st.lists(st.sampled_from(
+              ["e2e3", "d2d3", "f2f3", "e8e7", "pass", "b5c5"]), max_size=6), JUNK),
+          shape=st.sampled_from(["pair", "pair", "short", "long", "list", "junk"]))
+    def setstate_hostile(self, spn, steps, shape):
+        """A pickled position's state, mutated: read into a scratch
+        position, whole or refused with that position unchanged."""
+        state = {"pair": (spn, steps), "short": (spn,), "long": (spn, steps, 1),
+                 "list": [spn, steps], "junk": spn}[shape]
+        q = Position(3)
+        q.play("d2d3")
+        before = position_state(q)
+        r = guarded(f"__setstate__({state!r})", q.__setstate__, state)
+        if refused(r):
+            assert position_state(q) == before
+            return
+        check_consistent_position(q)
+        fresh = Position.from_spn(spn)
+        for step in steps:
+            fresh.play(step)
+        assert fresh == q and q.history == fresh.history
+
+    @precondition(lambda self: self.p is not None and hardened())
+    @rule(depth=st.integers(10, 12), threads=st.sampled_from([1, 2]),
+          after=st.floats(0.0, 0.3))
+    def ctrl_c_perft(self, depth, threads, after):
+        before = position_state(self.p)
+        interrupted(f"perft({depth}, threads={threads})", self.p.perft, depth,
+                    threads=threads, after=after)
+        assert position_state(self.p) == before
 
     @rule(text=st.one_of(SPN_TEXT, JUNK))
     def from_spn(self, text):
@@ -655,6 +732,7 @@ class EnvGameMachine(RuleBasedStateMachine):
     def setup(self, players):
         self.players = players
         self.g = EnvGame(players)
+        self.actions = []  # the ids played
         self.model = Position(players)  # the same steps, as text
         self.hashes = []  # the positions after each step, for repetitions
 
@@ -666,6 +744,7 @@ class EnvGameMachine(RuleBasedStateMachine):
         return r
 
     def played(self, a, gone, seats_before):
+        self.actions.append(a)
         self.model.play_action(a)
         self.hashes.append(self.model.zobrist)
         assert set(gone) <= set(seats_before)
@@ -739,10 +818,34 @@ class EnvGameMachine(RuleBasedStateMachine):
             before = envgame_state(self.g)
             c.step(c.legal_actions()[0])
             assert envgame_state(self.g) == before
-        r = guarded("pickle.dumps(EnvGame)", pickle.dumps, self.g,
-                    allowed=REFUSALS + (pickle.PicklingError,))
-        if not refused(r):
-            assert envgame_state(pickle.loads(r)) == envgame_state(self.g)
+        r = guarded("pickle.dumps(EnvGame)", pickle.dumps, self.g)
+        assert not refused(r), r
+        assert envgame_state(pickle.loads(r)) == envgame_state(self.g)
+        assert envgame_state(copy.deepcopy(self.g)) == envgame_state(self.g)
+
+    @rule(players=st.one_of(PLAYERS, st.integers(-1, 6), HUGE, st.booleans(), FLOATS),
+          cut=st.integers(0, 400), edit=st.one_of(st.none(), st.tuples(
+              st.integers(0, 400), st.one_of(ANY_INT, FLOATS, JUNK, st.booleans()))),
+          shape=st.sampled_from(["pair", "pair", "short", "long", "junk"]))
+    def setstate_hostile(self, players, cut, edit, shape):
+        """The state of a pickled EnvGame (players, action ids), mutated:
+        read into a scratch game, whole or refused with it unchanged."""
+        ids = list(self.actions[:cut])
+        if edit is not None and ids:
+            ids[edit[0] % len(ids)] = edit[1]
+        state = {"pair": (players, ids), "short": (players,), "long": (players, ids, 0),
+                 "junk": ids}[shape]
+        q = EnvGame(2)
+        q.step(q.legal_actions()[0])
+        before = envgame_state(q)
+        r = guarded(f"EnvGame.__setstate__({state!r})", q.__setstate__, state)
+        if refused(r):
+            assert envgame_state(q) == before
+            return
+        fresh = EnvGame(operator.index(players))
+        for a in ids:
+            fresh.step(operator.index(a))
+        assert envgame_state(fresh) == envgame_state(q)
 
     @invariant()
     def agrees_with_the_model(self):
@@ -1173,6 +1276,8 @@ class EngineMachine(RuleBasedStateMachine):
         return r
 
     def check_turn(self, t):
+        u = pickle.loads(pickle.dumps(t))
+        assert u == t and copy.deepcopy(t) == t and u.steps == t.steps
         assert 1 <= len(t.steps) <= 3, t
         assert t.score.split()[0] in ("cp", "win", "loss")
         assert set(t.win_probabilities) == set(self.p.seats_in_game)
@@ -1279,6 +1384,18 @@ class EngineMachine(RuleBasedStateMachine):
                 assert isinstance(r.error, SplutError), r
             else:
                 self.check_turn(r)
+
+    @precondition(lambda self: self.e is not None and hardened())
+    @rule(after=st.floats(0.0, 0.2), analyse=st.booleans())
+    def ctrl_c_search(self, after, analyse):
+        """Ctrl-C during an infinite search: KeyboardInterrupt, the engine
+        idle and its options as they were, the next search as usual."""
+        before = engine_state(self.e)
+        fn = self.e.analyse if analyse else self.e.best_turn
+        interrupted("infinite search", fn, self.p, infinite=True, after=after)
+        assert not self.e.is_searching()
+        assert engine_state(self.e) == before
+        self.check_turn(guarded("best_turn after Ctrl-C", self.e.best_turn, self.p, nodes=500))
 
     @rule()
     def stop_idle(self):
