@@ -7,7 +7,8 @@
 //! a third hint or review at once), no panic on the server's stderr, a
 //! health request answered after every hostile one, every answer
 //! well-formed (status line, framing, JSON where the API promises it),
-//! the server's memory within [`RSS_GROWTH_MIB`] of its start, its child
+//! the server's memory within [`RSS_GROWTH_MIB`] of its start, its
+//! threads and open files at most [`MAX_THREADS`] and [`MAX_FDS`], its child
 //! processes (engines) at most [`MAX_CHILDREN`] and never a zombie for
 //! long, none left once every game is closed, none alive after the
 //! shutdown request (sent once, at the end).
@@ -44,6 +45,13 @@ pub const RSS_GROWTH_MIB: u64 = 96;
 /// Most child processes at once: 8 games' engines (the server's cap), 2
 /// hints or reviews, and engines of closed games still quitting.
 pub const MAX_CHILDREN: usize = 16;
+/// Most threads of the server at once: one per open connection (the
+/// clients keep a few), per game and per engine's pipes, with room to
+/// spare; a thread lost per request (as tiny_http's on HTTP/2.0) passes it
+/// in seconds.
+pub const MAX_THREADS: u64 = 200;
+/// Most open file descriptors of the server at once, likewise.
+pub const MAX_FDS: usize = 400;
 /// Full reports printed per failure kind (all are written to files).
 const PRINTED_PER_KIND: usize = 1;
 
@@ -137,6 +145,15 @@ fn watch(server: &mut Server, sh: &Shared, done: &AtomicBool) {
                     ),
                 ));
             }
+            if s.threads_peak > MAX_THREADS || s.fds_peak > MAX_FDS {
+                found.push(failure(
+                    "threads or files",
+                    format!(
+                        "{} threads and {} open files at most (bounds {MAX_THREADS} and {MAX_FDS})",
+                        s.threads_peak, s.fds_peak
+                    ),
+                ));
+            }
             if !s.stale_zombies.is_empty() {
                 found.push(failure(
                     "zombie",
@@ -212,7 +229,8 @@ fn wind_down(server: &mut Server, sh: &Shared) -> Vec<Failure> {
     std::thread::sleep(Duration::from_millis(300));
     let alive: Vec<u32> = pids
         .into_iter()
-        .filter(|&p| crate::support::gui::running(p))
+        .filter(|&(p, t)| watch::still_running(p, t))
+        .map(|(p, _)| p)
         .collect();
     if !alive.is_empty() {
         out.push(failure(
@@ -288,9 +306,11 @@ fn fuzz_gui() {
     let samples = {
         let s = server.samples.lock().unwrap();
         format!(
-            "server RSS {} KiB at start, {} KiB at most; {} child processes at most, {} engines in all",
+            "server RSS {} KiB at start, {} KiB at most; {} threads and {} files at most; {} child processes at most, {} engines in all",
             s.rss_first_kib,
             s.rss_peak_kib,
+            s.threads_peak,
+            s.fds_peak,
             s.children_peak,
             s.pids.len()
         )

@@ -780,6 +780,18 @@ fn judge(reqs: &[Req], end: End, out: &Outcome) -> Result<(), (&'static str, Str
                 format!("{} '{ctype}' {} for {what}", a.status, a.body_text()),
             ));
         }
+        // The API's answers are JSON, but a record's (a text file).
+        let api = req.is_some_and(|r| {
+            let t = String::from_utf8_lossy(&r.target);
+            let path = t.split('?').next().unwrap_or("");
+            path.starts_with("/api/") && !path.ends_with("/record")
+        });
+        if wellformed && !head && a.status < 300 && api && !ctype.starts_with("application/json") {
+            return Err((
+                "API answer not JSON",
+                format!("{} '{ctype}' {} for {what}", a.status, a.body_text()),
+            ));
+        }
         if wellformed && !head && a.status < 300 {
             let known = [
                 "application/json",

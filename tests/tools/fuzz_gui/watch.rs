@@ -3,7 +3,7 @@
 //! memory (`VmRSS`) and its child processes (its engines) from /proc.
 
 use crate::support::gui::children_of;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -24,8 +24,12 @@ pub struct Samples {
     pub rss_peak_kib: u64,
     /// Most children at once.
     pub children_peak: usize,
-    /// Every child pid ever seen.
-    pub pids: BTreeSet<u32>,
+    /// Most threads and open file descriptors of the server at once.
+    pub threads_peak: u64,
+    pub fds_peak: usize,
+    /// Every child ever seen: its pid and its start time (a pid alone
+    /// may be another process's later).
+    pub pids: BTreeMap<u32, u64>,
     /// When each child was first seen a zombie.
     zombie_since: HashMap<u32, Instant>,
     /// Zombies older than [`ZOMBIE_GRACE`].
@@ -42,13 +46,18 @@ pub struct Server {
     stop: Arc<AtomicBool>,
 }
 
-/// The memory (VmRSS, KiB) of process `pid`.
-pub fn rss_kib(pid: u32) -> Option<u64> {
+/// A number field of /proc/<pid>/status (`VmRSS` in KiB, `Threads`).
+pub fn status_field(pid: u32, name: &str) -> Option<u64> {
     let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     s.lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(':'))
         .and_then(|v| v.split_whitespace().next())
         .and_then(|v| v.parse().ok())
+}
+
+/// Open file descriptors of process `pid`.
+pub fn fds(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/fd")).map_or(0, |d| d.count())
 }
 
 impl Server {
@@ -143,9 +152,11 @@ impl Drop for Server {
 }
 
 fn sample(pid: u32, s: &Mutex<Samples>) {
-    let Some(rss) = rss_kib(pid) else {
+    let Some(rss) = status_field(pid, "VmRSS") else {
         return;
     };
+    let threads = status_field(pid, "Threads").unwrap_or(0);
+    let fds = fds(pid);
     let kids = children_of(pid);
     let now = Instant::now();
     let mut s = s.lock().unwrap();
@@ -155,8 +166,14 @@ fn sample(pid: u32, s: &Mutex<Samples>) {
     s.samples += 1;
     s.rss_peak_kib = s.rss_peak_kib.max(rss);
     s.children_peak = s.children_peak.max(kids.len());
+    s.threads_peak = s.threads_peak.max(threads);
+    s.fds_peak = s.fds_peak.max(fds);
     for &(p, _) in &kids {
-        s.pids.insert(p);
+        if !s.pids.contains_key(&p)
+            && let Some(t) = start_time(p)
+        {
+            s.pids.insert(p, t);
+        }
     }
     let zombies: Vec<u32> = kids.iter().filter(|k| k.1 == 'Z').map(|k| k.0).collect();
     s.zombie_since.retain(|p, _| zombies.contains(p));
@@ -166,4 +183,18 @@ fn sample(pid: u32, s: &Mutex<Samples>) {
             s.stale_zombies.insert(p);
         }
     }
+}
+
+/// When process `pid` started (field 22 of /proc/<pid>/stat, in ticks
+/// since boot).
+pub fn start_time(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let rest = stat.rsplit_once(')')?.1;
+    rest.split_whitespace().nth(19)?.parse().ok()
+}
+
+/// Whether the process `pid` that started at `started` still runs (not a
+/// zombie, and not another process given the same pid since).
+pub fn still_running(pid: u32, started: u64) -> bool {
+    crate::support::gui::running(pid) && start_time(pid) == Some(started)
 }
