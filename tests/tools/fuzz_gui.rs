@@ -241,38 +241,20 @@ fn wind_down(server: &mut Server, sh: &Shared) -> Vec<Failure> {
     out
 }
 
-/// A plain request; its status and JSON body.
-fn support_request(port: u16, method: &str, target: &str) -> Option<(u16, serde_json::Value)> {
-    let r = crate::support::gui::request(port, method, target, &[], b"").ok()?;
-    let v = serde_json::from_str(&r.body).unwrap_or(serde_json::Value::Null);
-    Some((r.status, v))
-}
-
-#[test]
-fn fuzz_gui() {
-    let secs = env_num("SPLUT_GUI_FUZZ_SECS").unwrap_or(DEFAULT_SECS);
-    let seed = env_num("SPLUT_GUI_FUZZ_SEED").map_or(1, |s| s as u64);
-    let mut server = Server::start(&["--step-pause", "5", "--abandon-after", "8"]);
-    let (_, config) = support_request(server.port, "GET", "/api/config").expect("config");
-    let algorithms: Vec<String> = config["algorithms"]
-        .as_array()
+/// The strings in a JSON array (none if it is not one).
+fn strings(v: &serde_json::Value) -> Vec<String> {
+    v.as_array()
         .map(|a| {
             a.iter()
                 .filter_map(|s| s.as_str().map(String::from))
                 .collect()
         })
-        .unwrap_or_default();
-    let start = Instant::now();
-    let sh = Arc::new(Shared {
-        port: server.port,
-        deadline: start + Duration::from_secs_f64(secs),
-        pool: Mutex::new(Pool::default()),
-        algorithms,
-        levels: config["levels"].clone(),
-        stats: Stats::default(),
-        failures: Mutex::new(Vec::new()),
-        stop: AtomicBool::new(false),
-    });
+        .unwrap_or_default()
+}
+
+/// Runs the workers, each with its own seed drawn from `seed`, and the
+/// watcher of the server until they are all done.
+fn run_workers(server: &mut Server, sh: &Arc<Shared>, seed: u64) {
     let done = AtomicBool::new(false);
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..WORKERS)
@@ -284,40 +266,41 @@ fn fuzz_gui() {
                 scope.spawn(move || Worker::new(i, s, sh).run())
             })
             .collect();
-        let watcher = scope.spawn(|| watch(&mut server, &sh, &done));
+        let watcher = scope.spawn(|| watch(server, sh, &done));
         for h in handles {
             h.join().expect("a fuzz worker panicked");
         }
         done.store(true, Ordering::SeqCst);
         watcher.join().unwrap();
     });
-    let fuzz_secs = start.elapsed().as_secs_f64();
-    let end_failures = if server.alive() {
-        wind_down(&mut server, &sh)
-    } else {
-        Vec::new()
-    };
-    let stderr = server.stderr();
-    let mut failures = std::mem::take(&mut *sh.failures.lock().unwrap());
-    failures.extend(end_failures);
-    if stderr.contains("panicked") && !failures.iter().any(|f| f.kind == "panic") {
-        failures.push(failure("panic", "the server's stderr shows a panic".into()));
-    }
-    let samples = {
-        let s = server.samples.lock().unwrap();
-        format!(
-            "server RSS {} KiB at start, {} KiB at most; {} threads and {} files at most; {} child processes at most, {} engines in all",
-            s.rss_first_kib,
-            s.rss_peak_kib,
-            s.threads_peak,
-            s.fds_peak,
-            s.children_peak,
-            s.pids.len()
-        )
-    };
+}
+
+/// The server's samples (memory, threads, files, engines) in one line.
+fn samples_line(server: &Server) -> String {
+    let s = server.samples.lock().unwrap();
+    format!(
+        "server RSS {} KiB at start, {} KiB at most; {} threads and {} files at most; {} child processes at most, {} engines in all",
+        s.rss_first_kib,
+        s.rss_peak_kib,
+        s.threads_peak,
+        s.fds_peak,
+        s.children_peak,
+        s.pids.len()
+    )
+}
+
+/// Writes a report per failure and prints the first few of each kind;
+/// per kind, the count and the first report's path.
+fn report_failures(
+    seed: u64,
+    secs: f64,
+    failures: &[Failure],
+    stderr: &str,
+    samples: &str,
+) -> BTreeMap<String, (usize, PathBuf)> {
     let mut kinds: BTreeMap<String, (usize, PathBuf)> = BTreeMap::new();
-    for f in &failures {
-        let (text, path) = report(seed, secs, f, &stderr, &samples);
+    for f in failures {
+        let (text, path) = report(seed, secs, f, stderr, samples);
         let e = kinds.entry(f.kind.clone()).or_insert((0, path.clone()));
         e.0 += 1;
         if e.0 <= PRINTED_PER_KIND {
@@ -332,7 +315,12 @@ fn fuzz_gui() {
             );
         }
     }
-    let st = &sh.stats;
+    kinds
+}
+
+/// Prints the run's one-line summary: the counters, the samples, the
+/// number of failures.
+fn print_summary(st: &Stats, samples: &str, failures: usize, fuzz_secs: f64, seed: u64) {
     let n = |c: &std::sync::atomic::AtomicU64| c.load(Ordering::Relaxed);
     println!(
         "gui fuzz summary: {} requests, {} connections ({:.0}/s), {} answered 2xx, {} refused 4xx, {} busy, {} unanswered, {} hostile, {} slow, {} dropped, {} pipelined, {} junk, {} games, {} steps, {} take-backs, {} hints, {} reviews, {} restarts, {} games over, {samples}, {} failures in {:.1} s (seed {seed})",
@@ -355,9 +343,52 @@ fn fuzz_gui() {
         n(&st.reviews),
         n(&st.restarts),
         n(&st.gameovers),
-        failures.len(),
+        failures,
         fuzz_secs,
     );
+}
+
+/// A plain request; its status and JSON body.
+fn support_request(port: u16, method: &str, target: &str) -> Option<(u16, serde_json::Value)> {
+    let r = crate::support::gui::request(port, method, target, &[], b"").ok()?;
+    let v = serde_json::from_str(&r.body).unwrap_or(serde_json::Value::Null);
+    Some((r.status, v))
+}
+
+#[test]
+fn fuzz_gui() {
+    let secs = env_num("SPLUT_GUI_FUZZ_SECS").unwrap_or(DEFAULT_SECS);
+    let seed = env_num("SPLUT_GUI_FUZZ_SEED").map_or(1, |s| s as u64);
+    let mut server = Server::start(&["--step-pause", "5", "--abandon-after", "8"]);
+    let (_, config) = support_request(server.port, "GET", "/api/config").expect("config");
+    let algorithms = strings(&config["algorithms"]);
+    let start = Instant::now();
+    let sh = Arc::new(Shared {
+        port: server.port,
+        deadline: start + Duration::from_secs_f64(secs),
+        pool: Mutex::new(Pool::default()),
+        algorithms,
+        levels: config["levels"].clone(),
+        stats: Stats::default(),
+        failures: Mutex::new(Vec::new()),
+        stop: AtomicBool::new(false),
+    });
+    run_workers(&mut server, &sh, seed);
+    let fuzz_secs = start.elapsed().as_secs_f64();
+    let end_failures = if server.alive() {
+        wind_down(&mut server, &sh)
+    } else {
+        Vec::new()
+    };
+    let stderr = server.stderr();
+    let mut failures = std::mem::take(&mut *sh.failures.lock().unwrap());
+    failures.extend(end_failures);
+    if stderr.contains("panicked") && !failures.iter().any(|f| f.kind == "panic") {
+        failures.push(failure("panic", "the server's stderr shows a panic".into()));
+    }
+    let samples = samples_line(&server);
+    let kinds = report_failures(seed, secs, &failures, &stderr, &samples);
+    print_summary(&sh.stats, &samples, failures.len(), fuzz_secs, seed);
     for (kind, (count, path)) in &kinds {
         println!(
             "gui fuzz failure: {count} x {kind} (first report: {})",

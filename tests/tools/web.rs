@@ -526,6 +526,17 @@ fn the_board_plays_from_a_static_file_server_with_no_server_behind_it() {
     let ready_ms = ready.as_f64().unwrap();
     eprintln!("the static board was ready {ready_ms:.0} ms after it began loading");
     assert!(ready_ms < 3000.0, "{ready_ms} ms");
+    static_game_with_engines(&b);
+    static_threats_and_review(&b);
+    let st = static_engines_only_game(&b);
+    static_record_reads_back(&b, &st);
+    let asked = asked.lock().unwrap().clone();
+    assert!(!asked.iter().any(|p| p.starts_with("/api/")), "{asked:?}");
+}
+
+/// On the static board: a 3-player game, red a person (a step by clicks),
+/// the engines' turns, a hint, take-backs, and a new engine worker.
+fn static_game_with_engines(b: &Browser) {
     // 3 players, red a person, the engines quick; red's turn by clicks.
     b.click("#players option[value=\"3\"]");
     for seat in ["y", "g"] {
@@ -584,8 +595,11 @@ fn the_board_plays_from_a_static_file_server_with_no_server_behind_it() {
         Duration::from_secs(10),
         "the second take-back",
     );
+}
 
-    // Threats and a review, worked out in the page as the server does.
+/// On the static board: threats and a review, worked out in the page as
+/// the server does.
+fn static_threats_and_review(b: &Browser) {
     b.click("#players option[value=\"2\"]");
     b.type_into("#start-spn", THROW_SPN);
     b.click("#kind-g option[value=\"person\"]");
@@ -601,8 +615,11 @@ fn the_board_plays_from_a_static_file_server_with_no_server_behind_it() {
     b.self_kill_reviewed();
     b.click("#threats-toggle");
     b.type_into("#start-spn", "");
+}
 
-    // An engines-only 3-player game, watched to its end.
+/// On the static board: an engines-only 3-player game, watched to its
+/// end; the game's final state.
+fn static_engines_only_game(b: &Browser) -> serde_json::Value {
     b.click("#players option[value=\"3\"]");
     b.click("#engines-only");
     for seat in ["r", "y", "g"] {
@@ -624,6 +641,12 @@ fn the_board_plays_from_a_static_file_server_with_no_server_behind_it() {
         places.as_str().unwrap().starts_with("Places: 1st "),
         "{places}"
     );
+    st
+}
+
+/// On the static board: the record of the finished game `st`, made in
+/// the page, reads back as a game and loads back from a file.
+fn static_record_reads_back(b: &Browser, st: &serde_json::Value) {
     // The record is made in the page and reads back as a game.
     let record = b.js("return await window.splutBackend('GET', `/api/games/${game.id}/record`);");
     let text = record.as_str().unwrap();
@@ -646,6 +669,4 @@ fn the_board_plays_from_a_static_file_server_with_no_server_behind_it() {
             .iter()
             .all(|s| s["engine"] == false)
     );
-    let asked = asked.lock().unwrap().clone();
-    assert!(!asked.iter().any(|p| p.starts_with("/api/")), "{asked:?}");
 }

@@ -520,33 +520,7 @@ pub fn go(rng: &mut Rng, cfg: &Config, burst: bool) -> Action {
                 limit(2, ms + 1000);
             }
             3 => {
-                // Clocks: UGI's p1/p2, every seat, or some seats; now and
-                // then a time on the bound (10^12 ms) or just past it.
-                let t = |rng: &mut Rng| {
-                    if rng.chance(4) {
-                        *rng.pick(&[MAX_MS, MAX_MS + 1])
-                    } else {
-                        *rng.pick(&[0u64, 1, 10, 100, 1000, 3000])
-                    }
-                };
-                let i = |rng: &mut Rng| *rng.pick(&[0u64, 1, 10, 100, 1000]);
-                let mut max_time = 0;
-                let names: Vec<&str> = match rng.below(3) {
-                    0 => vec!["p1", "p2"],
-                    1 => vec!["r", "y", "g", "b"],
-                    _ => {
-                        let all = ["p1", "p2", "r", "y", "g", "b"];
-                        (0..1 + rng.below(3)).map(|_| *rng.pick(&all)).collect()
-                    }
-                };
-                for n in names {
-                    let v = t(rng);
-                    max_time = max_time.max(v);
-                    parts.push(format!("{n}time {v}"));
-                    if rng.chance(40) {
-                        parts.push(format!("{n}inc {}", i(rng)));
-                    }
-                }
+                let max_time = go_clocks(rng, &mut parts);
                 limit(3, max_time / 3 + 1000);
             }
             4 if !burst => {
@@ -561,26 +535,7 @@ pub fn go(rng: &mut Rng, cfg: &Config, burst: bool) -> Action {
                 infinite = true;
             }
             6 if !burst => {
-                // Numbers on and past the bounds: errors, or searches that
-                // only `stop` ends (depth above 100 means 100; not to the
-                // WebAssembly engine, which runs them in one go: issue 51).
-                let all = [
-                    (0, "depth 0"),
-                    (1, "nodes 0"),
-                    (0, "depth 101"),
-                    (0, "depth 1000"),
-                    (0, "depth 18446744073709551615"),
-                    (0, "depth 18446744073709551616"),
-                    (1, "nodes 18446744073709551615"),
-                    (2, "movetime 1000000000000"),
-                    (2, "movetime 1000000000001"),
-                    (2, "movetime 18446744073709551616"),
-                ];
-                let some: Vec<(usize, &str)> = all
-                    .into_iter()
-                    .filter(|(_, p)| cfg.wasm.is_none() || !wasm_unbounded_go(p))
-                    .collect();
-                let (k, p) = *rng.pick(&some);
+                let (k, p) = go_past_bounds(rng, cfg);
                 parts.push(p.into());
                 limit(k, u64::MAX);
             }
@@ -613,6 +568,62 @@ pub fn go(rng: &mut Rng, cfg: &Config, burst: bool) -> Action {
         infinite,
     };
     Action::valid(line, Kind::Go(spec), Expect::Any)
+}
+
+/// The clock parameters of a `go` (UGI's p1/p2, every seat, or some
+/// seats; now and then a time on the bound, 10^12 ms, or just past it),
+/// pushed onto `parts`; the longest time given.
+fn go_clocks(rng: &mut Rng, parts: &mut Vec<String>) -> u64 {
+    let t = |rng: &mut Rng| {
+        if rng.chance(4) {
+            *rng.pick(&[MAX_MS, MAX_MS + 1])
+        } else {
+            *rng.pick(&[0u64, 1, 10, 100, 1000, 3000])
+        }
+    };
+    let i = |rng: &mut Rng| *rng.pick(&[0u64, 1, 10, 100, 1000]);
+    let mut max_time = 0;
+    let names: Vec<&str> = match rng.below(3) {
+        0 => vec!["p1", "p2"],
+        1 => vec!["r", "y", "g", "b"],
+        _ => {
+            let all = ["p1", "p2", "r", "y", "g", "b"];
+            (0..1 + rng.below(3)).map(|_| *rng.pick(&all)).collect()
+        }
+    };
+    for n in names {
+        let v = t(rng);
+        max_time = max_time.max(v);
+        parts.push(format!("{n}time {v}"));
+        if rng.chance(40) {
+            parts.push(format!("{n}inc {}", i(rng)));
+        }
+    }
+    max_time
+}
+
+/// A `go` parameter with a number on or past its bound, and its limit
+/// kind: errors, or searches that only `stop` ends (depth above 100 means
+/// 100; not to the WebAssembly engine, which runs them in one go: issue
+/// 51).
+fn go_past_bounds(rng: &mut Rng, cfg: &Config) -> (usize, &'static str) {
+    let all = [
+        (0, "depth 0"),
+        (1, "nodes 0"),
+        (0, "depth 101"),
+        (0, "depth 1000"),
+        (0, "depth 18446744073709551615"),
+        (0, "depth 18446744073709551616"),
+        (1, "nodes 18446744073709551615"),
+        (2, "movetime 1000000000000"),
+        (2, "movetime 1000000000001"),
+        (2, "movetime 18446744073709551616"),
+    ];
+    let some: Vec<(usize, &str)> = all
+        .into_iter()
+        .filter(|(_, p)| cfg.wasm.is_none() || !wasm_unbounded_go(p))
+        .collect();
+    *rng.pick(&some)
 }
 
 /// Values for a spin option: in range, on the bounds, just outside, absurd.

@@ -891,36 +891,17 @@ impl<'a> Session<'a> {
         self.single(action)
     }
 
-    fn single(&mut self, mut a: Action) -> Result<(), Failure> {
-        if make::is_unsafe(&a.line, self.cfg) {
-            a = Action {
-                line: b"isready".to_vec(),
-                kind: Kind::Other,
-                expect: Expect::Ok,
-                mutated: false,
-            };
-        }
-        if a.mutated {
-            // What protocol.md makes certain about any line.
-            a.expect = make::spec_expect(&a.line);
-            a.kind = make::spec_kind(&a.line);
-        }
+    /// Sends one action, with `query spn` and `isready` behind it, and
+    /// checks what comes back: the job it may start, the number of each
+    /// kind of answer line, the state, and the rules' predictions.
+    fn single(&mut self, a: Action) -> Result<(), Failure> {
+        let mut a = self.sanitize(a);
         let cmd = make::command(&a.line);
         let needs_idle = cmd
             .as_deref()
             .is_some_and(|c| make::NEEDS_IDLE.contains(&c));
         if self.twin.is_some() {
-            // Whether a timed search has ended when the next `go` or
-            // `position` comes is a race the two engines need not run
-            // alike: such lines wait for it (an infinite one runs on both
-            // until `stop`, so they are refused on both).
-            let may_need_idle = make::NEEDS_IDLE
-                .iter()
-                .any(|c| make::maybe_command(&a.line, c));
-            if may_need_idle && self.pending.iter().any(|p| !p.is_infinite()) {
-                self.wait_jobs()?;
-            }
-            self.twin_settle()?;
+            self.twin_before(&a.line)?;
         }
         let pos = self.model()?;
         if let Kind::Go(_) = a.kind {
@@ -943,55 +924,7 @@ impl<'a> Session<'a> {
         let maybe_go = matches!(a.kind, Kind::Go(_)) || make::maybe_command(&a.line, "go");
         let maybe_perft = matches!(a.kind, Kind::Perft(_)) || make::maybe_command(&a.line, "perft");
         if maybe_go || maybe_perft {
-            let is_perft = match cmd.as_deref() {
-                Some("perft") => true,
-                Some("go") => false,
-                _ => !maybe_go,
-            };
-            let (job, bound) = if is_perft {
-                let depth = match a.kind {
-                    Kind::Perft(d) => Some(d),
-                    _ => None,
-                };
-                let bound = depth
-                    .filter(|&d| d <= PERFT_BOUNDED)
-                    .map(|_| self.cfg.margin(PERFT_MS));
-                (
-                    Job::Perft {
-                        depth,
-                        rows: Vec::new(),
-                    },
-                    bound,
-                )
-            } else {
-                match &a.kind {
-                    Kind::Go(spec) => (
-                        Job::Search {
-                            infinite: spec.infinite,
-                        },
-                        spec.bound,
-                    ),
-                    _ => (Job::Search { infinite: false }, None),
-                }
-            };
-            let stop_at = now + Duration::from_millis(self.rng.range(0, 600));
-            let comparable = if is_perft {
-                true
-            } else {
-                make::fixed_search(&a.line) && !self.tainted
-            };
-            self.pending.push_back(Pending {
-                line: escape(&a.line, 200),
-                job,
-                root: self.spn.clone(),
-                deadline: bound.map(|b| now + b),
-                why: "its limit + margin",
-                stopped: false,
-                tentative: true,
-                action: self.action,
-                stop_at,
-                comparable,
-            });
+            self.track_job(&a, cmd.as_deref(), maybe_go, now);
         }
         if matches!(a.kind, Kind::Stop) {
             let d = now + self.cfg.margin(STOP_MS);
@@ -1000,12 +933,126 @@ impl<'a> Session<'a> {
                 p.limit(d, "1 s after stop");
             }
         }
-        let mut bytes = a.line.clone();
+        let w = self.exchange(&a.line, maybe_go || maybe_perft)?;
+        let refused = !w.errors.is_empty();
+        self.settle_job(refused, maybe_go || maybe_perft, cmd.as_deref());
+        if !refused && (make::bare(&a.line, "uginewgame") || make::bare(&a.line, "ucinewgame")) {
+            // A new table, no plan: searches are the same again.
+            self.tainted = false;
+        }
+        self.check_counts(&a.line, &w)?;
+        self.take_spn(&w)?;
+        let verdict = self.check_answer(&a, &w, &before, busy_before, needs_idle, surely_busy);
+        self.soft(verdict)?;
+        if !refused {
+            match &a.kind {
+                Kind::Position(_, p1) => self.p1 = Some(*p1),
+                // A mutated `position` was taken: its start is unknown.
+                _ if make::maybe_command(&a.line, "position") => self.p1 = None,
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The action as sent: `isready` in place of a line unsafe to send,
+    /// and for a mutated line what protocol.md makes certain about it.
+    fn sanitize(&self, mut a: Action) -> Action {
+        if make::is_unsafe(&a.line, self.cfg) {
+            a = Action {
+                line: b"isready".to_vec(),
+                kind: Kind::Other,
+                expect: Expect::Ok,
+                mutated: false,
+            };
+        }
+        if a.mutated {
+            // What protocol.md makes certain about any line.
+            a.expect = make::spec_expect(&a.line);
+            a.kind = make::spec_kind(&a.line);
+        }
+        a
+    }
+
+    /// Before a line to both engines: whether a timed search has ended
+    /// when the next `go` or `position` comes is a race the two engines
+    /// need not run alike, so such lines wait for it (an infinite one
+    /// runs on both until `stop`, so they are refused on both); then the
+    /// two are settled.
+    fn twin_before(&mut self, line: &[u8]) -> Result<(), Failure> {
+        let may_need_idle = make::NEEDS_IDLE
+            .iter()
+            .any(|c| make::maybe_command(line, c));
+        if may_need_idle && self.pending.iter().any(|p| !p.is_infinite()) {
+            self.wait_jobs()?;
+        }
+        self.twin_settle()
+    }
+
+    /// Tracks the job (search or perft) that the line may start, until
+    /// its answer says whether it did; draws when to stop it.
+    fn track_job(&mut self, a: &Action, cmd: Option<&str>, maybe_go: bool, now: Instant) {
+        let is_perft = match cmd {
+            Some("perft") => true,
+            Some("go") => false,
+            _ => !maybe_go,
+        };
+        let (job, bound) = if is_perft {
+            let depth = match a.kind {
+                Kind::Perft(d) => Some(d),
+                _ => None,
+            };
+            let bound = depth
+                .filter(|&d| d <= PERFT_BOUNDED)
+                .map(|_| self.cfg.margin(PERFT_MS));
+            (
+                Job::Perft {
+                    depth,
+                    rows: Vec::new(),
+                },
+                bound,
+            )
+        } else {
+            match &a.kind {
+                Kind::Go(spec) => (
+                    Job::Search {
+                        infinite: spec.infinite,
+                    },
+                    spec.bound,
+                ),
+                _ => (Job::Search { infinite: false }, None),
+            }
+        };
+        let stop_at = now + Duration::from_millis(self.rng.range(0, 600));
+        let comparable = if is_perft {
+            true
+        } else {
+            make::fixed_search(&a.line) && !self.tainted
+        };
+        self.pending.push_back(Pending {
+            line: escape(&a.line, 200),
+            job,
+            root: self.spn.clone(),
+            deadline: bound.map(|b| now + b),
+            why: "its limit + margin",
+            stopped: false,
+            tentative: true,
+            action: self.action,
+            stop_at,
+            comparable,
+        });
+    }
+
+    /// Sends the line with `query spn` and `isready` behind it and reads
+    /// the answers up to the last `readyok` (checked against the native
+    /// engine's with a twin).
+    fn exchange(&mut self, line: &[u8], maybe_job: bool) -> Result<Window, Failure> {
+        let mut bytes = line.to_vec();
         bytes.extend_from_slice(b"\nquery spn\nisready\n");
         self.send(&bytes);
         // Long lines take time to read and parse.
-        let mut extra = (a.line.len() as u64 / 1_000_000) * 1000;
-        if self.twin.is_some() && (maybe_go || maybe_perft) {
+        let mut extra = (line.len() as u64 / 1_000_000) * 1000;
+        if self.twin.is_some() && maybe_job {
             // The WebAssembly engine runs a search limited by depth or
             // nodes, and a perft, within its line, and reads the next line
             // (`isready`) only after it (issue 51): wait for the job's
@@ -1013,9 +1060,13 @@ impl<'a> Session<'a> {
             extra += PERFT_MS;
         }
         let w = self.window(None, self.cfg.margin(READY_MS + extra))?;
-        self.twin_check(&w, &a.line)?;
-        // Settle the job this line may have started: refused, or running.
-        let refused = !w.errors.is_empty();
+        self.twin_check(&w, line)?;
+        Ok(w)
+    }
+
+    /// Settles the job this line may have started: refused (no longer
+    /// tracked), or running, or answered within the window; counts it.
+    fn settle_job(&mut self, refused: bool, maybe_job: bool, cmd: Option<&str>) {
         let started = match self
             .pending
             .iter()
@@ -1030,7 +1081,7 @@ impl<'a> Session<'a> {
                 Some(self.pending[i].is_perft())
             }
             // Answered within the window.
-            None if (maybe_go || maybe_perft) && !refused => Some(cmd.as_deref() == Some("perft")),
+            None if maybe_job && !refused => Some(cmd == Some("perft")),
             None => None,
         };
         match started {
@@ -1038,11 +1089,12 @@ impl<'a> Session<'a> {
             Some(false) => self.stats.searches += 1,
             None => {}
         }
-        if !refused && (make::bare(&a.line, "uginewgame") || make::bare(&a.line, "ucinewgame")) {
-            // A new table, no plan: searches are the same again.
-            self.tainted = false;
-        }
-        let line = escape(&a.line, 200);
+    }
+
+    /// Checks the number of error lines, `readyok`s and `response`s to
+    /// the line with `query spn` and `isready` behind it.
+    fn check_counts(&mut self, sent: &[u8], w: &Window) -> Result<(), Failure> {
+        let line = escape(sent, 200);
         if w.errors.len() > 1 {
             self.soft(fail(
                 "several-error-lines",
@@ -1056,8 +1108,8 @@ impl<'a> Session<'a> {
         // `isready` gets one `readyok`, a valid `query` one `response`;
         // the same words with anything else added get neither.
         let want = (
-            1 + usize::from(make::bare(&a.line, "isready")),
-            1 + usize::from(make::valid_query(&a.line)),
+            1 + usize::from(make::bare(sent, "isready")),
+            1 + usize::from(make::valid_query(sent)),
         );
         if w.readyoks != want.0 {
             self.soft(fail(
@@ -1076,17 +1128,6 @@ impl<'a> Session<'a> {
                     w.responses, want.1, w.errors
                 ),
             ))?;
-        }
-        self.take_spn(&w)?;
-        let verdict = self.check_answer(&a, &w, &before, busy_before, needs_idle, surely_busy);
-        self.soft(verdict)?;
-        if !refused {
-            match &a.kind {
-                Kind::Position(_, p1) => self.p1 = Some(*p1),
-                // A mutated `position` was taken: its start is unknown.
-                _ if make::maybe_command(&a.line, "position") => self.p1 = None,
-                _ => {}
-            }
         }
         Ok(())
     }

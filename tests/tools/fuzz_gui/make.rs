@@ -343,66 +343,7 @@ pub fn mutate_body(rng: &mut Rng, body: &[u8]) -> (Vec<u8>, String) {
     let parsed: Option<serde_json::Value> = serde_json::from_slice(body).ok();
     match rng.below(14) {
         0..=3 if parsed.as_ref().is_some_and(|v| v.is_object()) => {
-            let mut v = parsed.unwrap();
-            let o = v.as_object_mut().unwrap();
-            let keys: Vec<String> = o.keys().cloned().collect();
-            let what = match rng.below(4) {
-                0 if !keys.is_empty() => {
-                    let key = rng.pick(&keys).clone();
-                    o.remove(&key);
-                    format!("field {key} dropped")
-                }
-                1 => {
-                    let key = rng
-                        .pick(&[
-                            "players",
-                            "spn",
-                            "record",
-                            "moves",
-                            "seats",
-                            "replace",
-                            "pace",
-                            "step",
-                            "movetime",
-                            "cmd",
-                            "engine",
-                            "__proto__",
-                        ])
-                        .to_string();
-                    o.insert(key.clone(), hostile_value(rng));
-                    format!("field {key} set")
-                }
-                _ if !keys.is_empty() => {
-                    let key = rng.pick(&keys).clone();
-                    // Inside the seats too.
-                    if key == "seats"
-                        && let Some(seats) = o.get_mut("seats").and_then(|s| s.as_array_mut())
-                        && !seats.is_empty()
-                    {
-                        let i = rng.below(seats.len());
-                        let f = rng
-                            .pick(&["engine", "algorithm", "movetime", "level", "x"])
-                            .to_string();
-                        let val = match rng.below(3) {
-                            0 => serde_json::json!({ "elo": rng.next_u64() as i64 }),
-                            1 => serde_json::json!({ "skill": -3, "elo": 1500 }),
-                            _ => hostile_value(rng),
-                        };
-                        if let Some(s) = seats[i].as_object_mut() {
-                            s.insert(f.clone(), val);
-                        }
-                        format!("seat {i} field {f} set")
-                    } else {
-                        o.insert(key.clone(), hostile_value(rng));
-                        format!("field {key} replaced")
-                    }
-                }
-                _ => {
-                    o.insert("x".into(), hostile_value(rng));
-                    "field x added".into()
-                }
-            };
-            (v.to_string().into_bytes(), what)
+            edit_fields(rng, parsed.unwrap())
         }
         4 => {
             let n = rng.range(1, 120_000) as usize;
@@ -414,6 +355,90 @@ pub fn mutate_body(rng: &mut Rng, body: &[u8]) -> (Vec<u8>, String) {
             let num = format!("{{\"players\": {}}}", "9".repeat(n));
             (num.into_bytes(), format!("{n}-digit number"))
         }
+        k @ 6..=8 => broken_bytes(rng, body, k),
+        k @ 9..=12 => odd_document(rng, body, k),
+        _ => {
+            let n = rng.range(1, 3000) as usize;
+            let b: Vec<u8> = (0..n).map(|_| rng.next_u64() as u8).collect();
+            (b, "random bytes".into())
+        }
+    }
+}
+
+/// Edits a JSON object body's fields: one dropped, set, replaced (or a
+/// seat's field set) or added; the body and what was done.
+fn edit_fields(rng: &mut Rng, mut v: serde_json::Value) -> (Vec<u8>, String) {
+    let o = v.as_object_mut().unwrap();
+    let keys: Vec<String> = o.keys().cloned().collect();
+    let what = match rng.below(4) {
+        0 if !keys.is_empty() => {
+            let key = rng.pick(&keys).clone();
+            o.remove(&key);
+            format!("field {key} dropped")
+        }
+        1 => {
+            let key = rng
+                .pick(&[
+                    "players",
+                    "spn",
+                    "record",
+                    "moves",
+                    "seats",
+                    "replace",
+                    "pace",
+                    "step",
+                    "movetime",
+                    "cmd",
+                    "engine",
+                    "__proto__",
+                ])
+                .to_string();
+            o.insert(key.clone(), hostile_value(rng));
+            format!("field {key} set")
+        }
+        _ if !keys.is_empty() => {
+            let key = rng.pick(&keys).clone();
+            // Inside the seats too.
+            if key == "seats"
+                && let Some(seats) = o.get_mut("seats").and_then(|s| s.as_array_mut())
+                && !seats.is_empty()
+            {
+                edit_seat(rng, seats)
+            } else {
+                o.insert(key.clone(), hostile_value(rng));
+                format!("field {key} replaced")
+            }
+        }
+        _ => {
+            o.insert("x".into(), hostile_value(rng));
+            "field x added".into()
+        }
+    };
+    (v.to_string().into_bytes(), what)
+}
+
+/// Sets a field of one seat of a body's `seats` to an odd or hostile
+/// value; what was done.
+fn edit_seat(rng: &mut Rng, seats: &mut [serde_json::Value]) -> String {
+    let i = rng.below(seats.len());
+    let f = rng
+        .pick(&["engine", "algorithm", "movetime", "level", "x"])
+        .to_string();
+    let val = match rng.below(3) {
+        0 => serde_json::json!({ "elo": rng.next_u64() as i64 }),
+        1 => serde_json::json!({ "skill": -3, "elo": 1500 }),
+        _ => hostile_value(rng),
+    };
+    if let Some(s) = seats[i].as_object_mut() {
+        s.insert(f.clone(), val);
+    }
+    format!("seat {i} field {f} set")
+}
+
+/// Breaks a body's bytes: cut (6), invalid UTF-8 and escapes put in (7),
+/// or bytes flipped (8); the bytes and what was done.
+fn broken_bytes(rng: &mut Rng, body: &[u8], k: usize) -> (Vec<u8>, String) {
+    match k {
         6 => {
             let mut b = body.to_vec();
             if !b.is_empty() {
@@ -437,7 +462,7 @@ pub fn mutate_body(rng: &mut Rng, body: &[u8]) -> (Vec<u8>, String) {
             b.splice(at..at, bad.iter().copied());
             (b, "bad bytes".into())
         }
-        8 => {
+        _ => {
             let mut b = body.to_vec();
             for _ in 0..rng.range(1, 8) {
                 if b.is_empty() {
@@ -448,6 +473,14 @@ pub fn mutate_body(rng: &mut Rng, body: &[u8]) -> (Vec<u8>, String) {
             }
             (b, "bytes flipped".into())
         }
+    }
+}
+
+/// A body that is an odd document: duplicate keys or trailing text (9),
+/// padded to the bound on a body or one past it (10), a huge string (11),
+/// or a junk document (12); the bytes and what was done.
+fn odd_document(rng: &mut Rng, body: &[u8], k: usize) -> (Vec<u8>, String) {
+    match k {
         9 => {
             // Duplicate keys, trailing garbage, two documents.
             let t = String::from_utf8_lossy(body).into_owned();
@@ -476,14 +509,9 @@ pub fn mutate_body(rng: &mut Rng, body: &[u8]) -> (Vec<u8>, String) {
             );
             (s.into_bytes(), "huge string".into())
         }
-        12 => {
+        _ => {
             let s = rng.pick(&["", "null", "[]", "{}", "\"x\"", "0", "{\"\":1}", "{,}"]);
             (s.as_bytes().to_vec(), "junk document".into())
-        }
-        _ => {
-            let n = rng.range(1, 3000) as usize;
-            let b: Vec<u8> = (0..n).map(|_| rng.next_u64() as u8).collect();
-            (b, "random bytes".into())
         }
     }
 }
@@ -600,6 +628,22 @@ pub fn mutate_line(rng: &mut Rng, r: &mut Req) {
 /// Mutates the headers: Host, Origin, lengths, chunking, size, bytes.
 pub fn mutate_headers(rng: &mut Rng, r: &mut Req, port: u16) {
     match rng.below(14) {
+        k @ 0..=1 => host_or_origin(rng, r, port, k),
+        k @ 2..=4 => bad_length(rng, r, k),
+        5 | 6 => chunked(rng, r),
+        k @ 7..=8 => many_or_big(rng, r, k),
+        k @ 9..=12 => odd_header(rng, r, k),
+        _ => {
+            r.headers.clear();
+            r.wellformed = false;
+            r.note("no headers");
+        }
+    }
+}
+
+/// A Host header dropped or changed (0), or an Origin header added (1).
+fn host_or_origin(rng: &mut Rng, r: &mut Req, port: u16, k: usize) {
+    match k {
         0 => {
             r.drop_header("Host:");
             if rng.chance(70) {
@@ -615,7 +659,7 @@ pub fn mutate_headers(rng: &mut Rng, r: &mut Req, port: u16) {
             }
             r.note("Host");
         }
-        1 => {
+        _ => {
             let o = rng.pick(&[
                 "null",
                 "http://evil.example",
@@ -631,6 +675,13 @@ pub fn mutate_headers(rng: &mut Rng, r: &mut Req, port: u16) {
             r.headers.push(format!("Origin: {o}").into_bytes());
             r.note("Origin");
         }
+    }
+}
+
+/// A Content-Length that is no number (2), that lies (3), or a second
+/// one (4).
+fn bad_length(rng: &mut Rng, r: &mut Req, k: usize) {
+    match k {
         2 => {
             r.drop_header("Content-Length:");
             let v = rng.pick(&[
@@ -661,45 +712,53 @@ pub fn mutate_headers(rng: &mut Rng, r: &mut Req, port: u16) {
             r.wellformed = false;
             r.note("Content-Length lies");
         }
-        4 => {
+        _ => {
             r.headers
                 .push(format!("Content-Length: {}", rng.below(100)).into_bytes());
             r.wellformed = false;
             r.note("two Content-Lengths");
         }
-        5 | 6 => {
-            // Chunked: proper, or with odd sizes, extensions, no end.
-            r.drop_header("Content-Length:");
-            r.headers.push(b"Transfer-Encoding: chunked".to_vec());
-            let body = std::mem::take(&mut r.body);
-            let mut out = Vec::new();
-            let mut ok = true;
-            for piece in body.chunks(rng.range(1, 4096) as usize) {
-                out.extend_from_slice(format!("{:x}\r\n", piece.len()).as_bytes());
-                out.extend_from_slice(piece);
-                out.extend_from_slice(b"\r\n");
-            }
-            match rng.below(6) {
-                0 => {
-                    out.extend_from_slice(b"zz\r\n");
-                    ok = false;
-                }
-                1 => {
-                    out.extend_from_slice(b"ffffffffffffffffffff\r\nabc");
-                    ok = false;
-                }
-                2 => ok = false,
-                3 => out.extend_from_slice(b"0;ext=1\r\nX-Trailer: 1\r\n\r\n"),
-                4 => {
-                    out.extend_from_slice(b"7fffffff\r\n");
-                    ok = false;
-                }
-                _ => out.extend_from_slice(b"0\r\n\r\n"),
-            }
-            r.body = out;
-            r.wellformed &= ok;
-            r.note(if ok { "chunked" } else { "bad chunks" });
+    }
+}
+
+/// The body sent chunked: properly, or with odd sizes, extensions, no end.
+fn chunked(rng: &mut Rng, r: &mut Req) {
+    r.drop_header("Content-Length:");
+    r.headers.push(b"Transfer-Encoding: chunked".to_vec());
+    let body = std::mem::take(&mut r.body);
+    let mut out = Vec::new();
+    let mut ok = true;
+    for piece in body.chunks(rng.range(1, 4096) as usize) {
+        out.extend_from_slice(format!("{:x}\r\n", piece.len()).as_bytes());
+        out.extend_from_slice(piece);
+        out.extend_from_slice(b"\r\n");
+    }
+    match rng.below(6) {
+        0 => {
+            out.extend_from_slice(b"zz\r\n");
+            ok = false;
         }
+        1 => {
+            out.extend_from_slice(b"ffffffffffffffffffff\r\nabc");
+            ok = false;
+        }
+        2 => ok = false,
+        3 => out.extend_from_slice(b"0;ext=1\r\nX-Trailer: 1\r\n\r\n"),
+        4 => {
+            out.extend_from_slice(b"7fffffff\r\n");
+            ok = false;
+        }
+        _ => out.extend_from_slice(b"0\r\n\r\n"),
+    }
+    r.body = out;
+    r.wellformed &= ok;
+    r.note(if ok { "chunked" } else { "bad chunks" });
+}
+
+/// A header over the bound on a line or under it (7), or many headers
+/// (8).
+fn many_or_big(rng: &mut Rng, r: &mut Req, k: usize) {
+    match k {
         7 => {
             let n = if rng.chance(50) {
                 rng.range(1000, 15 * 1024)
@@ -713,13 +772,20 @@ pub fn mutate_headers(rng: &mut Rng, r: &mut Req, port: u16) {
             r.wellformed &= n < 15 * 1024;
             r.note(&format!("{n}-byte header"));
         }
-        8 => {
+        _ => {
             let n = rng.range(100, 20_000) as usize;
             for i in 0..n {
                 r.headers.push(format!("X-{i}: {i}").into_bytes());
             }
             r.note(&format!("{n} headers"));
         }
+    }
+}
+
+/// A malformed header line (9), an Expect (10), a Connection with an
+/// Upgrade (11), or another header the server does not act on (12).
+fn odd_header(rng: &mut Rng, r: &mut Req, k: usize) {
+    match k {
         9 => {
             let h: &[u8] = rng.pick::<&[u8]>(&[
                 &b"no colon"[..],
@@ -748,7 +814,7 @@ pub fn mutate_headers(rng: &mut Rng, r: &mut Req, port: u16) {
             // Valid HTTP: a server that does not upgrade answers as usual.
             r.note("Connection");
         }
-        12 => {
+        _ => {
             r.headers.push(
                 rng.pick(&[
                     "Content-Type: text/plain",
@@ -763,11 +829,6 @@ pub fn mutate_headers(rng: &mut Rng, r: &mut Req, port: u16) {
             );
             r.wellformed &= !r.headers.last().unwrap().starts_with(b"Transfer");
             r.note("extra header");
-        }
-        _ => {
-            r.headers.clear();
-            r.wellformed = false;
-            r.note("no headers");
         }
     }
 }

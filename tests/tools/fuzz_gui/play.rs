@@ -453,14 +453,7 @@ impl Worker {
             return;
         }
         if gameover {
-            match self.rng.below(10) {
-                0..=4 => self.take_back(id),
-                5 => self.analysis(id, "review"),
-                6 => {
-                    self.call("GET", &format!("{g}/record"), b"", &[200, 404]);
-                }
-                _ => self.new_game(Some(id)),
-            }
+            self.after_game_over(id);
             return;
         }
         if st["waiting"] == true && self.rng.chance(70) {
@@ -487,6 +480,28 @@ impl Worker {
             self.call("GET", &format!("{g}?since={version}"), b"", &[200, 404]);
             return;
         }
+        self.other_call(id, &st, &side);
+    }
+
+    /// After a game's end: a take-back, a review, its record or a new
+    /// game.
+    fn after_game_over(&mut self, id: u64) {
+        let g = format!("/api/games/{id}");
+        match self.rng.below(10) {
+            0..=4 => self.take_back(id),
+            5 => self.analysis(id, "review"),
+            6 => {
+                self.call("GET", &format!("{g}/record"), b"", &[200, 404]);
+            }
+            _ => self.new_game(Some(id)),
+        }
+    }
+
+    /// Anything but a step in a game (state `st`, `side` to move): a
+    /// take-back, analyses, its positions or record, its pace, a restart,
+    /// threats, a preview, its end, or a new game.
+    fn other_call(&mut self, id: u64, st: &Value, side: &str) {
+        let g = format!("/api/games/{id}");
         match self.rng.below(100) {
             0..=19 => self.take_back(id),
             20..=31 => self.analysis(id, "hint"),
@@ -749,64 +764,7 @@ fn judge(reqs: &[Req], end: End, out: &Outcome) -> Result<(), (&'static str, Str
     for (i, a) in out.answers.iter().enumerate() {
         let req = reqs.get(i);
         let what = req.map(Req::summary).unwrap_or_else(|| first.clone());
-        let ok_5xx = (a.status == 505 && newer) || (a.status == 503 && analysis && is_busy(a));
-        if a.status >= 500 && !ok_5xx {
-            return Err((
-                "server error",
-                format!("{} {} for {what}", a.status, a.body_text()),
-            ));
-        }
-        let head = req.is_some_and(Req::is_head);
-        let ctype = a.header("Content-Type").unwrap_or("");
-        if !head && ctype.starts_with("application/json") {
-            let v: Value = serde_json::from_slice(&a.body).map_err(|e| {
-                (
-                    "answer not JSON",
-                    format!("{e}: {} for {what}", wire::escape(&a.body, 300)),
-                )
-            })?;
-            if a.status >= 400 && !v["error"].is_string() {
-                return Err((
-                    "refusal without an error message",
-                    format!("{} {v} for {what}", a.status),
-                ));
-            }
-        }
-        // What the server itself answers (every request that reached it):
-        // its refusals are JSON.
-        if wellformed && !head && a.status >= 400 && !ctype.starts_with("application/json") {
-            return Err((
-                "refusal not JSON",
-                format!("{} '{ctype}' {} for {what}", a.status, a.body_text()),
-            ));
-        }
-        // The API's answers are JSON, but a record's (a text file).
-        let api = req.is_some_and(|r| {
-            let t = String::from_utf8_lossy(&r.target);
-            let path = t.split('?').next().unwrap_or("");
-            path.starts_with("/api/") && !path.ends_with("/record")
-        });
-        if wellformed && !head && a.status < 300 && api && !ctype.starts_with("application/json") {
-            return Err((
-                "API answer not JSON",
-                format!("{} '{ctype}' {} for {what}", a.status, a.body_text()),
-            ));
-        }
-        if wellformed && !head && a.status < 300 {
-            let known = [
-                "application/json",
-                "text/html",
-                "text/javascript",
-                "text/css",
-                "text/plain",
-            ];
-            if !known.iter().any(|k| ctype.starts_with(k)) {
-                return Err((
-                    "unknown content type",
-                    format!("{} '{ctype}' for {what}", a.status),
-                ));
-            }
-        }
+        judge_answer(a, req, &what, wellformed, newer, analysis)?;
     }
     if matches!(end, End::Read | End::HalfClose) && out.answers.len() < reqs.len() {
         if wellformed {
@@ -828,6 +786,78 @@ fn judge(reqs: &[Req], end: End, out: &Outcome) -> Result<(), (&'static str, Str
             return Err((
                 "hang",
                 format!("neither an answer nor a close after the input ended, for {first}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The checks on one answer (`req` its request, if known, `what` named
+/// in a failure): no server error, JSON where the server or the API
+/// answers, a known content type.
+fn judge_answer(
+    a: &Answer,
+    req: Option<&Req>,
+    what: &str,
+    wellformed: bool,
+    newer: bool,
+    analysis: bool,
+) -> Result<(), (&'static str, String)> {
+    let ok_5xx = (a.status == 505 && newer) || (a.status == 503 && analysis && is_busy(a));
+    if a.status >= 500 && !ok_5xx {
+        return Err((
+            "server error",
+            format!("{} {} for {what}", a.status, a.body_text()),
+        ));
+    }
+    let head = req.is_some_and(Req::is_head);
+    let ctype = a.header("Content-Type").unwrap_or("");
+    if !head && ctype.starts_with("application/json") {
+        let v: Value = serde_json::from_slice(&a.body).map_err(|e| {
+            (
+                "answer not JSON",
+                format!("{e}: {} for {what}", wire::escape(&a.body, 300)),
+            )
+        })?;
+        if a.status >= 400 && !v["error"].is_string() {
+            return Err((
+                "refusal without an error message",
+                format!("{} {v} for {what}", a.status),
+            ));
+        }
+    }
+    // What the server itself answers (every request that reached it):
+    // its refusals are JSON.
+    if wellformed && !head && a.status >= 400 && !ctype.starts_with("application/json") {
+        return Err((
+            "refusal not JSON",
+            format!("{} '{ctype}' {} for {what}", a.status, a.body_text()),
+        ));
+    }
+    // The API's answers are JSON, but a record's (a text file).
+    let api = req.is_some_and(|r| {
+        let t = String::from_utf8_lossy(&r.target);
+        let path = t.split('?').next().unwrap_or("");
+        path.starts_with("/api/") && !path.ends_with("/record")
+    });
+    if wellformed && !head && a.status < 300 && api && !ctype.starts_with("application/json") {
+        return Err((
+            "API answer not JSON",
+            format!("{} '{ctype}' {} for {what}", a.status, a.body_text()),
+        ));
+    }
+    if wellformed && !head && a.status < 300 {
+        let known = [
+            "application/json",
+            "text/html",
+            "text/javascript",
+            "text/css",
+            "text/plain",
+        ];
+        if !known.iter().any(|k| ctype.starts_with(k)) {
+            return Err((
+                "unknown content type",
+                format!("{} '{ctype}' for {what}", a.status),
             ));
         }
     }

@@ -216,39 +216,12 @@ fn parse(buf: &[u8], head_request: Option<bool>, eof: bool) -> Parsed {
             escape(&buf[..end], 200)
         ));
     };
-    let mut lines = head.split("\r\n");
-    let status_line = lines.next().unwrap_or("");
-    let mut w = status_line.splitn(3, ' ');
-    let version = w.next().unwrap_or("");
-    let code = w.next().unwrap_or("");
-    if !matches!(version, "HTTP/1.1" | "HTTP/1.0") {
-        return Parsed::Bad(format!(
-            "bad status line '{}'",
-            escape(status_line.as_bytes(), 200)
-        ));
-    }
-    let Some(status) = code
-        .parse::<u16>()
-        .ok()
-        .filter(|s| (100..600).contains(s) && code.len() == 3)
-    else {
-        return Parsed::Bad(format!(
-            "bad status line '{}'",
-            escape(status_line.as_bytes(), 200)
-        ));
+    let (status, headers) = match parse_head(head) {
+        Ok(h) => h,
+        Err(why) => return Parsed::Bad(why),
     };
-    let mut headers = Vec::new();
-    for l in lines {
-        let Some((k, v)) = l.split_once(':') else {
-            return Parsed::Bad(format!("bad header line '{}'", escape(l.as_bytes(), 200)));
-        };
-        if k.is_empty() || k.contains(|c: char| c.is_whitespace() || c.is_control()) {
-            return Parsed::Bad(format!("bad header name '{}'", escape(k.as_bytes(), 200)));
-        }
-        headers.push((k.to_string(), v.trim().to_string()));
-    }
     let start = end + 4;
-    let mut a = Answer {
+    let a = Answer {
         status,
         headers,
         body: Vec::new(),
@@ -264,6 +237,49 @@ fn parse(buf: &[u8], head_request: Option<bool>, eof: bool) -> Parsed {
             return Parsed::Done(a, start);
         }
     }
+    parse_body(buf, start, a, eof)
+}
+
+/// A response head's status line and header lines: the status and the
+/// headers, or why they are malformed.
+fn parse_head(head: &str) -> Result<(u16, Vec<(String, String)>), String> {
+    let mut lines = head.split("\r\n");
+    let status_line = lines.next().unwrap_or("");
+    let mut w = status_line.splitn(3, ' ');
+    let version = w.next().unwrap_or("");
+    let code = w.next().unwrap_or("");
+    if !matches!(version, "HTTP/1.1" | "HTTP/1.0") {
+        return Err(format!(
+            "bad status line '{}'",
+            escape(status_line.as_bytes(), 200)
+        ));
+    }
+    let Some(status) = code
+        .parse::<u16>()
+        .ok()
+        .filter(|s| (100..600).contains(s) && code.len() == 3)
+    else {
+        return Err(format!(
+            "bad status line '{}'",
+            escape(status_line.as_bytes(), 200)
+        ));
+    };
+    let mut headers = Vec::new();
+    for l in lines {
+        let Some((k, v)) = l.split_once(':') else {
+            return Err(format!("bad header line '{}'", escape(l.as_bytes(), 200)));
+        };
+        if k.is_empty() || k.contains(|c: char| c.is_whitespace() || c.is_control()) {
+            return Err(format!("bad header name '{}'", escape(k.as_bytes(), 200)));
+        }
+        headers.push((k.to_string(), v.trim().to_string()));
+    }
+    Ok((status, headers))
+}
+
+/// The body of answer `a`, from `start` in `buf`: chunked, of a length,
+/// or up to the end of the connection (`eof`, whether it came).
+fn parse_body(buf: &[u8], start: usize, mut a: Answer, eof: bool) -> Parsed {
     let chunked = a
         .header("Transfer-Encoding")
         .is_some_and(|v| v.eq_ignore_ascii_case("chunked"));
