@@ -24,6 +24,8 @@
 //! while `rewards`, `terminations` and `truncations` still report the end
 //! of the old one (and `winners` its winner).
 
+use std::borrow::Cow;
+
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, ToPyArray};
 use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
@@ -395,16 +397,14 @@ impl Batch {
     /// dtype, or a list). Raises `ValueError` naming the first game whose id
     /// is not legal, before any game moves.
     fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
-        let owned: Vec<i64>;
         let ro: Option<PyReadonlyArray1<i64>> = actions.extract().ok();
-        let acts: &[i64] = match &ro {
-            Some(a) => a
-                .as_slice()
-                .map_err(|_| PyValueError::new_err("actions must be contiguous"))?,
-            None => {
-                owned = actions.extract()?;
-                &owned
-            }
+        // A strided array (a view such as `a[::2]`) is copied.
+        let acts: Cow<[i64]> = match &ro {
+            Some(a) => match a.as_slice() {
+                Ok(s) => Cow::Borrowed(s),
+                Err(_) => Cow::Owned(a.as_array().iter().copied().collect()),
+            },
+            None => Cow::Owned(actions.extract()?),
         };
         let n = self.n();
         if acts.len() != n {

@@ -3,7 +3,7 @@
 //! another thread while a search runs with the GIL released).
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict};
@@ -207,6 +207,12 @@ impl PyLine {
 #[pyclass(name = "Engine", module = "splut", frozen)]
 pub struct PyEngine {
     engine: Arc<splut_engine::Engine>,
+    /// Held by a call that searches or changes options, for the whole call:
+    /// `analyse` sets `MultiPV`, searches and restores it, and a search or
+    /// option from another thread in between would break the restore.
+    /// Another such call meanwhile is refused, as the engine refuses a
+    /// second search.
+    busy: Mutex<()>,
 }
 
 /// A Python value as the protocol's option value text.
@@ -230,6 +236,17 @@ fn option_name(name: &str) -> String {
 }
 
 impl PyEngine {
+    /// The engine for one call, or the engine's own refusal while another
+    /// thread's call holds it.
+    fn claim(&self) -> PyResult<MutexGuard<'_, ()>> {
+        match self.busy.try_lock() {
+            Ok(guard) => Ok(guard),
+            // A call that panicked cannot leave the guard's () inconsistent.
+            Err(TryLockError::Poisoned(p)) => Ok(p.into_inner()),
+            Err(TryLockError::WouldBlock) => Err(value_error(splut_engine::EngineError::Busy)),
+        }
+    }
+
     fn set(&self, name: &str, value: &str) -> PyResult<()> {
         self.engine
             .set_option(&option_name(name), value)
@@ -275,6 +292,7 @@ impl PyEngine {
     fn new(options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         let e = PyEngine {
             engine: Arc::new(splut_engine::Engine::new()),
+            busy: Mutex::new(()),
         };
         if let Some(options) = options {
             for (k, v) in options.iter() {
@@ -288,7 +306,9 @@ impl PyEngine {
     /// Sets an option (the protocol's name, case-insensitive; `_` may stand
     /// for a space). `ValueError` on an unknown name or a bad value.
     fn set_option(&self, name: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.set(name, &option_value(value)?)
+        let value = option_value(value)?;
+        let _busy = self.claim()?;
+        self.set(name, &value)
     }
 
     /// An option's current value (name as `set_option` takes it): an int
@@ -313,6 +333,7 @@ impl PyEngine {
 
     /// A new game: clears the table.
     fn new_game(&self) -> PyResult<()> {
+        let _busy = self.claim()?;
         self.engine.new_game().map_err(value_error)
     }
 
@@ -343,6 +364,7 @@ impl PyEngine {
         let limits = Self::limits(movetime, nodes, depth, infinite)?;
         let game: Game = position.game.clone();
         drop(position);
+        let _busy = self.claim()?;
         let engine = &self.engine;
         let report = interruptible(py, &|| engine.stop(), || engine.go(&game, &limits, |_| {}))?
             .map_err(value_error)?;
@@ -379,6 +401,7 @@ impl PyEngine {
         let limits = Self::limits(movetime, nodes, depth, infinite)?;
         let game: Game = position.game.clone();
         drop(position);
+        let _busy = self.claim()?;
         let before = self.engine.options().spin(Id::MultiPv);
         self.set("MultiPV", &multipv.to_string())?;
         let engine = &self.engine;

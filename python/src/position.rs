@@ -192,13 +192,19 @@ impl PyPosition {
     }
 
     /// Leaf count of the legal step tree `depth` (0-12) steps deep, on
-    /// `threads` (1-256) threads. The GIL is released and Ctrl-C stops it
-    /// (`KeyboardInterrupt`).
+    /// `threads` (0-256; 0 = all cores, as `splut perft --threads 0`)
+    /// threads. The GIL is released and Ctrl-C stops it
+    /// (`KeyboardInterrupt`). The position is copied first, so other
+    /// threads may play on it meanwhile.
     #[pyo3(signature = (depth, threads = Int::new(1)), text_signature = "($self, depth, threads=1)")]
-    fn perft(&self, py: Python<'_>, depth: Int, threads: Int) -> PyResult<u64> {
+    fn perft(slf: &Bound<'_, Self>, depth: Int, threads: Int) -> PyResult<u64> {
+        let py = slf.py();
         let depth: u32 = depth.within("depth", 0, MAX_DEPTH.into())?;
-        let threads: usize = threads.within("threads", 1, MAX_THREADS as i128)?;
-        let pos = *self.pos();
+        let threads: usize = match threads.within("threads", 0, MAX_THREADS as i128)? {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS)),
+            t => t,
+        };
+        let pos = *slf.borrow().pos();
         let stop = AtomicBool::new(false);
         let count = interruptible(py, &|| stop.store(true, Ordering::Relaxed), || {
             crate::perft::perft(&pos, depth, threads, &stop)

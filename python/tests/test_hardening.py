@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 
 import numpy as np
@@ -102,20 +103,21 @@ def test_perft_depth_and_threads_are_bounded():
         """
         import splut
         p = splut.Position(2)
-        for args in [(60,), (13,), (13, 0), (-1,), (10**30,), (4, 0), (4, 10**6), (4, -1)]:
+        for args in [(60,), (13,), (13, 0), (-1,), (10**30,), (4, 10**6), (4, -1)]:
             try:
                 p.perft(*args)
             except ValueError as e:
                 print("refused", args, e)
-        print(p.perft(4), p.perft(0), p.perft(5, threads=2))
+        # threads=0: all cores, as `splut perft --threads 0`.
+        print(p.perft(4), p.perft(0), p.perft(5, threads=2), p.perft(5, threads=0))
         """,
         timeout=60,
     )
     assert rc == 0, (rc, out, err)
-    assert out.count("refused") == 8, out
+    assert out.count("refused") == 7, out
     assert "depth must be 0-12, not 60" in out
-    assert "threads must be 1-256, not 0" in out
-    assert out.splitlines()[-1] == "691 1 5597"
+    assert "threads must be 0-256, not 1000000" in out
+    assert out.splitlines()[-1] == "691 1 5597 5597"
 
 
 LONG_CALLS = {
@@ -415,3 +417,82 @@ def test_the_stubs_ship_and_name_the_whole_module():
     for name in dir(splut._splut):
         if not name.startswith("_"):
             assert re.search(rf"^(class )?{name}\b", text, re.M), name
+
+
+# Found by the fuzzer (python/tests/test_fuzz.py): calls from two threads.
+
+
+def test_analyse_restores_multipv_while_other_threads_search():
+    # analyse sets MultiPV, searches, restores it: a search from another
+    # thread in between made the restore fail and left MultiPV changed for
+    # good. Now a call meets a busy engine only as a refusal, before it
+    # changes anything.
+    e = splut.Engine(Threads=1)
+    p = splut.Position(2)
+    done = threading.Event()
+
+    def rival():
+        while not done.is_set():
+            try:
+                e.best_turn(p, depth=1)
+            except splut.SplutError as err:
+                assert "searching" in str(err), err
+
+    t = threading.Thread(target=rival)
+    t.start()
+    try:
+        for _ in range(5000):
+            try:
+                lines = e.analyse(p, multipv=3, depth=1)
+                assert 1 <= len(lines) <= 3
+            except splut.SplutError as err:
+                assert "searching" in str(err), err
+                assert e.get_option("MultiPV") == 1
+    finally:
+        done.set()
+        t.join(30)
+    assert e.get_option("MultiPV") == 1
+
+
+def test_a_busy_engine_refuses_options_and_searches_and_changes_nothing():
+    e = splut.Engine(Threads=1)
+    p = splut.Position(3)
+    t = threading.Thread(target=lambda: e.best_turn(p, infinite=True))
+    t.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not e.is_searching() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        for call in (
+            lambda: e.analyse(p, multipv=2, depth=2),
+            lambda: e.best_turn(p, depth=2),
+            lambda: e.set_option("MultiPV", 4),
+            e.new_game,
+        ):
+            with pytest.raises(splut.SplutError, match="searching"):
+                call()
+        assert e.get_option("MultiPV") == 1
+    finally:
+        e.stop()
+        t.join(30)
+    assert e.best_turn(p, depth=1).steps
+
+
+def test_perft_copies_the_position_so_another_thread_may_play():
+    p = splut.Position(2)
+    counts = []
+    t = threading.Thread(target=lambda: counts.append(p.perft(8)))
+    t.start()
+    time.sleep(0.05)
+    p.play("e2e3")  # was RuntimeError: Already borrowed
+    t.join(60)
+    assert counts == [splut.Position(2).perft(8)]
+    assert p.history == ["e2e3"]
+
+
+def test_batch_step_takes_a_strided_array():
+    b = splut.Batch(4, seed=3)
+    acts = np.repeat(b.random_actions(), 2)[::2]  # int64, not contiguous
+    assert not acts.flags["C_CONTIGUOUS"]
+    b.step(acts)
+    assert b.to_move.shape == (4,)
