@@ -5,7 +5,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// A response.
@@ -106,6 +106,30 @@ pub fn request(
     })
 }
 
+/// Starts the real binary's `splut gui --port 0` with `args` (stdout
+/// piped, stderr as given) and reads the port from its first line; the
+/// rest of stdout is the caller's to drain.
+pub fn spawn(args: &[&str], stderr: Stdio) -> (Child, u16, BufReader<ChildStdout>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_splut"))
+        .args(["gui", "--port", "0"])
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .expect("start splut gui");
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    let port = line
+        .trim()
+        .strip_prefix("listening on http://127.0.0.1:")
+        .and_then(|x| x.strip_suffix('/'))
+        .and_then(|x| x.parse().ok())
+        .unwrap_or_else(|| panic!("unexpected first line: '{line}'"));
+    (child, port, out)
+}
+
 /// The real binary's `splut gui --port 0`.
 pub struct Gui {
     pub child: Child,
@@ -121,24 +145,8 @@ impl Gui {
         } else {
             &["--step-pause", "0"]
         };
-        let mut child = Command::new(env!("CARGO_BIN_EXE_splut"))
-            .args(["gui", "--port", "0"])
-            .args(full_speed)
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start splut gui");
-        let mut out = BufReader::new(child.stdout.take().unwrap());
-        let mut line = String::new();
-        out.read_line(&mut line).unwrap();
-        let port = line
-            .trim()
-            .strip_prefix("listening on http://127.0.0.1:")
-            .and_then(|x| x.strip_suffix('/'))
-            .and_then(|x| x.parse().ok())
-            .unwrap_or_else(|| panic!("unexpected first line: '{line}'"));
+        let args: Vec<&str> = full_speed.iter().chain(args).copied().collect();
+        let (child, port, _) = spawn(&args, Stdio::inherit());
         Gui { child, port }
     }
 

@@ -192,18 +192,6 @@ const END_GRACE: Duration = Duration::from_secs(5);
 const PERFT_BOUNDED: u32 = 5;
 const PERFT_MS: u64 = 10_000;
 
-/// Whether an output line is a perft row, `<step> <count>`.
-fn is_perft_row(line: &str) -> bool {
-    let mut words = line.split(' ');
-    let (Some(step), Some(n), None) = (words.next(), words.next(), words.next()) else {
-        return false;
-    };
-    let b = step.as_bytes();
-    let step_like =
-        step == "pass" || (b.len() >= 4 && (b'a'..=b'i').contains(&b[0]) && b[1].is_ascii_digit());
-    step_like && !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit())
-}
-
 impl<'a> Session<'a> {
     /// Starts an engine and does the `ugi` handshake.
     pub fn start(
@@ -610,7 +598,7 @@ impl<'a> Session<'a> {
                     comparable: false,
                 });
             }
-        } else if is_perft_row(&text)
+        } else if twin::is_perft_row(&text)
             && let Some(rows) = self.perft_rows()
         {
             rows.push(text);

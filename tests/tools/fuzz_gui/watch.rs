@@ -4,8 +4,8 @@
 
 use crate::support::gui::children_of;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::io::{BufRead, BufReader, Read};
-use std::process::{Child, Command, Stdio};
+use std::io::Read;
+use std::process::{Child, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -63,23 +63,7 @@ pub fn fds(pid: u32) -> usize {
 impl Server {
     /// `splut gui --port 0` with `args`.
     pub fn start(args: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_splut"))
-            .args(["gui", "--port", "0"])
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start splut gui");
-        let mut out = BufReader::new(child.stdout.take().unwrap());
-        let mut line = String::new();
-        out.read_line(&mut line).unwrap();
-        let port = line
-            .trim()
-            .strip_prefix("listening on http://127.0.0.1:")
-            .and_then(|x| x.strip_suffix('/'))
-            .and_then(|x| x.parse().ok())
-            .unwrap_or_else(|| panic!("unexpected first line: '{line}'"));
+        let (mut child, port, mut out) = crate::support::gui::spawn(args, Stdio::piped());
         // Anything more on stdout is drained, so the server never blocks.
         std::thread::spawn(move || {
             let mut sink = Vec::new();
