@@ -131,8 +131,12 @@ LONG_CALLS = {
 
 @pytest.mark.parametrize("name", sorted(LONG_CALLS))
 def test_ctrl_c_interrupts_a_long_call(name):
+    # Ctrl-C as an interactive interpreter gets it: a shell that starts the
+    # tests in the background has SIGINT ignored, and an interpreter that
+    # starts with it ignored installs no KeyboardInterrupt handler.
     code = f"""
-import sys, time, splut
+import signal, sys, time, splut
+signal.signal(signal.SIGINT, signal.default_int_handler)
 print("ready", flush=True)
 t0 = time.monotonic()
 try:
@@ -166,6 +170,7 @@ def test_a_search_after_an_interrupted_one_works():
     rc, out, err = run_child(
         """
         import signal, threading, os, splut
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # as above
         e = splut.Engine(Threads=1)
         threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
         try:
