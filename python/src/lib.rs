@@ -7,7 +7,6 @@ mod batch;
 mod engine;
 mod interrupt;
 mod observe;
-mod perft;
 mod position;
 
 use pyo3::prelude::*;
@@ -21,6 +20,6 @@ fn _splut(m: &Bound<'_, PyModule>) -> PyResult<()> {
     observe::register(m)?;
     batch::register(m)?;
     m.add("MAX_GAMES", batch::MAX_GAMES)?;
-    m.add("MAX_PERFT_DEPTH", perft::MAX_DEPTH)?;
+    m.add("MAX_PERFT_DEPTH", splut_engine::protocol::PERFT_MAX_DEPTH)?;
     Ok(())
 }

@@ -6,11 +6,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyTuple};
+use splut_engine::options::THREADS_MAX;
+use splut_engine::parallel_perft::perft_parallel_until;
+use splut_engine::protocol::PERFT_MAX_DEPTH;
 use splut_rules::{Game, NUM_ACTIONS, Position, Seat};
 
 use crate::args::Int;
 use crate::interrupt::interruptible;
-use crate::perft::{MAX_DEPTH, MAX_THREADS};
 
 /// A position of Splut! with its history: the game from a start position.
 ///
@@ -30,11 +32,11 @@ pyo3::create_exception!(
     "Bad input to splut: malformed SPN or step text, an illegal step or action id, a step after the game is over, an unknown engine option. A ValueError."
 );
 
-/// What `__reduce__` returns: the class, its constructor's arguments and
-/// the state for `__setstate__`.
 /// A `Position`'s pickled state: the start's SPN and the steps played.
 type PositionState = (String, Vec<String>);
 
+/// What `__reduce__` returns: the class, its constructor's arguments and
+/// the state for `__setstate__`.
 pub(crate) type Reduced<'py, A, S> = (Bound<'py, PyAny>, A, S);
 
 /// A `SplutError` with this message (a rules or engine error's Display).
@@ -199,15 +201,16 @@ impl PyPosition {
     #[pyo3(signature = (depth, threads = Int::new(1)), text_signature = "($self, depth, threads=1)")]
     fn perft(slf: &Bound<'_, Self>, depth: Int, threads: Int) -> PyResult<u64> {
         let py = slf.py();
-        let depth: u32 = depth.within("depth", 0, MAX_DEPTH.into())?;
-        let threads: usize = match threads.within("threads", 0, MAX_THREADS as i128)? {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS)),
+        let depth: u32 = depth.within("depth", 0, PERFT_MAX_DEPTH.into())?;
+        let most = THREADS_MAX as usize;
+        let threads: usize = match threads.within("threads", 0, most as i128)? {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get().min(most)),
             t => t,
         };
         let pos = *slf.borrow().pos();
         let stop = AtomicBool::new(false);
         let count = interruptible(py, &|| stop.store(true, Ordering::Relaxed), || {
-            crate::perft::perft(&pos, depth, threads, &stop)
+            perft_parallel_until(&pos, depth, threads, &stop)
         })?;
         match count {
             Ok(Some(n)) => Ok(n),

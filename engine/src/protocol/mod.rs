@@ -553,11 +553,11 @@ impl Session {
 
     fn perft(&mut self, args: &[&str]) {
         let depth = match args {
-            [d] => d.parse::<u32>().ok().filter(|&d| d <= 12),
+            [d] => d.parse::<u32>().ok().filter(|&d| d <= PERFT_MAX_DEPTH),
             _ => None,
         };
         let Some(depth) = depth else {
-            self.error("perft: expected a depth 0..=12");
+            self.error(&format!("perft: expected a depth 0..={PERFT_MAX_DEPTH}"));
             return;
         };
         // Deep perft runs for hours: it runs like a search, on its own
@@ -665,6 +665,10 @@ impl Session {
         self.finish();
     }
 }
+
+/// The deepest `perft` the protocol counts (also the Python package's
+/// bound): depth 13 from a start takes days.
+pub const PERFT_MAX_DEPTH: u32 = 12;
 
 /// How long a search may go on after the end of input: a GUI that died
 /// must not leave an engine burning a core, and `echo "go depth 8" | splut`
