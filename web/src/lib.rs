@@ -21,6 +21,7 @@ pub mod rules;
 mod exports;
 
 use splut_engine::Engine;
+use splut_engine::protocol::input::{self, Line};
 use splut_engine::protocol::{Flow, Output, Session};
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -90,22 +91,24 @@ impl Protocol {
     }
 
     /// Handles one input line given as the bytes that came before its
-    /// `\n`, read as the native engine reads stdin
-    /// (`splut_engine::protocol::input::read_line`): a line over
-    /// `MAX_LINE` bytes (counted before anything is taken off) is refused
-    /// whole, one trailing `\r` is dropped, bytes that are not UTF-8
-    /// become U+FFFD, and nothing else is touched (a byte-order mark is
-    /// part of the line's first word, as natively).
+    /// `\n`, read as the native engine reads stdin (`input::line_of`: a
+    /// line over `MAX_LINE` bytes refused whole, one trailing `\r`
+    /// dropped, bytes that are not UTF-8 read as U+FFFD, a byte-order mark
+    /// part of the first word).
     pub fn read(&mut self, bytes: &[u8]) -> Status {
         if self.quit {
             return Status::Quit;
         }
-        if bytes.len() > splut_engine::protocol::input::MAX_LINE {
-            self.session.too_long(bytes.len() as u64);
-            return self.status();
-        }
-        let body = bytes.strip_suffix(b"\r").unwrap_or(bytes);
-        if self.session.handle(&String::from_utf8_lossy(body)) == Flow::Quit {
+        let text = match input::line_of(bytes) {
+            Line::Text(text) => text,
+            Line::TooLong { bytes } => {
+                self.session.too_long(bytes);
+                return self.status();
+            }
+            // Bytes are a line, never the end of the input.
+            Line::End => return self.status(),
+        };
+        if self.session.handle(&text) == Flow::Quit {
             self.session.shutdown();
             self.quit = true;
             return Status::Quit;

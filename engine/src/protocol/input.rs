@@ -74,10 +74,22 @@ pub fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> Line {
         buf.clear();
         return Line::TooLong { bytes: total };
     }
-    if buf.last() == Some(&b'\r') {
-        buf.pop();
+    line_of(buf)
+}
+
+/// One line's bytes (those before its `\n`) as the protocol reads them:
+/// over [`MAX_LINE`] bytes it is refused whole, else one trailing `\r` is
+/// dropped and bytes that are not UTF-8 become U+FFFD; nothing else is
+/// touched (a byte-order mark stays part of the first word). For hosts
+/// that split their input into lines themselves (WebAssembly).
+pub fn line_of(bytes: &[u8]) -> Line {
+    if bytes.len() > MAX_LINE {
+        return Line::TooLong {
+            bytes: bytes.len() as u64,
+        };
     }
-    Line::Text(String::from_utf8_lossy(buf).into_owned())
+    let body = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+    Line::Text(String::from_utf8_lossy(body).into_owned())
 }
 
 /// A line holding a control character other than a space or a tab.
@@ -197,6 +209,27 @@ mod tests {
         );
         assert_eq!(lines(b"\n"), vec![Line::Text(String::new())]);
         assert_eq!(lines(b""), vec![]);
+    }
+
+    #[test]
+    fn a_lines_bytes_lose_one_trailing_cr_and_keep_the_rest() {
+        let text = |b: &[u8]| match line_of(b) {
+            Line::Text(t) => t,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(text(b"isready\r"), "isready");
+        assert_eq!(text(b"isready\r\r"), "isready\r");
+        assert_eq!(text("\u{feff}ugi".as_bytes()), "\u{feff}ugi");
+        assert_eq!(text(b"a\xffb"), "a\u{fffd}b");
+        let mut long = vec![b'x'; MAX_LINE];
+        assert_eq!(text(&long).len(), MAX_LINE);
+        long.push(b'\r');
+        assert_eq!(
+            line_of(&long),
+            Line::TooLong {
+                bytes: MAX_LINE as u64 + 1
+            }
+        );
     }
 
     #[test]
