@@ -70,6 +70,12 @@ impl Reply {
         }
     }
 
+    /// A refusal with this status: `{"error": message}` (the API's, and
+    /// the server's own before a request reaches the API).
+    pub(super) fn error(status: u16, message: &str) -> Reply {
+        Reply::json(status, serde_json::json!({ "error": message }))
+    }
+
     fn text(content_type: &'static str, body: &str) -> Reply {
         Reply {
             status: 200,
@@ -103,7 +109,7 @@ pub fn status(r: &Refusal) -> u16 {
 /// A refusal as the page gets it: its status and `{"error": message}`.
 impl From<Refusal> for Reply {
     fn from(r: Refusal) -> Reply {
-        Reply::json(status(&r), serde_json::json!({ "error": r.to_string() }))
+        Reply::error(status(&r), &r.to_string())
     }
 }
 

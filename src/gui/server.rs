@@ -412,17 +412,6 @@ fn respond(stream: &mut TcpStream, reply: &Reply, head_only: bool, keep: bool) -
     stream.write_all(&out).and_then(|_| stream.flush()).is_ok()
 }
 
-/// A refusal before the API: `{"error": …}` with this status.
-fn refusal_reply(status: u16, message: &str) -> Reply {
-    Reply {
-        status,
-        content_type: "application/json",
-        body: serde_json::json!({ "error": message }).to_string(),
-        download: None,
-        shutdown: false,
-    }
-}
-
 /// Serves one connection: its requests in turn, until it closes, asks to,
 /// breaks a rule, or idles.
 fn connection(stream: TcpStream, games: &Games, hosts: &Hosts, running: &AtomicUsize) {
@@ -445,7 +434,7 @@ fn connection(stream: TcpStream, games: &Games, hosts: &Hosts, running: &AtomicU
             Ok(r) => r,
             Err(ReadError::Close) => break,
             Err(ReadError::Refuse(status, why)) => {
-                respond(&mut out, &refusal_reply(status, why), false, false);
+                respond(&mut out, &Reply::error(status, why), false, false);
                 linger(&mut input, &out);
                 break;
             }
