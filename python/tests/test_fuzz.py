@@ -60,6 +60,7 @@ from hypothesis.stateful import (  # noqa: E402
 )
 
 import splut  # noqa: E402
+from conftest import binary_answers  # noqa: E402
 from splut import NUM_ACTIONS, Batch, Engine, EnvGame, Position, SplutError  # noqa: E402
 
 # ---------------------------------------------------------------------------
@@ -399,28 +400,8 @@ def check_consistent_position(p):
 # The binary.
 
 
-def binary_answers(splut_bin, position_line):
-    """The binary's answers after `position_line` (a `position ...`
-    protocol line, as test_rules's `_binary_answers` sends): spn, gameover,
-    winner, turn, steps, legal steps (a set) and perft 2."""
-    STATS["binary_checks"] += 1
-    script = (f"{position_line}\nquery spn\nquery gameover\nquery winner\nquery turn\n"
-              "query steps\nquery legal\nperft 2\n")
-    out = subprocess.run([splut_bin], input=script, capture_output=True, text=True,
-                         timeout=60).stdout
-    lines = out.splitlines()
-    assert not any(l.startswith("info string error") for l in lines), (position_line, out)
-    responses = [l[len("response"):].strip() for l in lines
-                 if l == "response" or l.startswith("response ")]
-    assert len(responses) == 6, out
-    nodes = [l for l in lines if l.startswith("nodes ")]
-    assert len(nodes) == 1, out
-    spn, gameover, winner, turn, steps_left, legal = responses
-    return dict(spn=spn, gameover=gameover, winner=winner, turn=turn, steps=steps_left,
-                legal=set(legal.split()), perft2=int(nodes[0].split()[1]))
-
-
 def check_against_binary(splut_bin, p, position_line):
+    STATS["binary_checks"] += 1
     b = binary_answers(splut_bin, position_line)
     assert b["spn"] == p.spn(), position_line
     assert b["legal"] == set(p.legal_steps()), position_line

@@ -2,12 +2,13 @@
 
 import copy
 import random
-import subprocess
 
 import pytest
 
 import splut
 from splut import NUM_ACTIONS, Position
+
+from conftest import binary_answers
 
 # From tests/data/perft.txt.
 PERFT = [
@@ -160,26 +161,15 @@ def test_copy_eq_hash():
     assert p.spn() in str(p)
 
 
-def _binary_answers(splut_bin, players, steps):
-    script = (
-        f"position startpos players {players} moves {' '.join(steps)}\n"
-        "query spn\nquery gameover\nquery winner\nquery turn\nquery steps\nquit\n"
-    )
-    out = subprocess.run(
-        [splut_bin], input=script, capture_output=True, text=True, timeout=60
-    ).stdout
-    responses = [l[len("response "):] for l in out.splitlines() if l.startswith("response ")]
-    assert len(responses) == 5, out
-    return responses
-
-
 def test_random_games_match_the_binary(splut_bin):
     rng = random.Random(11)
     finished = 0
     for g in range(15):
         players = 2 + g % 3
         p, steps = random_game(rng, players, max_steps=60 if g < 6 else 3000)
-        spn, gameover, winner, turn, steps_left = _binary_answers(splut_bin, players, steps)
+        b = binary_answers(splut_bin, f"position startpos players {players} moves {' '.join(steps)}")
+        spn, gameover, winner, turn, steps_left = (
+            b["spn"], b["gameover"], b["winner"], b["turn"], b["steps"])
         assert spn == p.spn()
         assert gameover == str(p.is_over()).lower()
         assert winner == ("none" if p.winner is None else p.winner[0])
