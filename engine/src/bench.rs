@@ -4,7 +4,7 @@
 
 use crate::clock::Instant;
 use crate::engine::Engine;
-use crate::game::{Game, Position};
+use splut_rules::{Game, Position};
 use crate::options::THREADS_MAX;
 use crate::search::{Algorithm, Limits};
 use std::io::Write;

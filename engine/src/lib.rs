@@ -3,7 +3,6 @@
 //! ## Modules
 //!
 //! - [`engine`]: [`Engine`], the engine as one object, and its errors.
-//! - [`game`]: the rules (the `splut-rules` crate).
 //! - [`eval`]: static evaluation for 2–4 players, hand-written and NNUE.
 //! - [`search`]: alpha-beta (2 players, paranoid), max-n, best-reply
 //!   search, MCTS, time, threads.
@@ -20,8 +19,6 @@
 // where they are (`eval::nnue::accumulator`), each behind a CPU check.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
-
-pub use splut_rules as game;
 
 pub mod bench;
 pub mod clock;

@@ -5,7 +5,7 @@
 //! be worth a task); the subtrees are then counted in parallel with the
 //! serial, bulk-counting perft and summed per root step.
 
-use crate::game::{Position, Step, divide_with, perft_interruptible, perft_with};
+use splut_rules::{Position, Step, divide_with, perft_interruptible, perft_with};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -154,7 +154,7 @@ mod tests {
         for players in 2..=4 {
             let p = Position::start(players).unwrap();
             for depth in [1, 2, 5, 7] {
-                let serial = crate::game::divide(&p, depth);
+                let serial = splut_rules::divide(&p, depth);
                 assert_eq!(divide(&p, depth, 1, true).unwrap(), serial);
                 assert_eq!(
                     divide(&p, depth, 2, true).unwrap(),
@@ -175,7 +175,7 @@ mod tests {
                 let n = perft_parallel_until(&p, depth, threads, &go).unwrap();
                 assert_eq!(
                     n,
-                    Some(crate::game::perft(&p, depth)),
+                    Some(splut_rules::perft(&p, depth)),
                     "{players}p d{depth}"
                 );
             }

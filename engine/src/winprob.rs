@@ -15,7 +15,7 @@
 //!
 //! Depends on the rules core only.
 
-use crate::game::Seat;
+use splut_rules::Seat;
 
 /// A score as the engine reports it, from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

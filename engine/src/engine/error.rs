@@ -1,7 +1,7 @@
 //! The errors of [`super::Engine`]'s calls.
 
 use crate::eval::EvalFileError;
-use crate::game::Seat;
+use splut_rules::Seat;
 use crate::options::OptionError;
 use crate::search::tt::TableError;
 

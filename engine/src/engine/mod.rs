@@ -19,7 +19,7 @@ pub use slices::SliceEnd;
 
 use crate::eval::nnue::{Network, default_network};
 use crate::eval::{EvalCaches, EvalFile, EvalSet};
-use crate::game::{Game, Position, Seat, Step};
+use splut_rules::{Game, Position, Seat, Step};
 use crate::options::{Id, Values};
 use crate::search::control::{Ponder, cores};
 use crate::search::score::Score;
@@ -38,7 +38,7 @@ const CLEAR_IN_PLACE_MIB: usize = 1024;
 ///
 /// ```
 /// use splut_engine::{Engine, Limits};
-/// use splut_engine::game::{Game, Position};
+/// use splut_rules::{Game, Position};
 ///
 /// let engine = Engine::new();
 /// engine.set_option("Hash", "16").unwrap();

@@ -8,7 +8,7 @@
 //! [`EvalCaches`] keeps them between searches.
 
 use super::{EvalParams, seat_scores};
-use crate::game::Position;
+use splut_rules::Position;
 use std::sync::Mutex;
 
 /// Entries in a cache: 24 bytes each, 1.5 MiB in all.
@@ -124,7 +124,7 @@ impl EvalCache {
 mod tests {
     use super::*;
     use crate::eval::DEFAULT_PARAMS;
-    use crate::game::Position;
+    use splut_rules::Position;
 
     /// Over random games the cached scores equal fresh ones, whether the
     /// position was met before or not.

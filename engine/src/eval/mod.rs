@@ -20,7 +20,7 @@ pub use params::{
     ParamsError, SetFlatError,
 };
 
-use crate::game::{Bitboard, Kind, Levitation, Position, Seat};
+use splut_rules::{Bitboard, Kind, Levitation, Position, Seat};
 use threats::{
     Target, Throws, levitation_landings, levitation_steps_to_kill_onto, troll_steps_to_rock,
 };

@@ -17,7 +17,7 @@
 //! the victim's sorcerer, then its troll steps onto the rock and throws it.
 //! The rules allow throwing a rock levitated earlier in the same turn.
 
-use crate::game::{Bitboard, Direction, Kind, NUM_SQUARES, Position, Seat, Square};
+use splut_rules::{Bitboard, Direction, Kind, NUM_SQUARES, Position, Seat, Square};
 use std::sync::LazyLock;
 
 /// Squares the troll on `from` can stand on after at most `steps` plain
@@ -526,7 +526,7 @@ mod tests {
 
     /// Whom the rules say `throw` kills once `steps` are played from `p`.
     fn victim_of(p: Position, steps: &str, throw: &str) -> Option<Seat> {
-        let mut g = crate::game::Game::new(p);
+        let mut g = splut_rules::Game::new(p);
         g.play_all(steps).unwrap();
         let throw = g.position().parse_step(throw).unwrap();
         g.position().throw_victim(throw)
@@ -817,9 +817,9 @@ mod tests {
             while !p.is_game_over() && p.turn() < 60 {
                 let stm = p.side_to_move();
                 let floatable = match p.levitation() {
-                    crate::game::Levitation::NotStarted => p.rocks() & !p.cooling(),
-                    crate::game::Levitation::Rock(sq) => sq.bb(),
-                    crate::game::Levitation::Over => Bitboard::EMPTY,
+                    splut_rules::Levitation::NotStarted => p.rocks() & !p.cooling(),
+                    splut_rules::Levitation::Rock(sq) => sq.bb(),
+                    splut_rules::Levitation::Over => Bitboard::EMPTY,
                 };
                 for victim in p.seats_in_game().filter(|&v| v != stm) {
                     let steps = p.steps_left();

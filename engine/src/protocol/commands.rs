@@ -4,7 +4,7 @@
 //! touches the engine's state.
 
 use super::input::echo;
-use crate::game::{Game, Position, Seat, SpnError, StepError};
+use splut_rules::{Game, Position, Seat, SpnError, StepError};
 use crate::search::time::Clock;
 use crate::search::{Limits, MAX_DEPTH};
 use std::fmt;

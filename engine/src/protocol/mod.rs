@@ -14,7 +14,7 @@ mod slices;
 pub use slices::SLICE;
 
 use crate::engine::{Engine, GoError, win_probabilities};
-use crate::game::{Game, Position, Seat, Step, perft_interruptible};
+use splut_rules::{Game, Position, Seat, Step, perft_interruptible};
 use crate::options::{Id, declarations};
 use crate::search::control::Ponder;
 use crate::search::{Info, Limits};

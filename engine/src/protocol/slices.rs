@@ -7,7 +7,7 @@
 use super::{Session, best_lines, conclude, report_line, reporter};
 use crate::clock::Instant;
 use crate::engine::{PreparedSearch, Report, SliceEnd};
-use crate::game::Position;
+use splut_rules::Position;
 use crate::search::control::Ponder;
 use crate::search::{Info, Limits};
 use std::sync::Arc;

@@ -22,7 +22,7 @@ use super::thread::{Shared, ThreadState, Worker};
 use super::tt::{Bound, TranspositionTable};
 use crate::eval::nnue::AccumulatorStack;
 use crate::eval::{EvalCache, EvalCaches, EvalParams, from_root};
-use crate::game::{Position, Seat, Step, StepKind, StepList, Undo};
+use splut_rules::{Position, Seat, Step, StepKind, StepList, Undo};
 
 /// Salt for the paranoid table keys: the scores depend on the root seat.
 const ROOT_SALT: [u64; 4] = [

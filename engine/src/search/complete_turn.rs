@@ -8,7 +8,7 @@ use super::thread::{Shared, Worker};
 use super::tt::TranspositionTable;
 use super::{Algorithm, Settings};
 use crate::eval::EvalCaches;
-use crate::game::{Position, Step};
+use splut_rules::{Position, Step};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 

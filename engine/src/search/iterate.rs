@@ -7,7 +7,7 @@ use super::control::{Control, Progress};
 use super::score::{INFINITY, MATE_BOUND};
 use super::thread::Worker;
 use super::tt::TranspositionTable;
-use crate::game::{Position, Step};
+use splut_rules::{Position, Step};
 use std::time::Duration;
 
 /// What every thread of one alpha-beta-family search shares.

@@ -17,7 +17,7 @@ use super::thread::{Shared, ThreadState, Worker};
 use super::tt::{Bound, TranspositionTable};
 use crate::eval::nnue::{self, AccumulatorStack};
 use crate::eval::{EvalParams, SHARES_TOTAL, evaluate_shares};
-use crate::game::{Position, Seat, Step, StepKind, StepList, Undo};
+use splut_rules::{Position, Seat, Step, StepKind, StepList, Undo};
 
 /// Keeps max-n's table entries apart from alpha-beta's.
 const MAXN_SALT: u64 = 0x4D41_584E_5F53_414C;

@@ -31,7 +31,7 @@ use super::workers::Workers;
 use super::{Control, Info};
 use crate::eval::nnue::Network;
 use crate::eval::{EvalParams, Evaluator, SHARES_TOTAL};
-use crate::game::{Position, Seat, Step, StepKind, StepList};
+use splut_rules::{Position, Seat, Step, StepKind, StepList};
 use rand::{Rng, SeedableRng};
 use std::sync::OnceLock;
 use std::sync::atomic::{

@@ -49,7 +49,7 @@ pub use workers::Workers;
 
 use crate::eval::EvalSet;
 use crate::eval::nnue::{Network, default_network};
-use crate::game::{Position, Step};
+use splut_rules::{Position, Step};
 use crate::options::{Id, Values};
 use score::Score;
 use std::sync::Arc;

@@ -2,7 +2,7 @@
 //! an opponent's sorcerer, then killer steps, then the rest by history.
 //! Throws that would kill one's own side go last.
 
-use crate::game::{Seat, Step, StepKind, StepList};
+use splut_rules::{Seat, Step, StepKind, StepList};
 
 /// Deepest ply the search tables cover.
 pub const MAX_PLY: usize = 128;
@@ -118,8 +118,8 @@ pub fn order(
     classify: impl Fn(Step) -> ThrowClass,
 ) {
     let steps = list.as_mut_slice();
-    let mut keyed: [(i32, Step); crate::game::MAX_STEPS] =
-        [(0, Step::PASS); crate::game::MAX_STEPS];
+    let mut keyed: [(i32, Step); splut_rules::MAX_STEPS] =
+        [(0, Step::PASS); splut_rules::MAX_STEPS];
     for (k, &s) in keyed.iter_mut().zip(steps.iter()) {
         let score = if Some(s) == tt_step {
             TT_STEP

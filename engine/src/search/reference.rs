@@ -11,7 +11,7 @@
 
 use super::SmallRng;
 use crate::eval::threats::steps_to_kill_with;
-use crate::game::{Position, Step, StepList};
+use splut_rules::{Position, Step, StepList};
 use rand::{Rng, SeedableRng};
 use std::collections::HashSet;
 
@@ -93,7 +93,7 @@ pub fn greedy_turn(root: &Position, seed: u64) -> Vec<Step> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Seat;
+    use splut_rules::Seat;
 
     #[test]
     fn random_turns_are_whole_legal_turns_and_seeded() {

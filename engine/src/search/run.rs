@@ -14,7 +14,7 @@ use super::workers::Workers;
 use super::{Algorithm, Info, Limits, MAX_DEPTH, Outcome, Settings, mcts, reference, skill, time};
 use crate::clock::Instant;
 use crate::eval::{EvalCaches, EvalParams};
-use crate::game::Position;
+use splut_rules::Position;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 use std::time::Duration;

@@ -43,7 +43,7 @@ use super::complete_turn::{complete_turn, turn_part};
 use super::score::Score;
 use super::{Algorithm, Info, Limits, Outcome, Search, Settings};
 use crate::eval::EvalParams;
-use crate::game::{Position, StepKind};
+use splut_rules::{Position, StepKind};
 use crate::options::{ELO_MAX, ELO_MIN, Id, SKILL_MAX, Values};
 use rand::{Rng, SeedableRng};
 use std::sync::Arc;
@@ -305,7 +305,7 @@ pub fn level_for_elo(elo: f64) -> f64 {
 
 /// Where `pv` ends the turn of `root`'s side to move, as a hash (turns
 /// that end in the same position are the same turn).
-fn turn_end(root: &Position, pv: &[crate::game::Step]) -> u64 {
+fn turn_end(root: &Position, pv: &[splut_rules::Step]) -> u64 {
     turn_part(root, pv).1.hash()
 }
 

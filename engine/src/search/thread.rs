@@ -8,7 +8,7 @@ use super::tt::TranspositionTable;
 use super::{Control, Progress};
 use crate::eval::nnue::Network;
 use crate::eval::{EvalCaches, EvalParams, Evaluator};
-use crate::game::{Position, Step};
+use splut_rules::{Position, Step};
 
 /// What every thread of one search shares: the table, the weights, the
 /// limits and the node count, and the evaluation caches kept between

@@ -8,7 +8,7 @@
 //! or the slot whose depth is lowest once entries from older searches are
 //! aged down.
 
-use crate::game::Step;
+use splut_rules::Step;
 use crate::system::{TABLE_MEMORY_PERCENT, available_mib};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -303,7 +303,7 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Position;
+    use splut_rules::Position;
 
     #[test]
     fn stores_and_probes_every_field() {

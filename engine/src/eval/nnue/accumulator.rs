@@ -16,7 +16,7 @@ use super::features::{BUCKETS, Boards, board_input, boards, bucket, threat_input
 use super::kernels::Avx2;
 use super::kernels::{Base, Kernels};
 use super::network::{Accumulator, Network};
-use crate::game::{Bitboard, Position, Seat, Square};
+use splut_rules::{Bitboard, Position, Seat, Square};
 use std::cell::Cell;
 
 /// One position's accumulators, one per seat (a seat out of the game
@@ -438,7 +438,7 @@ pub fn seat_values(net: &Network, pos: &Position) -> [i32; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{StepKind, splitmix64};
+    use splut_rules::{StepKind, splitmix64};
 
     /// Plays seeded random games with make/unmake, pushing after each step
     /// and checking the stack against a fresh refresh; unmakes the last

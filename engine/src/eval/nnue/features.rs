@@ -21,7 +21,7 @@
 
 use crate::eval::DANGER_EXTRA_STEPS;
 use crate::eval::threats::{Target, Throws};
-use crate::game::{Bitboard, Kind, NUM_SQUARES, Position, Seat, Square};
+use splut_rules::{Bitboard, Kind, NUM_SQUARES, Position, Seat, Square};
 
 /// Inputs of pieces and rocks (all a version-1 network file has).
 pub const BOARD_INPUTS: usize = 4 * 3 * NUM_SQUARES + NUM_SQUARES;
@@ -298,7 +298,7 @@ mod tests {
                     if pos.is_game_over() || steps.is_empty() {
                         break;
                     }
-                    let i = crate::game::splitmix64(&mut rng) % steps.len() as u64;
+                    let i = splut_rules::splitmix64(&mut rng) % steps.len() as u64;
                     pos.make(steps[i as usize]);
                     let bits = threats(&pos);
                     for a in pos.seats_in_game() {

@@ -282,7 +282,7 @@ pub fn check_base_kernels(rounds: u32) -> Result<(), String> {
 /// accumulators, wrapping and clipping at both ends: the first round where
 /// they differ, if any.
 fn same_integers<K: Kernels>(rounds: u32) -> Result<(), String> {
-    use crate::game::splitmix64;
+    use splut_rules::splitmix64;
     let random = |seed: &mut u64, range: i16| {
         let mut a = Accumulator::ZERO;
         for x in a.iter_mut() {

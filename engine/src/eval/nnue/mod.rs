@@ -13,7 +13,7 @@ pub use accumulator::{AccumulatorStack, seat_values};
 pub use network::{Network, NetworkError};
 
 use super::{EvalFileError, SHARES_TOTAL, split_total};
-use crate::game::Position;
+use splut_rules::Position;
 use std::sync::{Arc, OnceLock};
 
 /// The network the engine plays with, compiled in.

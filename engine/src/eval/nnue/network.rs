@@ -220,7 +220,7 @@ impl Network {
     pub fn pseudo_random(seed: u64, scale: i32) -> Network {
         let mut state = seed;
         let mut next = |range: i16| {
-            let r = crate::game::splitmix64(&mut state);
+            let r = splut_rules::splitmix64(&mut state);
             (r % (2 * range as u64 + 1)) as i16 - range
         };
         let mut n = Network::zeroed(scale);
