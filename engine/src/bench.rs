@@ -4,9 +4,9 @@
 
 use crate::clock::Instant;
 use crate::engine::Engine;
-use splut_rules::{Game, Position};
 use crate::options::THREADS_MAX;
 use crate::search::{Algorithm, Limits};
+use splut_rules::{Game, Position};
 use std::io::Write;
 
 /// The bench positions: SPN, depth in steps, search.

@@ -5,8 +5,8 @@
 //! be worth a task); the subtrees are then counted in parallel with the
 //! serial, bulk-counting perft and summed per root step.
 
-use splut_rules::{Position, Step, divide_with, perft_interruptible, perft_with};
 use rayon::prelude::*;
+use splut_rules::{Position, Step, divide_with, perft_interruptible, perft_with};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Tasks per thread to aim for: subtree sizes vary a lot, so many small

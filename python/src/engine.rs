@@ -8,11 +8,11 @@ use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict};
 use splut_engine::engine::win_probabilities;
-use splut_rules::{Game, Seat, Step};
 use splut_engine::options::{self, Id};
 use splut_engine::search::MAX_DEPTH;
 use splut_engine::search::score::Score;
 use splut_engine::{Info, Limits};
+use splut_rules::{Game, Seat, Step};
 
 use crate::args::Int;
 use crate::interrupt::interruptible;

@@ -1,9 +1,9 @@
 //! The errors of [`super::Engine`]'s calls.
 
 use crate::eval::EvalFileError;
-use splut_rules::Seat;
 use crate::options::OptionError;
 use crate::search::tt::TableError;
+use splut_rules::Seat;
 
 /// Why [`super::Engine::set_option`], [`super::Engine::new_game`] or
 /// [`super::Engine::set_network`] changed nothing (or, for a new game, what

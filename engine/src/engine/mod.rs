@@ -19,13 +19,13 @@ pub use slices::SliceEnd;
 
 use crate::eval::nnue::{Network, default_network};
 use crate::eval::{EvalCaches, EvalFile, EvalSet};
-use splut_rules::{Game, Position, Seat, Step};
 use crate::options::{Id, Values};
 use crate::search::control::{Ponder, cores};
 use crate::search::score::Score;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Info, Limits, Search, Settings, Workers};
 use crate::winprob::{self, Estimate};
+use splut_rules::{Game, Position, Seat, Step};
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 use std::sync::{Arc, Mutex, MutexGuard};
 

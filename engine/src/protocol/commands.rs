@@ -4,9 +4,9 @@
 //! touches the engine's state.
 
 use super::input::echo;
-use splut_rules::{Game, Position, Seat, SpnError, StepError};
 use crate::search::time::Clock;
 use crate::search::{Limits, MAX_DEPTH};
+use splut_rules::{Game, Position, Seat, SpnError, StepError};
 use std::fmt;
 
 /// A parsed `position` command: the game it describes and the seat that

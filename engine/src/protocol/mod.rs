@@ -14,12 +14,12 @@ mod slices;
 pub use slices::SLICE;
 
 use crate::engine::{Engine, GoError, win_probabilities};
-use splut_rules::{Game, Position, Seat, Step, perft_interruptible};
 use crate::options::{Id, declarations};
 use crate::search::control::Ponder;
 use crate::search::{Info, Limits};
 use crate::winprob;
 use commands::{parse_go, parse_position, parse_setoption};
+use splut_rules::{Game, Position, Seat, Step, perft_interruptible};
 use std::io::{BufRead, Write};
 
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};

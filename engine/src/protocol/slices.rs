@@ -7,9 +7,9 @@
 use super::{Session, best_lines, conclude, report_line, reporter};
 use crate::clock::Instant;
 use crate::engine::{PreparedSearch, Report, SliceEnd};
-use splut_rules::Position;
 use crate::search::control::Ponder;
 use crate::search::{Info, Limits};
+use splut_rules::Position;
 use std::sync::Arc;
 use std::time::Duration;
 

@@ -31,8 +31,8 @@ use super::workers::Workers;
 use super::{Control, Info};
 use crate::eval::nnue::Network;
 use crate::eval::{EvalParams, Evaluator, SHARES_TOTAL};
-use splut_rules::{Position, Seat, Step, StepKind, StepList};
 use rand::{Rng, SeedableRng};
+use splut_rules::{Position, Seat, Step, StepKind, StepList};
 use std::sync::OnceLock;
 use std::sync::atomic::{
     AtomicBool, AtomicU8, AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed,

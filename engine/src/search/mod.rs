@@ -49,9 +49,9 @@ pub use workers::Workers;
 
 use crate::eval::EvalSet;
 use crate::eval::nnue::{Network, default_network};
-use splut_rules::{Position, Step};
 use crate::options::{Id, Values};
 use score::Score;
+use splut_rules::{Position, Step};
 use std::sync::Arc;
 
 /// Deepest iteration, in steps.

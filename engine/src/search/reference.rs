@@ -11,8 +11,8 @@
 
 use super::SmallRng;
 use crate::eval::threats::steps_to_kill_with;
-use splut_rules::{Position, Step, StepList};
 use rand::{Rng, SeedableRng};
+use splut_rules::{Position, Step, StepList};
 use std::collections::HashSet;
 
 /// A random rest of the turn.

@@ -43,9 +43,9 @@ use super::complete_turn::{complete_turn, turn_part};
 use super::score::Score;
 use super::{Algorithm, Info, Limits, Outcome, Search, Settings};
 use crate::eval::EvalParams;
-use splut_rules::{Position, StepKind};
 use crate::options::{ELO_MAX, ELO_MIN, Id, SKILL_MAX, Values};
 use rand::{Rng, SeedableRng};
+use splut_rules::{Position, StepKind};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 

@@ -8,8 +8,8 @@
 //! or the slot whose depth is lowest once entries from older searches are
 //! aged down.
 
-use splut_rules::Step;
 use crate::system::{TABLE_MEMORY_PERCENT, available_mib};
+use splut_rules::Step;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// What a stored score means.

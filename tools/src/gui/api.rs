@@ -1,0 +1,827 @@
+//! The JSON API the page speaks: routes, request bodies and their checks.
+//! Nothing here trusts the page: every field is checked, and a refused
+//! request changes nothing.
+
+use super::levels::{Level, Levels};
+use super::refusal::Refusal;
+use super::review::{evaluate, review};
+use super::session::winprob_json;
+use super::session::{Pace, SeatConfig, Session};
+use serde::Deserialize;
+use splut_play::client::{Client, option_choices};
+use splut_play::record::parse_records;
+use splut_rules::Game;
+use splut_rules::Position;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// Most games (each with one engine process) at once.
+pub const MAX_GAMES: usize = 8;
+
+/// Longest a long-poll waits for a change.
+const LONG_POLL: Duration = Duration::from_secs(20);
+
+/// Bounds on an engine's time per turn, in ms.
+const MOVETIME: std::ops::RangeInclusive<u64> = 10..=600_000;
+
+/// Longest SPN a preview reads (a real one is under 100 characters).
+const MAX_SPN: usize = 200;
+
+/// Most hints and reviews running at once (each starts an engine).
+const MAX_ANALYSES: usize = 2;
+
+/// Bounds on the time an engine thinks for a hint or for each position of
+/// a review, in ms, and the defaults.
+const ANALYSIS_MS: std::ops::RangeInclusive<u64> = 10..=10_000;
+const HINT_MS: u64 = 500;
+const REVIEW_MS: u64 = 100;
+
+/// The page, embedded in the binary.
+const INDEX_HTML: &str = include_str!("page/index.html");
+const APP_JS: &str = include_str!("page/app.js");
+const NARRATE_JS: &str = include_str!("page/narrate.js");
+const STYLE_CSS: &str = include_str!("page/style.css");
+
+/// An answer: status, content type, body, and a file name for downloads.
+#[derive(Debug)]
+pub struct Reply {
+    /// HTTP status.
+    pub status: u16,
+    /// Content-Type.
+    pub content_type: &'static str,
+    /// The body.
+    pub body: String,
+    /// `Content-Disposition: attachment` with this name.
+    pub download: Option<String>,
+    /// Stop every engine and exit once this is sent.
+    pub shutdown: bool,
+}
+
+impl Reply {
+    fn json(status: u16, v: serde_json::Value) -> Reply {
+        Reply {
+            status,
+            content_type: "application/json",
+            body: v.to_string(),
+            download: None,
+            shutdown: false,
+        }
+    }
+
+    /// A refusal with this status: `{"error": message}` (the API's, and
+    /// the server's own before a request reaches the API).
+    pub(super) fn error(status: u16, message: &str) -> Reply {
+        Reply::json(status, serde_json::json!({ "error": message }))
+    }
+
+    fn text(content_type: &'static str, body: &str) -> Reply {
+        Reply {
+            status: 200,
+            content_type,
+            body: body.to_string(),
+            download: None,
+            shutdown: false,
+        }
+    }
+}
+
+/// The HTTP status of a refusal: the one place refusals become statuses.
+pub fn status(r: &Refusal) -> u16 {
+    match r {
+        Refusal::BadRequest(_) => 400,
+        Refusal::Forbidden(_) => 403,
+        Refusal::NotFound(_) => 404,
+        Refusal::NotPersonsTurn
+        | Refusal::GameOver
+        | Refusal::NothingToTakeBack
+        | Refusal::NothingWaiting
+        | Refusal::EngineDown(_) => 409,
+        Refusal::TooLarge(_) => 413,
+        Refusal::BadInput(_) | Refusal::IllegalStep(_) => 422,
+        Refusal::TooManyGames(_) => 429,
+        Refusal::EngineFailed(_) => 502,
+        Refusal::Busy => 503,
+    }
+}
+
+/// A refusal as the page gets it: its status and `{"error": message}`.
+impl From<Refusal> for Reply {
+    fn from(r: Refusal) -> Reply {
+        Reply::error(status(&r), &r.to_string())
+    }
+}
+
+/// Every game, the engine command and what the engine offers.
+pub struct Games {
+    sessions: Mutex<HashMap<u64, Arc<Session>>>,
+    /// Held while a game is made, so the cap on games holds under
+    /// concurrent requests.
+    creating: Mutex<()>,
+    next_id: AtomicU64,
+    /// Live engine processes.
+    pub live: Arc<AtomicUsize>,
+    command: Vec<String>,
+    algorithms: Vec<String>,
+    /// The engine's level options.
+    levels: Levels,
+    /// Hints and reviews running (each with an engine of its own).
+    analyses: AtomicUsize,
+    /// Why the engine could not be started at launch, if it could not.
+    engine_error: Option<String>,
+    /// Pause between the steps of an engine's turn.
+    step_pause: Duration,
+}
+
+/// A seat of a new game, as the page sends it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeatIn {
+    engine: bool,
+    algorithm: Option<String>,
+    movetime: Option<u64>,
+    level: Option<Level>,
+}
+
+/// A new game, as the page sends it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewGame {
+    players: Option<u8>,
+    spn: Option<String>,
+    /// A game record (`splut replay`'s format): its start and steps.
+    record: Option<String>,
+    /// Steps played from the start, space-separated.
+    moves: Option<String>,
+    /// One per seat in the game; none with a record: every seat a person.
+    #[serde(default)]
+    seats: Vec<SeatIn>,
+    /// The game this one replaces (it is closed).
+    replace: Option<u64>,
+    /// How fast the engine's steps are shown (default `normal`).
+    #[serde(default)]
+    pace: Pace,
+}
+
+/// A change of pace.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PaceIn {
+    pace: Pace,
+}
+
+/// A hint or a review: how long the engine thinks for each position.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct AnalysisIn {
+    movetime: Option<u64>,
+}
+
+/// Counts an analysis engine while it runs.
+struct AnalysisSlot<'a>(&'a AtomicUsize);
+
+impl Drop for AnalysisSlot<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StepIn {
+    step: String,
+}
+
+impl Games {
+    /// Probes the engine once for its algorithms. Each game's engine
+    /// waits `step_pause` between the steps of its turns.
+    pub fn new(command: Vec<String>, step_pause: Duration) -> Games {
+        let live = Arc::new(AtomicUsize::new(0));
+        let (algorithms, levels, engine_error) = match super::start_engine(&command, &live) {
+            Ok((e, ugi)) => {
+                e.quit(super::QUIT_GRACE);
+                (
+                    option_choices(&ugi, "Algorithm"),
+                    Levels::from_ugi(&ugi),
+                    None,
+                )
+            }
+            Err(e) => (Vec::new(), Levels::default(), Some(e)),
+        };
+        Games {
+            sessions: Mutex::new(HashMap::new()),
+            creating: Mutex::new(()),
+            next_id: AtomicU64::new(1),
+            live,
+            command,
+            algorithms,
+            levels,
+            engine_error,
+            analyses: AtomicUsize::new(0),
+            step_pause,
+        }
+    }
+
+    /// Why the engine could not be started at launch, if it could not.
+    pub fn engine_error_text(&self) -> Option<String> {
+        self.engine_error.clone()
+    }
+
+    fn sessions(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<Session>>> {
+        self.sessions.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn session(&self, id: &str) -> Result<Arc<Session>, Refusal> {
+        id.parse::<u64>()
+            .ok()
+            .and_then(|id| self.sessions().get(&id).cloned())
+            .ok_or_else(|| Refusal::NotFound("no such game (it ended or was abandoned)".into()))
+    }
+
+    /// Closes the game and forgets it.
+    fn close(&self, id: u64) -> bool {
+        let s = self.sessions().remove(&id);
+        match s {
+            Some(s) => {
+                s.close();
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Closes every game not asked about for `after`.
+    pub fn reap(&self, after: Duration) {
+        // Not under the map's lock: a session may be busy with its engine.
+        let all: Vec<Arc<Session>> = self.sessions().values().cloned().collect();
+        let idle: Vec<u64> = all
+            .iter()
+            .filter(|s| s.idle_for() > after)
+            .map(|s| s.id)
+            .collect();
+        for id in idle {
+            self.close(id);
+        }
+    }
+
+    /// Closes every game (at shutdown).
+    pub fn close_all(&self) {
+        let ids: Vec<u64> = self.sessions().keys().copied().collect();
+        for id in ids {
+            self.close(id);
+        }
+    }
+
+    /// Answers one request.
+    pub fn handle(&self, method: &str, url: &str, body: &str) -> Reply {
+        self.route(method, url, body).unwrap_or_else(Reply::from)
+    }
+
+    fn route(&self, method: &str, url: &str, body: &str) -> Result<Reply, Refusal> {
+        let (path, query) = url.split_once('?').unwrap_or((url, ""));
+        let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+        Ok(match (method, parts.as_slice()) {
+            ("GET", [""] | ["index.html"]) => Reply::text("text/html; charset=utf-8", INDEX_HTML),
+            ("GET", ["app.js"]) => Reply::text("text/javascript; charset=utf-8", APP_JS),
+            ("GET", ["narrate.js"]) => Reply::text("text/javascript; charset=utf-8", NARRATE_JS),
+            ("GET", ["style.css"]) => Reply::text("text/css; charset=utf-8", STYLE_CSS),
+            ("GET", ["api", "config"]) => Reply::json(
+                200,
+                serde_json::json!({
+                    "algorithms": self.algorithms,
+                    "engine": self.command.join(" "),
+                    "engine_error": self.engine_error,
+                    "max_games": MAX_GAMES,
+                    "movetime": { "min": MOVETIME.start(), "max": MOVETIME.end(), "default": 1000 },
+                    "step_pause": self.step_pause.as_millis() as u64,
+                    "levels": self.levels,
+                    "review": {
+                        "mistake": super::review::MISTAKE_DROP,
+                        "blunder": super::review::BLUNDER_DROP,
+                        "movetime": REVIEW_MS,
+                    },
+                    "hint_movetime": HINT_MS,
+                }),
+            ),
+            ("GET", ["api", "status"]) => Reply::json(
+                200,
+                serde_json::json!({
+                    "engines": self.live.load(Ordering::SeqCst),
+                    "games": self.sessions().len(),
+                }),
+            ),
+            ("GET", ["api", "preview"]) => preview(query)?,
+            ("GET", ["api", "threats"]) => threats(query)?,
+            ("POST", ["api", "shutdown"]) => Reply {
+                shutdown: true,
+                ..Reply::json(200, serde_json::json!({ "stopping": true }))
+            },
+            ("POST", ["api", "games"]) => self.new_game(body)?,
+            ("GET", ["api", "games", id]) => {
+                let s = self.session(id)?;
+                match query_value(query, "since")? {
+                    Some(v) => {
+                        let v = v.parse::<u64>().map_err(|_| {
+                            Refusal::BadRequest("since: expected a version number".into())
+                        })?;
+                        Reply::json(200, s.get(Some(v), LONG_POLL))
+                    }
+                    None => Reply::json(200, s.get(None, Duration::ZERO)),
+                }
+            }
+            ("DELETE", ["api", "games", id]) => {
+                match id.parse().ok().filter(|&id| self.close(id)) {
+                    Some(_) => Reply::json(200, serde_json::json!({ "closed": true })),
+                    None => return Err(Refusal::NotFound("no such game".into())),
+                }
+            }
+            ("POST", ["api", "games", id, action]) => {
+                let s = self.session(id)?;
+                Reply::json(200, self.action(&s, action, body)?)
+            }
+            ("GET", ["api", "games", id, "positions"]) => {
+                let (_, game) = self.session(id)?.game();
+                let spns: Vec<String> = game.positions().iter().map(|p| p.to_spn()).collect();
+                Reply::json(200, serde_json::json!({ "spns": spns }))
+            }
+            ("GET", ["api", "games", id, "record"]) => {
+                let s = self.session(id)?;
+                Reply {
+                    status: 200,
+                    content_type: "text/plain; charset=utf-8",
+                    body: s.record(),
+                    download: Some(format!("splut-game-{id}.txt")),
+                    shutdown: false,
+                }
+            }
+            (_, ["api", ..]) => {
+                return Err(Refusal::NotFound("no such API route or method".into()));
+            }
+            _ => return Err(Refusal::NotFound("not found".into())),
+        })
+    }
+
+    /// `POST /api/games/<id>/<action>`: a step, a take-back, a restart, a
+    /// hint, a review, a change of pace or the next engine step.
+    fn action(&self, s: &Session, action: &str, body: &str) -> Result<serde_json::Value, Refusal> {
+        match action {
+            "step" => {
+                let b = serde_json::from_str::<StepIn>(body)
+                    .map_err(|e| Refusal::BadRequest(format!("bad JSON: {e}")))?;
+                s.step(&b.step)
+            }
+            "takeback" => s.take_back(),
+            "pace" => {
+                let b = serde_json::from_str::<PaceIn>(body)
+                    .map_err(|e| Refusal::BadRequest(format!("bad JSON: {e}")))?;
+                Ok(s.set_pace(b.pace))
+            }
+            "next" => s.next_step(),
+            "restart" => s.restart_engine(),
+            "hint" => self.hint(s, body),
+            "review" => self.review(s, body),
+            _ => Err(Refusal::NotFound("no such action".into())),
+        }
+    }
+
+    fn new_game(&self, body: &str) -> Result<Reply, Refusal> {
+        let mut req: NewGame = serde_json::from_str(body)
+            .map_err(|e| Refusal::BadRequest(format!("bad JSON: {e}")))?;
+        let game = game_of(&req)?;
+        let start = *game.start();
+        let letters: Vec<char> = start.seats_in_game().map(|s| s.letter()).collect();
+        if req.seats.is_empty() && req.record.is_some() {
+            req.seats = letters
+                .iter()
+                .map(|_| SeatIn {
+                    engine: false,
+                    algorithm: None,
+                    movetime: None,
+                    level: None,
+                })
+                .collect();
+        }
+        if req.seats.len() != letters.len() {
+            return Err(Refusal::BadInput(format!(
+                "seats: the game has {} seats ({}), {} given",
+                letters.len(),
+                letters.iter().collect::<String>(),
+                req.seats.len()
+            )));
+        }
+        let mut seats = Vec::new();
+        for (seat, s) in letters.iter().zip(&req.seats) {
+            let algorithm = s.algorithm.clone().unwrap_or_else(|| "auto".into());
+            let known = if self.algorithms.is_empty() {
+                // An engine without the option: a plain word at most.
+                algorithm.len() <= 32
+                    && algorithm
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '-')
+            } else {
+                self.algorithms.contains(&algorithm)
+            };
+            if s.engine && !known {
+                return Err(Refusal::BadInput("seats: unknown algorithm".into()));
+            }
+            let movetime = s.movetime.unwrap_or(1000);
+            if !MOVETIME.contains(&movetime) {
+                return Err(Refusal::BadInput(format!(
+                    "seats: movetime must be {} to {} ms",
+                    MOVETIME.start(),
+                    MOVETIME.end()
+                )));
+            }
+            if let Some(level) = &s.level {
+                self.levels.check(level).map_err(Refusal::BadInput)?;
+            }
+            seats.push(SeatConfig {
+                seat: *seat,
+                engine: s.engine,
+                algorithm,
+                movetime,
+                level: s.level,
+            });
+        }
+        let _creating = self.creating.lock().unwrap_or_else(|e| e.into_inner());
+        // The game replaced makes room, but is closed only once the new
+        // one runs: a refused new game leaves the old one playing.
+        let replaced = req.replace.filter(|old| self.sessions().contains_key(old));
+        if self.sessions().len() - usize::from(replaced.is_some()) >= MAX_GAMES {
+            return Err(Refusal::TooManyGames(MAX_GAMES));
+        }
+        let id = self.next_id.fetch_add(1, Ordering::SeqCst);
+        let session = Session::start(
+            id,
+            game,
+            seats,
+            self.command.clone(),
+            self.live.clone(),
+            (self.step_pause, self.levels, req.pace),
+        )?;
+        if let Some(old) = replaced {
+            self.close(old);
+        }
+        let state = session.get(None, Duration::ZERO);
+        self.sessions().insert(id, session);
+        Ok(Reply::json(201, state))
+    }
+}
+
+/// The game a new-game request asks for: its start (`players`, `spn` or a
+/// `record`'s) and the steps played from it (`moves`, or the record's).
+fn game_of(req: &NewGame) -> Result<Game, Refusal> {
+    let (start, steps) = match &req.record {
+        Some(text) => {
+            if req.players.is_some() || req.spn.is_some() || req.moves.is_some() {
+                return Err(Refusal::BadRequest(
+                    "a record gives its own start and steps: no players, spn or moves with it"
+                        .into(),
+                ));
+            }
+            let games = parse_records(text)
+                .map_err(|e| Refusal::BadInput(format!("bad record: {}", short(&e, 200))))?;
+            let Some(g) = games.into_iter().next() else {
+                return Err(Refusal::BadInput("bad record: no game in it".into()));
+            };
+            let start = if g.start == "startpos" {
+                Position::start(g.players)
+                    .ok_or_else(|| Refusal::BadInput("bad record: player count".into()))?
+            } else {
+                Position::from_spn(&g.start)
+                    .map_err(|e| Refusal::BadInput(format!("bad record: {e}")))?
+            };
+            let steps: Vec<String> = g.turns.into_iter().flat_map(|t| t.1).collect();
+            (start, steps.join(" "))
+        }
+        None => (
+            start_position(req.players, req.spn.as_deref())?,
+            req.moves.clone().unwrap_or_default(),
+        ),
+    };
+    let mut game = Game::new(start);
+    game.play_all(&steps)
+        .map_err(|e| Refusal::BadInput(format!("moves: {}", short(&e.to_string(), 200))))?;
+    Ok(game)
+}
+
+/// At most `n` characters of `s`, control characters shown as `?`.
+fn short(s: &str, n: usize) -> String {
+    s.chars()
+        .take(n)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
+}
+
+/// `GET /api/threats?spn=…&seat=r`: the enemy throws that could kill the
+/// seat's sorcerer before its next turn, and its own kills at hand
+/// ([`super::threats`]).
+fn threats(query: &str) -> Result<Reply, Refusal> {
+    for (k, _) in query_pairs(query)? {
+        if k != "spn" && k != "seat" {
+            return Err(Refusal::BadRequest(format!(
+                "unknown parameter '{}' (spn or seat)",
+                short(&k, 20)
+            )));
+        }
+    }
+    let spn =
+        query_value(query, "spn")?.ok_or_else(|| Refusal::BadRequest("spn: missing".into()))?;
+    if spn.len() > MAX_SPN {
+        return Err(Refusal::BadInput(format!(
+            "bad SPN: over {MAX_SPN} characters"
+        )));
+    }
+    let pos =
+        Position::from_spn(spn.trim()).map_err(|e| Refusal::BadInput(format!("bad SPN: {e}")))?;
+    let seat = super::threats::seat_named(query_value(query, "seat")?.as_deref(), &pos)
+        .map_err(Refusal::BadInput)?;
+    let t = super::threats::threats(&pos, seat).map_err(Refusal::BadInput)?;
+    Ok(Reply::json(
+        200,
+        serde_json::to_value(t).unwrap_or_default(),
+    ))
+}
+
+impl Games {
+    /// An engine of its own for a hint or a review, while fewer than
+    /// [`MAX_ANALYSES`] run; the slot is freed when dropped.
+    fn analyst(&self) -> Result<(Client, AnalysisSlot<'_>), Refusal> {
+        if self.analyses.fetch_add(1, Ordering::SeqCst) >= MAX_ANALYSES {
+            self.analyses.fetch_sub(1, Ordering::SeqCst);
+            return Err(Refusal::Busy);
+        }
+        let slot = AnalysisSlot(&self.analyses);
+        let (engine, _) =
+            super::start_engine(&self.command, &self.live).map_err(Refusal::EngineFailed)?;
+        Ok((engine, slot))
+    }
+
+    /// `POST /api/games/<id>/hint`: the engine's best turn for the side
+    /// to move, not played.
+    fn hint(&self, s: &Session, body: &str) -> Result<serde_json::Value, Refusal> {
+        let ms = analysis_ms(body, HINT_MS)?;
+        let (start, game) = s.game();
+        if game.position().is_game_over() {
+            return Err(Refusal::GameOver);
+        }
+        let (mut engine, _slot) = self.analyst()?;
+        let seats: Vec<char> = game.start().seats_in_game().map(|s| s.letter()).collect();
+        let steps: Vec<String> = game.steps().iter().map(|s| s.to_string()).collect();
+        let e = evaluate(&mut engine, &start, &steps, game.position(), &seats, ms)
+            .map_err(|e| Refusal::EngineFailed(format!("the engine failed the hint: {e}")));
+        engine.quit(super::QUIT_GRACE);
+        let e = e?;
+        Ok(serde_json::json!({
+            "step_count": steps.len(),
+            "seat": game.position().side_to_move().letter().to_string(),
+            "marks": super::review::step_marks(game.position(), &e.best),
+            "steps": e.best,
+            "score": e.score,
+            "winprob": winprob_json(&e.winprob),
+        }))
+    }
+
+    /// `POST /api/games/<id>/review`: every turn's drop in its mover's
+    /// chance to win, the worst marked, with the engine's better turn.
+    fn review(&self, s: &Session, body: &str) -> Result<serde_json::Value, Refusal> {
+        let ms = analysis_ms(body, REVIEW_MS)?;
+        let (start, game) = s.game();
+        let (mut engine, _slot) = self.analyst()?;
+        let r = review(&mut engine, &start, &game, ms)
+            .map_err(|e| Refusal::EngineFailed(format!("the engine failed the review: {e}")));
+        engine.quit(super::QUIT_GRACE);
+        Ok(serde_json::json!({
+            "movetime": ms,
+            "mistake": super::review::MISTAKE_DROP,
+            "blunder": super::review::BLUNDER_DROP,
+            "turns": r?,
+        }))
+    }
+}
+
+/// The `movetime` of a hint's or review's body (`default` if none).
+fn analysis_ms(body: &str, default: u64) -> Result<u64, Refusal> {
+    let req: AnalysisIn = if body.trim().is_empty() {
+        AnalysisIn::default()
+    } else {
+        serde_json::from_str(body).map_err(|e| Refusal::BadRequest(format!("bad JSON: {e}")))?
+    };
+    let ms = req.movetime.unwrap_or(default);
+    if !ANALYSIS_MS.contains(&ms) {
+        return Err(Refusal::BadInput(format!(
+            "movetime must be {} to {} ms",
+            ANALYSIS_MS.start(),
+            ANALYSIS_MS.end()
+        )));
+    }
+    Ok(ms)
+}
+
+/// A game's start: `players` seats' start, or the position in `spn`
+/// (exactly one of them), not yet over.
+fn start_position(players: Option<u8>, spn: Option<&str>) -> Result<Position, Refusal> {
+    let start = match (spn, players) {
+        (Some(spn), None) => Position::from_spn(spn.trim())
+            .map_err(|e| Refusal::BadInput(format!("bad SPN: {e}")))?,
+        (None, Some(n)) => Position::start(usize::from(n))
+            .ok_or_else(|| Refusal::BadInput("players: expected 2, 3 or 4".into()))?,
+        _ => return Err(Refusal::BadRequest("give either players or spn".into())),
+    };
+    if start.is_game_over() {
+        return Err(Refusal::BadInput(
+            "bad SPN: the game in it is already over".into(),
+        ));
+    }
+    Ok(start)
+}
+
+/// `GET /api/preview?players=N` or `?spn=…`: the position a new game
+/// would start from, checked as `POST /api/games` checks it, for the page
+/// to draw before Start.
+fn preview(query: &str) -> Result<Reply, Refusal> {
+    for (k, _) in query_pairs(query)? {
+        if k != "players" && k != "spn" {
+            return Err(Refusal::BadRequest(format!(
+                "unknown parameter '{}' (players or spn)",
+                k.chars().take(20).collect::<String>()
+            )));
+        }
+    }
+    let players = match query_value(query, "players")? {
+        Some(v) => Some(
+            v.parse::<u8>()
+                .map_err(|_| Refusal::BadInput("players: expected 2, 3 or 4".into()))?,
+        ),
+        None => None,
+    };
+    let spn = query_value(query, "spn")?;
+    if spn.as_ref().is_some_and(|s| s.len() > MAX_SPN) {
+        return Err(Refusal::BadInput(format!(
+            "bad SPN: over {MAX_SPN} characters"
+        )));
+    }
+    let start = start_position(players, spn.as_deref())?;
+    Ok(Reply::json(
+        200,
+        serde_json::json!({
+            "spn": start.to_spn(),
+            "seats": start.seats_in_game().map(|s| s.letter().to_string()).collect::<Vec<_>>(),
+            "side": start.side_to_move().letter().to_string(),
+        }),
+    ))
+}
+
+/// The query's `key=value` pairs, percent-decoded (`+` is a space).
+fn query_pairs(query: &str) -> Result<Vec<(String, String)>, Refusal> {
+    query
+        .split('&')
+        .filter(|kv| !kv.is_empty())
+        .map(|kv| {
+            let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+            Ok((percent_decode(k)?, percent_decode(v)?))
+        })
+        .collect()
+}
+
+/// The value of `key` in the query; a key given twice is refused.
+fn query_value(query: &str, key: &str) -> Result<Option<String>, Refusal> {
+    let mut found = None;
+    for (k, v) in query_pairs(query)? {
+        if k == key {
+            if found.is_some() {
+                return Err(Refusal::BadRequest(format!("{key}: given twice")));
+            }
+            found = Some(v);
+        }
+    }
+    Ok(found)
+}
+
+/// `%XX` escapes and `+` for a space, to UTF-8 text.
+fn percent_decode(s: &str) -> Result<String, Refusal> {
+    let bad = || Refusal::BadRequest("the query is not percent-encoded UTF-8".into());
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'+' => out.push(b' '),
+            b'%' => {
+                let hex = b.get(i + 1..i + 3).ok_or_else(bad)?;
+                let hex = std::str::from_utf8(hex).map_err(|_| bad())?;
+                out.push(u8::from_str_radix(hex, 16).map_err(|_| bad())?);
+                i += 2;
+            }
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    String::from_utf8(out).map_err(|_| bad())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body(r: &Reply) -> serde_json::Value {
+        serde_json::from_str(&r.body).unwrap()
+    }
+
+    #[test]
+    fn refusals_map_to_statuses_in_one_place() {
+        let m = |s: &str| s.to_string();
+        for (refusal, want, message) in [
+            (Refusal::BadRequest(m("bad JSON: x")), 400, "bad JSON: x"),
+            (Refusal::Forbidden(m("no")), 403, "no"),
+            (Refusal::NotFound(m("no such game")), 404, "no such game"),
+            (Refusal::NotPersonsTurn, 409, "it is the engine's turn"),
+            (Refusal::GameOver, 409, "the game is over"),
+            (Refusal::NothingToTakeBack, 409, "nothing to take back"),
+            (
+                Refusal::EngineDown(m("engine crashed")),
+                409,
+                "engine crashed",
+            ),
+            (
+                Refusal::TooLarge(65536),
+                413,
+                "request body over 65536 bytes",
+            ),
+            (Refusal::BadInput(m("bad SPN: x")), 422, "bad SPN: x"),
+            (
+                Refusal::IllegalStep(m("'e2e4' is not a legal step here")),
+                422,
+                "'e2e4' is not a legal step here",
+            ),
+            (
+                Refusal::TooManyGames(8),
+                429,
+                "at most 8 games at once: close one first",
+            ),
+            (
+                Refusal::EngineFailed(m("cannot start")),
+                502,
+                "cannot start",
+            ),
+            (Refusal::Busy, 503, "too many requests at once"),
+        ] {
+            assert_eq!(status(&refusal), want, "{refusal:?}");
+            let reply = Reply::from(refusal.clone());
+            assert_eq!(reply.status, want, "{refusal:?}");
+            assert_eq!(reply.content_type, "application/json");
+            assert_eq!(body(&reply), serde_json::json!({ "error": message }));
+        }
+    }
+
+    #[test]
+    fn queries_are_decoded_and_checked() {
+        assert_eq!(percent_decode("a%2Fb+c%20d").unwrap(), "a/b c d");
+        assert_eq!(percent_decode("%C3%A9").unwrap(), "é");
+        for bad in ["%", "%4", "%zz", "%FF", "%C3"] {
+            assert!(
+                matches!(percent_decode(bad), Err(Refusal::BadRequest(_))),
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            query_value("players=3&x", "players").unwrap().as_deref(),
+            Some("3")
+        );
+        assert_eq!(query_value("", "spn").unwrap(), None);
+        assert!(query_value("spn=a&spn=b", "spn").is_err());
+    }
+
+    #[test]
+    fn previews_are_checked_like_new_games() {
+        let ok = |q: &str| {
+            let r = preview(q).unwrap_or_else(|e| panic!("{q}: {e}"));
+            assert_eq!(r.status, 200);
+            body(&r)
+        };
+        let two = ok("players=2");
+        assert_eq!(two["spn"], "R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 1 1 - - -");
+        assert_eq!(two["seats"], serde_json::json!(["r", "g"]));
+        assert_eq!(ok("players=3")["seats"], serde_json::json!(["r", "y", "g"]));
+        assert_eq!(ok("players=4")["seats"].as_array().unwrap().len(), 4);
+        let spn = "R/gTgDgS/5/7/R7R/7/3R1/rSrDrT/1 r 3 3 - - -";
+        let q = format!("spn={}", spn.replace('/', "%2F").replace(' ', "+"));
+        assert_eq!(ok(&q)["spn"], spn);
+        for (q, want) in [
+            ("", 400),
+            ("players=2&spn=x", 400),
+            ("players=9", 422),
+            ("players=-1", 422),
+            ("players=2&players=3", 400),
+            ("spn=junk", 422),
+            ("spn=%ZZ", 400),
+            ("cmd=sh", 400),
+        ] {
+            let r = preview(q).map(|_| ()).unwrap_err();
+            assert_eq!(status(&r), want, "{q}: {r}");
+        }
+        let long = format!("spn={}", "R".repeat(MAX_SPN + 1));
+        assert_eq!(status(&preview(&long).unwrap_err()), 422);
+    }
+}

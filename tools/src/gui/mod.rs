@@ -1,0 +1,221 @@
+//! `splut gui`: a local web board. A small HTTP server (`server`) serves
+//! the page (`page/`, embedded) and a JSON API (`api`); each game
+//! (`session`) has one engine process spoken to over the protocol
+//! (through [`splut_play::client`]), which is also the only source of
+//! legal steps.
+
+pub mod api;
+pub mod levels;
+pub mod refusal;
+pub mod review;
+pub mod server;
+pub mod session;
+pub use splut_board::threats;
+
+use splut_play::client::Client;
+use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::AtomicUsize;
+use std::time::Duration;
+
+/// How long the handshake and a query may take: a local engine answers in
+/// milliseconds, so this only catches a program that does not speak the
+/// protocol.
+pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How long `quit` is given before the process is killed.
+pub const QUIT_GRACE: Duration = Duration::from_millis(500);
+
+/// Starts the engine `command` (program and arguments), counted in `live`
+/// while it lives, and does the handshake, asking for win probabilities
+/// in its `info` lines if it offers them (`UCI_ShowWinProb`); returns
+/// the engine and its lines up to `ugiok` (its options).
+pub fn start_engine(
+    command: &[String],
+    live: &Arc<AtomicUsize>,
+) -> Result<(Client, Vec<String>), String> {
+    let mut engine = Client::spawn(command)
+        .map_err(|e| e.to_string())?
+        .count_in(live)
+        .with_timeout(ANSWER_TIMEOUT);
+    let ugi = engine.handshake(&[]).map_err(|e| e.to_string())?;
+    if levels::has_option(&ugi, "UCI_ShowWinProb") {
+        engine
+            .set_option("UCI_ShowWinProb", "true")
+            .map_err(|e| e.to_string())?;
+    }
+    Ok((engine, ugi))
+}
+
+/// `splut gui` options.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Address to bind (127.0.0.1 unless told otherwise).
+    pub host: String,
+    /// Port; 0 takes any free one.
+    pub port: u16,
+    /// The engine's program and arguments.
+    pub engine: Vec<String>,
+    /// Open the default browser.
+    pub open: bool,
+    /// A game nobody asked about for this long is closed.
+    pub abandon_after: Duration,
+    /// Pause between the steps of an engine's turn, so a person sees
+    /// each piece move.
+    pub step_pause: Duration,
+}
+
+/// Splits an engine command line into words; `"…"` and `'…'` group words.
+pub fn split_command(s: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    let mut any = false;
+    for c in s.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => cur.push(c),
+            None if c == '"' || c == '\'' => {
+                quote = Some(c);
+                any = true;
+            }
+            None if c.is_whitespace() => {
+                if any || !cur.is_empty() {
+                    words.push(std::mem::take(&mut cur));
+                }
+                any = false;
+            }
+            None => cur.push(c),
+        }
+    }
+    if quote.is_some() {
+        return Err("--engine: unclosed quote".into());
+    }
+    if any || !cur.is_empty() {
+        words.push(cur);
+    }
+    if words.is_empty() {
+        return Err("--engine: empty command".into());
+    }
+    Ok(words)
+}
+
+/// Runs the server until Ctrl-C or `POST /api/shutdown`; returns the
+/// exit code.
+pub fn run(cfg: Config) -> i32 {
+    let listener = match std::net::TcpListener::bind((cfg.host.as_str(), cfg.port)) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: cannot listen on {}:{}: {e}", cfg.host, cfg.port);
+            return 2;
+        }
+    };
+    let addr = match listener.local_addr() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: no address to listen on: {e}");
+            return 2;
+        }
+    };
+    let games = Arc::new(api::Games::new(cfg.engine.clone(), cfg.step_pause));
+    let hosts = Arc::new(server::Hosts::new(&cfg.host, addr.port()));
+    let shown = if addr.ip().is_unspecified() {
+        format!("127.0.0.1:{}", addr.port())
+    } else {
+        addr.to_string()
+    };
+    let url = format!("http://{shown}/");
+    {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "listening on {url}");
+        let _ = out.flush();
+    }
+    if let Some(e) = &games.engine_error_text() {
+        eprintln!("warning: {e}");
+    }
+    // Ctrl-C stops every engine before exiting.
+    let g = games.clone();
+    let _ = ctrlc::set_handler(move || shutdown(&g));
+    let g = games.clone();
+    let after = cfg.abandon_after;
+    std::thread::spawn(move || {
+        loop {
+            std::thread::sleep(Duration::from_millis(500).min(after));
+            g.reap(after);
+        }
+    });
+    if cfg.open {
+        open_browser(&url);
+    }
+    server::serve(listener, games, hosts);
+    0
+}
+
+/// Stops every game's engine (waiting up to 3 s for them to be reaped)
+/// and exits.
+pub fn shutdown(games: &api::Games) -> ! {
+    games.close_all();
+    let deadline = std::time::Instant::now() + Duration::from_secs(3);
+    while games.live.load(std::sync::atomic::Ordering::SeqCst) > 0
+        && std::time::Instant::now() < deadline
+    {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::process::exit(0)
+}
+
+/// Asks the desktop to open `url`; a failure is only reported.
+fn open_browser(url: &str) {
+    let (program, args): (&str, Vec<&str>) = if cfg!(target_os = "macos") {
+        ("open", vec![url])
+    } else if cfg!(windows) {
+        ("cmd", vec!["/C", "start", "", url])
+    } else {
+        ("xdg-open", vec![url])
+    };
+    match std::process::Command::new(program)
+        .args(&args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+    {
+        // Reaped on its own thread: no zombie while the server runs.
+        Ok(mut child) => {
+            std::thread::spawn(move || child.wait());
+        }
+        Err(e) => eprintln!("could not open a browser ({program}: {e}); open {url}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_commands_split() {
+        assert_eq!(split_command("a b  c").unwrap(), vec!["a", "b", "c"]);
+        assert_eq!(
+            split_command("'/x y/splut' --flag \"\"").unwrap(),
+            vec!["/x y/splut", "--flag", ""]
+        );
+        assert!(split_command("  ").is_err());
+        assert!(split_command("a 'b").is_err());
+    }
+
+    #[test]
+    fn hosts_are_checked() {
+        let h = server::Hosts::new("127.0.0.1", 8080);
+        for ok in [
+            "127.0.0.1:8080",
+            "localhost:8080",
+            "LOCALHOST:8080",
+            "[::1]:8080",
+        ] {
+            assert!(h.allows(ok), "{ok}");
+        }
+        for bad in ["evil.com:8080", "127.0.0.1:8081", "localhost", "127.0.0.1"] {
+            assert!(!h.allows(bad), "{bad}");
+        }
+    }
+}

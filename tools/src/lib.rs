@@ -1,0 +1,23 @@
+//! The Splut! tools: the `splut` command line, tournaments, data
+//! generation, training, tuning and the web board, on the engine
+//! ([`splut_engine`]), the match ([`splut_play`]) and the rules
+//! ([`splut_rules`]).
+//!
+//! - [`tournament`]: self-play tournaments with statistics.
+//! - [`datagen`]: training positions from self-play, and their reader.
+//! - [`train`]: `splut train`, the NNUE trainer.
+//! - [`tune`]: `splut tune`, the evaluation's tuner.
+//! - [`gui`]: `splut gui`, the local web board.
+//! - [`cli`]: the `splut` command line.
+
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod cli;
+pub mod datagen;
+#[cfg(test)]
+mod floors;
+pub mod gui;
+pub mod tournament;
+pub mod train;
+pub mod tune;

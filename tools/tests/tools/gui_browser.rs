@@ -1,0 +1,1474 @@
+//! `splut gui` in a real browser: headless Chromium driven over WebDriver
+//! (chromedriver, W3C protocol, spoken with the tests' tiny HTTP client).
+//! Needs the Debian packages `chromium` and `chromium-driver`; without them
+//! the test fails, unless `SPLUT_SKIP_BROWSER=1` says to skip it.
+
+use crate::support::gui::*;
+use serde_json::{Value, json};
+use splut_rules::{Position, Square};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The element key of W3C WebDriver.
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
+
+/// A position (2 players, red to move, 3 steps) where red can levitate
+/// (`d2d3@f3`) and its troll can throw the rock on f3 (north kills green).
+pub(crate) const THROW_SPN: &str = "R/gTgDgS/5/7/R7R/7/3R1/rSrDrT/1 r 3 3 - - -";
+
+fn find_program(names: &[&str]) -> Option<String> {
+    let path = std::env::var("PATH").unwrap_or_default();
+    for name in names {
+        for dir in path.split(':').chain(["/usr/bin", "/usr/lib/chromium"]) {
+            let p = std::path::Path::new(dir).join(name);
+            if p.is_file() {
+                return Some(p.to_string_lossy().into_owned());
+            }
+        }
+    }
+    None
+}
+
+/// Chromium and chromedriver; `None` (skip) only with
+/// `SPLUT_SKIP_BROWSER=1`, else a missing one fails the test.
+pub(crate) fn browser_programs() -> Option<(String, String)> {
+    let (chromium, chromedriver) = (
+        find_program(&["chromium", "chromium-browser", "google-chrome"]),
+        find_program(&["chromedriver"]),
+    );
+    let (Some(chromium), Some(chromedriver)) = (chromium, chromedriver) else {
+        if std::env::var("SPLUT_SKIP_BROWSER").as_deref() == Ok("1") {
+            eprintln!(
+                "gui_browser: skipped (SPLUT_SKIP_BROWSER=1; chromium or chromedriver missing)"
+            );
+            return None;
+        }
+        panic!(
+            "chromium and chromedriver are needed for this test: \
+             apt-get install -y chromium chromium-driver (or set SPLUT_SKIP_BROWSER=1 to skip it)"
+        );
+    };
+    Some((chromium, chromedriver))
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A chromedriver process and one browser session.
+pub(crate) struct Browser {
+    driver: Child,
+    port: u16,
+    session: String,
+}
+
+impl Browser {
+    pub(crate) fn start(chromium: &str, chromedriver: &str) -> Browser {
+        let port = free_port();
+        let driver = Command::new(chromedriver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver");
+        let mut b = Browser {
+            driver,
+            port,
+            session: String::new(),
+        };
+        let t0 = Instant::now();
+        loop {
+            if let Ok(r) = request(port, "GET", "/status", &[], b"")
+                && r.json()["value"]["ready"] == true
+            {
+                break;
+            }
+            assert!(
+                t0.elapsed() < Duration::from_secs(20),
+                "chromedriver did not start"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let caps = json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {
+                "binary": chromium,
+                "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
+                         "--disable-dev-shm-usage", "--window-size=1200,960"],
+            },
+        }}});
+        let v = b.call("POST", "/session", Some(caps));
+        b.session = v["sessionId"].as_str().expect("session id").to_string();
+        b
+    }
+
+    /// A WebDriver command; returns its `value`.
+    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let body = body.map(|b| b.to_string()).unwrap_or_default();
+        let r = request(
+            self.port,
+            method,
+            path,
+            &[("Content-Type", "application/json")],
+            body.as_bytes(),
+        )
+        .expect("WebDriver request");
+        let v = r.json();
+        assert_eq!(r.status, 200, "WebDriver {method} {path}: {}", r.body);
+        v["value"].clone()
+    }
+
+    fn s(&self, rest: &str) -> String {
+        format!("/session/{}{rest}", self.session)
+    }
+
+    pub(crate) fn go(&self, url: &str) {
+        self.call("POST", &self.s("/url"), Some(json!({ "url": url })));
+    }
+
+    /// Opens the page at `url` and waits until it says it is ready;
+    /// returns when that was (ms from its start).
+    pub(crate) fn open(&self, url: &str, what: &str) -> Value {
+        self.go(url);
+        self.wait(
+            "window.splut && window.splut.ready",
+            Duration::from_secs(10),
+            what,
+        )
+    }
+
+    pub(crate) fn js(&self, script: &str) -> Value {
+        self.call(
+            "POST",
+            &self.s("/execute/sync"),
+            Some(json!({"script": script, "args": []})),
+        )
+    }
+
+    fn find(&self, css: &str) -> String {
+        let v = self.call(
+            "POST",
+            &self.s("/element"),
+            Some(json!({"using": "css selector", "value": css})),
+        );
+        v[ELEMENT].as_str().unwrap().to_string()
+    }
+
+    /// Opens the folds (`<details>`) around the element `css`, as a person
+    /// opens "New game" or "Advanced" before using what is inside.
+    pub(crate) fn reveal(&self, css: &str) {
+        self.js(&format!(
+            "let d = document.querySelector({css:?}); d = d && d.closest('details'); \
+             while (d) {{ d.open = true; d = d.parentElement && d.parentElement.closest('details'); }} \
+             return null;"
+        ));
+    }
+
+    pub(crate) fn click(&self, css: &str) {
+        self.reveal(css);
+        let e = self.find(css);
+        self.call(
+            "POST",
+            &self.s(&format!("/element/{e}/click")),
+            Some(json!({})),
+        );
+    }
+
+    /// The id of the game the page shows (empty before the first).
+    pub(crate) fn shown_game(&self) -> String {
+        let v = self.js("return document.getElementById('board').dataset.gameId || '';");
+        v.as_str().unwrap_or("").to_string()
+    }
+
+    /// Waits until the page shows a game other than `old` (a new game
+    /// started or loaded).
+    pub(crate) fn wait_other_game(&self, old: &str, what: &str) {
+        self.wait(
+            &format!("document.getElementById('board').dataset.gameId !== '{old}'"),
+            Duration::from_secs(10),
+            what,
+        );
+    }
+
+    /// Asks for a hint and waits for it: its steps as the board holds
+    /// them (space-separated), and the first.
+    pub(crate) fn hint(&self) -> (Value, String) {
+        self.click("#hint");
+        let hint = self.wait(
+            "document.getElementById('board').dataset.hint",
+            Duration::from_secs(10),
+            "the hint",
+        );
+        let first = hint
+            .as_str()
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .to_string();
+        (hint, first)
+    }
+
+    /// In the threats position (`THROW_SPN`, Red to move): Red's sorcerer
+    /// walks into its own line of fire (`d2d3`) and Red's throw kills it
+    /// (`f2f3*w`), ending the game; then the review, which marks the
+    /// blunder.
+    pub(crate) fn self_kill_reviewed(&self) {
+        self.js("playStep('d2d3'); return null;");
+        self.wait("game.step_count === 1", Duration::from_secs(5), "the step");
+        self.js("playStep('f2f3*w'); return null;");
+        self.wait("game.gameover", Duration::from_secs(5), "the end");
+        self.click("#review");
+        self.wait(
+            "document.querySelector('.review-turn[data-mark=\"blunder\"]')",
+            Duration::from_secs(20),
+            "the review's blunder",
+        );
+    }
+
+    pub(crate) fn click_square(&self, sq: &str) {
+        self.click(&format!("[data-square=\"{sq}\"]"));
+    }
+
+    /// Start, saying yes when the page asks before it replaces a running
+    /// game.
+    pub(crate) fn start_game(&self) {
+        self.click("#start");
+        if self
+            .js("return !document.getElementById('replace-confirm').classList.contains('hidden');")
+            == true
+        {
+            self.click("#confirm-replace");
+        }
+    }
+
+    fn choose(&self, step: &str) {
+        self.click(&format!("#chooser button[data-step=\"{step}\"]"));
+    }
+
+    /// Gives the file input `css` the file at `path`, as a person picking
+    /// it does.
+    pub(crate) fn upload(&self, css: &str, path: &std::path::Path) {
+        let e = self.find(css);
+        self.call(
+            "POST",
+            &self.s(&format!("/element/{e}/value")),
+            Some(json!({ "text": path.to_string_lossy() })),
+        );
+    }
+
+    pub(crate) fn type_into(&self, css: &str, text: &str) {
+        self.reveal(css);
+        let e = self.find(css);
+        self.call(
+            "POST",
+            &self.s(&format!("/element/{e}/clear")),
+            Some(json!({})),
+        );
+        if text.is_empty() {
+            return;
+        }
+        self.call(
+            "POST",
+            &self.s(&format!("/element/{e}/value")),
+            Some(json!({ "text": text })),
+        );
+    }
+
+    /// Waits until `script` (an expression) is truthy; returns its value.
+    pub(crate) fn wait(&self, expr: &str, limit: Duration, what: &str) -> Value {
+        let t0 = Instant::now();
+        loop {
+            let v = self.js(&format!("return {expr};"));
+            if !(v.is_null() || v == false || v == "" || v == 0) {
+                return v;
+            }
+            assert!(t0.elapsed() < limit, "timed out waiting for {what}");
+            std::thread::sleep(Duration::from_millis(30));
+        }
+    }
+
+    fn screenshot(&self, name: &str) {
+        // Let the pieces' slide (250 ms) end.
+        std::thread::sleep(Duration::from_millis(300));
+        let v = self.call("GET", &self.s("/screenshot"), None);
+        let png = base64_decode(v.as_str().unwrap());
+        let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("target");
+        let _ = std::fs::create_dir_all(&dir);
+        std::fs::write(dir.join(name), png).unwrap();
+    }
+}
+
+impl Browser {
+    /// A screenshot of the element `css` alone, to `target/<name>` (and
+    /// to `docs/img/<name>` with `SPLUT_GUI_IMAGES=1`: the
+    /// README's pictures).
+    fn screenshot_of(&self, css: &str, name: &str) {
+        std::thread::sleep(Duration::from_millis(300));
+        let e = self.find(css);
+        let v = self.call("GET", &self.s(&format!("/element/{e}/screenshot")), None);
+        let png = base64_decode(v.as_str().unwrap());
+        let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+        let _ = std::fs::create_dir_all(root.join("target"));
+        std::fs::write(root.join("target").join(name), &png).unwrap();
+        if std::env::var("SPLUT_GUI_IMAGES").as_deref() == Ok("1") {
+            std::fs::write(root.join("docs/img").join(name), &png).unwrap();
+        }
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        if !self.session.is_empty() {
+            let _ = request(self.port, "DELETE", &self.s(""), &[], b"");
+        }
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+fn base64_decode(s: &str) -> Vec<u8> {
+    let val = |c: u8| match c {
+        b'A'..=b'Z' => Some(c - b'A'),
+        b'a'..=b'z' => Some(c - b'a' + 26),
+        b'0'..=b'9' => Some(c - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    };
+    let mut out = Vec::with_capacity(s.len() * 3 / 4);
+    let (mut acc, mut bits) = (0u32, 0);
+    for v in s.bytes().filter_map(val) {
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    out
+}
+
+/// The id of the game the page shows.
+fn game_id(b: &Browser) -> u64 {
+    b.js("return document.getElementById('board').dataset.gameId;")
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+/// The page's board against the server's state and the engine's own
+/// answer: the SPN it drew, and every square's content.
+fn check_board(b: &Browser, gui: &Gui, id: u64) -> Value {
+    let st = gui.state(id);
+    let drawn = b.js(
+        "const o = {}; for (const r of document.querySelectorAll('[data-square]')) \
+         o[r.dataset.square] = r.dataset.content; \
+         return {spn: document.getElementById('board').dataset.spn, squares: o};",
+    );
+    let spn = st["spn"].as_str().unwrap();
+    assert_eq!(drawn["spn"], spn, "the page drew another position");
+    let start = st["start"].as_str().unwrap();
+    assert_eq!(engine_query(start, &steps_of(&st), "spn"), spn);
+    check_squares(&drawn["squares"], &Position::from_spn(spn).unwrap());
+    st
+}
+
+/// Every square's content as the page drew it against `pos`.
+fn check_squares(squares: &Value, pos: &Position) {
+    let squares = squares.as_object().unwrap();
+    assert_eq!(squares.len(), 41);
+    for sq in Square::all() {
+        let want = pos.piece_at(sq).map_or(String::new(), |p| p.to_string());
+        assert_eq!(squares[&sq.to_string()], want.as_str(), "square {sq}");
+    }
+}
+
+/// What the page's board shows: its SPN, whether it is a preview, every
+/// square's content.
+fn drawn(b: &Browser) -> Value {
+    b.js(
+        "const o = {}; for (const r of document.querySelectorAll('[data-square]')) \
+         o[r.dataset.square] = r.dataset.content; const d = document.getElementById('board').dataset; \
+         return {spn: d.spn || null, preview: d.preview === '1', squares: o};",
+    )
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    if v.is_empty() {
+        f64::NAN
+    } else {
+        v[v.len() / 2]
+    }
+}
+
+/// Milliseconds from the person's last step being sent to the engine's
+/// first step drawn, read from the page's render log.
+fn engine_latency(b: &Browser, steps_before: u64) -> f64 {
+    let v = b.js(&format!(
+        "const l = window.splut.log.find(e => e.steps > {steps_before}); \
+         return l ? l.t - window.splut.stepPosted : null;"
+    ));
+    v.as_f64().expect("the engine's step was drawn")
+}
+
+#[test]
+fn the_page_plays_a_whole_game_in_a_real_browser() {
+    let Some((chromium, chromedriver)) = browser_programs() else {
+        return;
+    };
+    let gui = Gui::start(&[]);
+    let b = Browser::start(&chromium, &chromedriver);
+    let movetime = 200.0;
+    let mut ready_ms = Vec::new();
+    let mut latency = Vec::new();
+
+    // Interactive within 300 ms of opening: read a few times.
+    for _ in 0..5 {
+        let ready = b.open(&gui.url(), "the page");
+        ready_ms.push(ready.as_f64().unwrap());
+    }
+
+    // A 2-player game against the engine: red is a person.
+    let set_seat = |seat: &str, kind: &str, algo: &str, ms: u32| {
+        b.click(&format!("#kind-{seat} option[value=\"{kind}\"]"));
+        b.click(&format!("#algo-{seat} option[value=\"{algo}\"]"));
+        b.type_into(&format!("#ms-{seat}"), &ms.to_string());
+    };
+    set_seat("g", "engine", "alphabeta", movetime as u32);
+    b.start_game();
+    b.wait(
+        "document.getElementById('board').dataset.gameId",
+        Duration::from_secs(10),
+        "the game's board",
+    );
+    let id = game_id(&b);
+    check_board(&b, &gui, id);
+    b.screenshot("gui-start.png");
+    // Click the dwarf, its square lights up as a target, click it.
+    b.click_square("e2");
+    let lit =
+        b.js("return [...document.querySelectorAll('.hit.target')].map(e => e.dataset.square);");
+    assert_eq!(lit, json!(["e3"]));
+    b.click_square("e3");
+    b.wait(
+        "window.splut.log.some(e => e.steps >= 3 && e.side === 'r' && !e.thinking)",
+        Duration::from_secs(15),
+        "the engine's reply",
+    );
+    latency.push(engine_latency(&b, 1) - movetime);
+    check_board(&b, &gui, id);
+    // Take back: the engine's turn and the person's, to the start.
+    b.click("#takeback");
+    b.wait(
+        "game.step_count === 0",
+        Duration::from_secs(5),
+        "the take-back",
+    );
+    b.wait(
+        "document.querySelector('[data-square=\"e2\"]').dataset.content === 'rD'",
+        Duration::from_secs(5),
+        "the board after the take-back",
+    );
+    let st = check_board(&b, &gui, id);
+    assert_eq!(st["step_count"], 0);
+    // The record link and the SPN box.
+    let href = b.js("return document.getElementById('download').getAttribute('href');");
+    assert_eq!(href, format!("/api/games/{id}/record"));
+    assert!(gui.get(href.as_str().unwrap()).body.starts_with("[Game 1]"));
+    assert_eq!(
+        b.js("return document.getElementById('spn-text').value;"),
+        st["spn"]
+    );
+    b.js("window.splut.log = []; return null;");
+    b.click_square("e2");
+    b.click_square("e3");
+    b.wait(
+        "window.splut.log.some(e => e.steps >= 3 && e.side === 'r' && !e.thinking)",
+        Duration::from_secs(15),
+        "the engine's reply",
+    );
+    latency.push(engine_latency(&b, 1) - movetime);
+    check_board(&b, &gui, id);
+    // More turns for the timing: the page's own playStep with the first
+    // legal step (the clicks are tested above and below).
+    for _ in 0..6 {
+        let st = gui.state(id);
+        if st["gameover"] == true {
+            break;
+        }
+        assert_eq!(st["side"], "r");
+        let mut n = st["step_count"].as_u64().unwrap();
+        while b.js("return game.side === 'r' && !game.gameover;") == true {
+            b.js("playStep(game.legal[0]); return null;");
+            n += 1;
+            b.wait(
+                &format!("game.step_count >= {n}"),
+                Duration::from_secs(5),
+                "the person's step",
+            );
+        }
+        if b.js("return game.gameover;") == true {
+            break;
+        }
+        b.wait(
+            &format!("window.splut.log.some(e => e.steps > {n}) || game.gameover"),
+            Duration::from_secs(15),
+            "the engine's reply",
+        );
+        latency.push(engine_latency(&b, n) - movetime);
+        b.wait(
+            "(game.side === 'r' && !game.thinking) || game.gameover",
+            Duration::from_secs(15),
+            "the engine's whole turn",
+        );
+    }
+    check_board(&b, &gui, id);
+
+    // From a prepared position: a levitation, a plain step, a throw.
+    b.type_into("#start-spn", THROW_SPN);
+    b.wait(
+        "document.getElementById('kind-g')",
+        Duration::from_secs(5),
+        "the seats",
+    );
+    set_seat("r", "person", "auto", 1000);
+    set_seat("g", "engine", "alphabeta", movetime as u32);
+    b.start_game();
+    b.wait_other_game(&id.to_string(), "the new game");
+    let id = game_id(&b);
+    let st = check_board(&b, &gui, id);
+    assert!(st["legal"].as_array().unwrap().contains(&json!("d2d3@f3")));
+    b.click_square("d2");
+    b.click_square("d3");
+    // The chooser: step alone, or take the rock on f3 along.
+    let choices = b.js("return [...document.querySelectorAll('#chooser button[data-step]')].map(e => e.dataset.step);");
+    assert_eq!(choices, json!(["d2d3", "d2d3@f3"]));
+    b.choose("d2d3@f3");
+    b.wait(
+        "document.querySelector('[data-square=\"f4\"]').dataset.levitated === '1'",
+        Duration::from_secs(5),
+        "the levitated rock",
+    );
+    b.screenshot("gui-levitation.png");
+    check_board(&b, &gui, id);
+    b.click_square("f2");
+    b.click_square("f3");
+    b.wait(
+        "document.querySelector('[data-square=\"f3\"]').dataset.content === 'rT'",
+        Duration::from_secs(5),
+        "the troll's step",
+    );
+    b.click_square("f3");
+    b.click_square("f4");
+    let choices = b.js("return [...document.querySelectorAll('#chooser button[data-step]')].map(e => e.dataset.step).sort();");
+    assert_eq!(choices, json!(["f3f4*e", "f3f4*n", "f3f4*s", "f3f4*w"]));
+    // Each throw says where the rock lands and whom it crushes, and the
+    // board draws each flight and landing.
+    let words = b.js("return Object.fromEntries([...document.querySelectorAll('#chooser button[data-step]')].map(e => [e.dataset.step, e.textContent]));");
+    assert_eq!(
+        words["f3f4*n"],
+        "throw north: lands on f8, crushing Green's sorcerer"
+    );
+    assert_eq!(words["f3f4*w"], "throw west: lands on b4");
+    assert_eq!(words["f3f4*s"], "throw south: lands on f2");
+    let landings = b.js("return Object.fromEntries([...document.querySelectorAll('#throw-preview g[data-step]')].map(e => [e.dataset.step, e.dataset.landing + ' ' + e.dataset.crushed]));");
+    assert_eq!(
+        landings,
+        json!({"f3f4*n": "f8 gS", "f3f4*e": "h4 ", "f3f4*s": "f2 ", "f3f4*w": "b4 "})
+    );
+    b.screenshot_of("#left", "gui-throw.png");
+    b.choose("f3f4*w");
+    b.wait(
+        "window.splut.log.some(e => e.steps >= 4 && e.side === 'r' && !e.thinking)",
+        Duration::from_secs(15),
+        "the engine's reply",
+    );
+    latency.push(engine_latency(&b, 3) - movetime);
+    let st = check_board(&b, &gui, id);
+    assert_eq!(
+        st["turns"][0]["steps"],
+        json!(["d2d3@f3", "f2f3", "f3f4*w"])
+    );
+    assert_eq!(st["turns"][1]["seat"], "g");
+
+    // The engine dies: the page says so and offers a restart.
+    for (pid, _) in gui.children() {
+        let _ = Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .status();
+    }
+    b.wait(
+        "!document.getElementById('restart').classList.contains('hidden')",
+        Duration::from_secs(10),
+        "the restart button",
+    );
+    let text = b.js("return document.getElementById('error-text').textContent;");
+    assert!(text.as_str().unwrap().contains("engine crashed"), "{text}");
+    b.screenshot("gui-crash.png");
+    b.click("#restart");
+    b.wait(
+        "document.getElementById('error').classList.contains('hidden')",
+        Duration::from_secs(10),
+        "the restarted engine",
+    );
+    assert_eq!(gui.engines(), 1);
+    check_board(&b, &gui, id);
+
+    // A bad SPN is said plainly, and the game on the board stays.
+    b.type_into("#start-spn", "R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 1 1 - - x");
+    b.start_game();
+    let text = b.wait(
+        "!document.getElementById('error').classList.contains('hidden') && \
+         document.getElementById('error-text').textContent",
+        Duration::from_secs(5),
+        "the SPN error",
+    );
+    assert!(text.as_str().unwrap().starts_with("bad SPN"), "{text}");
+    assert_eq!(
+        b.js("return document.getElementById('board').dataset.gameId;"),
+        id.to_string()
+    );
+
+    // The killing throw, and the banner.
+    b.type_into("#start-spn", THROW_SPN);
+    b.start_game();
+    b.wait_other_game(&id.to_string(), "the new game");
+    b.click_square("f2");
+    b.click_square("f3");
+    b.choose("f2f3*n");
+    let winner = b.wait(
+        "!document.getElementById('banner').classList.contains('hidden') && document.getElementById('banner').dataset.winner",
+        Duration::from_secs(10),
+        "the banner",
+    );
+    assert_eq!(winner, "r");
+    let text = b.js("return document.getElementById('banner-title').textContent;");
+    assert_eq!(text, "Red wins!");
+    // How it ended and every place, in words.
+    let reason = b.js("return document.getElementById('banner-reason').textContent;");
+    assert_eq!(
+        reason,
+        "The end: Red's troll f2→f3 throws the rock north: Green's sorcerer is crushed on f8, Green is out (2nd)."
+    );
+    assert_eq!(
+        b.js("return document.getElementById('banner-places').textContent;"),
+        "Places: 1st Red · 2nd Green"
+    );
+    b.screenshot("gui-win.png");
+
+    // A 4-player engine game watched to its end.
+    b.type_into("#start-spn", "");
+    b.click("#players option[value=\"4\"]");
+    // Strong and weak players, so the game ends soon.
+    for (seat, kind, algo) in [
+        ("r", "person", "alphabeta"),
+        ("y", "engine", "greedy"),
+        ("g", "engine", "random"),
+        ("b", "engine", "greedy"),
+    ] {
+        set_seat(seat, kind, algo, 20);
+    }
+    // "Engines only" makes red the engine's too.
+    b.click("#engines-only");
+    let kill_id = b.shown_game();
+    b.start_game();
+    b.wait_other_game(&kill_id, "the new game");
+    b.wait(
+        "!document.getElementById('banner').classList.contains('hidden')",
+        Duration::from_secs(300),
+        "the end of the 4-player game",
+    );
+    let id = game_id(&b);
+    let st = check_board(&b, &gui, id);
+    assert_eq!(st["gameover"], true);
+    assert!(
+        st["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["engine"] == true),
+        "{}",
+        st["seats"]
+    );
+    assert_eq!(
+        b.js("return document.getElementById('banner').dataset.winner;"),
+        st["winner"]
+    );
+    // Each engine turn: from the first render that shows it thinking to
+    // the render of its first step.
+    let watched = b.js("const l = window.splut.log, out = [], seen = new Set(); \
+         for (let i = 0; i < l.length; i++) if (l[i].think && !seen.has(l[i].think)) { \
+           seen.add(l[i].think); \
+           const s = l[i].steps, j = l.findIndex((e, k) => k > i && e.steps > s); \
+           if (j > 0) out.push(l[j].t - l[i].t); } return out;");
+    let mut watched: Vec<f64> = watched
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|v| v.as_f64())
+        .map(|t| t - 20.0)
+        .collect();
+    b.screenshot("gui-4p.png");
+    // The finished game's engine is stopped.
+    gui.wait_engines(0, Duration::from_secs(5));
+
+    println!("gui: engine steps shown after their turn (ms): {latency:.0?}");
+    let ready = median(&mut ready_ms);
+    let reply = median(&mut latency);
+    let watch = median(&mut watched);
+    println!(
+        "gui: page interactive after {ready:.0} ms (median of {}); engine step shown \
+         {reply:.0} ms after its {movetime} ms turn (median of {}); in the watched 4-player \
+         game {watch:.0} ms past the 20 ms turn (median of {} turns)",
+        ready_ms.len(),
+        latency.len(),
+        watched.len()
+    );
+    // Generous bounds: machines are noisy; docs/results/speed.md gives the medians.
+    assert!(ready < 3000.0, "page interactive after {ready} ms");
+    assert!(reply < 3000.0, "engine step {reply} ms late");
+}
+
+#[test]
+fn the_new_game_form_is_labelled_and_shows_the_start_in_a_real_browser() {
+    let Some((chromium, chromedriver)) = browser_programs() else {
+        return;
+    };
+    let gui = Gui::start(&[]);
+    let b = Browser::start(&chromium, &chromedriver);
+    b.open(&gui.url(), "the page");
+
+    // Each seat's controls have visible labels, and are named by them
+    // (the algorithm and time in the "Advanced" fold, opened).
+    b.reveal("#algo-r");
+    let heads = b.js("return ['col-kind', 'col-algo', 'col-ms'].map(id => { \
+           const e = document.getElementById(id), r = e.getBoundingClientRect(); \
+           return r.width > 0 && r.height > 0 ? e.textContent : null; });");
+    assert_eq!(heads, json!(["Person/Engine", "Algorithm", "ms per turn"]));
+    for (seat, name) in [("r", "Red"), ("g", "Green")] {
+        for (control, label) in [
+            ("kind", "Person/Engine"),
+            ("algo", "Algorithm"),
+            ("ms", "ms per turn"),
+        ] {
+            let e = b.find(&format!("#{control}-{seat}"));
+            let computed = b.call("GET", &b.s(&format!("/element/{e}/computedlabel")), None);
+            assert_eq!(computed, format!("{name} {label}"), "#{control}-{seat}");
+        }
+    }
+
+    // Before Start the board shows the start of the form's player count,
+    // and follows it; no game is made for it.
+    for players in [3, 4, 2] {
+        b.click(&format!("#players option[value=\"{players}\"]"));
+        let want = gui.get(&format!("/api/preview?players={players}")).json()["spn"].clone();
+        b.wait(
+            &format!("document.getElementById('board').dataset.spn === {want}"),
+            Duration::from_secs(5),
+            "the start drawn",
+        );
+        let d = drawn(&b);
+        assert_eq!(d["preview"], true);
+        let start = Position::start(players).unwrap();
+        assert_eq!(d["spn"], start.to_spn());
+        check_squares(&d["squares"], &start);
+        let seats = b.js(
+            "return [...document.querySelectorAll('#seats select[data-seat]')].map(e => e.dataset.seat).join('');",
+        );
+        assert_eq!(seats, ["rg", "ryg", "rygb"][players - 2]);
+    }
+    // And an SPN's position; a bad one is said under it and draws nothing.
+    b.type_into("#start-spn", THROW_SPN);
+    b.wait(
+        &format!("document.getElementById('board').dataset.spn === '{THROW_SPN}'"),
+        Duration::from_secs(5),
+        "the SPN drawn",
+    );
+    check_squares(
+        &drawn(&b)["squares"],
+        &Position::from_spn(THROW_SPN).unwrap(),
+    );
+    b.type_into("#start-spn", "R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 1 1 - - x");
+    let hint = b.wait(
+        "document.getElementById('spn-hint').textContent",
+        Duration::from_secs(5),
+        "the SPN hint",
+    );
+    assert!(hint.as_str().unwrap().contains("bad SPN"), "{hint}");
+    b.wait(
+        "!document.getElementById('board').dataset.spn",
+        Duration::from_secs(5),
+        "an empty board",
+    );
+    b.type_into("#start-spn", "");
+    b.wait(
+        &format!(
+            "document.getElementById('board').dataset.spn === '{}' && \
+             !document.getElementById('spn-hint').textContent",
+            Position::start(2).unwrap().to_spn()
+        ),
+        Duration::from_secs(5),
+        "the 2-player start again",
+    );
+    assert_eq!(gui.get("/api/status").json()["games"], 0);
+
+    // "Engines only": every seat shows as the engine, and no seat can be
+    // made a person; unchecked, each seat's own choice is back.
+    b.click("#players option[value=\"3\"]");
+    b.wait(
+        "document.getElementById('kind-y')",
+        Duration::from_secs(5),
+        "3 seats",
+    );
+    let kinds = "return [...document.querySelectorAll('#seats select[data-seat]')] \
+                 .map(e => e.value + (e.disabled ? '-' : '+'));";
+    assert_eq!(b.js(kinds), json!(["person+", "engine+", "engine+"]));
+    b.click("#engines-only");
+    assert_eq!(b.js(kinds), json!(["engine-", "engine-", "engine-"]));
+    // Drawn again for another player count: still all engines.
+    b.click("#players option[value=\"4\"]");
+    assert_eq!(
+        b.js(kinds),
+        json!(["engine-", "engine-", "engine-", "engine-"])
+    );
+    b.screenshot("gui-newgame.png");
+    b.click("#engines-only");
+    assert_eq!(
+        b.js(kinds),
+        json!(["person+", "engine+", "engine+", "engine+"])
+    );
+    b.click("#players option[value=\"2\"]");
+    b.click("#engines-only");
+    for seat in ["r", "g"] {
+        b.type_into(&format!("#ms-{seat}"), "20");
+    }
+    b.start_game();
+    b.wait(
+        "document.getElementById('board').dataset.gameId",
+        Duration::from_secs(10),
+        "the game",
+    );
+    let id = game_id(&b);
+    let st = gui.state(id);
+    assert_eq!(
+        st["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["engine"].as_bool().unwrap())
+            .collect::<Vec<_>>(),
+        [true, true]
+    );
+    assert_eq!(drawn(&b)["preview"], false);
+    // The engines play: no person is asked for a step.
+    gui.wait_for(id, Duration::from_secs(20), "the engines' steps", |s| {
+        s["step_count"].as_u64().unwrap() >= 3
+    });
+}
+
+/// The screenshot for the README: `SPLUT_GUI_SCREENSHOT=docs/gui.png`.
+#[test]
+fn screenshot_for_the_readme() {
+    let Ok(target) = std::env::var("SPLUT_GUI_SCREENSHOT") else {
+        return;
+    };
+    let (Some(chromium), Some(chromedriver)) = (
+        find_program(&["chromium", "chromium-browser", "google-chrome"]),
+        find_program(&["chromedriver"]),
+    ) else {
+        panic!("chromium and chromedriver are needed");
+    };
+    let gui = Gui::start(&[]);
+    let b = Browser::start(&chromium, &chromedriver);
+    b.open(&gui.url(), "the page");
+    b.type_into("#start-spn", THROW_SPN);
+    b.click("#kind-g option[value=\"engine\"]");
+    b.start_game();
+    b.wait(
+        "document.getElementById('board').dataset.gameId",
+        Duration::from_secs(10),
+        "the game's board",
+    );
+    b.click_square("d2");
+    b.click_square("d3");
+    b.choose("d2d3@f3");
+    b.wait(
+        "document.querySelector('[data-square=\"f4\"]').dataset.levitated === '1'",
+        Duration::from_secs(5),
+        "the levitated rock",
+    );
+    b.click_square("f2");
+    b.click_square("f3");
+    b.wait(
+        "document.querySelector('[data-square=\"f3\"]').dataset.content === 'rT'",
+        Duration::from_secs(5),
+        "the troll's step",
+    );
+    b.click_square("f3");
+    b.click_square("f4");
+    std::thread::sleep(Duration::from_millis(400));
+    let v = b.call("GET", &b.s("/screenshot"), None);
+    std::fs::write(
+        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join(target),
+        base64_decode(v.as_str().unwrap()),
+    )
+    .unwrap();
+}
+
+/// Whether the element `css` is shown (not `.hidden`, with a size).
+fn shown(b: &Browser, css: &str) -> bool {
+    b.js(&format!(
+        "const e = document.querySelector('{css}'); \
+         return !!e && !e.classList.contains('hidden') && e.getBoundingClientRect().height > 0;"
+    )) == true
+}
+
+#[test]
+fn hints_threats_evaluation_review_and_browsing_in_a_real_browser() {
+    let Some((chromium, chromedriver)) = browser_programs() else {
+        return;
+    };
+    let gui = Gui::start(&[]);
+    let b = Browser::start(&chromium, &chromedriver);
+    b.open(&gui.url(), "the page");
+    // The engine offers levels: a level column.
+    assert_eq!(b.js("return !!document.getElementById('col-level');"), true);
+
+    // A person against the engine: the engine's view is a bar and a graph.
+    b.click("#kind-g option[value=\"engine\"]");
+    b.click("#algo-g option[value=\"alphabeta\"]");
+    b.type_into("#ms-g", "100");
+    b.start_game();
+    b.wait(
+        "document.getElementById('board').dataset.gameId",
+        Duration::from_secs(10),
+        "the game",
+    );
+    let id = game_id(&b);
+    b.click_square("e2");
+    b.click_square("e3");
+    b.wait("game && game.side === 'r' && !game.thinking && game.step_count === 3 && game.evals.length > 0",
+        Duration::from_secs(15), "the engine's reply");
+    let bar = b.js("return [...document.querySelectorAll('#evalbar span')].map(e => [e.dataset.seat, Number(e.dataset.p)]);");
+    let bar = bar.as_array().unwrap();
+    assert_eq!(bar.len(), 2, "{bar:?}");
+    let sum: f64 = bar.iter().map(|x| x[1].as_f64().unwrap()).sum();
+    assert!((sum - 1.0).abs() < 0.01, "{bar:?}");
+    assert!(shown(&b, "#evalbar"));
+    assert_eq!(
+        b.js("return document.querySelectorAll('#graph polyline').length;"),
+        2
+    );
+
+    // A hint: arrows for the engine's turn, nothing played.
+    let (hint, first) = b.hint();
+    assert!(
+        gui.state(id)["legal"]
+            .as_array()
+            .unwrap()
+            .contains(&json!(first)),
+        "{hint}"
+    );
+    let arrows = b.js("return [...document.querySelectorAll('#arrows .arrow-g[data-step]')].map(e => e.dataset.step).join(' ');");
+    assert_eq!(arrows, hint);
+    assert_eq!(gui.state(id)["step_count"], 3);
+    b.screenshot_of("#left", "gui-hint.png");
+
+    // Browsing: the position after the first turn, the game unchanged,
+    // no step offered; then back to the game.
+    b.click("#moves li[data-turn=\"0\"]");
+    b.wait(
+        "document.getElementById('board').dataset.viewing === '1'",
+        Duration::from_secs(5),
+        "the position browsed",
+    );
+    let spns = gui.get(&format!("/api/games/{id}/positions")).json()["spns"].clone();
+    assert_eq!(drawn(&b)["spn"], spns[1]);
+    check_squares(
+        &drawn(&b)["squares"],
+        &Position::from_spn(spns[1].as_str().unwrap()).unwrap(),
+    );
+    assert!(shown(&b, "#browsing"));
+    assert_eq!(
+        b.js("return document.querySelectorAll('.hit.from').length;"),
+        0
+    );
+    assert_eq!(
+        b.js("return document.querySelectorAll('#arrows .arrow-g').length;"),
+        0
+    );
+    assert_eq!(gui.state(id)["step_count"], 3);
+    // One step of a turn, and the arrow keys step by step.
+    b.click("#moves li[data-turn=\"1\"] span[data-end=\"2\"]");
+    b.wait(
+        "document.getElementById('board').dataset.viewing === '2'",
+        Duration::from_secs(5),
+        "the position after step 2",
+    );
+    assert_eq!(drawn(&b)["spn"], spns[2]);
+    b.js("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowLeft'})); return null;");
+    b.wait(
+        "document.getElementById('board').dataset.viewing === '1'",
+        Duration::from_secs(5),
+        "a step back",
+    );
+    assert_eq!(drawn(&b)["spn"], spns[1]);
+    b.click("#live");
+    b.wait(
+        "!document.getElementById('board').dataset.viewing",
+        Duration::from_secs(5),
+        "the live game",
+    );
+    check_board(&b, &gui, id);
+    assert!(
+        b.js("return document.querySelectorAll('.hit.from').length;")
+            .as_u64()
+            .unwrap()
+            > 0
+    );
+
+    // Threats: red's kill at hand, drawn and listed; a blunder reviewed.
+    b.type_into("#start-spn", THROW_SPN);
+    b.click("#kind-g option[value=\"person\"]");
+    b.start_game();
+    b.wait_other_game(&id.to_string(), "the new game");
+    let id = game_id(&b);
+    b.click("#threats-toggle");
+    b.wait(
+        "document.querySelector('#threat-marks .kill-mark[data-steps=\"f2f3*n\"]')",
+        Duration::from_secs(10),
+        "the kill at hand drawn",
+    );
+    let listed = b.js("return document.getElementById('threat-list').textContent;");
+    assert!(
+        listed
+            .as_str()
+            .unwrap()
+            .contains("Red can kill Green now: f2f3*n"),
+        "{listed}"
+    );
+    b.screenshot_of("#left", "gui-threats.png");
+    // Red's sorcerer walks into its own line of fire: green's throw is
+    // no threat, red's own throw kills it.
+    b.self_kill_reviewed();
+    assert_eq!(b.js("return document.querySelector('#moves li[data-turn=\"0\"]').classList.contains('blunder');"), true);
+    // The review's chances over the game, one line a seat.
+    assert_eq!(
+        b.js("return document.querySelectorAll('#graph polyline').length;"),
+        2
+    );
+    b.click(".review-turn[data-turn=\"0\"]");
+    b.wait(
+        "document.getElementById('board').dataset.viewing === '0'",
+        Duration::from_secs(5),
+        "the position before the blunder",
+    );
+    assert_eq!(drawn(&b)["spn"], THROW_SPN);
+    let best = b.js("return [...document.querySelectorAll('#arrows .arrow-g[data-step]')].map(e => e.dataset.step);");
+    let best = best.as_array().unwrap();
+    assert!(!best.is_empty());
+    let mut p = Position::from_spn(THROW_SPN).unwrap();
+    for s in best {
+        p.play(p.parse_step(s.as_str().unwrap()).unwrap());
+    }
+    assert!(
+        !p.in_game(splut_rules::Seat::Green),
+        "the better turn kills: {best:?}"
+    );
+    b.screenshot_of("main", "gui-review.png");
+    assert_eq!(gui.state(id)["gameover"], true);
+
+    // The game's record loaded from a file: the same game, every seat a
+    // person.
+    let record = gui.get(&format!("/api/games/{id}/record")).body;
+    let path = crate::support::temp("gui-browser", "game.txt");
+    std::fs::write(&path, &record).unwrap();
+    b.upload("#record-file", &path);
+    b.wait_other_game(&id.to_string(), "the loaded game");
+    let loaded = check_board(&b, &gui, game_id(&b));
+    assert_eq!(steps_of(&loaded), ["d2d3", "f2f3*w"]);
+    assert_eq!(loaded["start"], THROW_SPN);
+    assert!(
+        loaded["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["engine"] == false)
+    );
+}
+
+#[test]
+fn levels_are_offered_and_remembered_in_a_real_browser() {
+    let Some((chromium, chromedriver)) = browser_programs() else {
+        return;
+    };
+    let log = crate::support::temp("gui-browser", "levels.log");
+    let gui = Gui::start(&["--engine", &levels_engine("gui-browser", &log)]);
+    let b = Browser::start(&chromium, &chromedriver);
+    b.go(&gui.url());
+    b.wait(
+        "window.splut && window.splut.ready && document.getElementById('level-g')",
+        Duration::from_secs(10),
+        "the levels",
+    );
+    b.reveal("#level-g");
+    let e = b.find("#level-g");
+    let label = b.call("GET", &b.s(&format!("/element/{e}/computedlabel")), None);
+    assert_eq!(label, "Green Level");
+    let values =
+        b.js("return [...document.querySelectorAll('#level-g option')].map(o => o.value);");
+    // One scale: six ratings spread over the engine's UCI_Elo range, named
+    // for people with the Elo beside each, then full strength.
+    assert_eq!(
+        values,
+        json!([
+            "elo:800", "elo:1070", "elo:1330", "elo:1600", "elo:1870", "elo:2130", "full"
+        ])
+    );
+    let labels =
+        b.js("return [...document.querySelectorAll('#level option')].map(o => o.textContent);");
+    assert_eq!(labels[0], "Beginner · 800");
+    assert_eq!(labels[5], "Expert · 2130");
+    // This engine's full strength, measured at the board's 1 s a turn.
+    assert_eq!(labels[6], "Full strength · over 2200 at 1 s a turn");
+    // One choice sets every engine seat; a seat's own choice shows "mixed".
+    b.click("#level option[value=\"elo:1330\"]");
+    assert_eq!(
+        b.js("return [...document.querySelectorAll('#seats-advanced select[id^=level-]')].map(e => e.value);"),
+        json!(["elo:1330", "elo:1330"])
+    );
+    b.click("#level-g option[value=\"elo:800\"]");
+    assert_eq!(
+        b.js("return document.getElementById('level').value;"),
+        "mixed"
+    );
+    b.click("#kind-g option[value=\"engine\"]");
+    b.type_into("#ms-g", "20");
+    b.start_game();
+    b.wait(
+        "document.getElementById('board').dataset.gameId",
+        Duration::from_secs(10),
+        "the game",
+    );
+    let id = game_id(&b);
+    assert_eq!(gui.state(id)["seats"][1]["level"], json!({"elo": 800}));
+    // Remembered on the next visit.
+    b.go(&gui.url());
+    b.wait(
+        "window.splut && window.splut.ready && document.getElementById('level-g')",
+        Duration::from_secs(10),
+        "the page again",
+    );
+    assert_eq!(
+        b.js("return document.getElementById('level-g').value;"),
+        "elo:800"
+    );
+}
+
+/// 3 players: red (a person) has one step left; then yellow's troll can
+/// throw the rock on f3 north onto green's sorcerer on f8, and no throw of
+/// yellow's reaches red's sorcerer.
+const KILL_3P_SPN: &str = "R/gTgDgS/5/7/yS7R/yD6/3R1/rDrSyT/R r 1 3 - - -";
+
+/// Whether the element `css` lies wholly inside the window.
+fn in_viewport(b: &Browser, css: &str) -> bool {
+    b.js(&format!(
+        "const r = document.querySelector('{css}').getBoundingClientRect(); \
+         return r.width > 0 && r.left >= 0 && r.top >= 0 && \
+         r.right <= window.innerWidth && r.bottom <= window.innerHeight;"
+    )) == true
+}
+
+/// A tap with a finger (W3C touch actions) on the element `css`.
+fn tap(b: &Browser, css: &str) {
+    let e = b.find(css);
+    let actions = json!({"actions": [{
+        "type": "pointer", "id": "finger", "parameters": {"pointerType": "touch"},
+        "actions": [
+            {"type": "pointerMove", "duration": 0, "origin": {ELEMENT: e}, "x": 0, "y": 0},
+            {"type": "pointerDown", "button": 0},
+            {"type": "pause", "duration": 50},
+            {"type": "pointerUp", "button": 0},
+        ],
+    }]});
+    b.call("POST", &b.s("/actions"), Some(actions));
+    b.call("DELETE", &b.s("/actions"), None);
+}
+
+#[test]
+fn what_happened_help_and_a_phone_in_a_real_browser() {
+    let Some((chromium, chromedriver)) = browser_programs() else {
+        return;
+    };
+    let gui = Gui::start(&[]);
+    let b = Browser::start(&chromium, &chromedriver);
+    b.open(&gui.url(), "the page");
+    b.type_into("#start-spn", KILL_3P_SPN);
+    b.wait(
+        "document.getElementById('kind-y')",
+        Duration::from_secs(5),
+        "the seats",
+    );
+    b.click("#kind-y option[value=\"engine\"]");
+    b.click("#algo-y option[value=\"greedy\"]");
+    b.type_into("#ms-y", "100");
+    b.click("#kind-g option[value=\"engine\"]");
+    b.type_into("#ms-g", "100");
+    b.start_game();
+    b.wait(
+        "document.getElementById('board').dataset.gameId",
+        Duration::from_secs(10),
+        "the game",
+    );
+    let id = game_id(&b);
+    // The form folds away while the game runs.
+    assert_eq!(
+        b.js("return document.getElementById('newgame').open;"),
+        false
+    );
+    b.click_square("d2");
+    b.click_square("d3");
+    b.wait(
+        "game.side === 'r' && !game.thinking && game.step_count > 1",
+        Duration::from_secs(20),
+        "yellow's turn",
+    );
+    let st = gui.state(id);
+    let yellow = st["turns"][1]["steps"].clone();
+    assert_eq!(st["turns"][1]["seat"], "y");
+    // The log names the killer and the victim; the seat list the place.
+    let told = b.js("return document.querySelector('#log li[data-turn=\"1\"]').textContent;");
+    assert!(
+        told.as_str().unwrap().ends_with(
+            "Yellow's troll f2→f3 throws the rock north: Green's sorcerer is crushed on f8, Green is out (3rd)."
+        ),
+        "{told}"
+    );
+    let green = b.js(
+        "const e = document.querySelector('#seat-list li[data-seat=\"g\"]'); \
+         return [e.classList.contains('out'), e.dataset.place, e.textContent];",
+    );
+    assert_eq!(green[0], true);
+    assert_eq!(green[1], "3");
+    assert!(green[2].as_str().unwrap().contains("out, 3rd"), "{green}");
+    // Yellow's turn is marked on the board until red moves: its steps'
+    // squares, the flight and the kill.
+    let marked = b.js("return document.getElementById('board').dataset.lastSteps;");
+    let yellow_text: Vec<&str> = yellow
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    assert_eq!(marked, yellow_text.join(" "));
+    assert_eq!(
+        b.js("return document.querySelector('#last-top [data-mark=\"kill\"]').dataset.at;"),
+        "f8"
+    );
+    assert_eq!(
+        b.js("return document.querySelector('#last-top [data-mark=\"flight\"]').dataset.at;"),
+        "f8"
+    );
+    assert_eq!(
+        b.js("return document.querySelector('#last-marks [data-mark=\"to\"][data-at=\"f3\"]') !== null;"),
+        true
+    );
+    // The win bar gives the seat that is out nothing, and shows numbers.
+    assert_eq!(
+        b.js("return [...document.querySelectorAll('#evalbar span')].map(e => e.dataset.seat).includes('g');"),
+        false
+    );
+    b.screenshot_of("main", "gui-kill.png");
+    // Red moves: its own step is marked now, yellow's no longer.
+    let step = b.js("return game.legal[0];");
+    b.js(&format!("playStep({step}); return null;"));
+    b.wait(
+        &format!("document.getElementById('board').dataset.lastSteps === {step}"),
+        Duration::from_secs(5),
+        "red's step marked",
+    );
+
+    // Start asks before it replaces the running game.
+    b.click("#start");
+    assert!(shown(&b, "#replace-confirm"));
+    b.click("#cancel-replace");
+    assert!(!shown(&b, "#replace-confirm"));
+    assert_eq!(game_id(&b), id);
+
+    // Step by step: an engines-only game whose engine steps wait for
+    // "Next step"; then no pause, and the game runs on.
+    b.click("#pace option[value=\"step\"]");
+    b.click("#engines-only");
+    b.start_game();
+    b.wait_other_game(&id.to_string(), "the engines' game");
+    let id = game_id(&b);
+    b.wait(
+        "!document.getElementById('next-step').classList.contains('hidden')",
+        Duration::from_secs(10),
+        "the Next step button",
+    );
+    assert_eq!(gui.state(id)["step_count"], 0);
+    b.click("#next-step");
+    b.wait(
+        "game.step_count === 1",
+        Duration::from_secs(10),
+        "the step asked for",
+    );
+    b.click("#pace option[value=\"none\"]");
+    gui.wait_for(id, Duration::from_secs(20), "the game running on", |s| {
+        s["step_count"].as_u64().unwrap() >= 4
+    });
+    b.click("#engines-only");
+
+    // How to play opens and closes.
+    b.click("#help-open");
+    assert!(shown(&b, "#help"));
+    let text = b.js("return document.getElementById('help').textContent;");
+    assert!(
+        text.as_str().unwrap().contains("the last sorcerer left"),
+        "{text}"
+    );
+    b.screenshot("gui-help-full.png");
+    b.screenshot_of("#help", "gui-help.png");
+    b.click("#help-close");
+    assert!(!shown(&b, "#help"));
+
+    // A phone: the whole board and Start fit the screen, the squares are
+    // big enough to touch, and a tap makes a step.
+    // A phone's screen, 390 × 844 CSS pixels, emulated by Chromium
+    // (DevTools through chromedriver): a mobile viewport with touch.
+    let cdp = |cmd: &str, params: Value| {
+        b.call(
+            "POST",
+            &b.s("/goog/cdp/execute"),
+            Some(json!({"cmd": cmd, "params": params})),
+        );
+    };
+    cdp(
+        "Emulation.setDeviceMetricsOverride",
+        json!({"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": true}),
+    );
+    cdp(
+        "Emulation.setTouchEmulationEnabled",
+        json!({"enabled": true, "maxTouchPoints": 5}),
+    );
+    b.open(&gui.url(), "the page on a phone");
+    let inner = b.js("return [window.innerWidth, window.innerHeight];");
+    assert_eq!(inner, json!([390, 844]));
+    assert!(in_viewport(&b, "#board"), "the board is cut off");
+    assert!(
+        in_viewport(&b, "#start"),
+        "Start is cut off: {} in {inner}",
+        b.js("return JSON.stringify(document.getElementById('start').getBoundingClientRect());")
+    );
+    let side = b
+        .js("return document.querySelector('[data-square=\"e5\"]').getBoundingClientRect().width;");
+    assert!(side.as_f64().unwrap() >= 40.0, "squares of {side} px");
+    b.screenshot("gui-phone-start.png");
+    tap(&b, "#start");
+    b.wait(
+        "document.getElementById('board').dataset.gameId",
+        Duration::from_secs(10),
+        "the phone's game",
+    );
+    tap(&b, "[data-square=\"e2\"]");
+    tap(&b, "[data-square=\"e3\"]");
+    b.wait(
+        "game.step_count >= 1",
+        Duration::from_secs(10),
+        "the tapped step",
+    );
+    assert_eq!(gui.state(game_id(&b))["turns"][0]["steps"], json!(["e2e3"]));
+    assert!(in_viewport(&b, "#board"));
+    b.screenshot("gui-phone.png");
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    if std::env::var("SPLUT_GUI_IMAGES").as_deref() == Ok("1") {
+        std::fs::copy(
+            root.join("target/gui-phone.png"),
+            root.join("docs/img/gui-phone.png"),
+        )
+        .unwrap();
+    }
+}
+
+/// The page's replay of accepted steps (narrate.js: the words, the marks,
+/// the places) against the rules core: random games of 2, 3 and 4
+/// players, every step's board in the page equal to the engine's, every
+/// kill told, every game's places those of the rules.
+#[test]
+fn the_pages_replay_of_steps_agrees_with_the_rules_in_a_real_browser() {
+    let Some((chromium, chromedriver)) = browser_programs() else {
+        return;
+    };
+    let mut seed = 0x5eed_u64;
+    let mut games = Vec::new();
+    for g in 0..90 {
+        let players = 2 + g % 3;
+        let mut game = splut_rules::Game::new(Position::start(players).unwrap());
+        let mut spns = Vec::new();
+        while !game.position().is_game_over() && game.steps().len() < 600 {
+            let legal = game.position().legal_step_vec();
+            let s = legal[(splut_rules::splitmix64(&mut seed) % legal.len() as u64) as usize];
+            game.play(s).unwrap();
+            spns.push(game.position().to_spn());
+        }
+        // The places: the k-th seat out (from 0) is n − k; the last left 1.
+        let mut places = serde_json::Map::new();
+        if game.position().is_game_over() {
+            for (k, seat) in game.eliminations().iter().enumerate() {
+                places.insert(seat.letter().to_string(), json!(players - k));
+            }
+            if let Some(w) = game.position().winner() {
+                places.insert(w.letter().to_string(), json!(1));
+            }
+        }
+        let turns: Vec<Value> = game
+            .turns()
+            .into_iter()
+            .map(|(seat, steps)| {
+                json!({"seat": seat.letter().to_string(),
+                       "steps": steps.iter().map(|s| s.to_string()).collect::<Vec<_>>()})
+            })
+            .collect();
+        let steps: Vec<String> = game.steps().iter().map(|s| s.to_string()).collect();
+        games.push(
+            json!({"start": game.start().to_spn(), "steps": steps, "spns": spns,
+                          "turns": turns, "places": places}),
+        );
+    }
+    let gui = Gui::start(&[]);
+    let b = Browser::start(&chromium, &chromedriver);
+    b.open(&gui.url(), "the page");
+    let script = format!(
+        "const games = {}; const out = {{steps: 0, kills: 0, bad: []}}; \
+         const same = (a, b) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort()); \
+         for (const g of games) {{ \
+           let board = parseSpn(g.start).board, side = parseSpn(g.start).side; \
+           g.steps.forEach((t, i) => {{ \
+             const r = applyStep(board, t, side); board = r.board; out.steps++; \
+             const want = parseSpn(g.spns[i]); side = want.side; \
+             if (!same(board, want.board)) out.bad.push(g.start + ' ' + g.steps.slice(0, i + 1).join(' ')); \
+             const words = sentence(r.event, {{}}); \
+             for (const o of r.event.out) {{ out.kills++; if (!words.includes(SEAT_NAME[o] + ' is out')) out.bad.push('untold: ' + words); }} \
+           }}); \
+           if (Object.keys(g.places).length) {{ \
+             const told = narrateGame(g.start, g.turns); \
+             if (JSON.stringify(Object.entries(told.places).sort()) !== JSON.stringify(Object.entries(g.places).sort())) \
+               out.bad.push('places ' + JSON.stringify(told.places) + ' vs ' + JSON.stringify(g.places)); \
+           }} \
+         }} \
+         return out;",
+        Value::Array(games)
+    );
+    let out = b.js(&script);
+    assert_eq!(out["bad"], json!([]), "{out}");
+    assert!(out["steps"].as_u64().unwrap() > 10_000, "{out}");
+    assert!(out["kills"].as_u64().unwrap() > 50, "{out}");
+}

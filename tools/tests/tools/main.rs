@@ -1,0 +1,22 @@
+//! The tools around the engine: tournaments, shards and standings,
+//! records, datagen, tuning, training, and the web board (its API and, in Chromium,
+//! its page). The slow group: `cargo test --test tools` runs it alone.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod cli_perft;
+mod data;
+mod datagen;
+mod fuzz_gui;
+mod gui_analysis;
+mod gui_api;
+mod gui_browser;
+mod properties_records;
+mod replay_hardening;
+mod shards;
+mod test_command;
+mod tournament;
+mod train;
+mod tune;
+mod web;

@@ -1,0 +1,675 @@
+//! The WebAssembly engine (docs/web.md) under Node, against the native
+//! binary: the same protocol lines, the same bench signature, the SIMD128
+//! kernels, and a tournament between the two; and in Chromium, the worker
+//! and the rules in a page served by a plain file server. Needs `scripts/web` to have
+//! written `target/web` (scripts/test does) and `node`; without them the
+//! tests fail, unless `SPLUT_SKIP_WEB=1` says to skip them.
+
+use crate::gui_browser::{Browser, THROW_SPN, browser_programs};
+use crate::support::engine::Engine;
+use crate::support::{SPLUT, splut, temp};
+use splut_play::record::{Reason, parse_records};
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The folder scripts/web wrote, `None` (skip) only with `SPLUT_SKIP_WEB=1`.
+pub fn web_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("SPLUT_WEB_DIR").map_or_else(
+        || PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("target/web"),
+        PathBuf::from,
+    );
+    let node = Command::new("node").arg("--version").output().is_ok();
+    if node && dir.join("splut.wasm").is_file() && dir.join("splut-node.mjs").is_file() {
+        return Some(dir);
+    }
+    if std::env::var("SPLUT_SKIP_WEB").as_deref() == Ok("1") {
+        eprintln!("web: skipped (SPLUT_SKIP_WEB=1; node or target/web missing)");
+        return None;
+    }
+    panic!(
+        "the WebAssembly tests need node and {}: run scripts/web (or set SPLUT_SKIP_WEB=1)",
+        dir.display()
+    );
+}
+
+fn node_engine(dir: &std::path::Path) -> Engine {
+    let script = dir.join("splut-node.mjs");
+    Engine::spawn_command(&["node", script.to_str().unwrap()])
+}
+
+/// `line` without the words that depend on the clock (`time`, `nps`).
+fn timeless(line: &str) -> String {
+    let words: Vec<&str> = line.split(' ').collect();
+    let mut kept = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        if line.starts_with("info depth") && matches!(words[i], "time" | "nps") {
+            i += 2;
+        } else {
+            kept.push(words[i]);
+            i += 1;
+        }
+    }
+    kept.join(" ")
+}
+
+/// The lines `engine` answers to each of `script`'s lines: a search's up
+/// to `bestmove`, a perft's up to its total; any other's up to the `readyok` of an `isready` sent
+/// after it (so the two engines are compared line for line).
+fn transcript(mut engine: Engine, script: &[&str]) -> Vec<String> {
+    let mut all = Vec::new();
+    for line in script {
+        engine.send(line);
+        let until = if line.starts_with("go") {
+            "bestmove"
+        } else if line.starts_with("perft") && !line.contains("99") {
+            "nodes "
+        } else {
+            engine.send("isready");
+            "readyok"
+        };
+        let mut lines = Vec::new();
+        // A search ends with `bestmove`; a refused `go` with its error.
+        while !lines
+            .last()
+            .is_some_and(|l: &String| l.starts_with(until) || l.starts_with("info string error"))
+        {
+            let next = engine.next_line(Duration::from_secs(120));
+            lines.push(
+                next.unwrap_or_else(|| panic!("no {until} after {line:?}: {:?}", engine.seen)),
+            );
+        }
+        all.push(format!("> {line}"));
+        all.extend(lines.iter().map(|l| timeless(l)));
+    }
+    engine.send("quit");
+    all
+}
+
+#[test]
+fn protocol_sessions_give_the_native_engines_lines() {
+    let Some(dir) = web_dir() else { return };
+    let script = [
+        "ugi",
+        "uci",
+        "help",
+        "uginewgame",
+        "position startpos",
+        "go nodes 3000",
+        "go depth 5",
+        "position startpos players 3 moves e2e3",
+        "query legal",
+        "query spn",
+        "query p1turn",
+        "d",
+        "perft 3",
+        "go nodes 4000",
+        "setoption name MultiPV value 3",
+        "go depth 4",
+        "setoption name MultiPV value 1",
+        "setoption name ShowWinProb value true",
+        "go nodes 2000",
+        "setoption name Algorithm value maxn",
+        "go nodes 3000",
+        "setoption name Algorithm value brsplus",
+        "go nodes 3000",
+        "setoption name Algorithm value mcts",
+        "go nodes 2000",
+        "setoption name Algorithm value auto",
+        "setoption name Skill Level value 4",
+        "go nodes 5000",
+        "setoption name Skill Level value 20",
+        "setoption name UseNNUE value true",
+        "position startpos moves e2e3 e8e7 f8f7",
+        "go nodes 3000",
+        "position startpos players 4 moves e2e3",
+        "go nodes 3000",
+        // README.md's and protocol.md's examples.
+        "position startpos moves e2e3 e8e7 f8f7",
+        "query p1turn",
+        "go depth 6",
+        "query steps",
+        "query turn",
+        "query winner",
+        "query gameover",
+        "position spn R/gTgDgS/5/7/R7R/7/3R1/rSrDrT/1 r 3 3 - - - moves d2d3",
+        "query legal",
+        // Bad lines: the same errors, the state unchanged.
+        "isready\rquery spn",
+        "query spn fen",
+        "perft 3 4",
+        "frobnicate",
+        "isready now",
+        "go nodes many",
+        "go wtime -5",
+        "position fen R/garbage",
+        "position startpos moves e2e9",
+        "setoption name NoSuchOption value 1",
+        "setoption name Hash value lots",
+        "perft 99",
+        "query nonsense",
+        "ponderhit",
+        "stop",
+        "query spn",
+        "position startpos players 3 moves e2e3 b5c5 b6c6 b4c4",
+        "go nodes 100000 depth 3",
+    ];
+    let native = transcript(Engine::spawn(), &script);
+    let wasm = transcript(node_engine(&dir), &script);
+    let mut command = "";
+    for (n, w) in native.iter().zip(&wasm) {
+        if n.starts_with("> ") {
+            command = n;
+        }
+        assert_eq!(n, w, "the WebAssembly engine differs after {command}");
+    }
+    assert_eq!(native.len(), wasm.len());
+    assert!(
+        wasm.iter()
+            .any(|l| l.contains("error: unknown command 'frobnicate'"))
+    );
+}
+
+/// Everything `command` writes to stdout for `input` (written whole, then
+/// the end of input).
+fn answer_to(command: &[&str], input: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut child = Command::new(command[0])
+        .args(&command[1..])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    assert!(out.status.success(), "{command:?}");
+    out.stdout
+}
+
+/// Issue 49, item 8: the WebAssembly engine under Node read `\u{feff}ugi`
+/// as `ugi` (TextDecoder drops a leading byte-order mark; the native
+/// engine answers an unknown command), and `isready\r\r` as `isready` (two
+/// `\r` taken off). Every line, whatever its bytes, gets the native
+/// engine's answer: byte-order marks at the start and mid-stream, CR LF,
+/// lone and doubled CRs, NUL, bytes that are not UTF-8, lines on and past
+/// the 1 MiB bound (counted in bytes, before a `\r` is dropped or U+FFFD
+/// replaces a bad byte), and a last line with no newline.
+#[test]
+fn any_bytes_get_the_native_engines_answer() {
+    let Some(dir) = web_dir() else { return };
+    const MAX_LINE: usize = 1 << 20;
+    let mut input: Vec<u8> = Vec::new();
+    let mut line = |bytes: &[u8]| {
+        input.extend_from_slice(bytes);
+        input.push(b'\n');
+    };
+    line("\u{feff}ugi".as_bytes());
+    line(b"isready");
+    line("\u{feff}isready".as_bytes());
+    line("\u{feff}".as_bytes());
+    line("\u{feff}\u{feff}uci".as_bytes());
+    line("query spn\u{feff}".as_bytes());
+    line("\u{feff} isready".as_bytes());
+    line(b"\xef\xbbisready");
+    line(b"\xff\xfeisready");
+    line(b"\xfe\xffisready");
+    line(b"isready\r");
+    line(b"isready\r\r");
+    line(b"\risready");
+    line(b"\r");
+    line(b"isready\rquery spn");
+    line(b"is\0ready");
+    line(b"\0");
+    line(b"query\tspn");
+    line(b"ugi\xc3");
+    line(b"\xed\xa0\x80 \xc0\xaf \xf8\x88\x80\x80\x80 \xe2\x82");
+    line(b"position startpos moves e2e3\xff");
+    line("query\u{a0}spn".as_bytes());
+    // On and past the bound: the bytes count, not the characters.
+    let mut padded = b"isready".to_vec();
+    padded.resize(MAX_LINE, b' ');
+    line(&padded);
+    padded.push(b'\r');
+    line(&padded);
+    line(&vec![0xff; MAX_LINE]);
+    line(&vec![0xff; MAX_LINE + 1]);
+    let mut boms = "\u{feff}".repeat(MAX_LINE / 3).into_bytes();
+    boms.truncate(MAX_LINE);
+    line(&boms);
+    line(&vec![b'x'; 3 * MAX_LINE]);
+    line(b"query spn");
+    input.extend_from_slice(b"isready\r");
+    let node = dir.join("splut-node.mjs");
+    let native = String::from_utf8(answer_to(&[SPLUT], &input)).unwrap();
+    let wasm = String::from_utf8(answer_to(&["node", node.to_str().unwrap()], &input)).unwrap();
+    assert!(
+        native.starts_with("info string error: unknown command '\\u{feff}ugi'\nreadyok\n"),
+        "{native}"
+    );
+    let (n, w): (Vec<&str>, Vec<&str>) = (native.lines().collect(), wasm.lines().collect());
+    for (i, (a, b)) in n.iter().zip(&w).enumerate() {
+        assert_eq!(a, b, "line {i} of the answers differs");
+    }
+    assert_eq!(n.len(), w.len(), "{wasm}");
+    assert_eq!(native, wasm);
+}
+
+#[test]
+fn stop_ends_an_infinite_search_and_isready_is_answered_while_it_thinks() {
+    let Some(dir) = web_dir() else { return };
+    let mut e = node_engine(&dir);
+    e.send("position startpos players 3");
+    e.send("go infinite");
+    e.read_until("info depth 3");
+    e.send("isready");
+    e.read_until("readyok");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("stop");
+    let lines = e.read_until("bestmove");
+    assert!(lines[lines.len() - 2].starts_with("bestturn "), "{lines:?}");
+    e.send("go movetime 300");
+    let lines = e.read_until_within("bestmove", Duration::from_secs(5));
+    assert!(
+        lines.is_some(),
+        "a timed search ends on its clock: {:?}",
+        e.seen
+    );
+}
+
+#[test]
+fn the_bench_signature_and_the_simd128_kernels() {
+    let Some(dir) = web_dir() else { return };
+    let script = dir.join("splut-node.mjs");
+    let node = |args: &[&str]| {
+        let o = Command::new("node")
+            .arg(&script)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    assert_eq!(node(&["selftest"]).trim(), "ok simd128");
+    let nodes = |text: &str| text.lines().last().unwrap_or("").to_string();
+    for eval in ["auto", "hand", "nnue"] {
+        let native = String::from_utf8(splut(&["bench", "--eval", eval]).stdout).unwrap();
+        let wasm = node(&["bench", "--eval", eval]);
+        assert!(nodes(&native).starts_with("nodes "), "{native}");
+        assert_eq!(nodes(&wasm), nodes(&native), "bench --eval {eval}");
+    }
+    let o = Command::new("node")
+        .arg(&script)
+        .args(["bench", "--depth", "x"])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+}
+
+#[test]
+fn the_folder_is_a_package_a_node_project_imports_by_name() {
+    let Some(dir) = web_dir() else { return };
+    // A project with the folder installed as npm installs a path: a link
+    // in node_modules (made here, so the test needs no npm).
+    let project = temp("web", "project");
+    let _ = std::fs::remove_dir_all(&project);
+    let modules = project.join("node_modules");
+    std::fs::create_dir_all(&modules).unwrap();
+    std::os::unix::fs::symlink(&dir, modules.join("splut")).unwrap();
+    std::fs::write(project.join("package.json"), r#"{"type": "module"}"#).unwrap();
+    // The package's name resolves through its `exports`: the rules and the
+    // engine from `splut`, the wasm beside it found by default.
+    let script = "import { load } from 'splut';\n\
+        import { existsSync } from 'node:fs';\n\
+        import { fileURLToPath } from 'node:url';\n\
+        const s = await load();\n\
+        const g = s.game('3', ['e2e3']);\n\
+        const lines = [];\n\
+        const e = s.engine(l => lines.push(l));\n\
+        e.send('ugi');\n\
+        const worker = fileURLToPath(import.meta.resolve('splut/worker'));\n\
+        console.log(JSON.stringify({ side: g.side, ugi: lines.includes('ugiok'), worker: existsSync(worker) }));\n";
+    std::fs::write(project.join("main.mjs"), script).unwrap();
+    let o = Command::new("node")
+        .arg("main.mjs")
+        .current_dir(&project)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(out.trim(), r#"{"side":"y","ugi":true,"worker":true}"#);
+    // Its metadata: the web crate's version, and the command it installs is the
+    // protocol under Node; every file it lists is in the folder.
+    let meta = std::fs::read_to_string(dir.join("package.json")).unwrap();
+    let manifest = std::fs::read_to_string(concat!(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/.."),
+        "/web/Cargo.toml"
+    ));
+    let version = manifest
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("version = ").map(str::to_string));
+    let crate_version = format!("\"version\": {}", version.unwrap());
+    assert!(meta.contains(&crate_version), "{meta}");
+    assert!(
+        meta.contains(r#""splut-wasm": "./splut-node.mjs""#),
+        "{meta}"
+    );
+    let files = meta
+        .split("\"files\": [")
+        .nth(1)
+        .unwrap()
+        .split(']')
+        .next()
+        .unwrap();
+    for f in files.split(',').map(|f| f.trim().trim_matches('"')) {
+        assert!(
+            dir.join(f).is_file(),
+            "package.json lists {f}, not in the folder"
+        );
+    }
+}
+
+#[test]
+fn a_tournament_between_the_webassembly_and_the_native_engine_has_no_forfeit() {
+    let Some(dir) = web_dir() else { return };
+    let rec = temp("web", "node-vs-native.games");
+    let node = format!("cmd=node {}", dir.join("splut-node.mjs").display());
+    let o = Command::new(SPLUT)
+        .args(["tournament", "--engine", "name=wasm", &node])
+        .args(["--engine", "name=native", "algo=auto"])
+        .args(["--tc", "movetime=40", "--rounds", "10", "--seed", "41"])
+        .args(["--concurrency", "2", "--records", rec.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{out}");
+    let text = std::fs::read_to_string(&rec).unwrap();
+    // The header block (the tournament's options) comes before the games.
+    let games = text
+        .strip_prefix("[Tournament ")
+        .map_or(text.as_str(), |rest| {
+            rest.split_once("\n\n").map_or("", |x| x.1)
+        });
+    let games = parse_records(games).unwrap();
+    assert_eq!(games.len(), 20, "{out}");
+    for g in &games {
+        assert!(
+            !matches!(g.reason, Reason::Forfeit { .. }),
+            "{:?}\n{out}",
+            g.reason
+        );
+    }
+}
+
+/// The paths a file server was asked for, in order.
+type Asked = Arc<Mutex<Vec<String>>>;
+
+/// Serves the files of `dir` (a plain static file server, as any host
+/// would be) on a free port; every path requested is kept.
+fn static_server(dir: PathBuf) -> (u16, Asked) {
+    let server = tiny_http::Server::http("127.0.0.1:0").unwrap();
+    let port = server.server_addr().to_ip().unwrap().port();
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let seen = asked.clone();
+    std::thread::spawn(move || {
+        for request in server.incoming_requests() {
+            let path = request.url().split('?').next().unwrap_or("").to_string();
+            seen.lock().unwrap().push(path.clone());
+            let name = path.trim_start_matches('/');
+            let kind = match name.rsplit('.').next() {
+                Some("html") => "text/html; charset=utf-8",
+                Some("js" | "mjs") => "text/javascript",
+                Some("wasm") => "application/wasm",
+                Some("css") => "text/css",
+                _ => "application/octet-stream",
+            };
+            let file = dir.join(name);
+            let response = match std::fs::read(&file) {
+                Ok(bytes) if !name.contains("..") => tiny_http::Response::from_data(bytes)
+                    .with_header(tiny_http::Header::from_bytes("Content-Type", kind).unwrap()),
+                _ => tiny_http::Response::from_data(b"not found".to_vec()).with_status_code(404),
+            };
+            let _ = request.respond(response);
+        }
+    });
+    (port, asked)
+}
+
+/// A browser, and the folder scripts/web wrote on a plain file server (its
+/// port, and the paths asked of it); `None` (skip) where `web_dir` or
+/// `browser_programs` says to skip.
+fn static_site() -> Option<(Browser, u16, Asked)> {
+    let dir = web_dir()?;
+    let (chromium, chromedriver) = browser_programs()?;
+    let (port, asked) = static_server(dir);
+    Some((Browser::start(&chromium, &chromedriver), port, asked))
+}
+
+#[test]
+fn the_worker_and_the_rules_in_a_page_from_a_static_file_server() {
+    let Some((b, port, asked)) = static_site() else {
+        return;
+    };
+    b.go(&format!("http://127.0.0.1:{port}/embed.html"));
+    let ready = "window.ready && window.engineLines.includes('readyok')";
+    b.wait(ready, Duration::from_secs(30), "the worker's readyok");
+    // A 1 s search in the worker; meanwhile the page's timers keep time
+    // and a click is answered.
+    b.js(
+        "send('position startpos players 3'); send('go movetime 1000');
+         window.lags = [];
+         (async () => { for (let i = 0; i < 20; i++) {
+             const t = performance.now();
+             await new Promise(r => setTimeout(r, 20));
+             window.lags.push(performance.now() - t - 20); } })();
+         return 1;",
+    );
+    b.wait(
+        "window.engineLines.some(l => l.startsWith('info depth 3'))",
+        Duration::from_secs(10),
+        "the search",
+    );
+    b.click("#ping");
+    let during = b.js(
+        "return document.getElementById('pong').textContent === 'pong 1'
+            && !window.engineLines.some(l => l.startsWith('bestmove '));",
+    );
+    assert_eq!(
+        during, true,
+        "the click was answered while the engine thought"
+    );
+    let best = b.wait(
+        "window.engineLines.find(l => l.startsWith('bestmove '))",
+        Duration::from_secs(10),
+        "bestmove",
+    );
+    let lags = b.js("return window.lags.length === 20 && Math.max(...window.lags);");
+    let worst = lags.as_f64().unwrap_or_else(|| panic!("timers: {lags}"));
+    assert!(
+        worst < 100.0,
+        "the page stalled {worst} ms while the engine thought"
+    );
+    // The rules in the page: the engine's step is legal, a bad one refused.
+    let step = best.as_str().unwrap().trim_start_matches("bestmove ");
+    let legal = b.js(&format!(
+        "return splut.game('3', ['{step}']).error === undefined;"
+    ));
+    assert_eq!(legal, true, "{step}");
+    b.js("document.getElementById('steps').value = 'e2e3 e2e9';
+          document.querySelector('#rules button').click(); return 1;");
+    let verdict = b.wait(
+        "document.querySelector('#verdict.refused')?.textContent",
+        Duration::from_secs(5),
+        "the rules' verdict",
+    );
+    assert!(
+        verdict.as_str().unwrap().starts_with("Refused (step 2)"),
+        "{verdict}"
+    );
+    let asked = asked.lock().unwrap().clone();
+    assert!(asked.iter().any(|p| p == "/splut.wasm"), "{asked:?}");
+    assert!(!asked.iter().any(|p| p.starts_with("/api/")), "{asked:?}");
+}
+
+#[test]
+fn the_board_plays_from_a_static_file_server_with_no_server_behind_it() {
+    let Some((b, port, asked)) = static_site() else {
+        return;
+    };
+    let ready = b.open(&format!("http://127.0.0.1:{port}/index.html"), "the board");
+    let ready_ms = ready.as_f64().unwrap();
+    eprintln!("the static board was ready {ready_ms:.0} ms after it began loading");
+    assert!(ready_ms < 3000.0, "{ready_ms} ms");
+    static_game_with_engines(&b);
+    static_threats_and_review(&b);
+    let st = static_engines_only_game(&b);
+    static_record_reads_back(&b, &st);
+    let asked = asked.lock().unwrap().clone();
+    assert!(!asked.iter().any(|p| p.starts_with("/api/")), "{asked:?}");
+}
+
+/// On the static board: a 3-player game, red a person (a step by clicks),
+/// the engines' turns, a hint, take-backs, and a new engine worker.
+fn static_game_with_engines(b: &Browser) {
+    // 3 players, red a person, the engines quick; red's turn by clicks.
+    b.click("#players option[value=\"3\"]");
+    for seat in ["y", "g"] {
+        b.click(&format!("#kind-{seat} option[value=\"engine\"]"));
+        b.type_into(&format!("#ms-{seat}"), "50");
+    }
+    b.start_game();
+    b.wait(
+        "document.getElementById('board').dataset.gameId",
+        Duration::from_secs(10),
+        "the game",
+    );
+    b.click("#pace option[value=\"none\"]");
+    b.click_square("e2");
+    let lit =
+        b.js("return [...document.querySelectorAll('.hit.target')].map(e => e.dataset.square);");
+    assert_eq!(lit, serde_json::json!(["e3"]));
+    b.click_square("e3");
+    b.wait(
+        "game.step_count >= 5 && game.side === 'r' && !game.thinking",
+        Duration::from_secs(20),
+        "the engines' turns",
+    );
+    let st = b.js("return game;");
+    assert_eq!(st["turns"][0]["steps"], serde_json::json!(["e2e3"]));
+    assert!(
+        st["evals"].as_array().is_some_and(|e| !e.is_empty()),
+        "win chances: {st}"
+    );
+    // A hint from the second engine: drawn, nothing played.
+    let (hint, first) = b.hint();
+    let legal = b.js(&format!(
+        "return game.legal.includes('{first}') && game.step_count;"
+    ));
+    assert!(legal.as_u64().is_some_and(|n| n >= 5), "{hint} {legal}");
+    // Take back to red's turn: the engines' turns go too.
+    b.click("#takeback");
+    b.wait(
+        "game.step_count === 0",
+        Duration::from_secs(10),
+        "the take-back",
+    );
+    // A new engine worker (the page's Restart): the game goes on with it.
+    let restarted =
+        b.js("return await window.splutBackend('POST', `/api/games/${game.id}/restart`);");
+    assert_eq!(restarted["error"], serde_json::Value::Null, "{restarted}");
+    b.js("playStep('e2e3'); return null;");
+    b.wait(
+        "game.step_count >= 5 && game.side === 'r' && !game.thinking",
+        Duration::from_secs(20),
+        "the engines' turns after the restart",
+    );
+    b.click("#takeback");
+    b.wait(
+        "game.step_count === 0",
+        Duration::from_secs(10),
+        "the second take-back",
+    );
+}
+
+/// On the static board: threats and a review, worked out in the page as
+/// the server does.
+fn static_threats_and_review(b: &Browser) {
+    b.click("#players option[value=\"2\"]");
+    b.type_into("#start-spn", THROW_SPN);
+    b.click("#kind-g option[value=\"person\"]");
+    let old = b.shown_game();
+    b.start_game();
+    b.wait_other_game(&old, "the position's game");
+    b.click("#threats-toggle");
+    b.wait(
+        "document.querySelector('#threat-marks .kill-mark[data-steps=\"f2f3*n\"]')",
+        Duration::from_secs(10),
+        "the kill at hand drawn",
+    );
+    b.self_kill_reviewed();
+    b.click("#threats-toggle");
+    b.type_into("#start-spn", "");
+}
+
+/// On the static board: an engines-only 3-player game, watched to its
+/// end; the game's final state.
+fn static_engines_only_game(b: &Browser) -> serde_json::Value {
+    b.click("#players option[value=\"3\"]");
+    b.click("#engines-only");
+    for seat in ["r", "y", "g"] {
+        b.click(&format!("#algo-{seat} option[value=\"greedy\"]"));
+        b.type_into(&format!("#ms-{seat}"), "20");
+    }
+    let old = b.shown_game();
+    b.start_game();
+    b.wait_other_game(&old, "the new game");
+    b.wait(
+        "!document.getElementById('banner').classList.contains('hidden')",
+        Duration::from_secs(300),
+        "the end of the engines' game",
+    );
+    let st = b.js("return game;");
+    assert_eq!(st["gameover"], true, "{st}");
+    let places = b.js("return document.getElementById('banner-places').textContent;");
+    assert!(
+        places.as_str().unwrap().starts_with("Places: 1st "),
+        "{places}"
+    );
+    st
+}
+
+/// On the static board: the record of the finished game `st`, made in
+/// the page, reads back as a game and loads back from a file.
+fn static_record_reads_back(b: &Browser, st: &serde_json::Value) {
+    // The record is made in the page and reads back as a game.
+    let record = b.js("return await window.splutBackend('GET', `/api/games/${game.id}/record`);");
+    let text = record.as_str().unwrap();
+    assert!(text.contains("[Reason last sorcerer standing]"), "{text}");
+    let games = parse_records(text).unwrap();
+    assert_eq!(games.len(), 1);
+    // Loaded back from the file: the same game, every seat a person.
+    let path = temp("web", "static-board.txt");
+    std::fs::write(&path, text).unwrap();
+    let old = b.shown_game();
+    b.upload("#record-file", &path);
+    b.wait_other_game(&old, "the loaded game");
+    let loaded = b.js("return game;");
+    assert_eq!(loaded["step_count"], st["step_count"], "{loaded}");
+    assert_eq!(loaded["gameover"], true);
+    assert!(
+        loaded["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["engine"] == false)
+    );
+}
