@@ -8,7 +8,8 @@
 //!   search, MCTS, time, threads.
 //! - [`options`]: the engine's options, one table for the protocol and the
 //!   tournament.
-//! - [`protocol`]: the UGI-based text protocol (`protocol.md`).
+//! - [`protocol`]: the UGI-based text protocol (`protocol.md`); its
+//!   answers' lines printed and read in [`protocol::words`].
 //! - [`winprob`]: win probabilities from a search score (`info … winprob`).
 //! - [`system`]: what the machine has (available memory).
 //! - [`clock`]: the engine's clock (the host's on WebAssembly).

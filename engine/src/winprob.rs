@@ -1,6 +1,7 @@
 //! Win probabilities from a search score: the engine's `info … winprob`
 //! (option `UCI_ShowWinProb`, protocol.md), in one place so that any
-//! client (the web board) maps a score the same way.
+//! client (the web board) maps a score the same way. The `winprob` words
+//! themselves are printed and read in `protocol::words`.
 //!
 //! The side to move's chance to win is a logistic function of its score,
 //! `1 / (1 + exp(−(cp − offset) / scale))`, with `scale` and `offset`
@@ -95,16 +96,6 @@ pub fn win_probabilities(seats: &[Seat], mover: Seat, score: Estimate) -> Vec<(S
         .collect()
 }
 
-/// The `winprob` words of an `info` line: `winprob r 0.61 g 0.39`, each
-/// chance to two decimals.
-pub fn words(probabilities: &[(Seat, f64)]) -> String {
-    let mut text = String::from("winprob");
-    for (seat, p) in probabilities {
-        text.push_str(&format!(" {} {p:.2}", seat.letter()));
-    }
-    text
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,9 +119,5 @@ mod tests {
             vec![(Seat::Red, 0.0), (Seat::Green, 1.0)]
         );
         assert_eq!(side_to_move(3, Estimate::Loss), 0.0);
-        assert_eq!(
-            words(&[(Seat::Red, 0.614), (Seat::Green, 0.386)]),
-            "winprob r 0.61 g 0.39"
-        );
     }
 }

@@ -6,10 +6,14 @@
 //! `bestmove …`; meanwhile `isready`, `stop`, `query`, `d` and `quit` are
 //! answered at once. Every malformed or unknown line gets one
 //! `info string error: …` line and leaves the engine's state as it was.
+//!
+//! The lines a search writes are printed through [`words`], which reads
+//! them back too (for clients).
 
 pub mod commands;
 pub mod input;
 mod slices;
+pub mod words;
 
 pub use slices::SLICE;
 
@@ -17,10 +21,10 @@ use crate::engine::{Engine, GoError, win_probabilities};
 use crate::options::{Id, declarations};
 use crate::search::control::Ponder;
 use crate::search::{Info, Limits};
-use crate::winprob;
 use commands::{parse_go, parse_position, parse_setoption};
 use splut_rules::{Game, Position, Seat, Step, perft_interruptible};
 use std::io::{BufRead, Write};
+use words::{BestTurn, InfoString};
 
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 use std::sync::mpsc;
@@ -211,33 +215,14 @@ fn steps_text(steps: &[Step]) -> String {
         .join(" ")
 }
 
-/// The `info` line of a report.
-pub fn info_line(i: &Info) -> String {
-    let multipv = if i.multipv > 0 {
-        format!(" multipv {}", i.multipv)
-    } else {
-        String::new()
-    };
-    let mut line = format!(
-        "info depth {} seldepth {}{multipv} score {} nodes {} nps {} time {} hashfull {}",
-        i.depth, i.seldepth, i.score, i.nodes, i.nps, i.time_ms, i.hashfull
-    );
-    if !i.pv.is_empty() {
-        line.push_str(" pv ");
-        line.push_str(&steps_text(&i.pv));
-    }
-    line
-}
-
 /// The `info` line of a report of a search of `root`, with its `winprob`
 /// words if asked for.
 fn report_line(root: &Position, i: &Info, show_win_prob: bool) -> String {
-    let mut text = info_line(i);
+    let mut line = words::Info::from(i);
     if show_win_prob {
-        text.push(' ');
-        text.push_str(&win_prob_words(root, i));
+        line.winprob = win_probabilities(root, i);
     }
-    text
+    line.to_string()
 }
 
 /// What a search's reports go to: each is written as its `line`, and the
@@ -284,20 +269,9 @@ fn conclude(
 }
 
 /// The answer of a search: `bestturn` and `bestmove`.
-fn best_lines(report: &crate::engine::Report) -> Vec<String> {
-    let first = report
-        .best_step()
-        .map_or("(none)".to_string(), |s| s.to_string());
-    vec![
-        format!("bestturn {}", steps_text(&report.turn)),
-        format!("bestmove {first}"),
-    ]
-}
-
-/// The `winprob …` words for a report of a search of `root`
-/// ([`crate::winprob`]).
-pub fn win_prob_words(root: &Position, i: &Info) -> String {
-    winprob::words(&win_probabilities(root, i))
+fn best_lines(turn: &[Step]) -> Vec<String> {
+    let turn = BestTurn::of(turn);
+    vec![turn.to_string(), turn.best_move().to_string()]
 }
 
 impl Session {
@@ -340,8 +314,8 @@ impl Session {
     }
 
     fn error(&self, what: &str) {
-        self.out
-            .line(&format!("info string error: {}", input::error_text(what)));
+        let line = InfoString::error(&input::error_text(what));
+        self.out.line(&line.to_string());
     }
 
     /// Answers an input line over [`input::MAX_LINE`] (`bytes` long),
@@ -466,7 +440,7 @@ impl Session {
             "quit" => return Flow::Quit,
             "help" => HELP
                 .iter()
-                .for_each(|l| self.out.line(&format!("info string {l}"))),
+                .for_each(|l| self.out.line(&InfoString::new(*l).to_string())),
             _ => self.error(&format!("unknown command '{}'", input::echo(cmd))),
         }
         Flow::Continue
@@ -575,7 +549,7 @@ impl Session {
                 }
             }
             let Some(total) = total else {
-                return vec!["info string perft stopped; no count".into()];
+                return vec![InfoString::new("perft stopped; no count").to_string()];
             };
             rows.sort();
             let mut lines: Vec<String> = rows
@@ -614,17 +588,20 @@ impl Session {
             .planned_rest()
             .filter(|_| !limits.infinite && !limits.ponder && !pos.is_game_over())
         {
-            self.out.line("info string continuing the planned turn");
-            self.out.line(&format!("bestturn {}", steps_text(&rest)));
-            self.out.line(&format!("bestmove {}", rest[0]));
+            let planned = InfoString::new("continuing the planned turn");
+            self.out.line(&planned.to_string());
+            for line in best_lines(&rest) {
+                self.out.line(&line);
+            }
             return;
         }
         let search = match self.engine.prepare(&self.game, &limits) {
             Ok(s) => s,
             Err(e @ GoError::GameOver { .. }) => {
                 self.error(&e.to_string());
-                self.out.line("bestturn (none)");
-                self.out.line("bestmove (none)");
+                for line in best_lines(&[]) {
+                    self.out.line(&line);
+                }
                 return;
             }
             Err(e) => {
@@ -654,7 +631,7 @@ impl Session {
             while waiting() && !stop.load(SeqCst) {
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
-            best_lines(&report)
+            best_lines(&report.turn)
         });
     }
 

@@ -54,7 +54,7 @@ impl Session {
             let line = |i: &Info| report_line(&root, i, wp);
             let report = search.run(&mut reporter(&self.out, &line, &mut reported));
             let totals = conclude(&report, reported.as_ref(), &self.plan, root, &line);
-            for l in totals.into_iter().chain(best_lines(&report)) {
+            for l in totals.into_iter().chain(best_lines(&report.turn)) {
                 self.out.line(&l);
             }
             return;
@@ -128,7 +128,7 @@ impl Session {
         if p.held.is_none() {
             self.hold(p, report);
         }
-        for line in best_lines(report) {
+        for line in best_lines(&report.turn) {
             self.out.line(&line);
         }
     }

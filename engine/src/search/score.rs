@@ -17,6 +17,8 @@ pub const INFINITY: i32 = MATE + 1;
 pub const DRAW: i32 = 0;
 
 /// A score as the protocol shows it, from the side to move at the root.
+/// Its words (`cp <x>`, `win <turns>`, `loss <turns>`) are printed and
+/// read with the rest of the `info` line's, in [`crate::protocol::words`].
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Score {
     /// Evaluation in centi-units.
@@ -49,17 +51,6 @@ impl Default for Score {
     /// An even evaluation.
     fn default() -> Score {
         Score::Cp(0)
-    }
-}
-
-impl std::fmt::Display for Score {
-    /// `cp <x>`, `win <turns>` or `loss <turns>`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Score::Cp(v) => write!(f, "cp {v}"),
-            Score::Win(t) => write!(f, "win {t}"),
-            Score::Loss(t) => write!(f, "loss {t}"),
-        }
     }
 }
 
