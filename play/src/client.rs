@@ -9,7 +9,7 @@
 //! it still runs and reaps it, so no zombie is left.
 //!
 //! ```no_run
-//! use splut::play::client::Client;
+//! use splut_play::client::Client;
 //! use std::time::Duration;
 //!
 //! let mut engine = Client::spawn(&["splut"])?.with_timeout(Duration::from_secs(5));
@@ -17,7 +17,7 @@
 //! let answer = engine.think("position startpos", "go nodes 1000", Duration::from_secs(5))?;
 //! println!("{:?}", answer.steps());
 //! engine.quit(Duration::from_millis(500));
-//! # Ok::<(), splut::play::client::ClientError>(())
+//! # Ok::<(), splut_play::client::ClientError>(())
 //! ```
 
 use crate::judge::Forfeit;

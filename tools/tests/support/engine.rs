@@ -1,5 +1,5 @@
 //! Drives the real `splut` binary through the protocol, as a GUI would:
-//! the protocol client of `splut::play` (the one the tournament and the
+//! the protocol client of `splut_play` (the one the tournament and the
 //! web board use), with the panics and the record of lines a test wants.
 #![allow(dead_code)]
 
