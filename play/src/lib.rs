@@ -1,11 +1,9 @@
-//! The match: what any game between players needs, whoever plays it (the
-//! tournament, the GUI, data generation, Python, the WebAssembly board).
-//! It depends on the rules ([`splut_rules`]) alone; the protocol client
-//! over pipes is the feature `process`, and seeded random openings the
-//! feature `random` (rand's generator).
+#![doc = include_str!("../README.md")]
 //!
-//! - `client` (feature `process`): the protocol client, a program that speaks the protocol
-//!   driven over pipes (handshake, reads with deadlines, `go`, `query`,
+//! ## Modules
+//!
+//! - `client` (feature `process`): the protocol client, a program that
+//!   speaks the protocol driven over pipes (handshake, reads with deadlines, `go`, `query`,
 //!   `stop`, `quit`).
 //! - [`judge`]: when a game ends, why, and the places.
 //! - [`record`]: the game-record format, the one constructor of a record
