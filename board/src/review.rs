@@ -3,7 +3,7 @@
 //! the marks of a drop in it.
 
 use crate::marks::{StepMark, step_marks};
-use splut_rules::{Game, Seat};
+use splut_rules::{Game, place_points};
 
 /// Each seat's chance to win, as `(seat letter, probability)`, summing
 /// to 1 (as JSON: `{"r": 0.6, …}`, to three decimals).
@@ -128,31 +128,20 @@ pub const MISTAKE_DROP: f64 = 0.10;
 /// blunder.
 pub const BLUNDER_DROP: f64 = 0.20;
 
-/// The places fixed after the game's first `upto` steps: each seat out by
-/// then (the first out last of `n`, the next one place up, …) and, in a
-/// finished game, the winner first.
+/// The places fixed after the game's first `upto` steps, as the rules
+/// decide them ([`Game::places_at`], [`splut_rules::Places::decided`]): each seat out
+/// by then (the first out last of `n`, the next one place up, …) and, in
+/// a finished game, the winner; first out first, the winner last.
 pub fn fixed_places(game: &Game, upto: usize) -> Vec<(char, usize)> {
-    let positions = &game.positions()[..=upto.min(game.positions().len() - 1)];
-    let n = positions[0].seats_in_game().count();
-    let mut out = Vec::new();
-    for w in positions.windows(2) {
-        for seat in Seat::ALL {
-            if w[0].in_game(seat) && !w[1].in_game(seat) {
-                out.push((seat.letter(), n - out.len()));
-            }
-        }
-    }
-    let last = positions[positions.len() - 1];
-    if last.is_game_over()
-        && let Some(w) = last.winner()
-    {
-        out.push((w.letter(), 1));
-    }
-    out
+    let places = game.places_at(upto);
+    let mut fixed: Vec<(char, usize)> = places.decided().map(|(s, p)| (s.letter(), p)).collect();
+    fixed.reverse();
+    fixed
 }
 
 /// A seat's expected score on the game's whole scale: place k of `n` is
-/// worth (n − k)/(n − 1), 1 for a win and 0 for last (for 2 players, the
+/// worth (n − k)/(n − 1) (the rules' [`place_points`] on a 1 to 0 scale),
+/// 1 for a win and 0 for last (for 2 players, the
 /// chance to win). A seat whose place is fixed (`places`: out, or the
 /// winner) has its place's worth. A seat still in the game wins with its
 /// chance in `winprob` (taken among the seats still in, rescaled to sum to
@@ -171,7 +160,8 @@ pub fn expected_score(
     if n < 2 {
         return 1.0;
     }
-    let worth = |place: f64| (n as f64 - place) / (n as f64 - 1.0);
+    // The rules' place points (+1 down to −1) on this scale.
+    let worth = |place: f64| (1.0 + place_points(n, place)) / 2.0;
     if let Some(&(_, place)) = places.iter().find(|x| x.0 == seat) {
         return worth(place as f64);
     }
@@ -286,5 +276,12 @@ mod tests {
         assert_eq!(fixed_places(&game, 0), []);
         assert_eq!(fixed_places(&game, 1), []);
         assert_eq!(fixed_places(&game, 2), [('g', 3)]);
+        // A finished game: the seat out, then the winner.
+        let start = Position::from_spn("R/gTgD1/5/3gS3/R7R/3R3/2rT2/rSrD1/1 r 3 10 - - -").unwrap();
+        let mut game = Game::new(start);
+        game.play_all("e3e4*n").unwrap();
+        assert_eq!(fixed_places(&game, 0), []);
+        assert_eq!(fixed_places(&game, 1), [('g', 2), ('r', 1)]);
+        assert_eq!(fixed_places(&game, 5), [('g', 2), ('r', 1)]);
     }
 }

@@ -266,26 +266,23 @@ impl Judge {
     }
 }
 
-/// The places a game ended this way gives: the seats still in the game
-/// share the first place (all of them after a draw; a forfeiting seat is
-/// put below them), then the eliminated seats, last out first.
+/// The places a game ended this way gives, as [`Game::places`] computes
+/// them: the seats still in the game share the first place (all of them
+/// after a draw; a forfeiting seat is put below them,
+/// [`splut_rules::Places::with_forfeit`]), then the eliminated seats,
+/// last out first.
 pub fn places(game: &Game, reason: &Reason) -> Places {
-    let left: Vec<Seat> = game.position().seats_in_game().collect();
-    let mut places: Places = match reason {
-        Reason::LastSorcerer | Reason::TurnLimit(_) | Reason::Repetition(_) => vec![left],
-        Reason::Forfeit { seat, .. } => vec![
-            left.iter().copied().filter(|s| s != seat).collect(),
-            vec![*seat],
-        ],
-    };
-    places.retain(|g| !g.is_empty());
-    for s in game.eliminations().into_iter().rev() {
-        places.push(vec![s]);
+    let places = game.places();
+    match reason {
+        Reason::LastSorcerer | Reason::TurnLimit(_) | Reason::Repetition(_) => places,
+        Reason::Forfeit { seat, .. } => places.with_forfeit(*seat),
     }
-    places
+    .to_groups()
 }
 
-/// The places as records write them: `g > r = y > b`.
+/// The places as records write them: `g > r = y > b` (what
+/// [`splut_rules::Places`] displays, for a record's places, which a
+/// damaged record may give with a seat twice).
 pub fn places_text(p: &Places) -> String {
     p.iter()
         .map(|g| {
@@ -420,6 +417,12 @@ mod tests {
             what: Forfeit::TimedOut("no 'bestmove' within 5 ms".into()),
         };
         assert_eq!(places_text(&places(&game, &lost)), "r > g > y");
+        // The records' text is the rules' own.
+        let rules = game.places().with_forfeit(Seat::Green);
+        assert_eq!(places_text(&places(&game, &lost)), rules.to_string());
+        let draw = places(&game, &Reason::TurnLimit(10));
+        assert_eq!(places_text(&draw), "r = g > y");
+        assert_eq!(places_text(&draw), game.places().to_string());
     }
 
     #[test]

@@ -21,6 +21,7 @@ __all__ = [
     "Batch",
     "MAX_GAMES",
     "MAX_PERFT_DEPTH",
+    "place_points",
 ]
 
 #: Action ids are 0 to NUM_ACTIONS - 1 (7,709 of them).
@@ -34,6 +35,12 @@ MAX_PERFT_DEPTH: int
 
 #: A seat: colour name ("red"), its letter ("r") or index (0-3).
 _Seat = Union[str, SupportsIndex]
+
+def place_points(players: SupportsIndex, place: float) -> float:
+    """What finishing ``place`` (1 = first) of ``players`` (1-4) is worth:
+    +1 for the first down to -1 for the last in equal steps (the rules'
+    ``splut_rules::place_points``); a fractional place, the mean of places
+    shared, is worth the mean of their points."""
 
 class SplutError(ValueError):
     """Bad input: malformed SPN or step text, an illegal step or action id,
@@ -209,7 +216,7 @@ class EnvGame:
     @property
     def eliminations(self) -> list[str]: ...
     @property
-    def places(self) -> dict[str, float]: ...
+    def places(self) -> dict[str, int]: ...
     @property
     def repetition_count(self) -> int: ...
     def legal_actions(self) -> list[int]: ...

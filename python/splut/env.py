@@ -20,8 +20,9 @@ environment refuses an id out of range or not legal itself, with a
   the observing agent, seats relative to it).
 - Rewards come when an agent's game ends. ``reward="place"``: finishing
   place ``p`` of ``N`` players scores ``1 - 2 (p - 1) / (N - 1)`` (first +1,
-  last -1; 3 players +1, 0, -1; 4 players +1, +1/3, -1/3, -1); seats
-  eliminated by the same step share the average of their places. An agent
+  last -1; 3 players +1, 0, -1; 4 players +1, +1/3, -1/3, -1;
+  ``place_points``, the rules' own); the first out is last, and no two
+  agents go out on the same step, so each has a place of its own. An agent
   gets its points on the step that eliminates it (its place is then known)
   and the winner on the step that ends the game. ``reward="win"``: the
   winner +1, every other agent -1.
@@ -44,18 +45,14 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ._splut import NUM_ACTIONS, OBS_PLANES, EnvGame
+# place_points(players, place): the reward for finishing ``place`` (1 =
+# first) of ``players``, +1 ... -1; the rules' own
+# (``splut_rules::place_points``), re-exported here.
+from ._splut import NUM_ACTIONS, OBS_PLANES, EnvGame, place_points
 
 __all__ = ["env", "raw_env", "place_points", "OBS_SHAPE"]
 
 OBS_SHAPE = (OBS_PLANES, 9, 9)
-
-
-def place_points(players: int, place: float) -> float:
-    """Reward for finishing ``place`` (1 = first) of ``players``: +1 ... -1."""
-    if players <= 1:
-        return 1.0
-    return 1.0 - 2.0 * (place - 1.0) / (players - 1.0)
 
 
 _U32_MAX = 2**32 - 1

@@ -30,12 +30,11 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, ToPyArray};
 use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
-use splut_rules::{NUM_ACTIONS, Position, Seat, Step, splitmix64};
+use splut_rules::{NUM_ACTIONS, Places, Position, Seat, Step, splitmix64};
 
 use crate::args::Int;
 use crate::observe::{
-    OBS_SIZE, PLANES, PositionCounts, count_position, legal_with_ids, shared_place,
-    write_observation,
+    OBS_SIZE, PLANES, PositionCounts, count_position, legal_with_ids, write_observation,
 };
 
 /// The most games a batch may hold: 2^18 (262,144). A game costs about
@@ -76,15 +75,6 @@ fn zeroed<T: Zeroable>(len: usize, what: &str) -> PyResult<Vec<T>> {
     }
 }
 
-/// Place points: `players` players, finishing place `place` (1-based,
-/// fractional for shared places) → from +1 (first) down to −1 (last).
-pub(crate) fn place_points(players: usize, place: f32) -> f32 {
-    if players <= 1 {
-        return 1.0;
-    }
-    1.0 - 2.0 * (place - 1.0) / (players as f32 - 1.0)
-}
-
 /// One game of the batch.
 #[derive(Clone)]
 struct Slot {
@@ -92,6 +82,8 @@ struct Slot {
     legal: Vec<(u16, Step)>,
     /// Final reward of each seat already out (by seat index).
     out_reward: [f32; 4],
+    /// The places as the game stands (the rules' [`Places`]).
+    places: Places,
     rng: u64,
     /// Positions reached so far (by hash), when repetitions are counted.
     seen: PositionCounts,
@@ -131,6 +123,7 @@ impl Slot {
             pos: *start,
             legal,
             out_reward: [0.0; 4],
+            places: Places::new(start.seats_in_game()),
             rng: seed,
             seen: PositionCounts::default(),
         }
@@ -143,6 +136,7 @@ impl Slot {
         }
         self.pos = *start;
         self.out_reward = [0.0; 4];
+        self.places = Places::new(start.seats_in_game());
         self.seen.clear();
         legal_with_ids(&self.pos, &mut self.legal);
         for &(id, _) in &self.legal {
@@ -152,10 +146,10 @@ impl Slot {
 
     fn step(&mut self, step: Step, start: &Position, rules: Rules, r: Rows) {
         let Rules {
-            players,
             mode,
             max_turns,
             repetitions,
+            ..
         } = rules;
         r.reward.fill(0.0);
         *r.term = false;
@@ -164,21 +158,18 @@ impl Slot {
         let before = self.pos;
         self.pos.play(step);
         let after = self.pos;
-        let gone: u32 = Seat::ALL
-            .iter()
-            .filter(|&&s| before.in_game(s) && !after.in_game(s))
-            .count() as u32;
-        if gone > 0 {
-            // Those out now share places left+1 ..= left+gone.
-            let place = shared_place(after.players_left(), gone);
-            let pts = match mode {
-                Reward::Place => place_points(players, place),
-                Reward::Win => -1.0,
-            };
-            for s in Seat::ALL {
-                if before.in_game(s) && !after.in_game(s) {
-                    self.out_reward[s.index()] = pts;
-                }
+        // At most one seat goes out a step (splut_rules::Places), with a
+        // place of its own below the seats still in.
+        if after.players_left() < before.players_left() {
+            for s in Seat::ALL
+                .into_iter()
+                .filter(|&s| before.in_game(s) && !after.in_game(s))
+            {
+                self.places.eliminate(s);
+                self.out_reward[s.index()] = match mode {
+                    Reward::Place => self.places.points_of(s).unwrap_or(-1.0) as f32,
+                    Reward::Win => -1.0,
+                };
             }
         }
         let done = if after.is_game_over() {

@@ -161,9 +161,6 @@ pub struct EnvGame {
     out: Vec<Seat>,
     /// The current legal steps with their ids.
     legal: Vec<(u16, Step)>,
-    /// Each seat's finishing place once known (1 = first; seats out by the
-    /// same step share the mean of their places); 0 while unknown.
-    place: [f32; 4],
     /// How often each position (by hash) occurred after a step.
     seen: PositionCounts,
     /// How often the current position occurred after a step (0 at the
@@ -220,12 +217,6 @@ pub(crate) fn count_position(seen: &mut PositionCounts, pos: &Position) -> u32 {
     seen.count(pos.hash())
 }
 
-/// Finishing place shared by `gone` seats eliminated together while
-/// `left` seats stay in: the mean of places `left + 1 ..= left + gone`.
-pub(crate) fn shared_place(left: u32, gone: u32) -> f32 {
-    left as f32 + (1.0 + gone as f32) / 2.0
-}
-
 impl EnvGame {
     fn pos(&self) -> &Position {
         self.game.position()
@@ -243,7 +234,6 @@ impl EnvGame {
             seats: start.seats_in_game().collect(),
             out: Vec::new(),
             legal,
-            place: [0.0; 4],
             seen: PositionCounts::default(),
             repeats: 0,
         })
@@ -276,15 +266,6 @@ impl EnvGame {
             .filter(|&s| before.in_game(s) && !after.in_game(s))
             .collect();
         self.out.extend(&gone);
-        if !gone.is_empty() {
-            let p = shared_place(after.players_left(), gone.len() as u32);
-            for s in &gone {
-                self.place[s.index()] = p;
-            }
-        }
-        if let Some(w) = after.winner() {
-            self.place[w.index()] = 1.0;
-        }
         self.repeats = count_position(&mut self.seen, &after);
         legal_with_ids(&after, &mut self.legal);
         Ok(gone)
@@ -423,18 +404,13 @@ impl EnvGame {
     }
 
     /// Each seat's finishing place so far, `{colour: place}`: the seats
-    /// eliminated (1-based place, the mean when several went out on the
-    /// same step, e.g. 2.5) and, once the game is over, the winner (1).
+    /// eliminated (1-based, the first out last; each has a place of its
+    /// own, as no two seats go out on one step) and, once the game is
+    /// over, the winner (1). The rules' decided places
+    /// (`splut_rules::Game::places`), as `Position.places()` gives them.
     #[getter]
     fn places<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        for s in &self.seats {
-            let p = self.place[s.index()];
-            if p > 0.0 {
-                d.set_item(s.name(), p)?;
-            }
-        }
-        Ok(d)
+        crate::position::places_dict(py, &self.game)
     }
 
     /// How many times the current position (pieces, rocks, side to move,

@@ -180,17 +180,11 @@ impl PyPosition {
     }
 
     /// Places so far: colour -> place (1 the winner, n the first out) for
-    /// every seat already out, and the winner once the game is over.
+    /// every seat already out, and the winner once the game is over (the
+    /// rules' decided places, `splut_rules::Game::places`; the same as
+    /// `EnvGame.places`).
     fn places<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        let n = self.game.start().seats_in_game().count();
-        for (i, seat) in self.game.eliminations().into_iter().enumerate() {
-            d.set_item(seat.name(), n - i)?;
-        }
-        if let Some(w) = self.pos().winner() {
-            d.set_item(w.name(), 1)?;
-        }
-        Ok(d)
+        places_dict(py, &self.game)
     }
 
     /// Leaf count of the legal step tree `depth` (0-12) steps deep, on
@@ -312,4 +306,16 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyPosition>()?;
     m.add("SplutError", m.py().get_type::<SplutError>())?;
     Ok(())
+}
+
+/// The places the rules have decided in `game`
+/// ([`splut_rules::Places::decided`]), as `{colour: place}`, best first:
+/// every seat out (the first out is last) and, once the game is over, the
+/// winner (1). `Position.places()` and `EnvGame.places` both answer this.
+pub(crate) fn places_dict<'py>(py: Python<'py>, game: &Game) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (seat, place) in game.places().decided() {
+        d.set_item(seat.name(), place)?;
+    }
+    Ok(d)
 }

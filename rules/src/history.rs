@@ -3,6 +3,7 @@
 //! (RULES.md §5).
 
 use super::piece::Seat;
+use super::places::Places;
 use super::position::Position;
 use super::step::{Step, StepError};
 use std::fmt;
@@ -131,17 +132,42 @@ impl Game {
     }
 
     /// Seats eliminated during the game, first out first. In a 3-4 player
-    /// game the last one out finishes second.
+    /// game the last one out finishes second ([`Self::places`]).
     pub fn eliminations(&self) -> Vec<Seat> {
-        let mut out = Vec::new();
-        for w in self.positions.windows(2) {
-            for seat in Seat::ALL {
-                if w[0].in_game(seat) && !w[1].in_game(seat) {
-                    out.push(seat);
-                }
-            }
+        self.eliminations_upto(self.steps.len()).collect()
+    }
+
+    /// Seats eliminated by the first `steps` steps, first out first: at
+    /// most one a step (see [`Places`]).
+    fn eliminations_upto(&self, steps: usize) -> impl Iterator<Item = Seat> + '_ {
+        let positions = &self.positions[..=steps.min(self.steps.len())];
+        positions.windows(2).flat_map(|w| {
+            Seat::ALL
+                .into_iter()
+                .filter(|&seat| w[0].in_game(seat) && !w[1].in_game(seat))
+        })
+    }
+
+    /// The finishing places as the game stands (RULES.md §4): the seats
+    /// still in share the first place — the winner alone once the game is
+    /// over, several if a match ends it there by a draw — then the seats
+    /// eliminated, last out first, each a place of its own (no two seats
+    /// go out on one step or in one turn: [`Places`] says why). Seats out
+    /// before the start position have no place; the places count the
+    /// seats in at the start. A match that ends the game by a forfeit
+    /// places the forfeiting seat with [`Places::with_forfeit`].
+    pub fn places(&self) -> Places {
+        self.places_at(self.steps.len())
+    }
+
+    /// The places as they stood after the game's first `steps` steps (all
+    /// of them if there are fewer), as [`Self::places`] gives them.
+    pub fn places_at(&self, steps: usize) -> Places {
+        let mut places = Places::new(self.start.seats_in_game());
+        for seat in self.eliminations_upto(steps) {
+            places.eliminate(seat);
         }
-        out
+        places
     }
 }
 
@@ -270,5 +296,158 @@ mod tests {
         let mut g = Game::new(start);
         g.play_text("e3e4*n").unwrap();
         assert_eq!(g.eliminations(), [Seat::Yellow]);
+    }
+
+    /// The places of `g` as text.
+    fn places(g: &Game) -> String {
+        g.places().to_string()
+    }
+
+    #[test]
+    fn two_players_the_winner_then_the_one_out() {
+        // Red's troll throws the rock on e4 north onto green's sorcerer.
+        let start = Position::from_spn("R/gTgD1/5/3gS3/R7R/3R3/2rT2/rSrD1/1 r 3 10 - - -").unwrap();
+        let mut g = Game::new(start);
+        assert_eq!(places(&g), "r = g", "still running: both in");
+        g.play_text("e2f2").unwrap();
+        assert_eq!(places(&g), "r = g");
+        g.play_text("e3e4*n").unwrap();
+        assert!(g.position().is_game_over());
+        let p = g.places();
+        assert_eq!(p.to_string(), "r > g");
+        assert_eq!(
+            (p.place_of(Seat::Red), p.place_of(Seat::Green)),
+            (Some(1), Some(2))
+        );
+        assert_eq!(
+            (p.points_of(Seat::Red), p.points_of(Seat::Green)),
+            (Some(1.0), Some(-1.0))
+        );
+        assert_eq!(
+            p.decided().collect::<Vec<_>>(),
+            [(Seat::Red, 1), (Seat::Green, 2)]
+        );
+        // Before the throw, and past the end (all the steps).
+        assert_eq!(g.places_at(1).to_string(), "r = g");
+        assert_eq!(g.places_at(1).decided().count(), 0);
+        assert_eq!(g.places_at(99), p);
+        // Taking the throw back takes the places back.
+        g.undo();
+        assert_eq!(places(&g), "r = g");
+    }
+
+    #[test]
+    fn three_players_a_draw_and_a_forfeit() {
+        // Red throws onto the yellow sorcerer (3 players).
+        let start =
+            Position::from_spn("R/gTgDgS/5/3yS3/RyD6R/yT2R3/rD1rT2/rS2/1 r 3 10 - - -").unwrap();
+        let mut g = Game::new(start);
+        assert_eq!(places(&g), "r = y = g");
+        g.play_text("e3e4*n").unwrap();
+        assert!(!g.position().is_game_over());
+        let p = g.places();
+        // A draw here: red and green share the first place (and its
+        // points, the mean of the first's and second's: 1/2 each).
+        assert_eq!(p.to_string(), "r = g > y");
+        assert_eq!(p.place_of(Seat::Green), Some(1));
+        assert_eq!(p.points_of(Seat::Green), Some(0.5));
+        assert_eq!(p.decided().collect::<Vec<_>>(), [(Seat::Yellow, 3)]);
+        // Green forfeits: below red, above yellow (out before).
+        let f = p.with_forfeit(Seat::Green);
+        assert_eq!(f.to_string(), "r > g > y");
+        assert_eq!(f.points_of(Seat::Green), Some(0.0));
+        assert_eq!(
+            p.with_forfeit(Seat::Yellow),
+            p,
+            "a seat out has its place already"
+        );
+    }
+
+    #[test]
+    fn four_players_the_order_of_elimination() {
+        // Red throws onto yellow's sorcerer; blue, green and red still in.
+        let start =
+            Position::from_spn("R/gTgDgS/4bD/3yS2bS/RyD6R/yT2R2bT/rD1rT2/rS2/1 r 3 10 - - -")
+                .unwrap();
+        let mut g = Game::new(start);
+        assert_eq!(places(&g), "r = y = g = b");
+        g.play_text("e3e4*n").unwrap();
+        assert_eq!(places(&g), "r = g = b > y");
+        let p = g.places();
+        assert_eq!(p.place_of(Seat::Yellow), Some(4));
+        assert_eq!(p.points_of(Seat::Yellow), Some(-1.0));
+        // Two left at a draw share places 1 and 2, blue forfeiting is
+        // third.
+        assert_eq!(p.with_forfeit(Seat::Blue).to_string(), "r = g > b > y");
+        // The seats in at the start are placed, not those out before.
+        let from_three = Game::new(*g.position());
+        assert_eq!(places(&from_three), "r = g = b");
+    }
+
+    /// A random game of `players` from the start, to its end or `most`
+    /// steps.
+    fn random_game(players: usize, seed: u64, most: usize) -> Game {
+        let mut g = Game::new(Position::start(players).unwrap());
+        let mut rng = seed;
+        while !g.position().is_game_over() && g.steps().len() < most {
+            let legal = g.position().legal_step_vec();
+            let k = (crate::splitmix64(&mut rng) % legal.len() as u64) as usize;
+            g.play(legal[k]).unwrap();
+        }
+        g
+    }
+
+    #[test]
+    fn places_follow_the_eliminations_one_seat_a_step_one_a_turn() {
+        let mut finished = 0;
+        for seed in 0..24 {
+            let players = 2 + seed as usize % 3;
+            let g = random_game(players, seed, 4000);
+            // At most one seat out per step and per turn: no shared
+            // place among the seats out.
+            let mut turn_out = (0, 0);
+            for (i, w) in g.positions().windows(2).enumerate() {
+                let out = w[0].players_left() - w[1].players_left();
+                assert!(out <= 1, "seed {seed}: step {i} put {out} seats out");
+                if w[0].turn() != turn_out.0 {
+                    turn_out = (w[0].turn(), 0);
+                }
+                turn_out.1 += out;
+                assert!(
+                    turn_out.1 <= 1,
+                    "seed {seed}: turn {} put two out",
+                    turn_out.0
+                );
+            }
+            let p = g.places();
+            let out = g.eliminations();
+            let left: Vec<Seat> = g.position().seats_in_game().collect();
+            let mut want: Vec<Vec<Seat>> = vec![left.clone()];
+            want.extend(out.iter().rev().map(|&s| vec![s]));
+            assert_eq!(p.to_groups(), want, "seed {seed}");
+            assert_eq!(p.len(), players);
+            for (k, &s) in out.iter().enumerate() {
+                assert_eq!(p.place_of(s), Some(players - k), "seed {seed}");
+            }
+            if let Some(w) = g.position().winner() {
+                finished += 1;
+                assert_eq!(p.place_of(w), Some(1));
+                assert_eq!(p.decided().count(), players);
+            } else {
+                assert_eq!(p.decided().count(), out.len());
+            }
+            // Places as the game stood after some of its steps.
+            let n = g.steps().len();
+            for k in (0..=n).step_by(n / 40 + 1).chain([n]) {
+                let at = g.places_at(k);
+                assert_eq!(at.len(), players);
+                assert_eq!(
+                    at.decided().count(),
+                    players - g.positions()[k].players_left() as usize
+                        + usize::from(g.positions()[k].is_game_over()),
+                );
+            }
+        }
+        assert!(finished >= 12, "{finished} of 24 games finished");
     }
 }

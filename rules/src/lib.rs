@@ -47,7 +47,9 @@
 //!   [`Position::unmake`], [`Position::after`]); **turn**: turns,
 //!   elimination, the end of the game ([`Position::whole_turn_of`],
 //!   [`WholeTurnError`]).
-//! - **history**: a game, its steps and undo ([`Game`]).
+//! - **history**: a game, its steps and undo ([`Game`]); **places**: the
+//!   finishing places ([`Game::places`], [`Places`]) and their points
+//!   ([`place_points`]).
 //! - **spn**: positions as text ([`Position::from_spn`],
 //!   [`Position::to_spn`], [`SpnError`]); **packed**: positions in 24
 //!   bytes ([`Position::pack`], [`Position::unpack`], [`UnpackError`]).
@@ -63,6 +65,7 @@ mod movegen;
 mod packed;
 mod perft;
 mod piece;
+mod places;
 mod position;
 mod sorcerer;
 mod spn;
@@ -84,6 +87,7 @@ pub use movegen::{MAX_STEPS, StepList};
 pub use packed::{PACKED_SIZE, UnpackError};
 pub use perft::{divide, divide_with, perft, perft_interruptible, perft_with};
 pub use piece::{Kind, Piece, Seat};
+pub use places::{Places, place_points, shared_place_points};
 pub use position::{Levitation, MAX_TURN, Position, PositionError, steps_in_turn};
 pub use spn::SpnError;
 pub use step::{Extra, Step, StepError, StepKind, StepText};

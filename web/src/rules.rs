@@ -107,22 +107,13 @@ fn describe(game: &Game) -> String {
     )
 }
 
-/// The places known in `game`: the winner first; a seat that went out
-/// during the game takes the last place not taken (the first out of `k`
-/// seats is `k`th). Seats out before the game's start have none.
+/// The places known in `game`, as the rules decide them
+/// ([`Game::places`], [`splut_rules::Places::decided`]): the winner
+/// first; a seat that went out during the game takes the last place not
+/// taken (the first out of `k` seats is `k`th). Seats out before the
+/// game's start have none.
 fn places(game: &Game) -> Vec<(Seat, usize)> {
-    let seats = game.start().players_left() as usize;
-    let mut places: Vec<(Seat, usize)> = game
-        .eliminations()
-        .into_iter()
-        .enumerate()
-        .map(|(i, s)| (s, seats - i))
-        .collect();
-    if let Some(w) = game.position().winner() {
-        places.push((w, 1));
-    }
-    places.sort_by_key(|&(_, p)| p);
-    places
+    game.places().decided().collect()
 }
 
 /// `text` as a JSON string.

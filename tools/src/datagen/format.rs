@@ -68,19 +68,11 @@ impl Sample {
     /// What `seat` scored in the game, as tournaments count places: 1 for
     /// first down to 0 for last in equal steps, seats sharing a place
     /// sharing its points (a 2-player draw is 0.5 each). `None` if the
-    /// seat did not play.
+    /// seat did not play. The rules' place points
+    /// ([`splut_rules::Places::points_of`], +1 down to −1) on that scale.
     pub fn result_for(&self, seat: Seat) -> Option<f64> {
-        let n = self.places.iter().map(Vec::len).sum::<usize>();
-        let mut first = 0;
-        for group in &self.places {
-            if group.contains(&seat) {
-                let value = |k: usize| 1.0 - k as f64 / (n - 1).max(1) as f64;
-                let sum: f64 = (first..first + group.len()).map(value).sum();
-                return Some(sum / group.len() as f64);
-            }
-            first += group.len();
-        }
-        None
+        let places = splut_rules::Places::from_groups(&self.places)?;
+        Some((1.0 + places.points_of(seat)?) / 2.0)
     }
 
     /// The sample as a line of the data file, without the newline.

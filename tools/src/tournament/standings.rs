@@ -5,12 +5,13 @@
 //!
 //! Points: a game's places are worth 1 (first) down to 0 (last) in equal
 //! steps; seats sharing a place share its points. With 2 players that is
-//! 1 for a win, ½ for a draw.
+//! 1 for a win, ½ for a draw. They are the rules' place points
+//! (`splut_rules::place_points`, +1 down to −1) on this scale.
 
 use super::pool::{PoolGame, PoolRating, pool_ratings};
 use super::stats::{Pentanomial, Sprt, SprtVerdict, Wdl, elo_from_score};
 use splut_play::record::{Forfeit, GameRecord, Reason};
-use splut_rules::Seat;
+use splut_rules::{Seat, shared_place_points};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -151,22 +152,24 @@ pub struct Standings {
 /// divides 72.
 const UNITS: u64 = 72;
 
-/// Points of each place group for `n` seats in 72nds: 1 down to 0, ties
-/// averaged (rounded down for more seats than a game has, which only a
-/// damaged record claims).
+/// Points of each place group for `n` seats in 72nds: the rules' place
+/// points ([`shared_place_points`], +1 first to −1 last, a shared place
+/// the mean of those it spans) on the standings' scale, 1 down to 0:
+/// `(1 + points) / 2`. With 2 to 4 seats (every record the standings
+/// take: the merge checks each seat is placed once) that is a whole
+/// number of 72nds, so the rounding is exact.
 fn group_units(groups: &[usize], n: usize) -> Vec<u64> {
-    let mut first = 0;
+    let mut first = 1;
     groups
         .iter()
         .map(|&size| {
-            let places = first..first + size;
+            let place = first;
             first += size;
             if n <= 1 || size == 0 {
                 return UNITS;
             }
-            // Σ (n-1-p) over the group's places, over (n-1)·size.
-            let sum: u64 = places.map(|p| (n - 1).saturating_sub(p) as u64).sum();
-            sum.saturating_mul(UNITS) / ((n as u64 - 1) * size as u64)
+            let points = shared_place_points(n, place, size);
+            ((1.0 + points) / 2.0 * UNITS as f64).round().max(0.0) as u64
         })
         .collect()
 }
@@ -512,6 +515,43 @@ mod tests {
             .into_iter()
             .map(|u| u as f64 / UNITS as f64)
             .collect()
+    }
+
+    #[test]
+    fn group_units_are_the_former_exact_formula() {
+        // Before the rules had place points, the standings summed
+        // Σ (n-1-p) over a group's places p (0-based), over (n-1)·size.
+        fn former(groups: &[usize], n: usize) -> Vec<u64> {
+            let mut first = 0;
+            groups
+                .iter()
+                .map(|&size| {
+                    let places = first..first + size;
+                    first += size;
+                    let sum: u64 = places.map(|p| (n - 1).saturating_sub(p) as u64).sum();
+                    sum * UNITS / ((n as u64 - 1) * size as u64)
+                })
+                .collect()
+        }
+        // Every way to split 2 to 4 seats into places.
+        fn splits(n: usize) -> Vec<Vec<usize>> {
+            if n == 0 {
+                return vec![vec![]];
+            }
+            (1..=n)
+                .flat_map(|first| {
+                    splits(n - first).into_iter().map(move |mut rest| {
+                        rest.insert(0, first);
+                        rest
+                    })
+                })
+                .collect()
+        }
+        for n in 2..=4 {
+            for groups in splits(n) {
+                assert_eq!(group_units(&groups, n), former(&groups, n), "{groups:?}");
+            }
+        }
     }
 
     #[test]
