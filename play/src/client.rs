@@ -8,6 +8,11 @@
 //! hangs never blocks its caller. Dropping a client kills the process if
 //! it still runs and reaps it, so no zombie is left.
 //!
+//! Its lines are read by the engine's own parser, [`words`]: an answer's
+//! `info`, `bestturn` and `bestmove` lines and an `info string error` are
+//! read here as the engine prints them, and as every other reader of them
+//! reads them.
+//!
 //! ```no_run
 //! use splut_play::client::Client;
 //! use std::time::Duration;
@@ -21,7 +26,7 @@
 //! ```
 
 use crate::judge::Forfeit;
-use splut_rules::Game;
+use splut_rules::{Game, StepText};
 use std::ffi::OsStr;
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Write};
@@ -79,6 +84,16 @@ pub enum ClientError {
     Garbled(String),
 }
 
+/// The words of the protocol's output lines, typed once
+/// ([`splut_engine::protocol::words`]): [`words::Line`] reads any line a
+/// program writes, [`words::Info`] an `info` line (its [`words::Score`]
+/// among them), [`words::InfoString`] free text and errors,
+/// [`words::BestTurn`] and [`words::BestMove`] an answer.
+pub mod words {
+    pub use splut_engine::protocol::words::*;
+    pub use splut_engine::search::score::Score;
+}
+
 /// How a program's end reads: its exit status, or a closed output.
 fn exit_text(status: &Option<ExitStatus>) -> String {
     match status {
@@ -118,10 +133,24 @@ impl From<ClientError> for String {
     }
 }
 
-/// The message of an `info string error: …` line.
-fn error_text(line: &str) -> &str {
-    let rest = line.strip_prefix("info string error").unwrap_or(line);
-    rest.strip_prefix(':').unwrap_or(rest).trim_start()
+/// Why the program refused, if `line` is `info string error: <why>`.
+fn refusal(line: &str) -> Option<String> {
+    let text = words::InfoString::parse(line).ok()?;
+    text.error_message().map(str::to_string)
+}
+
+/// The message of an `info string error: …` line; any other line as it is.
+fn error_text(line: &str) -> String {
+    refusal(line).unwrap_or_else(|| line.to_string())
+}
+
+/// Whether `line` ends an answer: its first word is `bestmove`, whether
+/// the rest reads or not ([`words::BestMove`]).
+pub fn ends_answer(line: &str) -> bool {
+    !matches!(
+        words::BestMove::parse(line),
+        Err(words::ParseError::WrongKind { .. })
+    )
 }
 
 /// A running program that speaks the protocol.
@@ -256,6 +285,23 @@ impl Client {
         prefix: &str,
         limit: Duration,
     ) -> Result<Vec<String>, ClientError> {
+        self.read_to(prefix, |line| line.starts_with(prefix), limit)
+    }
+
+    /// The lines of an answer, up to and including its `bestmove` line
+    /// ([`ends_answer`]), waiting at most `limit` in all.
+    fn read_answer(&mut self, limit: Duration) -> Result<Vec<String>, ClientError> {
+        self.read_to("bestmove", ends_answer, limit)
+    }
+
+    /// Lines up to and including the first that is `last`, waiting at
+    /// most `limit` in all; a timeout names the line as `what`.
+    fn read_to(
+        &mut self,
+        what: &str,
+        last: impl Fn(&str) -> bool,
+        limit: Duration,
+    ) -> Result<Vec<String>, ClientError> {
         // No deadline this far off is reachable; `None` waits for ever.
         let deadline = Instant::now().checked_add(limit);
         let mut out = Vec::new();
@@ -265,7 +311,7 @@ impl Client {
             });
             match self.recv(left)? {
                 Some(line) => {
-                    let done = line.starts_with(prefix);
+                    let done = last(&line);
                     out.push(line);
                     if done {
                         return Ok(out);
@@ -273,7 +319,7 @@ impl Client {
                 }
                 None => {
                     return Err(ClientError::Timeout {
-                        prefix: prefix.to_string(),
+                        prefix: what.to_string(),
                         limit,
                     });
                 }
@@ -301,7 +347,7 @@ impl Client {
         }
         self.send("isready")?;
         let lines = self.read_until("readyok", self.timeout)?;
-        if let Some(e) = lines.iter().find(|l| l.starts_with("info string error")) {
+        if let Some(e) = lines.iter().find(|l| refusal(l).is_some()) {
             return Err(ClientError::Refused(e.clone()));
         }
         Ok(ugi)
@@ -342,7 +388,7 @@ impl Client {
     pub fn query(&mut self, what: &str) -> Result<String, ClientError> {
         self.send(&format!("query {what}"))?;
         let lines = self.read_until("response", self.timeout)?;
-        if let Some(e) = lines.iter().find(|l| l.starts_with("info string error: ")) {
+        if let Some(e) = lines.iter().find(|l| refusal(l).is_some()) {
             return Err(ClientError::Refused(e.clone()));
         }
         let last = lines.last().map_or("", |l| l.as_str());
@@ -401,7 +447,7 @@ impl Client {
         for c in commands {
             self.send(c)?;
         }
-        let lines = self.read_until("bestmove", limit)?;
+        let lines = self.read_answer(limit)?;
         Ok(Answer {
             lines,
             elapsed: t0.elapsed(),
@@ -425,7 +471,7 @@ impl Client {
     /// The guess was wrong: `stop`, and its answer read and dropped.
     pub fn cancel_ponder(&mut self) -> Result<(), ClientError> {
         self.stop()?;
-        self.read_until("bestmove", self.timeout).map(|_| ())
+        self.read_answer(self.timeout).map(|_| ())
     }
 
     /// `stop`: a running search answers at once (its answer is left to
@@ -526,42 +572,77 @@ pub struct Answer {
 }
 
 impl Answer {
-    /// The principal variation of its last `info … pv …` line.
+    /// Its `info` lines that read ([`words::Info::parse`]), in order;
+    /// `info string` lines and lines that do not read are left out.
+    pub fn infos(&self) -> impl DoubleEndedIterator<Item = words::Info> + '_ {
+        self.lines.iter().filter_map(|l| words::Info::parse(l).ok())
+    }
+
+    /// The principal variation of its last `info` line with one.
     pub fn pv(&self) -> Vec<String> {
-        self.lines
-            .iter()
+        self.infos()
             .rev()
-            .find(|l| l.starts_with("info ") && l.contains(" pv "))
-            .and_then(|l| l.split_once(" pv "))
-            .map(|(_, pv)| pv.split_whitespace().map(String::from).collect())
+            .find(|i| !i.pv.is_empty())
+            .map(|i| i.pv.iter().map(StepText::to_string).collect())
             .unwrap_or_default()
     }
 
     /// The steps it plays, as it wrote them: its `bestturn` (the whole
     /// rest of its turn, which `bestmove` must begin), or else its
     /// `bestmove` alone (a plain UGI engine, asked again for each step).
+    /// No step (`bestmove (none)`, or none at all) is
+    /// [`Forfeit::NoStep`]; a step that does not read is
+    /// [`Forfeit::IllegalStep`].
     pub fn steps(&self) -> Result<Vec<String>, Forfeit> {
-        let best = self
-            .lines
-            .last()
-            .and_then(|l| l.split_whitespace().nth(1))
-            .unwrap_or("");
-        let turn: Vec<&str> = self
+        let best = match self.lines.last().map(|l| words::BestMove::parse(l)) {
+            Some(Ok(words::BestMove(best))) => best,
+            Some(Err(e @ words::ParseError::Unreadable { .. })) => return Err(garbled(e)),
+            // `bestmove` alone, or no answer line at all.
+            _ => None,
+        };
+        let turn = self
             .lines
             .iter()
             .rev()
-            .find_map(|l| l.strip_prefix("bestturn "))
-            .map(|t| t.split_whitespace().collect())
-            .unwrap_or_default();
+            .find_map(|l| match words::BestTurn::parse(l) {
+                Err(words::ParseError::WrongKind { .. }) => None,
+                read => Some(read),
+            });
+        let turn = match turn {
+            None => return best.map(|s| vec![s.to_string()]).ok_or(Forfeit::NoStep),
+            Some(read) => read.map_err(garbled)?.0,
+        };
+        let text = |steps: &[StepText]| match steps {
+            [] => "(none)".to_string(),
+            _ => steps
+                .iter()
+                .map(StepText::to_string)
+                .collect::<Vec<_>>()
+                .join(" "),
+        };
         match turn.first() {
-            Some(&first) if first != best => Err(Forfeit::BestMoveNotInTurn {
-                best: best.to_string(),
-                turn: turn.join(" "),
+            first if first != best.as_ref() => Err(Forfeit::BestMoveNotInTurn {
+                best: text(best.as_slice()),
+                turn: text(&turn),
             }),
-            Some(_) => Ok(turn.into_iter().map(String::from).collect()),
-            None if best.is_empty() => Err(Forfeit::NoStep),
-            None => Ok(vec![best.to_string()]),
+            None => Err(Forfeit::NoStep),
+            Some(_) => Ok(turn.iter().map(StepText::to_string).collect()),
         }
+    }
+}
+
+/// An answer's line that does not read, as a forfeit: a step that does
+/// not read is an illegal step (with the rules' reason, as playing it
+/// would give), anything else the parser's words.
+fn garbled(e: words::ParseError) -> Forfeit {
+    match e {
+        words::ParseError::Unreadable { found, .. } => {
+            let why = StepText::parse(&found)
+                .err()
+                .map_or_else(|| "not a step".to_string(), |e| e.reason);
+            Forfeit::IllegalStep { text: found, why }
+        }
+        e => Forfeit::Other(e.to_string()),
     }
 }
 
@@ -582,78 +663,75 @@ pub struct Snapshot {
     pub legal: Vec<String>,
 }
 
-/// One `info` line of a search.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct Info {
-    /// `depth`.
-    pub depth: Option<u64>,
-    /// `score`, e.g. `cp 14` or `win 3`.
-    pub score: Option<String>,
-    /// `nodes`.
-    pub nodes: Option<u64>,
-    /// `time` in ms.
-    pub time: Option<u64>,
-    /// `pv`, the steps.
-    pub pv: Vec<String>,
-}
-
-impl Info {
-    /// Reads `info depth … pv …`; `None` for other lines (`info string`).
-    pub fn parse(line: &str) -> Option<Info> {
-        let mut words = line.split_whitespace();
-        if words.next() != Some("info") {
-            return None;
-        }
-        let mut info = Info::default();
-        let mut any = false;
-        while let Some(w) = words.next() {
-            match w {
-                "string" => return None,
-                "depth" => info.depth = words.next().and_then(|x| x.parse().ok()),
-                "nodes" => info.nodes = words.next().and_then(|x| x.parse().ok()),
-                "time" => info.time = words.next().and_then(|x| x.parse().ok()),
-                "score" => {
-                    let kind = words.next().unwrap_or("");
-                    let value = words.next().unwrap_or("");
-                    info.score = Some(format!("{kind} {value}"));
-                }
-                "pv" => {
-                    info.pv = words.by_ref().map(String::from).collect();
-                }
-                _ => continue,
-            }
-            any = true;
-        }
-        any.then_some(info)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn answer(lines: &[&str]) -> Answer {
+        Answer {
+            lines: lines.iter().map(|l| l.to_string()).collect(),
+            elapsed: Duration::ZERO,
+        }
+    }
+
+    /// Steps as their text.
+    fn texts(steps: &[StepText]) -> Vec<String> {
+        steps.iter().map(StepText::to_string).collect()
+    }
+
     #[test]
-    fn info_lines_parse() {
-        let i = Info::parse(
-            "info depth 3 seldepth 4 score cp -14 nodes 120 nps 1000 time 5 hashfull 0 pv d2d3@e1 e3e4",
-        )
-        .unwrap();
-        assert_eq!(i.depth, Some(3));
-        assert_eq!(i.score.as_deref(), Some("cp -14"));
-        assert_eq!(i.nodes, Some(120));
-        assert_eq!(i.time, Some(5));
-        assert_eq!(i.pv, vec!["d2d3@e1", "e3e4"]);
-        assert_eq!(Info::parse("info string continuing the planned turn"), None);
-        assert_eq!(Info::parse("bestmove e2e3"), None);
+    fn an_answers_info_lines_are_read_as_the_engines_words_read_them() {
+        // Other engines' words, a pv cut short by them, winprob after the
+        // pv, free text, a line that does not read, and a line without a pv.
+        let lines = [
+            "info depth 3 currmove e2e3 score cp 10 lowerbound nodes 5 tbhits 0 \
+             pv e2e3 f8f7 refutation e2e3 winprob g 0.4 r 0.6",
+            "info depth 4 score win 2 pv d2d3@e1 e3e4 winprob r 0.7 g 0.3",
+            "info depth x pv c4c5^c3",
+            "info string pv b5c5 e8e7",
+            "info nodes 900 hashfull 3",
+            "bestturn d2d3@e1",
+            "bestmove d2d3@e1",
+        ];
+        let a = answer(&lines);
+        let words: Vec<words::Info> = lines
+            .iter()
+            .filter_map(|l| words::Info::parse(l).ok())
+            .collect();
+        assert_eq!(a.infos().collect::<Vec<_>>(), words);
+        assert_eq!(
+            words.len(),
+            3,
+            "the free text and the unreadable line are left out"
+        );
+        assert_eq!(
+            words[0].pv,
+            [
+                StepText::parse("e2e3").unwrap(),
+                StepText::parse("f8f7").unwrap()
+            ]
+        );
+        assert_eq!(words[0].score, Some(words::Score::Cp(10)));
+        assert_eq!(
+            words[0].winprob,
+            [
+                (splut_rules::Seat::Green, 0.4),
+                (splut_rules::Seat::Red, 0.6)
+            ],
+            "in the line's order"
+        );
+        // The pv is the last line's with one, and stops at the first word
+        // that is not a step.
+        assert_eq!(a.pv(), texts(&words[1].pv));
+        assert_eq!(a.pv(), ["d2d3@e1", "e3e4"]);
+        assert_eq!(answer(&lines[..1]).pv(), ["e2e3", "f8f7"]);
+        // `info string` is free text: its words are no pv.
+        assert!(answer(&lines[3..]).pv().is_empty());
+        assert_eq!(a.steps(), Ok(vec!["d2d3@e1".to_string()]));
     }
 
     #[test]
     fn answers_give_their_steps_and_line() {
-        let answer = |lines: &[&str]| Answer {
-            lines: lines.iter().map(|l| l.to_string()).collect(),
-            elapsed: Duration::ZERO,
-        };
         let a = answer(&[
             "info depth 2 score cp 3 pv e2e3 e8e7 f8f7",
             "bestturn e2e3",
@@ -667,6 +745,34 @@ mod tests {
             answer(&["bestturn e2e3", "bestmove d2d3"]).steps(),
             Err(Forfeit::BestMoveNotInTurn { .. })
         ));
+        // As the engine's words read them: `ponder` after the step, and
+        // `(none)`, are no steps.
+        let a = answer(&["bestturn  e2e3 e3e4", "bestmove e2e3 ponder f8f7"]);
+        assert_eq!(a.steps(), Ok(vec!["e2e3".into(), "e3e4".into()]));
+        let over = answer(&["bestturn (none)", "bestmove (none)"]);
+        assert_eq!(over.steps(), Err(Forfeit::NoStep));
+        assert_eq!(answer(&["bestmove (none)"]).steps(), Err(Forfeit::NoStep));
+        assert_eq!(
+            answer(&["bestturn (none)", "bestmove e2e3"]).steps(),
+            Err(Forfeit::BestMoveNotInTurn {
+                best: "e2e3".into(),
+                turn: "(none)".into()
+            })
+        );
+        // A step that does not read is illegal, with the rules' reason.
+        let illegal = |text: &str| Forfeit::IllegalStep {
+            text: text.into(),
+            why: StepText::parse(text).unwrap_err().reason,
+        };
+        let garbled = answer(&["bestturn e2e3 x", "bestmove e2e3"]);
+        assert_eq!(garbled.steps(), Err(illegal("x")));
+        assert_eq!(answer(&["bestmove e2e9"]).steps(), Err(illegal("e2e9")));
+        assert_eq!(
+            answer(&["bestturn", "bestmove e2e3"]).steps(),
+            Err(Forfeit::Other("'bestturn' without its value".into()))
+        );
+        assert!(ends_answer("bestmove  (none)") && ends_answer("bestmove"));
+        assert!(!ends_answer("bestmoves e2e3") && !ends_answer("bestturn e2e3"));
     }
 
     #[test]
@@ -683,6 +789,15 @@ mod tests {
             refused.to_string(),
             "the engine refused it: no such position"
         );
+        // As the engine's words read `info string`: spaces between the
+        // words, and only `error:` is an error.
+        assert_eq!(
+            refusal("info  string error: the game is over").as_deref(),
+            Some("the game is over")
+        );
+        assert_eq!(refusal("info string errors: none"), None);
+        assert_eq!(refusal("info depth 3 string error: x"), None);
+        assert_eq!(error_text("readyok"), "readyok");
         let timeout = ClientError::Timeout {
             prefix: "readyok".into(),
             limit: Duration::from_millis(1500),

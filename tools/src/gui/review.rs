@@ -5,7 +5,8 @@
 //! A win probability comes from the engine's `winprob` words when it
 //! writes them (`UCI_ShowWinProb`), else from its score through
 //! [`score_to_win_probabilities`], the one place that maps a score to
-//! probabilities.
+//! probabilities. The lines are read by the engine's own parser
+//! ([`splut_play::client::words`]), as the client reads them.
 
 pub use splut_board::marks::{StepMark, step_marks};
 pub use splut_board::review::{
@@ -14,29 +15,28 @@ pub use splut_board::review::{
 };
 use splut_engine::winprob::{Estimate, win_probabilities};
 use splut_play::client::Client;
+use splut_play::client::words::{Info, Score};
+use splut_play::judge::Forfeit;
 use splut_rules::{Game, Position, Seat};
 use std::time::Duration;
 
-/// Win probabilities from a score (`cp <x>`, `win <n>`, `loss <n>`, from
-/// `mover`'s view, as protocol.md has it) among `seats`: the engine's own
-/// fitted mapping ([`splut_engine::winprob::win_probabilities`], the one the
-/// `winprob` words of its `info` lines come from), so the board and the
-/// engine agree. `None` for a score it cannot read.
-pub fn score_to_win_probabilities(score: &str, mover: char, seats: &[char]) -> Option<WinProb> {
+/// Win probabilities from a score (from `mover`'s view, as protocol.md
+/// has it) among `seats`: the engine's own fitted mapping
+/// ([`splut_engine::winprob::win_probabilities`], the one the `winprob`
+/// words of its `info` lines come from), so the board and the engine
+/// agree. `None` if `mover` or a seat is not a seat's letter, or `mover`
+/// is not among `seats`.
+pub fn score_to_win_probabilities(score: Score, mover: char, seats: &[char]) -> Option<WinProb> {
     let seat = |c: char| Seat::from_letter(c);
     let mover_seat = seat(mover)?;
     let in_game: Vec<Seat> = seats.iter().map(|&c| seat(c)).collect::<Option<_>>()?;
     if !in_game.contains(&mover_seat) {
         return None;
     }
-    let mut words = score.split_whitespace();
-    let kind = words.next()?;
-    let value: f64 = words.next()?.parse().ok()?;
-    let estimate = match kind {
-        "cp" if value.is_finite() => Estimate::Cp(value.clamp(-1e9, 1e9) as i32),
-        "win" => Estimate::Win,
-        "loss" => Estimate::Loss,
-        _ => return None,
+    let estimate = match score {
+        Score::Cp(v) => Estimate::Cp(v),
+        Score::Win(_) => Estimate::Win,
+        Score::Loss(_) => Estimate::Loss,
     };
     Some(
         win_probabilities(&in_game, mover_seat, estimate)
@@ -46,44 +46,41 @@ pub fn score_to_win_probabilities(score: &str, mover: char, seats: &[char]) -> O
     )
 }
 
-/// The `winprob <seat> <p> …` words of an `info` line, normalised to sum
-/// to 1; `None` if it has none (or they do not read).
-pub fn parse_winprob(line: &str) -> Option<WinProb> {
-    let mut words = line.split_whitespace().skip_while(|w| *w != "winprob");
-    words.next()?;
-    let mut out: WinProb = Vec::new();
-    let mut words = words.peekable();
-    while let Some(w) = words.peek() {
-        let mut chars = w.chars();
-        let (Some(c), None) = (chars.next(), chars.next()) else {
-            break;
-        };
-        if Seat::from_letter(c).is_none() {
-            break;
-        }
-        words.next();
-        let p: f64 = words.next()?.parse().ok()?;
-        if !(0.0..=1.0).contains(&p) || out.iter().any(|x| x.0 == c) {
-            return None;
-        }
-        out.push((c, p));
-    }
-    let sum: f64 = out.iter().map(|x| x.1).sum();
-    if out.is_empty() || sum <= 0.0 {
+/// An `info` line's `winprob` chances, normalised to sum to 1, in the
+/// line's order; `None` if there are none (or they sum to 0).
+fn normalised(chances: &[(Seat, f64)]) -> Option<WinProb> {
+    let sum: f64 = chances.iter().map(|x| x.1).sum();
+    if chances.is_empty() || sum <= 0.0 {
         return None;
     }
-    Some(out.into_iter().map(|(c, p)| (c, p / sum)).collect())
+    Some(
+        chances
+            .iter()
+            .map(|&(s, p)| (s.letter(), p / sum))
+            .collect(),
+    )
 }
 
-/// The win probabilities an `info` line gives: its `winprob`, else its
+/// The `winprob <seat> <p> …` words of an `info` line, as
+/// [`Info::parse`] reads them, normalised to sum to 1; `None` if it has
+/// none (or the line does not read).
+pub fn parse_winprob(line: &str) -> Option<WinProb> {
+    normalised(&Info::parse(line).ok()?.winprob)
+}
+
+/// The win probabilities a search's report gives: its `winprob`, else its
 /// score read from the side to move's view in `pos`.
+pub fn info_win_probabilities(info: &Info, pos: &Position) -> Option<WinProb> {
+    normalised(&info.winprob).or_else(|| {
+        let seats: Vec<char> = pos.seats_in_game().map(|s| s.letter()).collect();
+        score_to_win_probabilities(info.score?, pos.side_to_move().letter(), &seats)
+    })
+}
+
+/// The win probabilities an `info` line gives ([`info_win_probabilities`]
+/// of the line as [`Info::parse`] reads it); `None` if it does not read.
 pub fn line_win_probabilities(line: &str, pos: &Position) -> Option<WinProb> {
-    if let Some(w) = parse_winprob(line) {
-        return Some(w);
-    }
-    let info = splut_play::client::Info::parse(line)?;
-    let seats: Vec<char> = pos.seats_in_game().map(|s| s.letter()).collect();
-    score_to_win_probabilities(info.score.as_deref()?, pos.side_to_move().letter(), &seats)
+    info_win_probabilities(&Info::parse(line).ok()?, pos)
 }
 
 /// The end of a game as probabilities: the winner 1, the others 0.
@@ -122,14 +119,15 @@ pub fn evaluate(
     let answer = engine
         .think(&cmd, &format!("go movetime {ms}"), limit)
         .map_err(|e| e.to_string())?;
-    let best = answer.steps().map_err(|e| e.to_string())?;
-    let last = answer
-        .lines
-        .iter()
-        .rev()
-        .find(|l| splut_play::client::Info::parse(l).is_some_and(|i| i.score.is_some()));
-    let score = last.and_then(|l| splut_play::client::Info::parse(l)?.score);
-    let probs = last.and_then(|l| line_win_probabilities(l, pos));
+    let best = match answer.steps() {
+        Ok(steps) => steps,
+        // `bestmove (none)`: no hint.
+        Err(Forfeit::NoStep) => Vec::new(),
+        Err(e) => return Err(e.to_string()),
+    };
+    let last = answer.infos().rev().find(|i| i.score.is_some());
+    let score = last.as_ref().and_then(|i| i.score).map(|s| s.to_string());
+    let probs = last.and_then(|i| info_win_probabilities(&i, pos));
     // Every seat of the game, those out of it at 0.
     let winprob = seats
         .iter()
@@ -141,7 +139,7 @@ pub fn evaluate(
     Ok(Evaluation {
         score,
         winprob,
-        best: best.into_iter().filter(|s| s != "(none)").collect(),
+        best,
     })
 }
 
@@ -182,33 +180,28 @@ mod tests {
     #[test]
     fn scores_map_to_probabilities_that_sum_to_one() {
         // The engine's fitted mapping, seat letters for seats.
-        let two = score_to_win_probabilities("cp 0", 'r', &['r', 'g']).unwrap();
+        let two = score_to_win_probabilities(Score::Cp(0), 'r', &['r', 'g']).unwrap();
         let engine = win_probabilities(&[Seat::Red, Seat::Green], Seat::Red, Estimate::Cp(0));
         assert_eq!(two, vec![('r', engine[0].1), ('g', engine[1].1)]);
-        let four = score_to_win_probabilities("cp 0", 'y', &['r', 'y', 'g', 'b']).unwrap();
+        let four = score_to_win_probabilities(Score::Cp(0), 'y', &['r', 'y', 'g', 'b']).unwrap();
         assert!(
             close(four.iter().map(|x| x.1).sum::<f64>(), 1.0),
             "{four:?}"
         );
         // The others share alike.
         assert!(close(four[0].1, four[2].1) && close(four[2].1, four[3].1));
-        for (score, want) in [("win 3", 1.0), ("loss 1", 0.0)] {
+        for (score, want) in [(Score::Win(3), 1.0), (Score::Loss(1), 0.0)] {
             let w = score_to_win_probabilities(score, 'g', &['r', 'y', 'g']).unwrap();
             assert!(close(w[2].1, want), "{score}");
             assert!(close(w.iter().map(|x| x.1).sum::<f64>(), 1.0));
         }
-        for bad in ["", "cp", "cp x", "mate 3", "cp NaN"] {
-            assert_eq!(
-                score_to_win_probabilities(bad, 'r', &['r', 'g']),
-                None,
-                "{bad}"
-            );
-        }
-        assert_eq!(score_to_win_probabilities("cp 1", 'b', &['r', 'g']), None);
+        let cp = Score::Cp(1);
+        assert_eq!(score_to_win_probabilities(cp, 'b', &['r', 'g']), None);
+        assert_eq!(score_to_win_probabilities(cp, 'x', &['r', 'x']), None);
+        assert_eq!(score_to_win_probabilities(cp, 'r', &['r', 'x']), None);
         // Higher scores, higher chances.
-        let p = |x: i32| {
-            score_to_win_probabilities(&format!("cp {x}"), 'r', &['r', 'g', 'b']).unwrap()[0].1
-        };
+        let p =
+            |x: i32| score_to_win_probabilities(Score::Cp(x), 'r', &['r', 'g', 'b']).unwrap()[0].1;
         assert!(p(-300) < p(0) && p(0) < p(300));
     }
 
@@ -234,7 +227,48 @@ mod tests {
         let w = line_win_probabilities("info depth 2 score cp 0 pv e2e3", &pos).unwrap();
         assert_eq!(
             w,
-            score_to_win_probabilities("cp 0", 'r', &['r', 'g']).unwrap()
+            score_to_win_probabilities(Score::Cp(0), 'r', &['r', 'g']).unwrap()
+        );
+    }
+
+    #[test]
+    fn lines_are_read_as_the_engines_words_read_them() {
+        let pos = Position::start(2).unwrap();
+        let from_score = |s| score_to_win_probabilities(s, 'r', &['r', 'g']);
+        // Other engines' words around winprob and a pv cut short by them;
+        // the chances in the line's order.
+        let line = "info depth 3 currmove e2e3 score cp 10 lowerbound pv e2e3 refutation \
+                    winprob g 0.3 r 0.3 tbhits 0";
+        let info = Info::parse(line).unwrap();
+        assert_eq!(info.winprob, [(Seat::Green, 0.3), (Seat::Red, 0.3)]);
+        assert_eq!(parse_winprob(line), Some(vec![('g', 0.5), ('r', 0.5)]));
+        assert_eq!(line_win_probabilities(line, &pos), parse_winprob(line));
+        assert_eq!(info_win_probabilities(&info, &pos), parse_winprob(line));
+        // Lines the parser refuses give nothing, though they hold winprob
+        // words: free text, an unreadable field, winprob given twice.
+        for refused in [
+            "info string winprob r 0.6 g 0.4",
+            "info depth x winprob r 0.6 g 0.4",
+            "info score mate 3 winprob r 0.6 g 0.4",
+            "info winprob r 0.6 g 0.4 winprob r 0.5",
+            "information winprob r 0.6 g 0.4",
+        ] {
+            assert!(Info::parse(refused).is_err(), "{refused}");
+            assert_eq!(parse_winprob(refused), None, "{refused}");
+            assert_eq!(line_win_probabilities(refused, &pos), None, "{refused}");
+        }
+        // No winprob: the score as the parser reads it, wherever it is.
+        let line = "info nodes 5 score win 2 multipv 1 pv e2e3";
+        assert_eq!(Info::parse(line).unwrap().score, Some(Score::Win(2)));
+        assert_eq!(
+            line_win_probabilities(line, &pos),
+            from_score(Score::Win(2))
+        );
+        // Chances that sum to 0: the score instead.
+        let line = "info score cp -40 winprob r 0 g 0";
+        assert_eq!(
+            line_win_probabilities(line, &pos),
+            from_score(Score::Cp(-40))
         );
     }
 

@@ -5,10 +5,12 @@
 
 use super::levels::{Level, Levels};
 use super::refusal::Refusal;
-use super::review::{WinProb, line_win_probabilities};
+use super::review::{WinProb, info_win_probabilities};
 use super::{QUIT_GRACE, start_engine};
 use serde::{Deserialize, Serialize};
-use splut_play::client::{Client, Info, Snapshot};
+use splut_play::client::words::{self, Line};
+use splut_play::client::{Answer, Client, Snapshot, ends_answer};
+use splut_play::judge::Forfeit;
 use splut_play::record::{GameRecord, Labels, Reason};
 use splut_rules::{Game, Seat};
 use std::sync::atomic::AtomicUsize;
@@ -65,6 +67,37 @@ pub fn winprob_json(w: &WinProb) -> serde_json::Value {
     )
 }
 
+/// A search's report as the page reads it (app.js's `infoText`, as
+/// `parseInfo` of web/js/board-local.js gives it for the local board):
+/// `{"depth": 3, "score": "cp 14", "nodes": 120, "time": 5, "pv":
+/// ["d2d3@e1", …]}`, each field `null` (`[]`) when the line has none;
+/// from the line as [`words::Info::parse`] reads it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct InfoView {
+    /// `depth`.
+    pub depth: Option<u32>,
+    /// `score`, its words: `cp 14`, `win 3`, `loss 2`.
+    pub score: Option<String>,
+    /// `nodes`.
+    pub nodes: Option<u64>,
+    /// `time`, in milliseconds.
+    pub time: Option<u64>,
+    /// `pv`: the steps' texts.
+    pub pv: Vec<String>,
+}
+
+impl From<&words::Info> for InfoView {
+    fn from(i: &words::Info) -> InfoView {
+        InfoView {
+            depth: i.depth,
+            score: i.score.map(|s| s.to_string()),
+            nodes: i.nodes,
+            time: i.time_ms,
+            pv: i.pv.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+}
+
 /// What the engine thought of the game at one of its turns.
 #[derive(Clone, Debug, Serialize)]
 pub struct EvalPoint {
@@ -83,8 +116,8 @@ pub struct EvalPoint {
 pub struct Thinking {
     /// The seat it thinks for.
     pub seat: char,
-    /// The last `info` line.
-    pub info: Option<Info>,
+    /// The last `info` line with any of the page's fields.
+    pub info: Option<InfoView>,
     /// Each seat's chance to win by it (`{"r": 0.6, …}`), if it reads.
     pub winprob: Option<serde_json::Value>,
 }
@@ -378,22 +411,20 @@ impl Session {
         let deadline =
             Instant::now() + Duration::from_millis(seat.movetime) + Duration::from_secs(10);
         let mut stopped = false;
-        let mut turn: Vec<String> = Vec::new();
+        let mut lines: Vec<String> = Vec::new();
         loop {
             if Instant::now() > deadline {
                 return Err(format!("no bestmove within {} ms", seat.movetime + 10_000));
             }
             match engine.recv(Duration::from_millis(20))? {
                 Some(line) => {
-                    if let Some(rest) = line.strip_prefix("bestturn ") {
-                        turn = rest.split_whitespace().map(String::from).collect();
-                    } else if let Some(rest) = line.strip_prefix("bestmove ") {
-                        if turn.is_empty() {
-                            turn = rest.split_whitespace().take(1).map(String::from).collect();
-                        }
-                        break;
-                    } else {
+                    let end = ends_answer(&line);
+                    if !end {
                         self.engine_says(&line, game, generation);
+                    }
+                    lines.push(line);
+                    if end {
+                        break;
                     }
                 }
                 None => {
@@ -407,31 +438,58 @@ impl Session {
             }
         }
         self.thought_done(generation, game.steps().len());
-        if stopped || turn.is_empty() || turn[0] == "(none)" {
+        if stopped {
             return Ok(None);
         }
-        Ok(Some(turn))
+        // Its `bestturn` and `bestmove`, read as the tournament reads them.
+        let answer = Answer {
+            lines,
+            elapsed: Duration::ZERO,
+        };
+        match answer.steps() {
+            Ok(turn) => Ok(Some(turn)),
+            // `bestmove (none)`: the game is over.
+            Err(Forfeit::NoStep) => Ok(None),
+            Err(e) => {
+                let mut st = self.lock();
+                st.error = Some(format!("the engine answered wrongly: {e}"));
+                self.bump(&mut st);
+                Ok(None)
+            }
+        }
     }
 
-    /// A line from the engine while it thinks about `game`: an `info` line
-    /// (with its win probabilities) for the page, or an error.
+    /// A line from the engine while it thinks about `game`, read by the
+    /// engine's words: an `info` line (with its win probabilities) for the
+    /// page, or an error. A report with none of the page's fields (`info
+    /// currmove …`) leaves the last one shown.
     fn engine_says(&self, line: &str, game: &Game, generation: u64) {
-        if let Some(info) = Info::parse(line) {
-            let winprob = line_win_probabilities(line, game.position());
-            let mut st = self.lock();
-            if st.generation == generation
-                && let Some(t) = st.thinking.as_mut()
-            {
-                t.info = Some(info);
-                if let Some(w) = winprob {
-                    t.winprob = Some(winprob_json(&w));
+        match Line::parse(line) {
+            Ok(Line::Info(info)) => {
+                let view = InfoView::from(&info);
+                if view == InfoView::default() {
+                    return;
                 }
-                self.bump(&mut st);
+                let winprob = info_win_probabilities(&info, game.position());
+                let mut st = self.lock();
+                if st.generation == generation
+                    && let Some(t) = st.thinking.as_mut()
+                {
+                    t.info = Some(view);
+                    if let Some(w) = winprob {
+                        t.winprob = Some(winprob_json(&w));
+                    }
+                    self.bump(&mut st);
+                }
             }
-        } else if let Some(e) = line.strip_prefix("info string error: ") {
-            let mut st = self.lock();
-            st.error = Some(format!("the engine refused to play: {e}"));
-            self.bump(&mut st);
+            Ok(Line::InfoString(text)) => {
+                if let Some(e) = text.error_message() {
+                    let mut st = self.lock();
+                    st.error = Some(format!("the engine refused to play: {e}"));
+                    self.bump(&mut st);
+                }
+            }
+            _ => {}
         }
     }
 
@@ -871,4 +929,44 @@ fn short(s: &str) -> String {
         .take(40)
         .map(|c| if c.is_control() { '?' } else { c })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The page's view of `line`, as JSON.
+    fn view(line: &str) -> serde_json::Value {
+        let info = words::Info::parse(line).unwrap();
+        serde_json::to_value(InfoView::from(&info)).unwrap()
+    }
+
+    #[test]
+    fn the_page_sees_info_lines_as_the_engines_words_read_them() {
+        // The engine's own line: the JSON the page has always read.
+        assert_eq!(
+            view(
+                "info depth 3 seldepth 4 score cp -14 nodes 120 nps 1000 time 5 hashfull 0 \
+                 pv d2d3@e1 e3e4 winprob r 0.61 g 0.39"
+            ),
+            json!({"depth": 3, "score": "cp -14", "nodes": 120, "time": 5,
+                   "pv": ["d2d3@e1", "e3e4"]})
+        );
+        // Other engines' words skipped, the pv ending at the first word
+        // that is no step, the score as the words print it.
+        let line = "info currmove e2e3 depth 2 score win 3 lowerbound pv e2e3 f8f7 \
+                    refutation e2e3 tbhits 0 nodes 7";
+        let info = words::Info::parse(line).unwrap();
+        assert_eq!(info.pv.len(), 2);
+        assert_eq!(
+            view(line),
+            json!({"depth": 2, "score": "win 3", "nodes": 7, "time": null,
+                   "pv": ["e2e3", "f8f7"]})
+        );
+        // None of the page's fields: an empty view, which the session
+        // does not show over the last one.
+        let info = words::Info::parse("info currmove e2e3 hashfull 3").unwrap();
+        assert_eq!(InfoView::from(&info), InfoView::default());
+    }
 }
