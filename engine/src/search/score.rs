@@ -18,7 +18,7 @@ pub const DRAW: i32 = 0;
 
 /// A score as the protocol shows it, from the side to move at the root.
 /// Its words (`cp <x>`, `win <turns>`, `loss <turns>`) are printed and
-/// read with the rest of the `info` line's, in [`crate::protocol::words`].
+/// read with the rest of the `info` line's, in the protocol's `words`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Score {
     /// Evaluation in centi-units.
