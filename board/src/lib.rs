@@ -7,9 +7,15 @@
 //! - [`marks`]: how a step is drawn (squares, rock, a throw's flight);
 //! - [`review`]: a seat's expected score on the game's scale, and the
 //!   marks of a turn that drops it.
+//!
+//! They speak the rules' types (`Seat`, `Square`, `Step`); with the
+//! feature `serde` they serialise as the page reads them, a seat as its
+//! letter, a square as its name and a step as its text (`letters`).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "serde")]
+pub mod letters;
 pub mod marks;
 pub mod review;
 pub mod threats;

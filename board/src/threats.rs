@@ -22,20 +22,30 @@ const MAX_NODES: usize = 400_000;
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Kill {
     /// The seat that throws.
-    pub attacker: char,
+    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::text"))]
+    pub attacker: Seat,
     /// The seat whose sorcerer is hit.
-    pub victim: char,
+    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::text"))]
+    pub victim: Seat,
     /// The steps of the attacker's turn, the throw last.
-    pub steps: Vec<String>,
+    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::texts"))]
+    pub steps: Vec<Step>,
     /// The troll's square before the throw.
-    pub troll: String,
+    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::text"))]
+    pub troll: Square,
     /// The square the rock is thrown from (the troll steps onto it).
-    pub rock: String,
+    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::text"))]
+    pub rock: Square,
     /// The squares the rock flies over, the sorcerer's square last.
-    pub flight: Vec<String>,
+    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::texts"))]
+    pub flight: Vec<Square>,
     /// A levitation on the way: the rock's squares, from and to, if the
     /// attacker's sorcerer floats a rock into place first.
-    pub levitation: Option<(String, String)>,
+    #[cfg_attr(
+        feature = "serde",
+        serde(serialize_with = "crate::letters::pair_or_null")
+    )]
+    pub levitation: Option<(Square, Square)>,
 }
 
 /// A seat's threats and kills at hand.
@@ -43,7 +53,8 @@ pub struct Kill {
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Threats {
     /// The seat they are for.
-    pub seat: char,
+    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::text"))]
+    pub seat: Seat,
     /// Enemy throws that could kill its sorcerer before its next turn.
     pub threats: Vec<Kill>,
     /// Its own throws that kill an enemy sorcerer: in this turn when it is
@@ -89,10 +100,10 @@ pub fn threats(pos: &Position, seat: Seat) -> Result<Threats, String> {
     };
     let kills = kills_in_turn(&own, None)
         .into_iter()
-        .filter(|k| k.victim != seat.letter())
+        .filter(|k| k.victim != seat)
         .collect();
     Ok(Threats {
-        seat: seat.letter(),
+        seat,
         threats,
         kills,
         now,
@@ -109,9 +120,13 @@ pub fn kills_in_turn(pos: &Position, victim: Option<Seat>) -> Vec<Kill> {
     let mut nodes = 0;
     search(pos, victim, &mut path, &mut found, &mut nodes);
     let mut out: Vec<Kill> = found.into_values().collect();
-    out.sort_by(|a, b| {
-        (a.victim, a.steps.len(), &a.steps).cmp(&(b.victim, b.steps.len(), &b.steps))
-    });
+    // By the victim's letter, then the shortest and the steps' text: the
+    // order the page lists them in.
+    let key = |k: &Kill| {
+        let steps: Vec<String> = k.steps.iter().map(|s| s.to_string()).collect();
+        (k.victim.letter(), k.steps.len(), steps)
+    };
+    out.sort_by_cached_key(key);
     out
 }
 
@@ -137,7 +152,7 @@ fn search(
                 }
                 path.push(step);
                 if let Some(kill) = describe(pos, mover, hit, path) {
-                    let key = kill.steps.last().cloned().unwrap_or_default();
+                    let key = kill.steps.last().map(|s| s.to_string()).unwrap_or_default();
                     let shorter = found
                         .get(&key)
                         .is_none_or(|k| kill.steps.len() < k.steps.len());
@@ -168,7 +183,7 @@ fn describe(before: &Position, attacker: Seat, victim: Seat, path: &[Step]) -> O
     let mut sq: Square = throw.to();
     while sq != target {
         sq = sq.neighbour(dir)?;
-        flight.push(sq.to_string());
+        flight.push(sq);
         if flight.len() > 9 {
             return None;
         }
@@ -180,14 +195,13 @@ fn describe(before: &Position, attacker: Seat, victim: Seat, path: &[Step]) -> O
         .fold(None::<(Square, Square)>, |acc, (r, d)| {
             let start = acc.map_or(r, |a| a.0);
             r.neighbour(d).map(|to| (start, to)).or(acc)
-        })
-        .map(|(a, b)| (a.to_string(), b.to_string()));
+        });
     Some(Kill {
-        attacker: attacker.letter(),
-        victim: victim.letter(),
-        steps: path.iter().map(|s| s.to_string()).collect(),
-        troll: throw.from().to_string(),
-        rock: throw.to().to_string(),
+        attacker,
+        victim,
+        steps: path.to_vec(),
+        troll: throw.from(),
+        rock: throw.to(),
         flight,
         levitation,
     })
@@ -196,6 +210,11 @@ fn describe(before: &Position, attacker: Seat, victim: Seat, path: &[Step]) -> O
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Squares or steps as their text.
+    fn texts<T: std::fmt::Display>(v: &[T]) -> Vec<String> {
+        v.iter().map(|x| x.to_string()).collect()
+    }
 
     fn pos(spn: &str) -> Position {
         Position::from_spn(spn).unwrap()
@@ -213,15 +232,20 @@ mod tests {
         let direct = red
             .kills
             .iter()
-            .find(|k| k.steps == ["f2f3*n"])
+            .find(|k| texts(&k.steps) == ["f2f3*n"])
             .expect("the one-step kill");
-        assert_eq!((direct.attacker, direct.victim), ('r', 'g'));
-        assert_eq!((direct.troll.as_str(), direct.rock.as_str()), ("f2", "f3"));
-        assert_eq!(direct.flight, ["f4", "f5", "f6", "f7", "f8"]);
+        assert_eq!((direct.attacker, direct.victim), (Seat::Red, Seat::Green));
+        assert_eq!(texts(&[direct.troll, direct.rock]), ["f2", "f3"]);
+        assert_eq!(texts(&direct.flight), ["f4", "f5", "f6", "f7", "f8"]);
         assert_eq!(direct.levitation, None);
         // One entry per throw: no throw listed twice (say, after a
         // levitation of some rock that changes nothing).
-        let mut throws: Vec<&String> = red.kills.iter().filter_map(|k| k.steps.last()).collect();
+        let mut throws: Vec<String> = red
+            .kills
+            .iter()
+            .filter_map(|k| k.steps.last())
+            .map(|s| s.to_string())
+            .collect();
         let n = throws.len();
         throws.sort();
         throws.dedup();
@@ -229,8 +253,8 @@ mod tests {
         // Every kill listed replays to green's sorcerer gone.
         for k in &red.kills {
             let mut q = p;
-            for s in &k.steps {
-                q.play(q.parse_step(s).unwrap());
+            for &s in &k.steps {
+                q.play(s);
             }
             assert!(!q.in_game(Seat::Green), "{:?}", k.steps);
         }
@@ -238,12 +262,12 @@ mod tests {
         // turn of red's (three steps).
         let green = threats(&p, Seat::Green).unwrap();
         assert!(!green.now);
-        assert!(green.threats.iter().any(|k| k.steps == ["f2f3*n"]));
+        assert!(green.threats.iter().any(|k| texts(&k.steps) == ["f2f3*n"]));
         assert!(
             green
                 .threats
                 .iter()
-                .all(|k| k.attacker == 'r' && k.victim == 'g')
+                .all(|k| k.attacker == Seat::Red && k.victim == Seat::Green)
         );
     }
 
@@ -274,16 +298,48 @@ mod tests {
         let k = lev.unwrap();
         // Replays to the kill.
         let mut q = p;
-        for s in &k.steps {
-            q.play(q.parse_step(s).unwrap());
+        for &s in &k.steps {
+            q.play(s);
         }
         assert!(!q.in_game(Seat::Green));
-        assert_eq!(k.flight.last().map(String::as_str), Some("f8"));
+        assert_eq!(k.flight.last(), Square::parse("f8").as_ref());
     }
 
     #[test]
     fn bad_seats_are_errors() {
         let p = pos(LINED_UP);
         assert!(threats(&p, Seat::Blue).is_err());
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn the_page_reads_seats_squares_and_steps_as_text() {
+        let p = pos(LINED_UP);
+        let red = threats(&p, Seat::Red).unwrap();
+        let direct = red
+            .kills
+            .iter()
+            .find(|k| texts(&k.steps) == ["f2f3*n"])
+            .unwrap();
+        let json = serde_json::to_value(direct).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "attacker": "r", "victim": "g", "steps": ["f2f3*n"],
+                "troll": "f2", "rock": "f3", "flight": ["f4", "f5", "f6", "f7", "f8"],
+                "levitation": null,
+            })
+        );
+        assert_eq!(serde_json::to_value(&red).unwrap()["seat"], "r");
+        // A levitation moves a rock along: its squares as a pair.
+        let p = pos("R/gTgDgS/5/7/R7R/7/3R1/rSrDrT/1 r 3 3 - - -");
+        let step = splut_rules::StepText::parse("d2d3@f3").unwrap();
+        let marks = crate::marks::step_marks(&p, &[step]);
+        assert_eq!(
+            serde_json::to_value(&marks).unwrap(),
+            serde_json::json!([{
+                "step": "d2d3@f3", "from": "d2", "to": "d3", "rock": ["f3", "f4"], "flight": [],
+            }])
+        );
     }
 }

@@ -5,7 +5,7 @@
 use splut_board::marks::step_marks;
 use splut_board::review::{Evaluation, judge};
 use splut_board::threats::{seat_named, threats};
-use splut_rules::{Game, Position};
+use splut_rules::{Game, Position, Seat, StepText};
 
 fn error(e: &str) -> String {
     serde_json::json!({ "error": e }).to_string()
@@ -37,7 +37,11 @@ pub fn marks_json(spn: &str, steps: &str) -> String {
         Ok(p) => p,
         Err(e) => return error(&format!("bad SPN: {e}")),
     };
-    let steps: Vec<String> = steps.split_whitespace().map(String::from).collect();
+    // A step that does not read ends the list, as one not legal does.
+    let steps: Vec<StepText> = steps
+        .split_whitespace()
+        .map_while(|s| StepText::parse(s).ok())
+        .collect();
     serde_json::to_string(&step_marks(&pos, &steps)).unwrap_or_else(|e| error(&e.to_string()))
 }
 
@@ -70,13 +74,13 @@ pub fn review_json(input: &str) -> String {
                 .as_object()
                 .into_iter()
                 .flatten()
-                .filter_map(|(k, p)| Some((k.chars().next()?, p.as_f64()?)))
+                .filter_map(|(k, p)| Some((Seat::from_letter(k.chars().next()?)?, p.as_f64()?)))
                 .collect(),
             best: e["best"]
                 .as_array()
                 .into_iter()
                 .flatten()
-                .filter_map(|s| s.as_str().map(String::from))
+                .map_while(|s| StepText::parse(s.as_str()?).ok())
                 .collect(),
         })
         .collect();

@@ -10,8 +10,8 @@ use super::session::{Pace, SeatConfig, Session};
 use serde::Deserialize;
 use splut_play::client::{Client, option_choices};
 use splut_play::record::parse_records;
-use splut_rules::Game;
 use splut_rules::Position;
+use splut_rules::{Game, Seat};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -567,7 +567,7 @@ impl Games {
             return Err(Refusal::GameOver);
         }
         let (mut engine, _slot) = self.analyst()?;
-        let seats: Vec<char> = game.start().seats_in_game().map(|s| s.letter()).collect();
+        let seats: Vec<Seat> = game.start().seats_in_game().collect();
         let steps: Vec<String> = game.steps().iter().map(|s| s.to_string()).collect();
         let e = evaluate(&mut engine, &start, &steps, game.position(), &seats, ms)
             .map_err(|e| Refusal::EngineFailed(format!("the engine failed the hint: {e}")));
@@ -577,7 +577,7 @@ impl Games {
             "step_count": steps.len(),
             "seat": game.position().side_to_move().letter().to_string(),
             "marks": super::review::step_marks(game.position(), &e.best),
-            "steps": e.best,
+            "steps": e.best.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
             "score": e.score,
             "winprob": winprob_json(&e.winprob),
         }))

@@ -17,20 +17,16 @@ use splut_engine::winprob::{Estimate, win_probabilities};
 use splut_play::client::Client;
 use splut_play::client::words::{Info, Score};
 use splut_play::judge::Forfeit;
-use splut_rules::{Game, Position, Seat};
+use splut_rules::{Game, Position, Seat, StepText};
 use std::time::Duration;
 
 /// Win probabilities from a score (from `mover`'s view, as protocol.md
 /// has it) among `seats`: the engine's own fitted mapping
 /// ([`splut_engine::winprob::win_probabilities`], the one the `winprob`
 /// words of its `info` lines come from), so the board and the engine
-/// agree. `None` if `mover` or a seat is not a seat's letter, or `mover`
-/// is not among `seats`.
-pub fn score_to_win_probabilities(score: Score, mover: char, seats: &[char]) -> Option<WinProb> {
-    let seat = |c: char| Seat::from_letter(c);
-    let mover_seat = seat(mover)?;
-    let in_game: Vec<Seat> = seats.iter().map(|&c| seat(c)).collect::<Option<_>>()?;
-    if !in_game.contains(&mover_seat) {
+/// agree. `None` if `mover` is not among `seats`.
+pub fn score_to_win_probabilities(score: Score, mover: Seat, seats: &[Seat]) -> Option<WinProb> {
+    if !seats.contains(&mover) {
         return None;
     }
     let estimate = match score {
@@ -38,12 +34,7 @@ pub fn score_to_win_probabilities(score: Score, mover: char, seats: &[char]) -> 
         Score::Win(_) => Estimate::Win,
         Score::Loss(_) => Estimate::Loss,
     };
-    Some(
-        win_probabilities(&in_game, mover_seat, estimate)
-            .into_iter()
-            .map(|(s, p)| (s.letter(), p))
-            .collect(),
-    )
+    Some(win_probabilities(seats, mover, estimate))
 }
 
 /// An `info` line's `winprob` chances, normalised to sum to 1, in the
@@ -53,12 +44,7 @@ fn normalised(chances: &[(Seat, f64)]) -> Option<WinProb> {
     if chances.is_empty() || sum <= 0.0 {
         return None;
     }
-    Some(
-        chances
-            .iter()
-            .map(|&(s, p)| (s.letter(), p / sum))
-            .collect(),
-    )
+    Some(chances.iter().map(|&(s, p)| (s, p / sum)).collect())
 }
 
 /// The `winprob <seat> <p> …` words of an `info` line, as
@@ -72,8 +58,8 @@ pub fn parse_winprob(line: &str) -> Option<WinProb> {
 /// score read from the side to move's view in `pos`.
 pub fn info_win_probabilities(info: &Info, pos: &Position) -> Option<WinProb> {
     normalised(&info.winprob).or_else(|| {
-        let seats: Vec<char> = pos.seats_in_game().map(|s| s.letter()).collect();
-        score_to_win_probabilities(info.score?, pos.side_to_move().letter(), &seats)
+        let seats: Vec<Seat> = pos.seats_in_game().collect();
+        score_to_win_probabilities(info.score?, pos.side_to_move(), &seats)
     })
 }
 
@@ -84,8 +70,8 @@ pub fn line_win_probabilities(line: &str, pos: &Position) -> Option<WinProb> {
 }
 
 /// The end of a game as probabilities: the winner 1, the others 0.
-fn decided(pos: &Position, seats: &[char]) -> WinProb {
-    let w = pos.winner().map(|s| s.letter());
+fn decided(pos: &Position, seats: &[Seat]) -> WinProb {
+    let w = pos.winner();
     seats
         .iter()
         .map(|&s| (s, if Some(s) == w { 1.0 } else { 0.0 }))
@@ -100,7 +86,7 @@ pub fn evaluate(
     start: &str,
     steps: &[String],
     pos: &Position,
-    seats: &[char],
+    seats: &[Seat],
     ms: u64,
 ) -> Result<Evaluation, String> {
     if pos.is_game_over() {
@@ -120,7 +106,12 @@ pub fn evaluate(
         .think(&cmd, &format!("go movetime {ms}"), limit)
         .map_err(|e| e.to_string())?;
     let best = match answer.steps() {
-        Ok(steps) => steps,
+        // The engine's steps, as it wrote them: the page draws those that
+        // are legal ([`step_marks`]).
+        Ok(steps) => steps
+            .iter()
+            .map_while(|s| StepText::parse(s).ok())
+            .collect(),
         // `bestmove (none)`: no hint.
         Err(Forfeit::NoStep) => Vec::new(),
         Err(e) => return Err(e.to_string()),
@@ -152,7 +143,7 @@ pub fn review(
     game: &Game,
     ms: u64,
 ) -> Result<Vec<TurnReview>, String> {
-    let seats: Vec<char> = game.start().seats_in_game().map(|s| s.letter()).collect();
+    let seats: Vec<Seat> = game.start().seats_in_game().collect();
     let texts: Vec<String> = game.steps().iter().map(|s| s.to_string()).collect();
     let bounds = turn_bounds(game);
     let mut evals = Vec::with_capacity(bounds.len());
@@ -173,17 +164,22 @@ pub fn review(
 mod tests {
     use super::*;
 
+    const R: Seat = Seat::Red;
+    const Y: Seat = Seat::Yellow;
+    const G: Seat = Seat::Green;
+    const B: Seat = Seat::Blue;
+
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-9
     }
 
     #[test]
     fn scores_map_to_probabilities_that_sum_to_one() {
-        // The engine's fitted mapping, seat letters for seats.
-        let two = score_to_win_probabilities(Score::Cp(0), 'r', &['r', 'g']).unwrap();
+        // The engine's fitted mapping.
+        let two = score_to_win_probabilities(Score::Cp(0), R, &[R, G]).unwrap();
         let engine = win_probabilities(&[Seat::Red, Seat::Green], Seat::Red, Estimate::Cp(0));
-        assert_eq!(two, vec![('r', engine[0].1), ('g', engine[1].1)]);
-        let four = score_to_win_probabilities(Score::Cp(0), 'y', &['r', 'y', 'g', 'b']).unwrap();
+        assert_eq!(two, vec![(R, engine[0].1), (G, engine[1].1)]);
+        let four = score_to_win_probabilities(Score::Cp(0), Y, &[R, Y, G, B]).unwrap();
         assert!(
             close(four.iter().map(|x| x.1).sum::<f64>(), 1.0),
             "{four:?}"
@@ -191,17 +187,14 @@ mod tests {
         // The others share alike.
         assert!(close(four[0].1, four[2].1) && close(four[2].1, four[3].1));
         for (score, want) in [(Score::Win(3), 1.0), (Score::Loss(1), 0.0)] {
-            let w = score_to_win_probabilities(score, 'g', &['r', 'y', 'g']).unwrap();
+            let w = score_to_win_probabilities(score, G, &[R, Y, G]).unwrap();
             assert!(close(w[2].1, want), "{score}");
             assert!(close(w.iter().map(|x| x.1).sum::<f64>(), 1.0));
         }
         let cp = Score::Cp(1);
-        assert_eq!(score_to_win_probabilities(cp, 'b', &['r', 'g']), None);
-        assert_eq!(score_to_win_probabilities(cp, 'x', &['r', 'x']), None);
-        assert_eq!(score_to_win_probabilities(cp, 'r', &['r', 'x']), None);
+        assert_eq!(score_to_win_probabilities(cp, B, &[R, G]), None);
         // Higher scores, higher chances.
-        let p =
-            |x: i32| score_to_win_probabilities(Score::Cp(x), 'r', &['r', 'g', 'b']).unwrap()[0].1;
+        let p = |x: i32| score_to_win_probabilities(Score::Cp(x), R, &[R, G, B]).unwrap()[0].1;
         assert!(p(-300) < p(0) && p(0) < p(300));
     }
 
@@ -209,7 +202,7 @@ mod tests {
     fn winprob_words_are_read_and_checked() {
         let w =
             parse_winprob("info depth 3 score cp 10 winprob r 0.6 g 0.4 nodes 5 pv e2e3").unwrap();
-        assert_eq!(w, vec![('r', 0.6), ('g', 0.4)]);
+        assert_eq!(w, vec![(R, 0.6), (G, 0.4)]);
         let w = parse_winprob("info winprob r 2 g 2").map(|w| w.len());
         assert_eq!(w, None, "over 1");
         let w = parse_winprob("info winprob r 0.2 y 0.2 g 0.2 b 0.2").unwrap();
@@ -227,21 +220,21 @@ mod tests {
         let w = line_win_probabilities("info depth 2 score cp 0 pv e2e3", &pos).unwrap();
         assert_eq!(
             w,
-            score_to_win_probabilities(Score::Cp(0), 'r', &['r', 'g']).unwrap()
+            score_to_win_probabilities(Score::Cp(0), R, &[R, G]).unwrap()
         );
     }
 
     #[test]
     fn lines_are_read_as_the_engines_words_read_them() {
         let pos = Position::start(2).unwrap();
-        let from_score = |s| score_to_win_probabilities(s, 'r', &['r', 'g']);
+        let from_score = |s| score_to_win_probabilities(s, R, &[R, G]);
         // Other engines' words around winprob and a pv cut short by them;
         // the chances in the line's order.
         let line = "info depth 3 currmove e2e3 score cp 10 lowerbound pv e2e3 refutation \
                     winprob g 0.3 r 0.3 tbhits 0";
         let info = Info::parse(line).unwrap();
         assert_eq!(info.winprob, [(Seat::Green, 0.3), (Seat::Red, 0.3)]);
-        assert_eq!(parse_winprob(line), Some(vec![('g', 0.5), ('r', 0.5)]));
+        assert_eq!(parse_winprob(line), Some(vec![(G, 0.5), (R, 0.5)]));
         assert_eq!(line_win_probabilities(line, &pos), parse_winprob(line));
         assert_eq!(info_win_probabilities(&info, &pos), parse_winprob(line));
         // Lines the parser refuses give nothing, though they hold winprob
