@@ -206,7 +206,7 @@ class LocalGame {
       id: this.id, version: this.version, start: this.startSpn, seats: this.seats,
       spn: n.spn, side: n.side, steps_left: n.stepsLeft, gameover: n.over, winner: n.winner,
       legal: n.legal, step_count: this.steps.length, turn: n.turn, turns: this.turns(),
-      last_step: this.lastStep, thinking: this.thinking, evals: this.evals, pace: this.pace,
+      places: n.places, last_step: this.lastStep, thinking: this.thinking, evals: this.evals, pace: this.pace,
       waiting: this.waiting, error: this.error, engine_running: !this.closed, closed: this.closed,
     };
   }

@@ -817,6 +817,14 @@ impl Session {
             })
             .collect();
         let snap = st.snapshot.as_ref();
+        // The places decided so far, as the rules give them: each seat out,
+        // and the winner once the game is over.
+        let places: serde_json::Map<String, serde_json::Value> = st
+            .game
+            .places()
+            .decided()
+            .map(|(seat, place)| (seat.to_string(), place.into()))
+            .collect();
         serde_json::json!({
             "id": self.id,
             "version": st.version,
@@ -831,6 +839,7 @@ impl Session {
             "step_count": st.game.steps().len(),
             "turn": st.game.position().turn(),
             "turns": turns,
+            "places": places,
             "last_step": st.last_step,
             "thinking": st.thinking,
             "evals": st.evals,

@@ -235,6 +235,21 @@ fn a_review_of_3_and_4_player_games_with_kills_is_on_one_scale() {
         let turns = review["turns"].as_array().unwrap();
         assert_eq!(turns.len(), st["turns"].as_array().unwrap().len(), "{what}");
         let mut game = splut_rules::Game::new(start);
+        // The places the page shows are the rules' (Game::places): every
+        // seat out, and the winner of a finished game.
+        let mut whole = game.clone();
+        for t in st["turns"].as_array().unwrap() {
+            for s in t["steps"].as_array().unwrap() {
+                whole.play_text(s.as_str().unwrap()).unwrap();
+            }
+        }
+        let places: serde_json::Map<String, Value> = whole
+            .places()
+            .decided()
+            .map(|(seat, place)| (seat.to_string(), json!(place)))
+            .collect();
+        assert!(!places.is_empty(), "{what}: a seat went out");
+        assert_eq!(st["places"], Value::Object(places), "{what}");
         let mut kills = 0;
         for t in turns {
             let (before, after) = (t["before"].as_f64().unwrap(), t["after"].as_f64().unwrap());

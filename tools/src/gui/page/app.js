@@ -333,6 +333,8 @@ function render(st) {
     showReview();
   }
   story = narrateGame(st.start, st.turns);
+  // The places are the rules' (Game::places, in the state), not the page's.
+  if (story) story.places = st.places || {};
   if (viewing === null && st.spn && st.spn !== drawnSpn) drawPosition(st.spn);
   window.splut.log.push({ t: performance.now(), version: st.version, steps: st.step_count,
                           side: st.side, thinking: !!st.thinking, spn: st.spn,

@@ -233,30 +233,26 @@ function turnWords(spn, steps, side) {
 }
 
 // The game's events, grouped by turn: [{seat, index, events}] from its
-// start and its turns ({seat, steps}), and each seat's place so far
-// (seat → 1..n; the seats still in a game over get 1, the rest none).
+// start and its turns ({seat, steps}), and the order seats went out. The
+// places are the rules' own: the state's `places` (Game::places).
 function narrateGame(start, turns) {
   const p = parseSpn(start);
   if (!p) return { turns: [], places: {}, outOrder: [] };
   const seats = [...seatsOn(p.board)];
-  const n = seats.length;
   let board = p.board;
   const outOrder = [];
-  const places = {};
   const told = turns.map((t, index) => {
     const events = [], before = board;
     for (const text of t.steps) {
       const r = applyStep(board, text, t.seat);
       board = r.board;
-      for (const o of r.event.out) { outOrder.push(o); places[o] = n - outOrder.length + 1; }
+      outOrder.push(...r.event.out);
       r.event.turn = index;
       events.push(r.event);
     }
     return { seat: t.seat, index, events, before };
   });
-  const left = seats.filter((s) => !outOrder.includes(s));
-  if (left.length === 1) places[left[0]] = 1;
-  return { turns: told, places, outOrder, seats, board };
+  return { turns: told, places: {}, outOrder, seats, board };
 }
 
 if (typeof module !== "undefined") {
