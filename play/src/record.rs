@@ -28,6 +28,10 @@
 //! [`RecordReader`] reads a file game by game, so a file of any size
 //! takes the memory of one game; a line over [`MAX_LINE`] bytes, a line
 //! that is not UTF-8 or a malformed game is reported and reading goes on.
+//!
+//! The board (`splut gui`'s page, with its server or static in
+//! WebAssembly) writes its game with [`board_record`] and loads one with
+//! [`first_game`], so both hosts write and read the same text.
 
 pub use crate::judge::{Forfeit, Places, Reason};
 use crate::judge::{Judge, places, places_text};
@@ -522,6 +526,152 @@ pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, String> {
         .collect()
 }
 
+/// Who plays a seat of a game on the board (`splut gui`'s page, with its
+/// server or static in WebAssembly): a person, or an engine at a time per
+/// turn and a level. A board's record names the seats by it
+/// ([`board_record`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Participant {
+    /// A person, playing by clicks.
+    Person,
+    /// An engine.
+    Engine {
+        /// Its `Algorithm` option.
+        algorithm: String,
+        /// Its time per turn in ms.
+        movetime: u64,
+        /// Its level; full strength if none.
+        level: Option<Strength>,
+    },
+}
+
+/// An engine's level on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strength {
+    /// `UCI_LimitStrength` on and `UCI_Elo` at this value.
+    Elo(i64),
+    /// `Skill Level` at this value.
+    Skill(i64),
+}
+
+impl Participant {
+    /// The name a record gives it: `person`, or the engine's
+    /// `<algorithm>-<ms>ms`, with `-elo<v>` or `-skill<v>` for a level
+    /// (`alphabeta-1000ms-elo1500`).
+    pub fn name(&self) -> String {
+        match self {
+            Participant::Person => "person".to_string(),
+            Participant::Engine {
+                algorithm,
+                movetime,
+                level,
+            } => {
+                let level = match level {
+                    Some(Strength::Elo(v)) => format!("-elo{v}"),
+                    Some(Strength::Skill(v)) => format!("-skill{v}"),
+                    None => String::new(),
+                };
+                format!("{algorithm}-{movetime}ms{level}")
+            }
+        }
+    }
+}
+
+/// The board's `[TimeControl]`: each engine's `<name>=movetime=<ms>` once,
+/// sorted, then `person=none` when a person plays.
+fn board_time_control(seats: &[(Seat, Participant)]) -> String {
+    let mut tcs: Vec<String> = seats
+        .iter()
+        .filter_map(|(_, p)| match p {
+            Participant::Engine { movetime, .. } => {
+                Some(format!("{}=movetime={movetime}", p.name()))
+            }
+            Participant::Person => None,
+        })
+        .collect();
+    tcs.sort();
+    tcs.dedup();
+    if seats.iter().any(|(_, p)| *p == Participant::Person) {
+        tcs.push("person=none".into());
+    }
+    tcs.join(" ")
+}
+
+/// Takes back the steps of a turn `game` has begun and not finished, so
+/// that it ends after its last whole turn. A game that is over keeps its
+/// every step (the winning step may end a turn early).
+pub fn cut_to_whole_turns(game: &mut Game) {
+    if game.position().is_game_over() {
+        return;
+    }
+    let turn = game.position().turn();
+    while game
+        .positions()
+        .len()
+        .checked_sub(2)
+        .is_some_and(|i| game.positions()[i].turn() == turn)
+    {
+        game.undo();
+    }
+}
+
+/// A game played on the board, as the record `splut gui` and the static
+/// web board download (`splut replay` reads it): game 1, opening
+/// `splut gui`, the start as an SPN, the seats named by who plays them
+/// ([`Participant::name`]) with their time controls. A finished game ends
+/// with the last sorcerer standing; an unfinished one is cut to its last
+/// whole turn ([`cut_to_whole_turns`]) and recorded as a draw by a turn
+/// limit at that turn, the only ending the format has for a game nobody
+/// won.
+pub fn board_record(game: &Game, seats: &[(Seat, Participant)]) -> GameRecord {
+    let mut game = game.clone();
+    cut_to_whole_turns(&mut game);
+    let reason = if game.position().is_game_over() {
+        Reason::LastSorcerer
+    } else {
+        Reason::TurnLimit(game.position().turn().saturating_sub(1))
+    };
+    let labels = Labels {
+        number: 1,
+        seats: seats.iter().map(|(s, p)| (*s, p.name())).collect(),
+        opening: "splut gui".into(),
+        from_startpos: false,
+        opening_steps: 0,
+        time_control: board_time_control(seats),
+    };
+    GameRecord::new(labels, &game, reason)
+}
+
+/// Most characters of a reader's error a board's refusal quotes.
+const REFUSAL_CHARS: usize = 200;
+
+/// The game a board loads from a records text (`splut gui`'s page, with
+/// its server or static): the first game's start and its steps, to go on
+/// playing from. The whole text must read ([`parse_records`]); the steps
+/// are the record's, not yet played. Errors are the board's refusal:
+/// `bad record: …`, the reader's reason cut to 200 characters with any
+/// control character shown as `?`.
+pub fn first_game(text: &str) -> Result<(Position, Vec<String>), String> {
+    let games = parse_records(text).map_err(|e| {
+        let e: String = e
+            .chars()
+            .take(REFUSAL_CHARS)
+            .map(|c| if c.is_control() { '?' } else { c })
+            .collect();
+        format!("bad record: {e}")
+    })?;
+    let Some(g) = games.into_iter().next() else {
+        return Err("bad record: no game in it".into());
+    };
+    let start = if g.start == "startpos" {
+        Position::start(g.players).ok_or_else(|| "bad record: player count".to_string())?
+    } else {
+        Position::from_spn(&g.start).map_err(|e| format!("bad record: {e}"))?
+    };
+    let steps = g.turns.into_iter().flat_map(|t| t.1).collect();
+    Ok((start, steps))
+}
+
 /// What a judgement of a record is about: a tag or a turn line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Spot {
@@ -888,5 +1038,99 @@ mod tests {
         assert_eq!(validate(&ok), Ok(()));
         let e = validate(&record(&two, forfeit(R, past), red_lost)).unwrap_err();
         assert!(e.contains("that turn is not over"), "{e}");
+    }
+    fn engine(algorithm: &str, movetime: u64, level: Option<Strength>) -> Participant {
+        Participant::Engine {
+            algorithm: algorithm.into(),
+            movetime,
+            level,
+        }
+    }
+
+    #[test]
+    fn a_board_names_its_seats_and_their_time_controls() {
+        let mut game = Game::new(Position::start(3).unwrap());
+        game.play_all("e2e3").unwrap();
+        let seats = [
+            (R, Participant::Person),
+            (Seat::Yellow, engine("mcts", 50, Some(Strength::Elo(1500)))),
+            (G, engine("alphabeta", 50, Some(Strength::Skill(3)))),
+        ];
+        let text = board_record(&game, &seats).to_text();
+        let spn = game.start().to_spn();
+        assert_eq!(
+            text,
+            format!(
+                "[Game 1]\n[Players 3]\n\
+                 [Seats r=person y=mcts-50ms-elo1500 g=alphabeta-50ms-skill3]\n\
+                 [Opening splut gui]\n[Start {spn}]\n[OpeningSteps 0]\n\
+                 [TimeControl alphabeta-50ms-skill3=movetime=50 mcts-50ms-elo1500=movetime=50 person=none]\n\
+                 [Result r = y = g]\n[Reason turn limit 1]\nr e2e3\n\n"
+            )
+        );
+        // Two engines of one name: one time control.
+        let same = [
+            (R, engine("greedy", 20, None)),
+            (G, engine("greedy", 20, None)),
+        ];
+        let two = Game::new(Position::start(2).unwrap());
+        let r = board_record(&two, &same);
+        assert_eq!(r.time_control, "greedy-20ms=movetime=20");
+        assert_eq!(r.name_of(G), Some("greedy-20ms"));
+        assert_eq!(r.reason, Reason::TurnLimit(0));
+        assert!(r.turns.is_empty());
+    }
+
+    #[test]
+    fn an_unfinished_game_is_cut_to_its_last_whole_turn_and_reads_back() {
+        let mut game = Game::new(Position::start(2).unwrap());
+        // Red's turn, green's turn, and two steps of red's second.
+        game.play_all("e2e3 e8e7 f8f7 d2d3 e3e4").unwrap();
+        let seats = [(R, Participant::Person), (G, engine("auto", 1000, None))];
+        let r = board_record(&game, &seats);
+        assert_eq!(r.reason, Reason::TurnLimit(2));
+        assert_eq!(r.places, vec![vec![R, G]]);
+        assert_eq!(r.turns.len(), 2);
+        assert_eq!(validate(&r), Ok(()));
+        // Read back: the same start and the whole turns' steps.
+        let (start, steps) = first_game(&r.to_text()).unwrap();
+        assert_eq!(&start, game.start());
+        assert_eq!(steps, ["e2e3", "e8e7", "f8f7"]);
+        // The game itself is left as it was.
+        assert_eq!(game.steps().len(), 5);
+        let mut whole = game.clone();
+        cut_to_whole_turns(&mut whole);
+        assert_eq!(whole.steps().len(), 3);
+        cut_to_whole_turns(&mut whole);
+        assert_eq!(whole.steps().len(), 3);
+    }
+
+    #[test]
+    fn a_bad_record_is_refused_as_the_board_refuses_it() {
+        assert_eq!(first_game(""), Err("bad record: no game in it".into()));
+        let e = first_game("[Game 1]\n[Start startpos]\n").unwrap_err();
+        assert!(e.starts_with("bad record: game 1 (line 1): "), "{e}");
+        let good = record(&[(R, "e2e3")], Reason::TurnLimit(1), vec![vec![R, G]]);
+        let mut bad_start = good.clone();
+        bad_start.start = "nonsense".into();
+        let e = first_game(&bad_start.to_text()).unwrap_err();
+        assert!(e.starts_with("bad record: "), "{e}");
+        let mut players = good.clone();
+        players.players = 7;
+        let e = first_game(&players.to_text()).unwrap_err();
+        assert!(
+            e.starts_with("bad record: game 1 (line 1): bad [Players]"),
+            "{e}"
+        );
+        // The reason quoted is short and has no control characters.
+        let long = format!("[Game 1]\n[Result {}\u{7}]\n", "x".repeat(500));
+        let e = first_game(&long).unwrap_err();
+        assert!(e.chars().count() <= 200 + "bad record: ".len(), "{e}");
+        assert!(!e.chars().any(char::is_control), "{e}");
+        // Steps are not played here: the board plays them (`moves: …`).
+        let mut illegal = good;
+        illegal.turns = vec![(R, vec!["e2e9".into()])];
+        let (_, steps) = first_game(&illegal.to_text()).unwrap();
+        assert_eq!(steps, ["e2e9"]);
     }
 }

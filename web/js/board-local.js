@@ -4,9 +4,10 @@
 // (src/gui/page/app.js) calls `window.splutBackend(method, path, body)`
 // instead of `fetch` when this is loaded, so the same page has two back
 // ends. Threats, step marks and the review's judgement are the server's
-// own code (the crate splut-board, in splut.wasm); hints and the review
-// ask a second engine, in a worker of its own, as the server asks its
-// analyst.
+// own code (the crate splut-board, in splut.wasm), and so are the record
+// written and read and the engine's `info` lines read (splut-play and the
+// engine's protocol words, in splut.wasm); hints and the review ask a
+// second engine, in a worker of its own, as the server asks its analyst.
 import { load } from './splut.mjs';
 
 /** What the native server says in /api/config, for this back end. */
@@ -77,48 +78,6 @@ function levelOptions(level) {
   else if (level && level.skill !== undefined) out.push(['Skill Level', String(level.skill)]);
   else out.push(['Skill Level', '20']);
   return out;
-}
-
-/** An `info` line's fields, as the page reads them (`Info` of play/client.rs). */
-function parseInfo(line) {
-  const w = line.split(/\s+/);
-  if (w[0] !== 'info' || w[1] === 'string') return null;
-  const info = { depth: null, score: null, nodes: null, time: null, pv: [] };
-  let any = false;
-  for (let i = 1; i < w.length; i++) {
-    if (w[i] === 'depth') { info.depth = Number(w[++i]); any = true; }
-    else if (w[i] === 'nodes') info.nodes = Number(w[++i]);
-    else if (w[i] === 'time') info.time = Number(w[++i]);
-    else if (w[i] === 'score') { info.score = `${w[i + 1]} ${w[i + 2]}`; i += 2; }
-    else if (w[i] === 'pv') { while (i + 1 < w.length && w[i + 1] !== 'winprob') info.pv.push(w[++i]); }
-  }
-  return any ? info : null;
-}
-
-/** An `info` line's `winprob r 0.60 y 0.30 …`, as `{r: 0.6, …}`. */
-function parseWinprob(line) {
-  const w = line.split(/\s+/);
-  const i = w.indexOf('winprob');
-  if (i < 0) return null;
-  const out = {};
-  for (let k = i + 1; k + 1 < w.length; k += 2) out[w[k]] = Math.round(Number(w[k + 1]) * 1000) / 1000;
-  return out;
-}
-
-/** The game from a records file's first game: its start and steps. */
-function readRecord(text) {
-  const lines = String(text).split(/\r?\n/);
-  let start = null, players = null;
-  const steps = [];
-  for (const l of lines) {
-    const m = /^\[(\w+) (.*)\]$/.exec(l.trim());
-    if (m && m[1] === 'Start') start = m[2];
-    else if (m && m[1] === 'Players') players = m[2];
-    else if (/^[rygb] /.test(l)) steps.push(...l.slice(2).trim().split(/\s+/));
-    else if (l.trim() === '' && start !== null && steps.length > 0) break;
-  }
-  if (start === null) throw new Refusal('bad record: no [Start] in it');
-  return { start: start === 'startpos' ? String(players || 2) : start, steps };
 }
 
 /** `steps` as turns ({ seat, steps }), by their `history`'s turn numbers. */
@@ -244,11 +203,10 @@ class LocalGame {
       else if (line.startsWith('bestmove ') && turn.length === 0) turn = [line.split(/\s+/)[1]];
       else if (line.startsWith('info string error: ')) { this.error = `the engine refused to play: ${line.slice(19)}`; this.bump(); }
       else if (this.generation === generation && this.thinking) {
-        const info = parseInfo(line);
-        if (info) {
-          this.thinking.info = info;
-          const w = parseWinprob(line);
-          if (w) this.thinking.winprob = w;
+        const read = splut.info(line);
+        if (read) {
+          this.thinking.info = read.info;
+          if (read.winprob) this.thinking.winprob = read.winprob;
           this.bump();
         }
       }
@@ -386,38 +344,13 @@ class LocalGame {
     this.bump();
   }
 
-  /** The game in the records format (session.rs `record`): an unfinished
-   *  game cut to its last whole turn, a draw by the turn limit there. */
+  /** The game in the records format, written by `splut gui`'s own code
+   *  (splut-play's `board_record`, in splut.wasm): an unfinished game cut
+   *  to its last whole turn, a draw by the turn limit there. */
   record() {
-    let steps = this.steps.slice();
-    let hist = this.hist;
-    if (!this.now.over) {
-      const turn = this.now.turn;
-      while (steps.length > 0 && hist.turns[steps.length - 1] === turn) steps.pop();
-      hist = splut.history(this.start, steps);
-    }
-    const end = splut.game(this.start, steps);
-    const name = c => {
-      if (!c.engine) return 'person';
-      const level = c.level ? (c.level.elo !== undefined ? `-elo${c.level.elo}` : `-skill${c.level.skill}`) : '';
-      return `${c.algorithm}-${c.movetime}ms${level}`;
-    };
-    const tcs = [...new Set(this.seats.filter(c => c.engine).map(c => `${name(c)}=movetime=${c.movetime}`))].sort();
-    if (this.seats.some(c => !c.engine)) tcs.push('person=none');
-    const places = [end.seats, ...hist.out.slice().reverse().map(s => [s])].filter(g => g.length > 0);
-    const lines = [
-      '[Game 1]',
-      `[Players ${splut.game(this.start, []).seats.length}]`,
-      `[Seats ${this.seats.map(c => `${c.seat}=${name(c)}`).join(' ')}]`,
-      '[Opening splut gui]',
-      `[Start ${this.startSpn}]`,
-      '[OpeningSteps 0]',
-      `[TimeControl ${tcs.join(' ')}]`,
-      `[Result ${places.map(g => g.join(' = ')).join(' > ')}]`,
-      `[Reason ${end.over ? 'last sorcerer standing' : `turn limit ${Math.max(0, end.turn - 1)}`}]`,
-      ...turnsOf(steps, hist).map(t => `${t.seat} ${t.steps.join(' ')}`),
-    ];
-    return lines.join('\n') + '\n\n';
+    const r = splut.record(this.start, this.steps, this.seats);
+    if (r.error) throw new Refusal(r.error);
+    return r.record;
   }
 }
 
@@ -451,13 +384,13 @@ async function evaluate(start, startSpn, steps, ms) {
   engine.send(`position spn ${startSpn}${steps.length ? ` moves ${steps.join(' ')}` : ''}`);
   let last = null, best = [];
   await engine.request(`go movetime ${ms}`, 'bestmove ', line => {
-    const info = parseInfo(line);
-    if (info && info.score) last = line;
+    const read = splut.info(line);
+    if (read && read.info.score) last = read;
     if (line.startsWith('bestturn ')) best = line.slice(9).trim().split(/\s+/).filter(s => s !== '(none)');
   });
-  const probs = (last && parseWinprob(last)) || {};
+  const probs = (last && last.winprob) || {};
   return {
-    score: last ? parseInfo(last).score : null,
+    score: last ? last.info.score : null,
     winprob: Object.fromEntries(seats.map(c => [c, probs[c] || 0])),
     best,
   };
@@ -514,7 +447,9 @@ function newGame(req) {
   let start, steps;
   if (req.record !== undefined && req.record !== null) {
     if (req.players || req.spn || req.moves) throw new Refusal('a record gives its own start and steps: no players, spn or moves with it');
-    ({ start, steps } = readRecord(req.record));
+    const read = splut.gameOfRecord(req.record);
+    if (read.error) throw new Refusal(read.error);
+    ({ start, steps } = read);
   } else if (req.spn && !req.players) {
     start = String(req.spn).trim();
     steps = String(req.moves || '').trim().split(/\s+/).filter(Boolean);

@@ -103,6 +103,38 @@ export class Splut {
     return JSON.parse(this.call('rules_history', `${start}\n${list}`));
   }
 
+  /**
+   * The match: the record of a game on the board, as `splut gui`
+   * downloads it, from `start` ('2', '3', '4' or an SPN) after `steps`,
+   * `seats` the board's seat configurations in seat order ({ seat, engine,
+   * algorithm, movetime, level }). Answers { record } (the text), or
+   * { error }.
+   */
+  record(start, steps, seats) {
+    const input = { start: String(start), steps: Array.isArray(steps) ? steps : String(steps), seats };
+    return JSON.parse(this.call('play_record', JSON.stringify(input)));
+  }
+
+  /**
+   * The match: the game a records file's `text` gives the board (its first
+   * game), read as `splut gui` reads it: { start ('2'..'4' for a standard
+   * start, else the SPN), steps (not yet played) }, or { error } ('bad
+   * record: …', the board's refusal).
+   */
+  gameOfRecord(text) {
+    return JSON.parse(this.call('play_read_record', String(text)));
+  }
+
+  /**
+   * The match: an engine's `line` as the board shows a search's report:
+   * { info: { depth, score ('cp 14'), nodes, time, pv }, multipv, winprob
+   * ({ r: 0.6, … } to three decimals, or null) }, or null for a line that
+   * is no `info` line with a depth.
+   */
+  info(line) {
+    return JSON.parse(this.call('play_info', String(line)));
+  }
+
   /** `splut bench`'s lines with `args` ('--depth 8 --eval nnue'). */
   bench(args = '') {
     return this.call('bench', args);

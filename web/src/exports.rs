@@ -136,6 +136,28 @@ pub extern "C" fn board_review() -> usize {
     answer(crate::board::review_json(&input_text()))
 }
 
+/// The match: a game on the board as its record (`play::record_json`):
+/// the input is its JSON (`start`, `steps`, `seats`), the answer
+/// `{"record": text}` or `{"error": why}`.
+#[unsafe(no_mangle)]
+pub extern "C" fn play_record() -> usize {
+    answer(crate::play::record_json(&input_text()))
+}
+
+/// The match: a records file's text; the answer `play::read_record_json`'s
+/// (the first game's start and steps, or the board's refusal).
+#[unsafe(no_mangle)]
+pub extern "C" fn play_read_record() -> usize {
+    answer(crate::play::read_record_json(&input_text()))
+}
+
+/// The match: one engine line; the answer `play::info_json`'s (a search's
+/// report as the board shows it, or `null`).
+#[unsafe(no_mangle)]
+pub extern "C" fn play_info() -> usize {
+    answer(crate::play::info_json(&input_text()))
+}
+
 /// `splut bench` with the input's arguments (`--depth d`, `--eval e`).
 #[unsafe(no_mangle)]
 pub extern "C" fn bench() -> usize {

@@ -11,10 +11,16 @@
 //!   start and steps, answered with the position, the legal steps, whether
 //!   it is over, the winner and the places, or why a step is refused.
 //!
+//! Beside them, for the static board: [`board`] (what the board shows, as
+//! `splut gui`'s server shows it) and [`play`] (the game's record written
+//! and read as the server writes and reads it, and an engine's `info`
+//! line read by the protocol's own reader).
+//!
 //! The exports (`exports`, WebAssembly only) are plain functions over the
 //! module's memory; the one import is the host's clock, `splut.now_ms`.
 
 pub mod board;
+pub mod play;
 pub mod rules;
 
 #[cfg(target_arch = "wasm32")]

@@ -9,7 +9,7 @@ use super::session::winprob_json;
 use super::session::{Pace, SeatConfig, Session};
 use serde::Deserialize;
 use splut_play::client::{Client, option_choices};
-use splut_play::record::parse_records;
+use splut_play::record::first_game;
 use splut_rules::Position;
 use splut_rules::{Game, Seat};
 use std::collections::HashMap;
@@ -480,19 +480,8 @@ fn game_of(req: &NewGame) -> Result<Game, Refusal> {
                         .into(),
                 ));
             }
-            let games = parse_records(text)
-                .map_err(|e| Refusal::BadInput(format!("bad record: {}", short(&e, 200))))?;
-            let Some(g) = games.into_iter().next() else {
-                return Err(Refusal::BadInput("bad record: no game in it".into()));
-            };
-            let start = if g.start == "startpos" {
-                Position::start(g.players)
-                    .ok_or_else(|| Refusal::BadInput("bad record: player count".into()))?
-            } else {
-                Position::from_spn(&g.start)
-                    .map_err(|e| Refusal::BadInput(format!("bad record: {e}")))?
-            };
-            let steps: Vec<String> = g.turns.into_iter().flat_map(|t| t.1).collect();
+            // The static web board reads it with the same function.
+            let (start, steps) = first_game(text).map_err(Refusal::BadInput)?;
             (start, steps.join(" "))
         }
         None => (

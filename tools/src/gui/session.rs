@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use splut_play::client::words::{self, Line};
 use splut_play::client::{Answer, Client, Snapshot, ends_answer};
 use splut_play::judge::Forfeit;
-use splut_play::record::{GameRecord, Labels, Reason};
+use splut_play::record::{Participant, Strength, board_record};
 use splut_rules::{Game, Seat};
 use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -68,7 +68,7 @@ pub fn winprob_json(w: &WinProb) -> serde_json::Value {
 }
 
 /// A search's report as the page reads it (app.js's `infoText`, as
-/// `parseInfo` of web/js/board-local.js gives it for the local board):
+/// `info` of web/js/splut.mjs gives it for the local board, web/src/play.rs):
 /// `{"depth": 3, "score": "cp 14", "nodes": 120, "time": 5, "pv":
 /// ["d2d3@e1", …]}`, each field `null` (`[]`) when the line has none;
 /// from the line as [`words::Info::parse`] reads it.
@@ -852,66 +852,33 @@ impl Session {
     }
 
     /// The game in the tournament records format (`splut replay` reads
-    /// it). An unfinished game is cut to its last whole turn and recorded
-    /// as a draw by a turn limit at that turn, the only ending the format
-    /// has for a game nobody won.
+    /// it), as the static web board writes it too
+    /// ([`splut_play::record::board_record`]): an unfinished game is cut to
+    /// its last whole turn and recorded as a draw by a turn limit at that
+    /// turn, the only ending the format has for a game nobody won.
     pub fn record(&self) -> String {
         let st = self.lock();
-        let mut game = st.game.clone();
-        let over = game.position().is_game_over();
-        if !over {
-            // A turn part-played is not a whole turn: it is left out.
-            let turn = game.position().turn();
-            while game
-                .positions()
-                .len()
-                .checked_sub(2)
-                .is_some_and(|i| game.positions()[i].turn() == turn)
-            {
-                game.undo();
-            }
-        }
-        let reason = if over {
-            Reason::LastSorcerer
-        } else {
-            Reason::TurnLimit(game.position().turn().saturating_sub(1))
-        };
-        let name = |c: &SeatConfig| {
-            if c.engine {
-                let level = match c.level {
-                    Some(Level::Elo(v)) => format!("-elo{v}"),
-                    Some(Level::Skill(v)) => format!("-skill{v}"),
-                    None => String::new(),
-                };
-                format!("{}-{}ms{level}", c.algorithm, c.movetime)
-            } else {
-                "person".to_string()
-            }
-        };
-        let mut tcs: Vec<String> = st
+        let seats: Vec<(Seat, Participant)> = st
             .seats
             .iter()
-            .filter(|c| c.engine)
-            .map(|c| format!("{}=movetime={}", name(c), c.movetime))
+            .filter_map(|c| Seat::from_letter(c.seat).map(|s| (s, participant(c))))
             .collect();
-        tcs.sort();
-        tcs.dedup();
-        if st.seats.iter().any(|c| !c.engine) {
-            tcs.push("person=none".into());
-        }
-        let labels = Labels {
-            number: 1,
-            seats: st
-                .seats
-                .iter()
-                .filter_map(|c| Seat::from_letter(c.seat).map(|s| (s, name(c))))
-                .collect(),
-            opening: "splut gui".into(),
-            from_startpos: false,
-            opening_steps: 0,
-            time_control: tcs.join(" "),
-        };
-        GameRecord::new(labels, &game, reason).to_text()
+        board_record(&st.game, &seats).to_text()
+    }
+}
+
+/// Who plays a seat, as its record names it.
+fn participant(c: &SeatConfig) -> Participant {
+    if !c.engine {
+        return Participant::Person;
+    }
+    Participant::Engine {
+        algorithm: c.algorithm.clone(),
+        movetime: c.movetime,
+        level: c.level.map(|l| match l {
+            Level::Elo(v) => Strength::Elo(v),
+            Level::Skill(v) => Strength::Skill(v),
+        }),
     }
 }
 

@@ -8,7 +8,8 @@
 use crate::gui_browser::{Browser, THROW_SPN, browser_programs};
 use crate::support::engine::Engine;
 use crate::support::{SPLUT, splut, temp};
-use splut_play::record::{Reason, parse_records};
+use splut_engine::protocol::words::Info;
+use splut_play::record::{Participant, Reason, Strength, board_record, first_game, parse_records};
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::{Arc, Mutex};
@@ -559,6 +560,9 @@ fn static_game_with_engines(b: &Browser) {
     );
     let st = b.js("return game;");
     assert_eq!(st["turns"][0]["steps"], serde_json::json!(["e2e3"]));
+    // Its record, made in the page: what `splut gui` writes of it.
+    let record = b.js("return await window.splutBackend('GET', `/api/games/${game.id}/record`);");
+    assert_eq!(record.as_str(), Some(native_record(&st).as_str()));
     assert!(
         st["evals"].as_array().is_some_and(|e| !e.is_empty()),
         "win chances: {st}"
@@ -648,6 +652,7 @@ fn static_record_reads_back(b: &Browser, st: &serde_json::Value) {
     let record = b.js("return await window.splutBackend('GET', `/api/games/${game.id}/record`);");
     let text = record.as_str().unwrap();
     assert!(text.contains("[Reason last sorcerer standing]"), "{text}");
+    assert_eq!(text, native_record(st));
     let games = parse_records(text).unwrap();
     assert_eq!(games.len(), 1);
     // Loaded back from the file: the same game, every seat a person.
@@ -666,4 +671,342 @@ fn static_record_reads_back(b: &Browser, st: &serde_json::Value) {
             .iter()
             .all(|s| s["engine"] == false)
     );
+}
+
+/// The static board's match in the module under Node (`splut.mjs`'s
+/// `record`, `gameOfRecord` and `info`, as board-local.js calls them) on
+/// `input` (its JSON: `records`, `texts`, `lines`): each game written,
+/// read back and written again, each text read, each line read.
+fn module_match(dir: &std::path::Path, input: &serde_json::Value) -> serde_json::Value {
+    let data = temp("web", "match-input.json");
+    std::fs::write(&data, input.to_string()).unwrap();
+    let script = temp("web", "match.mjs");
+    let module = dir.join("splut.mjs");
+    std::fs::write(
+        &script,
+        format!(
+            "import {{ load }} from {module:?};\n\
+             import {{ readFileSync }} from 'node:fs';\n\
+             const s = await load();\n\
+             const input = JSON.parse(readFileSync({data:?}, 'utf8'));\n\
+             const written = input.records.map(r => s.record(r.start, r.steps, r.seats));\n\
+             const read = written.map(w => w.record === undefined ? w : s.gameOfRecord(w.record));\n\
+             const again = read.map((g, i) => g.error ? g : s.record(g.start, g.steps, input.records[i].seats));\n\
+             const texts = input.texts.map(t => s.gameOfRecord(t));\n\
+             const lines = input.lines.map(l => s.info(l));\n\
+             console.log(JSON.stringify({{ written, read, again, texts, lines }}));\n",
+            module = module.display().to_string(),
+            data = data.display().to_string(),
+        ),
+    )
+    .unwrap();
+    let o = Command::new("node").arg(&script).output().unwrap();
+    assert!(
+        o.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+/// A game's seats as the board keeps them (`{seat, engine, algorithm,
+/// movetime, level}`, the JSON of `splut gui`'s and board-local.js's seat
+/// configurations) and as its record names them.
+fn participants(seats: &serde_json::Value) -> Vec<(splut_rules::Seat, Participant)> {
+    seats
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let seat =
+                splut_rules::Seat::from_letter(c["seat"].as_str().unwrap().chars().next().unwrap())
+                    .unwrap();
+            if c["engine"] != true {
+                return (seat, Participant::Person);
+            }
+            let level = match (&c["level"]["elo"], &c["level"]["skill"]) {
+                (serde_json::Value::Number(v), _) => Some(Strength::Elo(v.as_i64().unwrap())),
+                (_, serde_json::Value::Number(v)) => Some(Strength::Skill(v.as_i64().unwrap())),
+                _ => None,
+            };
+            let engine = Participant::Engine {
+                algorithm: c["algorithm"].as_str().unwrap().into(),
+                movetime: c["movetime"].as_u64().unwrap(),
+                level,
+            };
+            (seat, engine)
+        })
+        .collect()
+}
+
+/// The record `splut gui` writes of the game in board state `st` (its
+/// start, turns and seats), by the code its server calls.
+fn native_record(st: &serde_json::Value) -> String {
+    let start = splut_rules::Position::from_spn(st["start"].as_str().unwrap()).unwrap();
+    let mut game = splut_rules::Game::new(start);
+    game.play_all(&crate::support::gui::steps_of(st).join(" "))
+        .unwrap();
+    board_record(&game, &participants(&st["seats"])).to_text()
+}
+
+#[test]
+fn the_static_boards_record_and_info_lines_are_splut_guis() {
+    use rand::{Rng, SeedableRng, rngs::SmallRng};
+    use serde_json::json;
+    use splut_rules::{Game, Position};
+    let Some(dir) = web_dir() else { return };
+    // Games on the native server, each left where a person is to move or
+    // at its end (so no engine plays on): its record downloaded, the same
+    // game and seats written by the module.
+    let gui = crate::support::gui::Gui::start(&[]);
+    let mut rng = SmallRng::seed_from_u64(11);
+    let mut records = Vec::new();
+    let mut native = Vec::new();
+    let algorithms = ["auto", "alphabeta", "mcts", "greedy", "random"];
+    for i in 0..12 {
+        let start = match i % 4 {
+            0 => Position::from_spn(THROW_SPN).unwrap(),
+            k => Position::start(k + 1).unwrap(),
+        };
+        let seats: Vec<serde_json::Value> = start
+            .seats_in_game()
+            .enumerate()
+            .map(|(k, _)| {
+                // Red is a person; the others people or engines, with or
+                // without a level.
+                if k == 0 || rng.random_bool(0.3) {
+                    return json!({"engine": false});
+                }
+                let level = match rng.random_range(0..3) {
+                    0 => json!(null),
+                    1 => json!({"elo": rng.random_range(930..=1910)}),
+                    _ => json!({"skill": rng.random_range(0..=20)}),
+                };
+                let algorithm = algorithms[rng.random_range(0..algorithms.len())];
+                let movetime = [20, 50, 1000][rng.random_range(0..3)];
+                json!({"engine": true, "algorithm": algorithm, "movetime": movetime,
+                       "level": level})
+            })
+            .collect();
+        let mut game = Game::new(start);
+        if i == 0 {
+            game.play_all("f2f3*n").unwrap();
+        } else {
+            // Random steps, ending on red's move, part-way into its turn.
+            let turns = rng.random_range(0..12);
+            while !game.position().is_game_over() && game.turns().len() <= turns {
+                let legal = game.position().legal_step_vec();
+                game.play(legal[rng.random_range(0..legal.len())]).unwrap();
+            }
+            let red = splut_rules::Seat::Red;
+            while !game.position().is_game_over()
+                && game.position().in_game(red)
+                && (game.position().side_to_move() != red || rng.random_bool(0.5))
+            {
+                let legal = game.position().legal_step_vec();
+                game.play(legal[rng.random_range(0..legal.len())]).unwrap();
+            }
+            if !game.position().is_game_over() && !game.position().in_game(red) {
+                // An engine would be to move: not a game to hold still.
+                continue;
+            }
+        }
+        let steps: Vec<String> = game.steps().iter().map(|s| s.to_string()).collect();
+        let st = gui.new_game(json!({
+            "spn": start.to_spn(), "moves": steps.join(" "), "seats": seats,
+        }));
+        let id = st["id"].as_u64().unwrap();
+        let r = gui.get(&format!("/api/games/{id}/record"));
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(r.body, native_record(&st));
+        native.push(r.body);
+        records.push(json!({"start": start.to_spn(), "steps": steps, "seats": st["seats"]}));
+        assert_eq!(gui.delete(&format!("/api/games/{id}")).status, 200);
+    }
+    assert!(
+        native[0].contains("[Reason last sorcerer standing]"),
+        "{}",
+        native[0]
+    );
+    assert!(native.iter().any(|t| t.contains("[Reason turn limit")));
+    // Random games written by splut-play (as the server writes them),
+    // every seat a person or an engine, cut anywhere.
+    for _ in 0..60 {
+        let start = Position::start(rng.random_range(2..=4)).unwrap();
+        let mut game = Game::new(start);
+        let n = rng.random_range(0..200);
+        while !game.position().is_game_over() && game.steps().len() < n {
+            let legal = game.position().legal_step_vec();
+            game.play(legal[rng.random_range(0..legal.len())]).unwrap();
+        }
+        let seats: Vec<serde_json::Value> = start
+            .seats_in_game()
+            .map(|s| {
+                let engine = rng.random_bool(0.6);
+                json!({"seat": s.letter().to_string(), "engine": engine,
+                       "algorithm": algorithms[rng.random_range(0..algorithms.len())],
+                       "movetime": rng.random_range(10..3000),
+                       "level": if rng.random_bool(0.5) { json!(null) } else { json!({"elo": 1500}) }})
+            })
+            .collect();
+        let seats = serde_json::Value::Array(seats);
+        let steps: Vec<String> = game.steps().iter().map(|s| s.to_string()).collect();
+        native.push(board_record(&game, &participants(&seats)).to_text());
+        let players = start.players_left().to_string();
+        records.push(json!({"start": players, "steps": steps, "seats": seats}));
+    }
+    // Records to read: the games' own, and bad ones, refused as the
+    // server refuses them.
+    let bad = [
+        String::new(),
+        "hello".into(),
+        native[1].replace("[Players", "[Players 9]\n[Nope"),
+        native[1].replace("[Start R", "[Start X"),
+        native[1].replace("[Result ", "[Result q"),
+        format!("{}[Game 2]\n", native[1]),
+    ];
+    // Lines of the native engine's searches: MultiPV, win chances, and
+    // the other lines it writes.
+    let mut engine = Engine::spawn();
+    let mut lines = Vec::new();
+    for (setup, go) in [
+        ("setoption name UCI_ShowWinProb value true", "depth 4"),
+        ("setoption name MultiPV value 3", "depth 3"),
+        ("position startpos players 3 moves e2e3", "nodes 3000"),
+        ("setoption name UCI_ShowWinProb value false", "depth 3"),
+    ] {
+        engine.send(setup);
+        lines.extend(engine.go(go).0);
+    }
+    engine.send("frobnicate");
+    engine.send("isready");
+    lines.extend(engine.read_until("readyok"));
+    engine.quit();
+    lines.extend(
+        [
+            "info depth 2 score cp 5 currmove e2e3 tbhits 0 pv e2e3 foo winprob r 0.55 g 0.45",
+            "info nodes 10 time 1",
+            "info string error: unknown command",
+        ]
+        .map(String::from),
+    );
+    assert!(lines.iter().any(|l| l.contains(" winprob ")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains(" multipv 3 ")), "{lines:?}");
+    let texts: Vec<&str> = native
+        .iter()
+        .map(String::as_str)
+        .chain(bad.iter().map(String::as_str))
+        .collect();
+    let out = module_match(
+        &dir,
+        &json!({"records": records, "texts": texts, "lines": lines}),
+    );
+
+    // Written: the server's text, byte for byte; read back and written
+    // again: the same.
+    for (i, text) in native.iter().enumerate() {
+        assert_eq!(
+            out["written"][i]["record"].as_str(),
+            Some(text.as_str()),
+            "{i}"
+        );
+        assert_eq!(
+            out["again"][i]["record"].as_str(),
+            Some(text.as_str()),
+            "{i}"
+        );
+        let read = &out["read"][i];
+        let (start, steps) = first_game(text).unwrap();
+        assert_eq!(read["steps"], json!(steps), "{i}");
+        let players = start.players_left() as usize;
+        let expected = if Position::start(players).as_ref() == Some(&start) {
+            players.to_string()
+        } else {
+            start.to_spn()
+        };
+        assert_eq!(read["start"], expected, "{i}");
+        assert_eq!(out["texts"][i], *read);
+    }
+    // Refused: the server's words (its refusal is `first_game`'s), on the
+    // server too.
+    for (k, text) in bad.iter().enumerate() {
+        let got = &out["texts"][native.len() + k];
+        let e = first_game(text).unwrap_err();
+        assert_eq!(*got, json!({ "error": e }), "{text}");
+        let r = gui.post("/api/games", &json!({ "record": text }).to_string());
+        assert_eq!(r.json()["error"], e, "{text}");
+    }
+    // The engine's lines: what its own reader reads, winprob to three
+    // decimals in the line's order; null for any other line.
+    for (k, line) in lines.iter().enumerate() {
+        let got = &out["lines"][k];
+        let Some(info) = Info::parse(line).ok().filter(|i| i.depth.is_some()) else {
+            assert_eq!(*got, serde_json::Value::Null, "{line}");
+            continue;
+        };
+        let pv: Vec<String> = info.pv.iter().map(|s| s.to_string()).collect();
+        assert_eq!(
+            got["info"],
+            json!({"depth": info.depth, "score": info.score.map(|s| s.to_string()),
+                   "nodes": info.nodes, "time": info.time_ms, "pv": pv}),
+            "{line}"
+        );
+        assert_eq!(got["multipv"], json!(info.multipv), "{line}");
+        // (The order is the unit tests': serde_json's objects sort.)
+        let mut winprob: Vec<String> = info
+            .winprob
+            .iter()
+            .map(|(s, p)| format!("{}:{}", s.letter(), (p * 1000.0).round() / 1000.0))
+            .collect();
+        let mut shown: Vec<String> = got["winprob"]
+            .as_object()
+            .map(|w| {
+                w.iter()
+                    .map(|(s, p)| format!("{s}:{}", p.as_f64().unwrap()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        shown.sort();
+        winprob.sort();
+        assert_eq!(shown, winprob, "{line}");
+    }
+    assert!(
+        out["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["multipv"] == 3)
+    );
+    assert!(
+        out["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["winprob"].is_object())
+    );
+}
+
+#[test]
+fn the_static_board_keeps_no_copy_of_the_match() {
+    // board-local.js asks the module (splut.mjs's `record`, `gameOfRecord`
+    // and `info`) for what splut-play and the engine's reader do.
+    let source = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../web/js/board-local.js"
+    ))
+    .unwrap();
+    for copy in [
+        "parseInfo",
+        "parseWinprob",
+        "readRecord",
+        "[Reason ",
+        "[TimeControl ",
+        "'winprob'",
+    ] {
+        assert!(!source.contains(copy), "board-local.js has its own {copy}");
+    }
+    for call in ["splut.record(", "splut.gameOfRecord(", "splut.info("] {
+        assert!(source.contains(call), "board-local.js does not call {call}");
+    }
 }
