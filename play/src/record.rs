@@ -605,14 +605,7 @@ pub fn cut_to_whole_turns(game: &mut Game) {
         return;
     }
     let turn = game.position().turn();
-    while game
-        .positions()
-        .len()
-        .checked_sub(2)
-        .is_some_and(|i| game.positions()[i].turn() == turn)
-    {
-        game.undo();
-    }
+    game.undo_turn(turn);
 }
 
 /// A game played on the board, as the record `splut gui` and the static

@@ -117,6 +117,17 @@ impl Game {
         Some(step)
     }
 
+    /// Takes back the steps played at the end of the game in game turn
+    /// `turn` (none if the last step was played in another turn); the
+    /// steps taken back, last first.
+    pub fn undo_turn(&mut self, turn: u32) -> Vec<Step> {
+        let mut out = Vec::new();
+        while self.positions.len() >= 2 && self.positions[self.positions.len() - 2].turn() == turn {
+            out.extend(self.undo());
+        }
+        out
+    }
+
     /// The steps grouped into turns: who played and the steps of each turn.
     pub fn turns(&self) -> Vec<(Seat, Vec<Step>)> {
         let mut turns: Vec<(Seat, Vec<Step>)> = Vec::new();
@@ -200,6 +211,23 @@ mod tests {
         assert_eq!(g.undo().map(|s| s.to_string()), Some("f2f3".into()));
         assert_eq!(g.position().side_to_move(), Seat::Red);
         assert_eq!(g.steps().len(), 5);
+    }
+
+    #[test]
+    fn undo_turn_takes_back_one_turns_steps() {
+        let mut g = Game::new(Position::start(2).unwrap());
+        g.play_all("e2e3 e8e7 f8f7 e3e4 d2d3").unwrap();
+        // Red's third turn (game turn 2) is half played: its two steps go.
+        let turn = g.position().turn();
+        let back: Vec<String> = g.undo_turn(turn).iter().map(|s| s.to_string()).collect();
+        assert_eq!(back, ["d2d3", "e3e4"]);
+        assert_eq!(g.steps().len(), 3);
+        // No step of the turn to move: nothing goes.
+        assert!(g.undo_turn(g.position().turn()).is_empty());
+        // Green's whole turn, named by its number.
+        let green = g.positions()[1].turn();
+        assert_eq!(g.undo_turn(green).len(), 2);
+        assert_eq!(g.steps().len(), 1);
     }
 
     #[test]

@@ -889,14 +889,7 @@ fn undo_turn(game: &mut Game) {
         return;
     }
     let turn = game.positions()[n - 2].turn();
-    while game
-        .positions()
-        .len()
-        .checked_sub(2)
-        .is_some_and(|i| game.positions()[i].turn() == turn)
-    {
-        game.undo();
-    }
+    game.undo_turn(turn);
 }
 
 /// Text from the page as an error message may quote it.
