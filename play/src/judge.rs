@@ -227,12 +227,16 @@ pub type Places = Vec<Vec<Seat>>;
 
 /// Watches a game being played (or replayed) and says when it ends.
 /// Only the game proper counts for repetitions: the referee starts
-/// watching after the opening.
+/// watching after the opening. Python's environments (`EnvGame`, the
+/// PettingZoo environment, `Batch`) judge their episodes with it too.
 #[derive(Clone, Debug)]
 pub struct Judge {
     adjudication: Adjudication,
     /// How often each position (by hash) occurred after a step.
-    seen: HashMap<u64, u32>,
+    seen: Seen,
+    /// How often the position [`Judge::after_step`] counted last had
+    /// occurred, that time included (0 before any step).
+    last: u32,
 }
 
 impl Judge {
@@ -240,8 +244,21 @@ impl Judge {
     pub fn new(adjudication: Adjudication) -> Judge {
         Judge {
             adjudication,
-            seen: HashMap::new(),
+            seen: Seen::default(),
+            last: 0,
         }
+    }
+
+    /// The draw rules it applies.
+    pub fn adjudication(&self) -> Adjudication {
+        self.adjudication
+    }
+
+    /// Forgets every position counted, for a new game under the same draw
+    /// rules (as [`Judge::new`], keeping the memory for the next game).
+    pub fn clear(&mut self) {
+        self.seen.clear();
+        self.last = 0;
     }
 
     /// Whether the game is over before the side to move asks for its next
@@ -259,10 +276,85 @@ impl Judge {
     /// Counts the position a step led to: a repetition ends the game at
     /// once, in the middle of a turn if need be.
     pub fn after_step(&mut self, pos: &Position) -> Option<Reason> {
-        let n = self.seen.entry(pos.hash()).or_insert(0);
-        *n += 1;
+        self.last = self.seen.count(pos.hash());
         let limit = self.adjudication.repetitions;
-        (limit > 0 && *n >= limit).then_some(Reason::Repetition(limit))
+        (limit > 0 && self.last >= limit).then_some(Reason::Repetition(limit))
+    }
+
+    /// How many times the position the last [`Judge::after_step`] counted
+    /// has occurred after a step (by hash: pieces, rocks, side to move,
+    /// steps left, levitation), that time included; 0 before any step.
+    /// The game is drawn when this reaches the `repetitions` of its
+    /// [`Adjudication`].
+    pub fn occurrences(&self) -> u32 {
+        self.last
+    }
+}
+
+/// How often each position (by Zobrist hash) occurred: the hashes in
+/// order behind a 4,096-bit filter of them, so that a position never seen
+/// before (nearly every step) costs a bit test and a push and only a
+/// likely repeat scans the list; a game longer than [`Seen::LIST_MAX`]
+/// positions goes on with a map, so a step never costs more than a map
+/// look-up. Eight bytes a position while a list: Python's `Batch` keeps
+/// one for each of up to 2^18 games.
+#[derive(Clone, Debug)]
+struct Seen {
+    /// Every position counted, in order (emptied once `map` takes over).
+    hashes: Vec<u64>,
+    /// Bit `hash >> 52` set for every hash in `hashes`.
+    filter: Box<[u64; 64]>,
+    /// The counts, by hash, once the list grew past [`Seen::LIST_MAX`].
+    map: HashMap<u64, u32>,
+}
+
+impl Default for Seen {
+    /// No position counted.
+    fn default() -> Seen {
+        Seen {
+            hashes: Vec::new(),
+            filter: Box::new([0; 64]),
+            map: HashMap::new(),
+        }
+    }
+}
+
+impl Seen {
+    /// The most positions kept as a list: with a quarter of the filter set
+    /// at most, one step in four scans at most this many hashes.
+    const LIST_MAX: usize = 1024;
+
+    /// Forgets every position.
+    fn clear(&mut self) {
+        self.hashes.clear();
+        self.filter.fill(0);
+        self.map = HashMap::new();
+    }
+
+    /// Counts a position as reached once more; returns how often it has
+    /// been, this time included.
+    #[inline]
+    fn count(&mut self, hash: u64) -> u32 {
+        if self.hashes.len() >= Seen::LIST_MAX {
+            for h in std::mem::take(&mut self.hashes) {
+                *self.map.entry(h).or_insert(0) += 1;
+            }
+        }
+        if !self.map.is_empty() {
+            let n = self.map.entry(hash).or_insert(0);
+            *n += 1;
+            return *n;
+        }
+        let bit = (hash >> 52) as usize; // 12 bits
+        let (word, mask) = (bit / 64, 1u64 << (bit % 64));
+        let n = if self.filter[word] & mask == 0 {
+            self.filter[word] |= mask;
+            1
+        } else {
+            1 + self.hashes.iter().filter(|&&h| h == hash).count() as u32
+        };
+        self.hashes.push(hash);
+        n
     }
 }
 
@@ -445,5 +537,65 @@ mod tests {
                 repetitions: 4
             }
         );
+    }
+
+    #[test]
+    fn the_judge_counts_the_occurrences_of_each_position() {
+        let mut judge = Judge::new(Adjudication {
+            max_turns: 100,
+            repetitions: 3,
+        });
+        assert_eq!(judge.occurrences(), 0);
+        let mut game = Game::new(Position::start(2).unwrap());
+        // The dwarfs shuffle on the e-file: after three steps, a cycle of
+        // twelve steps comes back to where it started.
+        let cycle = "e3e2 e2e3 e3e2 e8e7 e7e8 e8e7 e2e3 e3e2 e2e3 e7e8 e8e7 e7e8";
+        let steps = format!("e2e3 e8e7 e7e8 {cycle} {cycle}");
+        let mut counts = Vec::new();
+        let mut ended = None;
+        for s in steps.split(' ') {
+            game.play_text(s).unwrap();
+            if let Some(r) = judge.after_step(game.position()) {
+                ended.get_or_insert((game.steps().len(), r));
+            }
+            counts.push(judge.occurrences());
+        }
+        let mut want = vec![1; 12];
+        want.extend([2; 12]);
+        want.extend([3; 3]);
+        assert_eq!(counts, want);
+        assert_eq!(ended, Some((25, Reason::Repetition(3))));
+        assert_eq!(judge.adjudication().repetitions, 3);
+        // A new game under the same rules starts counting afresh.
+        judge.clear();
+        assert_eq!(judge.occurrences(), 0);
+        assert_eq!(judge.after_step(game.position()), None);
+        assert_eq!(judge.occurrences(), 1);
+    }
+
+    #[test]
+    fn counts_stay_exact_past_the_list_and_through_filter_collisions() {
+        // Hashes sharing their top 12 bits (one filter bit) and hashes all
+        // over; long enough that the list gives way to the map.
+        let mut seen = Seen::default();
+        let mut naive: HashMap<u64, u32> = HashMap::new();
+        let mut x = 0x1234_5678_9abc_def0u64;
+        for i in 0..3 * Seen::LIST_MAX {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let hash = match i % 3 {
+                0 => x,
+                1 => (7 << 52) | (x % 50),
+                _ => x % 40,
+            };
+            let n = naive.entry(hash).or_insert(0);
+            *n += 1;
+            assert_eq!(seen.count(hash), *n, "position {i}");
+        }
+        assert!(seen.hashes.is_empty() && !seen.map.is_empty());
+        seen.clear();
+        assert_eq!(seen.count(x % 40), 1);
+        assert_eq!(seen.count(x % 40), 2);
     }
 }

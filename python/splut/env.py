@@ -28,11 +28,18 @@ environment refuses an id out of range or not legal itself, with a
   winner +1, every other agent -1.
 - Draws: more than ``max_turns`` turns, or a position (pieces, rocks, side
   to move, steps left, levitation state) reached ``repetitions`` times
-  after steps (0: never; the tournament judge's rule), truncates every
-  agent left, with reward 0.
+  after steps (0: never), truncates every agent left. The agents left
+  share the first place, as a tournament places them: with
+  ``reward="place"`` each gets the mean of the points of the places they
+  span (0 when no one is out yet), with ``reward="win"`` 0.
 - An eliminated agent is terminated and, following PettingZoo's dead-step
   protocol, is selected next and must step with ``None`` to leave
   ``agents``; play then continues with the side to move.
+
+Every decision is the native module's: ``EnvGame.step_outcome`` judges the
+step as tournaments judge games (the match's judge, the rules' places) and
+returns each seat's reward, termination and truncation; this module only
+arranges them into PettingZoo's dicts.
 """
 
 from __future__ import annotations
@@ -114,7 +121,7 @@ class raw_env(AECEnv):
         self.reward_mode = reward
         self.max_turns = max_turns
         self.repetitions = repetitions
-        self.game = EnvGame(players)
+        self.game = self._new_game()
         self.possible_agents = list(self.game.seats)
         self._obs_space = spaces.Dict(
             {
@@ -128,6 +135,10 @@ class raw_env(AECEnv):
         self._no_mask = np.zeros(NUM_ACTIONS, np.int8)
         self.reset()
 
+    def _new_game(self):
+        """A game from the start under this environment's rules."""
+        return EnvGame(self.players, self.max_turns, self.repetitions, self.reward_mode)
+
     def observation_space(self, agent):
         return self.observation_spaces[agent]
 
@@ -139,7 +150,7 @@ class raw_env(AECEnv):
             self.np_random, _ = seeding.np_random(seed)
             for i, a in enumerate(self.possible_agents):
                 self.action_spaces[a].seed(seed + i)
-        self.game = EnvGame(self.players)
+        self.game = self._new_game()
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -174,27 +185,14 @@ class raw_env(AECEnv):
             raise ValueError(f"{agent} is to move: None is only for dead agents")
         # Any int (numpy ints too); a bool, float or complex is a TypeError, an
         # illegal id a ValueError: nothing changed.
-        gone = self.game.step(action)
+        rewards, terminations, truncations = self.game.step_outcome(action)
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        if gone:
-            places = self.game.places
-            for seat in gone:
-                if self.reward_mode == "place":
-                    self.rewards[seat] = place_points(self.players, places[seat])
-                else:
-                    self.rewards[seat] = -1.0
-                self.terminations[seat] = True
-        if self.game.is_over:
-            winner = self.game.winner
-            self.rewards[winner] = 1.0
-            self.terminations[winner] = True
-        elif self.game.turn > self.max_turns or (
-            self.repetitions and self.game.repetition_count >= self.repetitions
-        ):
-            for a in self.agents:
-                self.truncations[a] = True
-        else:
+        # By colour, for the seats in the game before this step: at a live
+        # step (dead agents step first), exactly the agents.
+        self.rewards.update(rewards)
+        self.terminations.update(terminations)
+        self.truncations.update(truncations)
+        if not self.game.is_over:
             self.agent_selection = self.game.to_move
         self.game.fill_mask(self._mask)
         self._accumulate_rewards()

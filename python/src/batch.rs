@@ -12,12 +12,14 @@
 //! - `to_move` `(n,)` int64: the seat index (0–3: red, yellow, green, blue)
 //!   of each game's side to move;
 //! - `rewards` `(n, 4)` float32, by seat index: zero except on the step that
-//!   ends a game, where its row holds every seat's final reward (0 for
-//!   seats not in the game; after a draw, 0 for the seats still in and
-//!   their points for those already out);
+//!   ends a game, where its row holds every seat's final reward, the sum
+//!   of what its steps gave (0 for seats not in the game);
 //! - `terminations`, `truncations` `(n,)` bool: whether the last `step`
 //!   ended that game (a winner; or a draw: more than `max_turns` turns, or
 //!   a position reached `repetitions` times after steps, 0 = never).
+//!
+//! Each game is an [`Episode`], as `EnvGame` is: the match's judge ends
+//! it, and the same code gives the rewards (`crate::episode`).
 //!
 //! A game that ends is reset to the start at once, in the same `step`:
 //! after it, `masks`, `to_move` and `observations()` describe the new game
@@ -30,12 +32,12 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, ToPyArray};
 use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
-use splut_rules::{NUM_ACTIONS, Places, Position, Seat, Step, splitmix64};
+use splut_play::judge::{Adjudication, Reason};
+use splut_rules::{NUM_ACTIONS, Position, Step, splitmix64};
 
 use crate::args::Int;
-use crate::observe::{
-    OBS_SIZE, PLANES, PositionCounts, count_position, legal_with_ids, write_observation,
-};
+use crate::episode::{Episode, Reward, adjudication_arg};
+use crate::observe::{OBS_SIZE, PLANES, legal_with_ids, write_observation};
 
 /// The most games a batch may hold: 2^18 (262,144). A game costs about
 /// 9 KB (its mask row is 7,709 bytes), so the largest batch needs about
@@ -80,29 +82,9 @@ fn zeroed<T: Zeroable>(len: usize, what: &str) -> PyResult<Vec<T>> {
 struct Slot {
     pos: Position,
     legal: Vec<(u16, Step)>,
-    /// Final reward of each seat already out (by seat index).
-    out_reward: [f32; 4],
-    /// The places as the game stands (the rules' [`Places`]).
-    places: Places,
     rng: u64,
-    /// Positions reached so far (by hash), when repetitions are counted.
-    seen: PositionCounts,
-}
-
-/// A batch's draw rules and rewards, the same for every game.
-#[derive(Clone, Copy)]
-struct Rules {
-    players: usize,
-    mode: Reward,
-    max_turns: u32,
-    /// A position reached this many times after steps draws (0: never).
-    repetitions: u32,
-}
-
-#[derive(Clone, Copy, PartialEq)]
-enum Reward {
-    Place,
-    Win,
+    /// The episode: its judge, places, rewards and end.
+    episode: Episode,
 }
 
 /// What one game's step did to the arrays' rows.
@@ -116,16 +98,14 @@ struct Rows<'a> {
 }
 
 impl Slot {
-    fn new(start: &Position, seed: u64) -> Slot {
+    fn new(start: &Position, seed: u64, episode: &Episode) -> Slot {
         let mut legal = Vec::with_capacity(64);
         legal_with_ids(start, &mut legal);
         Slot {
             pos: *start,
             legal,
-            out_reward: [0.0; 4],
-            places: Places::new(start.seats_in_game()),
             rng: seed,
-            seen: PositionCounts::default(),
+            episode: episode.clone(),
         }
     }
 
@@ -135,61 +115,39 @@ impl Slot {
             mask[id as usize] = 0;
         }
         self.pos = *start;
-        self.out_reward = [0.0; 4];
-        self.places = Places::new(start.seats_in_game());
-        self.seen.clear();
+        self.episode.restart(start);
         legal_with_ids(&self.pos, &mut self.legal);
         for &(id, _) in &self.legal {
             mask[id as usize] = 1;
         }
     }
 
-    fn step(&mut self, step: Step, start: &Position, rules: Rules, r: Rows) {
-        let Rules {
-            mode,
-            max_turns,
-            repetitions,
-            ..
-        } = rules;
-        r.reward.fill(0.0);
-        *r.term = false;
-        *r.trunc = false;
-        *r.winner = -1;
+    /// Plays `step` and writes the game's rows; a game the step ends is
+    /// reset to `start` at once, its rows reporting the end.
+    fn step(&mut self, step: Step, start: &Position, r: Rows) {
         let before = self.pos;
         self.pos.play(step);
-        let after = self.pos;
-        // At most one seat goes out a step (splut_rules::Places), with a
-        // place of its own below the seats still in.
-        if after.players_left() < before.players_left() {
-            for s in Seat::ALL
-                .into_iter()
-                .filter(|&s| before.in_game(s) && !after.in_game(s))
-            {
-                self.places.eliminate(s);
-                self.out_reward[s.index()] = match mode {
-                    Reward::Place => self.places.points_of(s).unwrap_or(-1.0) as f32,
-                    Reward::Win => -1.0,
-                };
+        // What each step gives is summed in the episode; the row reports
+        // the sums once, when the game ends.
+        self.episode.step(&before, &self.pos);
+        let done = match self.episode.ended() {
+            Some(reason) => {
+                for (row, sum) in r.reward.iter_mut().zip(self.episode.returns()) {
+                    *row = sum as f32;
+                }
+                let won = matches!(reason, Reason::LastSorcerer);
+                *r.term = won;
+                *r.trunc = !won;
+                *r.winner = self.pos.winner().map_or(-1, |w| w.index() as i64);
+                true
             }
-        }
-        let done = if after.is_game_over() {
-            if let Some(w) = after.winner() {
-                self.out_reward[w.index()] = 1.0;
-                *r.winner = w.index() as i64;
+            None => {
+                r.reward.fill(0.0);
+                *r.term = false;
+                *r.trunc = false;
+                *r.winner = -1;
+                false
             }
-            r.reward.copy_from_slice(&self.out_reward);
-            *r.term = true;
-            true
-        } else if after.turn() > max_turns
-            || repetitions > 0 && count_position(&mut self.seen, &after) >= repetitions
-        {
-            // A draw: the seats still in score 0; those already out keep
-            // their points (the row reports them now).
-            r.reward.copy_from_slice(&self.out_reward);
-            *r.trunc = true;
-            true
-        } else {
-            false
         };
         if done {
             self.reset(start, r.mask);
@@ -211,7 +169,7 @@ impl Slot {
 pub struct Batch {
     slots: Vec<Slot>,
     start: Position,
-    rules: Rules,
+    players: usize,
     masks: Py<PyArray2<u8>>,
     to_move: Py<PyArray1<i64>>,
     rewards: Py<PyArray2<f32>>,
@@ -242,12 +200,6 @@ impl Batch {
     }
 }
 
-/// A draw rule's repetitions: 0 (never) to 2^32 - 1 (1 draws at the
-/// first step).
-pub(crate) fn repetitions_arg(repetitions: Int) -> PyResult<u32> {
-    repetitions.within("repetitions", 0, u32::MAX.into())
-}
-
 #[pymethods]
 impl Batch {
     /// `n` (1 to 2^18, `MAX_GAMES`) games of `players` (2-4) players from the standard
@@ -270,20 +222,11 @@ impl Batch {
         let n: usize = n.within("n (the number of games)", 1, MAX_GAMES as i128)?;
         let players: usize = players.within("players", 2, 4)?;
         let seed: u64 = seed.within("seed", 0, u64::MAX.into())?;
-        let max_turns: u32 = max_turns.within("max_turns", 1, u32::MAX.into())?;
-        let repetitions: u32 = repetitions_arg(repetitions)?;
+        let adjudication: Adjudication = adjudication_arg(Some(max_turns), repetitions)?;
         let start = Position::start(players).ok_or_else(|| {
             PyValueError::new_err(format!("players must be 2, 3 or 4, not {players}"))
         })?;
-        let mode = match reward {
-            "place" => Reward::Place,
-            "win" => Reward::Win,
-            _ => {
-                return Err(PyValueError::new_err(format!(
-                    "reward must be \"place\" or \"win\", not {reward:?}"
-                )));
-            }
-        };
+        let episode = Episode::new(adjudication, Reward::parse(reward)?, &start);
         // The masks first: most of the memory, in one allocation.
         let mut m = zeroed::<u8>(n * NUM_ACTIONS, "the masks")?;
         let mut s = seed ^ 0x5851_F42D_4C95_7F2D;
@@ -291,7 +234,7 @@ impl Batch {
         slots
             .try_reserve_exact(n)
             .map_err(|_| PyMemoryError::new_err(format!("cannot allocate {n} games")))?;
-        slots.extend((0..n).map(|_| Slot::new(&start, splitmix64(&mut s))));
+        slots.extend((0..n).map(|_| Slot::new(&start, splitmix64(&mut s), &episode)));
         for (i, slot) in slots.iter().enumerate() {
             for &(id, _) in &slot.legal {
                 m[i * NUM_ACTIONS + id as usize] = 1;
@@ -305,12 +248,7 @@ impl Batch {
         Ok(Batch {
             slots,
             start,
-            rules: Rules {
-                players,
-                mode,
-                max_turns,
-                repetitions,
-            },
+            players,
             masks: masks.unbind(),
             to_move: to_move.unbind(),
             rewards: PyArray2::<f32>::zeros(py, [n, 4], false).unbind(),
@@ -328,7 +266,7 @@ impl Batch {
     /// Players per game.
     #[getter]
     fn players(&self) -> usize {
-        self.rules.players
+        self.players
     }
 
     #[getter]
@@ -420,7 +358,7 @@ impl Batch {
         let te = slice_mut(self.terminations.bind(py));
         let tr = slice_mut(self.truncations.bind(py));
         let wi = slice_mut(self.winners.bind(py));
-        let (start, rules) = (self.start, self.rules);
+        let start = self.start;
         let slots = &mut self.slots;
         py.detach(|| {
             slots
@@ -444,7 +382,6 @@ impl Batch {
                         slot.step(
                             step,
                             &start,
-                            rules,
                             Rows {
                                 mask,
                                 to_move,

@@ -5,6 +5,7 @@
 mod args;
 mod batch;
 mod engine;
+mod episode;
 mod interrupt;
 mod observe;
 mod position;

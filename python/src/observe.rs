@@ -27,19 +27,23 @@
 use numpy::{PyArray1, PyArray3, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyDict, PyString, PyTuple};
 
 use crate::args::Int;
+use crate::episode::{Episode, Outcome, Reward, adjudication_arg};
 use crate::position::Reduced;
-
-/// An `EnvGame`'s pickled state: the players and the action ids played.
-type GameState = (usize, Vec<usize>);
 use splut_engine::eval::nnue::features;
+use splut_play::judge::{Adjudication, places, places_text};
 use splut_rules::{
     Bitboard, Game, Kind, Levitation, NUM_ACTIONS, NUM_SQUARES, Position, Seat, Square, Step,
     StepList,
 };
 use std::sync::LazyLock;
+
+/// An `EnvGame`'s pickled state: the players, the action ids played and
+/// the episode's rules (`max_turns`, `repetitions`, `reward`).
+type GameState = (usize, Vec<usize>, Option<u32>, u32, &'static str);
 
 /// Planes of an observation.
 pub const PLANES: usize = 28;
@@ -148,9 +152,12 @@ pub(crate) fn seat_arg(seat: &Bound<'_, PyAny>) -> PyResult<Seat> {
 }
 
 /// One game of Splut! for a learning environment: action ids, masks,
-/// observations, eliminations in order.
+/// observations, eliminations in order, and the episode's end and rewards
+/// as tournaments judge them (`crate::episode`).
 ///
-/// `EnvGame(players=2)` starts the standard start of 2, 3 or 4 players.
+/// `EnvGame(players=2, max_turns=None, repetitions=0, reward="place")`
+/// starts the standard start of 2, 3 or 4 players; without draw rules
+/// (the defaults) the game is played out.
 #[pyclass(module = "splut")]
 #[derive(Clone)]
 pub struct EnvGame {
@@ -159,62 +166,24 @@ pub struct EnvGame {
     seats: Vec<Seat>,
     /// Seats out so far, first out first.
     out: Vec<Seat>,
-    /// The current legal steps with their ids.
+    /// The current legal steps with their ids (none once the episode is
+    /// over).
     legal: Vec<(u16, Step)>,
-    /// How often each position (by hash) occurred after a step.
-    seen: PositionCounts,
-    /// How often the current position occurred after a step (0 at the
-    /// start).
-    repeats: u32,
+    /// The episode: its judge, places, rewards and end.
+    episode: Episode,
 }
 
-/// The positions a game reached after its steps (Zobrist hashes), for
-/// repetitions: the hashes in order plus a 4,096-bit filter of them, so a
-/// position never seen before (nearly every step) costs a bit test and a
-/// push, and only a likely repeat scans the list.
-#[derive(Clone)]
-pub(crate) struct PositionCounts {
-    hashes: Vec<u64>,
-    filter: Box<[u64; 64]>,
-}
+/// What `EnvGame.step_outcome` returns: rewards, terminations and
+/// truncations by colour.
+type StepDicts<'py> = (Bound<'py, PyDict>, Bound<'py, PyDict>, Bound<'py, PyDict>);
 
-impl Default for PositionCounts {
-    fn default() -> Self {
-        PositionCounts {
-            hashes: Vec::new(),
-            filter: Box::new([0; 64]),
-        }
-    }
-}
-
-impl PositionCounts {
-    /// Forgets every position.
-    pub(crate) fn clear(&mut self) {
-        self.hashes.clear();
-        self.filter.fill(0);
-    }
-
-    /// Counts a position as reached once more; returns how often it has
-    /// been, this time included.
-    #[inline]
-    pub(crate) fn count(&mut self, hash: u64) -> u32 {
-        let bit = (hash >> 52) as usize; // 12 bits
-        let (word, mask) = (bit / 64, 1u64 << (bit % 64));
-        let n = if self.filter[word] & mask == 0 {
-            self.filter[word] |= mask;
-            1
-        } else {
-            1 + self.hashes.iter().filter(|&&h| h == hash).count() as u32
-        };
-        self.hashes.push(hash);
-        n
-    }
-}
-
-/// Counts `pos` as reached once more; returns how often it has been.
-#[inline]
-pub(crate) fn count_position(seen: &mut PositionCounts, pos: &Position) -> u32 {
-    seen.count(pos.hash())
+/// The seats' colour names as interned Python strings, by seat index
+/// (made once: `step_outcome` keys its dicts with them at every step).
+fn seat_names(py: Python<'_>) -> &[Py<PyString>; 4] {
+    static NAMES: PyOnceLock<[Py<PyString>; 4]> = PyOnceLock::new();
+    NAMES.get_or_init(py, || {
+        Seat::ALL.map(|s| PyString::intern(py, s.name()).unbind())
+    })
 }
 
 impl EnvGame {
@@ -222,8 +191,9 @@ impl EnvGame {
         self.game.position()
     }
 
-    /// A new game from the standard start of `players` (2-4) players.
-    fn start(players: usize) -> PyResult<Self> {
+    /// A new game from the standard start of `players` (2-4) players,
+    /// judged under `adjudication`, rewarded by `reward`.
+    fn start(players: usize, adjudication: Adjudication, reward: Reward) -> PyResult<Self> {
         let start = Position::start(players).ok_or_else(|| {
             PyValueError::new_err(format!("players must be 2, 3 or 4, not {players}"))
         })?;
@@ -234,23 +204,30 @@ impl EnvGame {
             seats: start.seats_in_game().collect(),
             out: Vec::new(),
             legal,
-            seen: PositionCounts::default(),
-            repeats: 0,
+            episode: Episode::new(adjudication, reward, &start),
         })
     }
 
-    /// Plays the legal step with action id `action`; `ValueError` (nothing
-    /// changed) if there is none. Returns the seats it eliminated.
-    fn play_id(&mut self, action: Option<i128>) -> PyResult<Vec<Seat>> {
+    /// Whether the episode is over: one sorcerer left, or a draw.
+    fn over(&self) -> bool {
+        self.episode.ended().is_some()
+    }
+
+    /// Plays the legal step with action id `action` and judges it;
+    /// `ValueError` (nothing changed) if there is none. Returns the seat it
+    /// eliminated, if any (at most one: `splut_rules::Places`), and what
+    /// it gave each seat.
+    fn play_id(&mut self, action: Option<i128>) -> PyResult<(Option<Seat>, Outcome)> {
         let found = action.and_then(|a| self.legal.iter().find(|&&(id, _)| i128::from(id) == a));
         let Some(&(_, step)) = found else {
             let shown = action.map_or("(an int that large)".to_string(), |a| a.to_string());
-            let why = if self.pos().is_game_over() {
-                "the game is over".to_string()
-            } else if !action.is_some_and(|a| (0..NUM_ACTIONS as i128).contains(&a)) {
-                format!("action ids are 0-{}", NUM_ACTIONS - 1)
-            } else {
-                format!("{} to move", self.pos().side_to_move())
+            let why = match self.episode.ended() {
+                Some(r) if self.pos().is_game_over() => format!("the game is over: {r}"),
+                Some(r) => format!("the game is over: a draw, {r}"),
+                None if !action.is_some_and(|a| (0..NUM_ACTIONS as i128).contains(&a)) => {
+                    format!("action ids are 0-{}", NUM_ACTIONS - 1)
+                }
+                None => format!("{} to move", self.pos().side_to_move()),
             };
             return Err(PyValueError::new_err(format!(
                 "illegal action {shown} ({why})"
@@ -261,29 +238,80 @@ impl EnvGame {
             .play(step)
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         let after = *self.pos();
-        let gone: Vec<Seat> = Seat::ALL
+        let gone = Seat::ALL
             .into_iter()
-            .filter(|&s| before.in_game(s) && !after.in_game(s))
-            .collect();
-        self.out.extend(&gone);
-        self.repeats = count_position(&mut self.seen, &after);
-        legal_with_ids(&after, &mut self.legal);
-        Ok(gone)
+            .find(|&s| before.in_game(s) && !after.in_game(s));
+        self.out.extend(gone);
+        let outcome = self.episode.step(&before, &after);
+        if self.over() {
+            self.legal.clear();
+        } else {
+            legal_with_ids(&after, &mut self.legal);
+        }
+        Ok((gone, outcome))
     }
 
     /// The action ids of the steps played, in order.
     fn played_ids(&self) -> Vec<usize> {
         self.game.steps().iter().map(|s| s.action()).collect()
     }
+
+    /// Each seat's value in `by_index` (by seat index), in `seats` order.
+    fn by_seat<T: Copy>(&self, by_index: [T; 4]) -> Vec<T> {
+        self.seats.iter().map(|s| by_index[s.index()]).collect()
+    }
+
+    /// The game to replay for a pickled `state`: `(players, action ids)`
+    /// (no draw rules) or `(players, action ids, max_turns, repetitions,
+    /// reward)`.
+    fn from_state(state: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let bad = || {
+            PyTypeError::new_err(
+                "an EnvGame's state is (players, action ids, max_turns, repetitions, reward)",
+            )
+        };
+        let t = state.cast::<PyTuple>().map_err(|_| bad())?;
+        let (players, ids, adjudication, reward) = match t.len() {
+            2 => {
+                let (players, ids): (Int, Vec<Int>) = t.extract()?;
+                (players, ids, Adjudication::NONE, Reward::Place)
+            }
+            5 => {
+                let (players, ids, max_turns, repetitions, reward): (
+                    Int,
+                    Vec<Int>,
+                    Option<Int>,
+                    Int,
+                    String,
+                ) = t.extract()?;
+                let adjudication = adjudication_arg(max_turns, repetitions)?;
+                (players, ids, adjudication, Reward::parse(&reward)?)
+            }
+            _ => return Err(bad()),
+        };
+        let mut game = EnvGame::start(players.within("players", 2, 4)?, adjudication, reward)?;
+        for a in ids {
+            game.play_id(a.get())?;
+        }
+        Ok(game)
+    }
 }
 
 #[pymethods]
 impl EnvGame {
-    /// The standard start of `players` (2, 3 or 4) players.
+    /// The standard start of `players` (2, 3 or 4) players. Draw rules as
+    /// tournaments have them: more than `max_turns` turns (`None`: no
+    /// limit) or a position reached `repetitions` times after steps (0:
+    /// never); `reward` `"place"` or `"win"` (`step_outcome`).
     #[new]
-    #[pyo3(signature = (players = Int::new(2)), text_signature = "(players=2)")]
-    fn new(players: Int) -> PyResult<Self> {
-        EnvGame::start(players.within("players", 2, 4)?)
+    #[pyo3(
+        signature = (players = Int::new(2), max_turns = None, repetitions = Int::new(0), reward = "place"),
+        text_signature = "(players=2, max_turns=None, repetitions=0, reward='place')"
+    )]
+    fn new(players: Int, max_turns: Option<Int>, repetitions: Int, reward: &str) -> PyResult<Self> {
+        let players = players.within("players", 2, 4)?;
+        let adjudication = adjudication_arg(max_turns, repetitions)?;
+        EnvGame::start(players, adjudication, Reward::parse(reward)?)
     }
 
     /// A copy of this game.
@@ -299,37 +327,65 @@ impl EnvGame {
         self.clone()
     }
 
-    /// Pickling: the players and the action ids played (replayed on
-    /// unpickling, which rebuilds eliminations, places and repetition
-    /// counts).
+    /// Pickling: the players, the action ids played and the episode's
+    /// rules (replayed on unpickling, which rebuilds eliminations, places,
+    /// repetition counts and the episode's end).
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduced<'py, (usize,), GameState> {
         let me = slf.borrow();
         let players = me.seats.len();
-        (
-            slf.get_type().into_any(),
-            (players,),
-            (players, me.played_ids()),
-        )
+        let a = me.episode.adjudication();
+        let state = (
+            players,
+            me.played_ids(),
+            (a.max_turns != u32::MAX).then_some(a.max_turns),
+            a.repetitions,
+            me.episode.reward().name(),
+        );
+        (slf.get_type().into_any(), (players,), state)
     }
 
-    /// Unpickling: `(players, action ids)` replayed from the start;
-    /// `ValueError` (nothing changed) when they are not a game.
-    fn __setstate__(&mut self, state: (Int, Vec<Int>)) -> PyResult<()> {
-        let mut game = EnvGame::start(state.0.within("players", 2, 4)?)?;
-        for a in state.1 {
-            game.play_id(a.get())?;
-        }
-        *self = game;
+    /// Unpickling: `(players, action ids, max_turns, repetitions, reward)`
+    /// replayed from the start (`(players, action ids)`, as pickles
+    /// before the draw rules held it: none); `ValueError` or `TypeError`
+    /// (nothing changed) when they are not a game.
+    fn __setstate__(&mut self, state: &Bound<'_, PyAny>) -> PyResult<()> {
+        *self = EnvGame::from_state(state)?;
         Ok(())
     }
 
-    /// Equal when the players and the steps played are (so the whole state
-    /// is).
+    /// Equal when the players, the steps played and the episode's rules
+    /// are (so the whole state is).
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         match other.extract::<PyRef<'_, EnvGame>>() {
-            Ok(o) => self.seats == o.seats && self.game.steps() == o.game.steps(),
+            Ok(o) => {
+                self.seats == o.seats
+                    && self.game.steps() == o.game.steps()
+                    && self.episode.adjudication() == o.episode.adjudication()
+                    && self.episode.reward() == o.episode.reward()
+            }
             Err(_) => false,
         }
+    }
+
+    /// The turn limit: more than this many turns draw the episode; `None`
+    /// when there is none.
+    #[getter]
+    fn max_turns(&self) -> Option<u32> {
+        let t = self.episode.adjudication().max_turns;
+        (t != u32::MAX).then_some(t)
+    }
+
+    /// A position reached this many times after steps draws the episode
+    /// (0: never).
+    #[getter]
+    fn repetitions(&self) -> u32 {
+        self.episode.adjudication().repetitions
+    }
+
+    /// The reward mode: `"place"` or `"win"`.
+    #[getter]
+    fn reward(&self) -> &'static str {
+        self.episode.reward().name()
     }
 
     /// Number of players at the start.
@@ -353,14 +409,14 @@ impl EnvGame {
     /// The side to move (its colour); `None` once the game is over.
     #[getter]
     fn to_move(&self) -> Option<&'static str> {
-        (!self.pos().is_game_over()).then(|| self.pos().side_to_move().name())
+        (!self.over()).then(|| self.pos().side_to_move().name())
     }
 
     /// The side to move's seat index (0–3, red yellow green blue); -1 once
     /// the game is over.
     #[getter]
     fn to_move_index(&self) -> i64 {
-        if self.pos().is_game_over() {
+        if self.over() {
             -1
         } else {
             self.pos().side_to_move().index() as i64
@@ -385,13 +441,40 @@ impl EnvGame {
         self.game.steps().len()
     }
 
-    /// Whether the game is over (one sorcerer left).
+    /// Whether the game is over: one sorcerer left, or drawn by the draw
+    /// rules (`reason` says which).
     #[getter]
     fn is_over(&self) -> bool {
-        self.pos().is_game_over()
+        self.over()
     }
 
-    /// The winner's colour once the game is over, else `None`.
+    /// Why the game ended, as game records write it (the judge's reason:
+    /// `last sorcerer standing`, `turn limit N`, `repetition N`); `None`
+    /// while it goes on.
+    #[getter]
+    fn reason(&self) -> Option<String> {
+        self.episode.ended().map(|r| r.to_string())
+    }
+
+    /// The result once the game is over, as game records write it: the
+    /// judge's places (`splut_play::judge::places`), first to last, `>`
+    /// between places, `=` between seats sharing one (`g > r = y` after
+    /// one seat out and a draw); `None` while it goes on.
+    #[getter]
+    fn result(&self) -> Option<String> {
+        let reason = self.episode.ended()?;
+        Some(places_text(&places(&self.game, reason)))
+    }
+
+    /// Each seat's rewards so far, summed, in `seats` order: once the game
+    /// is over, its final rewards (what `Batch` reports when a game ends).
+    #[getter]
+    fn returns(&self) -> Vec<f64> {
+        self.by_seat(self.episode.returns())
+    }
+
+    /// The winner's colour once the game is over with one sorcerer left,
+    /// else `None`.
     #[getter]
     fn winner(&self) -> Option<&'static str> {
         self.pos().winner().map(|s| s.name())
@@ -415,11 +498,12 @@ impl EnvGame {
 
     /// How many times the current position (pieces, rocks, side to move,
     /// steps left, levitation state; by Zobrist hash) has occurred after a
-    /// step of this game, this time included (0 at the start). The
-    /// environments call a draw when it reaches their `repetitions`.
+    /// step of this game, this time included (0 at the start): the
+    /// judge's count (`splut_play::judge::Judge::occurrences`). The game
+    /// is drawn when it reaches `repetitions`.
     #[getter]
     fn repetition_count(&self) -> u32 {
-        self.repeats
+        self.episode.occurrences()
     }
 
     /// The legal action ids, in generation order (empty once over).
@@ -491,8 +575,29 @@ impl EnvGame {
     /// changes nothing) when it is not legal here. Returns the colours of
     /// the seats this step eliminated (usually none).
     fn step(&mut self, action: Int) -> PyResult<Vec<&'static str>> {
-        let gone = self.play_id(action.get())?;
+        let (gone, _) = self.play_id(action.get())?;
         Ok(gone.iter().map(|s| s.name()).collect())
+    }
+
+    /// Plays the step with action id `action` (as `step`) and returns what
+    /// it gave the seats that were in the game before it (the agents a
+    /// PettingZoo step concerns), three dicts by colour: the reward of
+    /// this step; whether the seat is terminated (it went out, or the game
+    /// was won by the last sorcerer); whether it is truncated (a draw ended
+    /// the game on this step with it still in). Raises `ValueError` (and
+    /// changes nothing) when the step is not legal here.
+    fn step_outcome<'py>(&mut self, py: Python<'py>, action: Int) -> PyResult<StepDicts<'py>> {
+        let before = *self.pos();
+        let (_, out) = self.play_id(action.get())?;
+        let dicts = (PyDict::new(py), PyDict::new(py), PyDict::new(py));
+        let names = seat_names(py);
+        for seat in before.seats_in_game() {
+            let (name, i) = (names[seat.index()].bind(py), seat.index());
+            dicts.0.set_item(name, out.rewards[i])?;
+            dicts.1.set_item(name, out.terminated[i])?;
+            dicts.2.set_item(name, out.truncated[i])?;
+        }
+        Ok(dicts)
     }
 
     /// The position as SPN text.

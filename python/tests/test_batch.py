@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from splut._splut import NUM_ACTIONS, Batch, EnvGame
+from splut._splut import NUM_ACTIONS, Batch, EnvGame, place_points
 
 
 def check_masks(b):
@@ -136,9 +136,11 @@ def test_seeded_and_reset():
     check_masks(b)
 
 
-def test_draw_rewards_keep_points_of_seats_out():
+def test_draw_rewards_share_the_first_place():
     # 4 players, repetitions on: a draw's row holds the points of seats
-    # already out (negative in "place") and 0 for the seats still in.
+    # already out (negative in "place") and, for the seats still in, who
+    # share the first place as a tournament places them, the mean of the
+    # points of the places they span (0 when no one is out).
     b = Batch(64, 4, seed=9, max_turns=60)
     rows = []
     for _ in range(3000):
@@ -150,7 +152,14 @@ def test_draw_rewards_keep_points_of_seats_out():
             break
     assert rows
     for row in rows:
-        assert (row <= 0).all()
+        out = sorted(row[row < 0])
+        still_in = 4 - len(out)
+        assert out == pytest.approx(
+            [place_points(4, p) for p in range(4, still_in, -1)]
+        )
+        shared = place_points(4, (1 + still_in) / 2)
+        assert sorted(row[row >= 0]) == pytest.approx([shared] * still_in)
+        assert abs(row.sum()) < 1e-5
     assert any((row < 0).any() for row in rows)
 
 

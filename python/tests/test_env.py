@@ -279,15 +279,18 @@ def test_threefold_repetition_truncates(players):
                 truncated |= bool(trunc)
                 if trunc:
                     assert counts[pos.zobrist] == 3 and max(counts.values()) == 3
-                    assert r == 0.0
+                    assert e.game.reason == "repetition 3"
+                    # The agents left share the first place (0 when no one
+                    # is out).
+                    still_in = players - len(e.game.eliminations)
+                    assert r == pytest.approx(place_points(players, (1 + still_in) / 2))
                 e.step(None)
                 continue
             a = repeating_action(e.game, rng)
             e.step(a)
             pos.play_action(a)
-            if not e.game.is_over:
-                counts[pos.zobrist] = counts.get(pos.zobrist, 0) + 1
-                assert e.game.repetition_count == counts[pos.zobrist] <= 3
+            counts[pos.zobrist] = counts.get(pos.zobrist, 0) + 1
+            assert e.game.repetition_count == counts[pos.zobrist] <= 3
         assert not e.agents
         draws += truncated
     assert draws > 0

@@ -983,11 +983,14 @@ class BatchMachine(RuleBasedStateMachine):
         self.b = Batch(n, players, seed=seed, max_turns=max_turns, reward=reward,
                        repetitions=repetitions)
         self.n, self.players = n, players
-        self.max_turns, self.repetitions = max_turns, repetitions
+        self.max_turns, self.repetitions, self.reward = max_turns, repetitions, reward
         self.models = [self.new_model() for _ in range(n)]
 
     def new_model(self):
-        return (EnvGame(self.players), Position(self.players))
+        """An EnvGame under the batch's rules (the episode code the batch
+        shares) and a Position (the rules alone)."""
+        return (EnvGame(self.players, self.max_turns, self.repetitions, self.reward),
+                Position(self.players))
 
     def attempt(self, what, fn, *args):
         before = batch_state(self.b)
@@ -1007,17 +1010,25 @@ class BatchMachine(RuleBasedStateMachine):
             term, trunc = bool(b.terminations[i]), bool(b.truncations[i])
             assert not (term and trunc)
             if term:
-                assert g.is_over and b.winners[i] == SEATS.index(g.winner)
+                assert p.is_over() and b.winners[i] == SEATS.index(g.winner)
                 assert b.rewards[i][b.winners[i]] == 1.0
             else:
                 assert b.winners[i] == -1
-            draw = not g.is_over and (
+            # The draw rules, from the position alone.
+            draw = not p.is_over() and (
                 g.turn > self.max_turns
                 or self.repetitions and g.repetition_count >= self.repetitions)
             assert trunc == draw, (i, g.turn, g.repetition_count)
+            # The EnvGame ends the same game on the same step, with the same
+            # final rewards.
+            assert g.is_over == (term or trunc), (i, g.reason)
+            assert (g.reason == "last sorcerer standing") == term
             if not (term or trunc):
                 assert not b.rewards[i].any()
             if term or trunc:
+                want = np.zeros(4, np.float32)
+                want[[SEATS.index(s) for s in g.seats]] = g.returns
+                assert np.array_equal(b.rewards[i], want), (b.rewards[i], want, g.result)
                 self.models[i] = self.new_model()
 
     @rule()
