@@ -9,6 +9,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use splut_engine::eval::nnue::{AccumulatorStack, Network};
 use splut_rules::{Position, Seat};
 use std::hint::black_box;
+use std::sync::Arc;
 
 /// Middlegames with 2 and 4 players (as in the rules bench).
 const POSITIONS: [(&str, &str); 2] = [
@@ -21,7 +22,7 @@ const POSITIONS: [(&str, &str); 2] = [
 
 fn nnue(c: &mut Criterion) {
     // Any weights: the work does not depend on them.
-    let net = Network::pseudo_random(1, 300);
+    let net = Arc::new(Network::pseudo_random(1, 300));
     let mut g = c.benchmark_group("nnue");
     for (name, spn) in POSITIONS {
         let pos = Position::from_spn(spn).expect("bench SPN");

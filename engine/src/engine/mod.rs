@@ -198,7 +198,8 @@ impl Engine {
                 }
             }
             Id::Threads => {
-                state.workers = Workers::for_threads(state.values.spin(Id::Threads) as usize);
+                let threads = state.values.spin(Id::Threads) as usize;
+                state.workers = Workers::for_threads_from(threads, &state.workers);
             }
             Id::EvalFile => match EvalFile::read(state.values.text(Id::EvalFile)) {
                 Ok(EvalFile::Default) => {

@@ -14,7 +14,7 @@ pub mod nnue;
 pub mod params;
 pub mod threats;
 
-pub use cache::{EvalCache, EvalCaches};
+pub use cache::{EvalCache, EvalCaches, EvalState};
 pub use params::{
     DEFAULT_PARAMS, DEFAULT_SET, EvalParams, EvalSet, MAX_EVAL, MAX_PARAMS_FILE, MAX_WEIGHT,
     ParamsError, SetFlatError,

@@ -18,10 +18,9 @@
 
 use super::ordering::{MAX_PLY, ThrowClass, order};
 use super::score::{DRAW, INFINITY, Score, from_tt, to_tt, win_in_turn};
-use super::thread::{Shared, ThreadState, Worker};
+use super::thread::{Searcher, Shared, ThreadState, Worker};
 use super::tt::{Bound, TranspositionTable};
-use crate::eval::nnue::AccumulatorStack;
-use crate::eval::{EvalCache, EvalCaches, EvalParams, from_root};
+use crate::eval::{EvalParams, from_root};
 use splut_rules::{Position, Seat, Step, StepKind, StepList, Undo};
 
 /// Salt for the paranoid table keys: the scores depend on the root seat.
@@ -78,7 +77,7 @@ struct Edge {
     phase: Phase,
 }
 
-/// One thread's alpha-beta search.
+/// One thread's alpha-beta search, on the thread's [`Worker`].
 pub struct AlphaBeta<'a> {
     tt: &'a TranspositionTable,
     params: &'a EvalParams,
@@ -96,17 +95,12 @@ pub struct AlphaBeta<'a> {
     /// `MultiPV`: where the turns already reported end (hashes); lines
     /// that reach one of them in the root's turn are left out.
     excluded: Vec<u64>,
-    /// Seat scores of positions evaluated lately.
-    eval_cache: EvalCache,
-    /// Where the cache goes back when the search ends.
-    eval_caches: &'a EvalCaches,
-    /// The network's accumulators along the path, when it evaluates.
-    acc: Option<AccumulatorStack<'a>>,
-    /// Node count, variation, killers and history.
+    /// Node count, and the worker: variation, killers, history and the
+    /// evaluation's state (its cache, or the network's accumulators).
     pub t: ThreadState<'a>,
 }
 
-impl Worker for AlphaBeta<'_> {
+impl Searcher for AlphaBeta<'_> {
     fn search_root(&mut self, root: &mut Position, depth: i32) -> i32 {
         self.t.new_iteration();
         self.refresh(root);
@@ -144,21 +138,16 @@ impl Worker for AlphaBeta<'_> {
     }
 }
 
-impl Drop for AlphaBeta<'_> {
-    fn drop(&mut self) {
-        let cache = self.eval_cache.take_entries();
-        self.eval_caches.give_back(self.params, cache);
-    }
-}
-
 impl<'a> AlphaBeta<'a> {
-    /// A searcher for `root`, after a game whose earlier positions hashed to
-    /// `game_hashes` (for repetitions). Best-reply modes apply with 3–4
-    /// players only; with 2 they are plain alpha-beta.
+    /// A searcher for `root` on `worker` (the main thread's or not), after
+    /// a game whose earlier positions hashed to `game_hashes` (for
+    /// repetitions). Best-reply modes apply with 3–4 players only; with 2
+    /// they are plain alpha-beta.
     pub fn new(
         root: &Position,
         game_hashes: &[u64],
         shared: Shared<'a>,
+        worker: &'a mut Worker,
         is_main: bool,
         mode: Mode,
     ) -> AlphaBeta<'a> {
@@ -173,6 +162,10 @@ impl<'a> AlphaBeta<'a> {
         }
         let mode = if players > 2 { mode } else { Mode::Paranoid };
         let mode_salt = if mode == Mode::Paranoid { 0 } else { BRS_SALT };
+        match shared.net {
+            Some(net) => worker.eval.use_network(net, root, shared.eval_caches),
+            None => worker.eval.use_hand(shared.params, shared.eval_caches),
+        }
         AlphaBeta {
             tt: shared.tt,
             params: shared.params,
@@ -188,16 +181,13 @@ impl<'a> AlphaBeta<'a> {
             path_bits,
             mode,
             excluded: Vec::new(),
-            eval_cache: shared.eval_caches.take(shared.params),
-            eval_caches: shared.eval_caches,
-            acc: shared.net.map(|n| AccumulatorStack::new(n, root)),
-            t: ThreadState::new(shared.control, shared.progress, is_main),
+            t: ThreadState::new(worker, shared.control, shared.progress, is_main),
         }
     }
 
     /// Builds the accumulators' root entry from `root`.
     fn refresh(&mut self, root: &Position) {
-        if let Some(acc) = &mut self.acc {
+        if let Some(acc) = self.t.worker.eval.network() {
             acc.refresh(root);
         }
     }
@@ -206,7 +196,7 @@ impl<'a> AlphaBeta<'a> {
     /// position by the steps just made.
     #[inline]
     fn push(&mut self, pos: &Position) {
-        if let Some(acc) = &mut self.acc {
+        if let Some(acc) = self.t.worker.eval.network() {
             acc.push(pos);
         }
     }
@@ -214,7 +204,7 @@ impl<'a> AlphaBeta<'a> {
     /// Back to the parent entry.
     #[inline]
     fn pop(&mut self) {
-        if let Some(acc) = &mut self.acc {
+        if let Some(acc) = self.t.worker.eval.network() {
             acc.pop();
         }
     }
@@ -262,10 +252,7 @@ impl<'a> AlphaBeta<'a> {
     }
 
     fn static_eval(&mut self, pos: &Position) -> i32 {
-        let scores = match &mut self.acc {
-            Some(acc) => acc.values(pos),
-            None => self.eval_cache.seat_scores(pos, self.params),
-        };
+        let scores = self.t.worker.eval.seat_scores(pos, self.params);
         self.sign(pos.side_to_move())
             * from_root(
                 pos,
@@ -357,8 +344,8 @@ impl<'a> AlphaBeta<'a> {
             &mut list,
             me,
             tt_step,
-            &self.t.killers,
-            &self.t.history,
+            &self.t.worker.killers,
+            &self.t.worker.history,
             0,
             |s| self.classify(pos, s, my_sign),
         );
@@ -436,6 +423,32 @@ impl<'a> AlphaBeta<'a> {
         }
     }
 
+    /// Searches a child already made on `pos`, reached by `edge`, that is
+    /// not its parent's first: with a null window at `alpha` first,
+    /// `reduction` steps shallower than `depth`, then at `depth` if it
+    /// beat `alpha` reduced, then in the full window `(alpha, beta)` if it
+    /// beat `alpha` there too (principal variation search).
+    #[inline]
+    fn scout(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        reduction: i32,
+        edge: Edge,
+    ) -> i32 {
+        // (An aborted child's 0 is no fail-high: no re-search then.)
+        let mut v = self.child(pos, depth - reduction, alpha, alpha + 1, edge);
+        if v > alpha && reduction > 0 && !self.t.stopped {
+            v = self.child(pos, depth, alpha, alpha + 1, edge);
+        }
+        if v > alpha && v < beta && !self.t.stopped {
+            v = self.child(pos, depth, alpha, beta, edge);
+        }
+        v
+    }
+
     fn search(
         &mut self,
         pos: &mut Position,
@@ -481,33 +494,17 @@ impl<'a> AlphaBeta<'a> {
             let quiet = step.kind() != StepKind::Throw;
             let window = alpha;
             let value = self.visit(pos, step, my_sign, phase, |this, pos, same, next| {
-                let child = |this: &mut Self, pos: &mut Position, d, a, b| {
-                    this.child(
-                        pos,
-                        d,
-                        a,
-                        b,
-                        Edge {
-                            ply,
-                            same,
-                            phase: next,
-                        },
-                    )
+                let edge = Edge {
+                    ply,
+                    same,
+                    phase: next,
                 };
                 if n == 0 {
-                    return child(this, pos, depth - 1, window, beta);
+                    return this.child(pos, depth - 1, window, beta, edge);
                 }
                 // Late quiet steps are searched a step shallower first.
                 let reduction = i32::from(depth >= 3 && n >= 4 && quiet && !pv_node);
-                // (An aborted child's 0 is no fail-high: no re-search then.)
-                let mut v = child(this, pos, depth - 1 - reduction, window, window + 1);
-                if v > window && reduction > 0 && !this.t.stopped {
-                    v = child(this, pos, depth - 1, window, window + 1);
-                }
-                if v > window && v < beta && !this.t.stopped {
-                    v = child(this, pos, depth - 1, window, beta);
-                }
-                v
+                this.scout(pos, depth - 1, window, beta, reduction, edge)
             });
             if self.t.stopped {
                 return 0;
@@ -607,7 +604,7 @@ impl<'a> AlphaBeta<'a> {
         pos.legal_steps(&mut list);
         let me = pos.side_to_move();
         let my_sign = self.sign(me);
-        let (killers, history) = (&self.t.killers, &self.t.history);
+        let (killers, history) = (&self.t.worker.killers, &self.t.worker.history);
         order(&mut list, me, tt_step, killers, history, ply, |s| {
             self.classify(pos, s, my_sign)
         });
@@ -617,11 +614,12 @@ impl<'a> AlphaBeta<'a> {
     /// A quiet `step` of `me` cut off: it becomes a killer, and its history
     /// rises while the quiet steps `tried` before it fall.
     fn reward_cutoff(&mut self, me: Seat, step: Step, tried: &[Step], depth: i32, ply: usize) {
-        self.t.killers.add(ply, step);
-        self.t.history.reward(me, step, depth);
+        let w = &mut *self.t.worker;
+        w.killers.add(ply, step);
+        w.history.reward(me, step, depth);
         for &t in tried {
             if t.kind() != StepKind::Throw {
-                self.t.history.punish(me, t, depth);
+                w.history.punish(me, t, depth);
             }
         }
     }

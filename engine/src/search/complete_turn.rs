@@ -4,26 +4,24 @@
 
 use super::alphabeta::{AlphaBeta, Mode};
 use super::control::{Control, Progress};
-use super::thread::{Shared, Worker};
-use super::tt::TranspositionTable;
-use super::{Algorithm, Settings};
-use crate::eval::EvalCaches;
+use super::thread::{Searcher, Shared};
+use super::{Algorithm, Search, Settings};
 use splut_rules::{Position, Step};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 /// The steps of the principal variation that belong to the root's turn,
-/// completed with short searches if the variation ends before the turn.
-pub fn complete_turn(
+/// completed with short searches under `settings` (on `search`'s table and
+/// main worker) if the variation ends before the turn.
+pub(crate) fn complete_turn(
     root: &Position,
     pv: &[Step],
-    tt: &TranspositionTable,
-    eval_caches: &EvalCaches,
+    search: &Search<'_>,
     settings: &Settings,
 ) -> Vec<Step> {
     let (mut turn, mut pos) = turn_part(root, pv);
     while pos.turn() == root.turn() && !pos.is_game_over() {
-        let step = quick_best_step(&pos, tt, eval_caches, settings);
+        let step = quick_best_step(&pos, search, settings);
         turn.push(step);
         pos.play(step);
     }
@@ -47,23 +45,19 @@ pub fn turn_part(root: &Position, pv: &[Step]) -> (Vec<Step>, Position) {
 
 /// A short search for one step, ignoring the stopped main search: used to
 /// finish a turn the main search did not reach the end of.
-fn quick_best_step(
-    pos: &Position,
-    tt: &TranspositionTable,
-    eval_caches: &EvalCaches,
-    settings: &Settings,
-) -> Step {
+fn quick_best_step(pos: &Position, search: &Search<'_>, settings: &Settings) -> Step {
     let control = Control::new(Arc::new(AtomicBool::new(false)), None, Some(20_000));
     let progress = Progress::default();
     let shared = Shared {
-        tt,
+        tt: search.tt,
         params: settings.params.for_players(pos.players_left()),
         control: &control,
         progress: &progress,
-        eval_caches,
+        eval_caches: search.eval_caches,
         net: settings.net_for(pos, Algorithm::AlphaBeta),
     };
-    let mut w = AlphaBeta::new(pos, &[], shared, true, Mode::Paranoid);
+    let mut worker = search.workers.main();
+    let mut w = AlphaBeta::new(pos, &[], shared, &mut worker, true, Mode::Paranoid);
     let mut p = *pos;
     let mut best = None;
     for depth in 1..=i32::from(pos.steps_left()) {

@@ -1,11 +1,11 @@
-//! Iterative deepening: one worker searches the root one step deeper at a
+//! Iterative deepening: one searcher searches the root one step deeper at a
 //! time, reporting each completed iteration, until a limit, the target
 //! depth or a proven result ends it.
 
 use super::Info;
 use super::control::{Control, Progress};
 use super::score::{INFINITY, MATE_BOUND};
-use super::thread::Worker;
+use super::thread::Searcher;
 use super::tt::TranspositionTable;
 use splut_rules::{Position, Step};
 use std::time::Duration;
@@ -38,7 +38,7 @@ impl Iteration<'_> {
     /// through) is returned. With `multi_pv` above 1 each iteration
     /// searches again for the next best turn, leaving out the turns found
     /// (a search that cannot leave turns out reports one).
-    pub fn main(&self, w: &mut dyn Worker, report: &mut dyn FnMut(&Info)) -> Info {
+    pub fn main(&self, w: &mut dyn Searcher, report: &mut dyn FnMut(&Info)) -> Info {
         let (control, soft) = (self.control, self.soft);
         let mut pos = *self.root;
         let mut best = Info::default();
@@ -80,7 +80,7 @@ impl Iteration<'_> {
     }
 
     /// The report of a completed search of `depth`.
-    fn info(&self, w: &dyn Worker, depth: u32, value: i32, pv: Vec<Step>, multipv: u32) -> Info {
+    fn info(&self, w: &dyn Searcher, depth: u32, value: i32, pv: Vec<Step>, multipv: u32) -> Info {
         let nodes = self.progress.nodes() + w.nodes() % 1024;
         let ms = self.control.elapsed().as_millis() as u64;
         Info {
@@ -102,10 +102,10 @@ impl Iteration<'_> {
 
     /// `MultiPV`: the second to `lines`th best turns at `depth`, each
     /// searched with the turns before it left out, until none is left, the
-    /// search is stopped or the worker cannot leave turns out.
+    /// search is stopped or the searcher cannot leave turns out.
     fn more_lines(
         &self,
-        w: &mut dyn Worker,
+        w: &mut dyn Searcher,
         pos: &mut Position,
         depth: u32,
         first: &Info,
@@ -148,8 +148,8 @@ const ASPIRATION_MAX: i32 = 4000;
 /// One iteration of `depth`: from depth 4 on, first within a window
 /// around the last iteration's value, widened on the failing side (twice
 /// as wide each time) until the value falls inside. Proven results and
-/// workers without windows search the full window.
-fn aspiration(w: &mut dyn Worker, pos: &mut Position, depth: i32, last: Option<i32>) -> i32 {
+/// searchers without windows search the full window.
+fn aspiration(w: &mut dyn Searcher, pos: &mut Position, depth: i32, last: Option<i32>) -> i32 {
     let Some(last) = last.filter(|v| depth >= 4 && v.abs() < MATE_BOUND) else {
         return w.search_root(pos, depth);
     };
@@ -187,11 +187,11 @@ mod tests {
     use super::*;
     use crate::search::control::Progress;
     use crate::search::score::Score;
-    use crate::search::thread::ThreadState;
+    use crate::search::thread::{ThreadState, Worker};
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
 
-    /// A worker whose every search finds `value`, fail-soft within the
+    /// A searcher whose every search finds `value`, fail-soft within the
     /// window it is given, and that logs the windows.
     struct Fixed<'a> {
         value: i32,
@@ -199,7 +199,7 @@ mod tests {
         t: ThreadState<'a>,
     }
 
-    impl Worker for Fixed<'_> {
+    impl Searcher for Fixed<'_> {
         fn search_root(&mut self, root: &mut Position, depth: i32) -> i32 {
             self.search_root_window(root, depth, -INFINITY, INFINITY)
                 .unwrap()
@@ -229,6 +229,7 @@ mod tests {
         let progress = Progress::default();
         let mut pos = Position::start(2).unwrap();
         let win = MATE_BOUND + 10;
+        let mut worker = Worker::new();
         for (value, last, depth, searches) in [
             (30, Some(0), 5, 1),     // inside the first window
             (-1000, Some(0), 5, 4),  // fails low three times
@@ -243,7 +244,7 @@ mod tests {
             let mut w = Fixed {
                 value,
                 windows: Vec::new(),
-                t: ThreadState::new(&control, &progress, true),
+                t: ThreadState::new(&mut worker, &control, &progress, true),
             };
             let v = aspiration(&mut w, &mut pos, depth, last);
             assert_eq!(v, value, "{value} from {last:?}: {:?}", w.windows);

@@ -13,7 +13,7 @@
 
 use super::ordering::{MAX_PLY, ThrowClass, order};
 use super::score::Score;
-use super::thread::{Shared, ThreadState, Worker};
+use super::thread::{Searcher, Shared, ThreadState, Worker};
 use super::tt::{Bound, TranspositionTable};
 use crate::eval::nnue::{self, AccumulatorStack};
 use crate::eval::{EvalParams, SHARES_TOTAL, evaluate_shares};
@@ -24,23 +24,26 @@ const MAXN_SALT: u64 = 0x4D41_584E_5F53_414C;
 
 type Shares = [i32; 4];
 
-/// One thread's max-n search.
+/// One thread's max-n search, on the thread's [`Worker`].
 pub struct MaxN<'a> {
     tt: &'a TranspositionTable,
     params: &'a EvalParams,
-    /// The network's accumulators along the path, when it evaluates.
-    acc: Option<AccumulatorStack<'a>>,
+    /// Whether the network evaluates (with the worker's accumulators);
+    /// else the weights do, uncached, and the worker's evaluation state is
+    /// left as it was.
+    nnue: bool,
     root_seat: Seat,
     players_at_root: u32,
-    /// Node count, variation, killers and history.
+    /// Node count, and the worker: variation, killers, history and the
+    /// network's accumulators.
     pub t: ThreadState<'a>,
 }
 
-impl Worker for MaxN<'_> {
+impl Searcher for MaxN<'_> {
     /// The root seat's share.
     fn search_root(&mut self, root: &mut Position, depth: i32) -> i32 {
         self.t.new_iteration();
-        if let Some(acc) = &mut self.acc {
+        if let Some(acc) = self.acc() {
             acc.refresh(root);
         }
         let v = self.search(root, depth, 0, None);
@@ -58,21 +61,39 @@ impl Worker for MaxN<'_> {
 }
 
 impl<'a> MaxN<'a> {
-    /// A searcher for `root`.
-    pub fn new(root: &Position, shared: Shared<'a>, is_main: bool) -> MaxN<'a> {
+    /// A searcher for `root` on `worker` (the main thread's or not).
+    pub fn new(
+        root: &Position,
+        shared: Shared<'a>,
+        worker: &'a mut Worker,
+        is_main: bool,
+    ) -> MaxN<'a> {
+        if let Some(net) = shared.net {
+            worker.eval.use_network(net, root, shared.eval_caches);
+        }
         MaxN {
             tt: shared.tt,
             params: shared.params,
-            acc: shared.net.map(|n| AccumulatorStack::new(n, root)),
+            nnue: shared.net.is_some(),
             root_seat: root.side_to_move(),
             players_at_root: root.players_left(),
-            t: ThreadState::new(shared.control, shared.progress, is_main),
+            t: ThreadState::new(worker, shared.control, shared.progress, is_main),
+        }
+    }
+
+    /// The network's accumulators along the path, when it evaluates.
+    #[inline]
+    fn acc(&mut self) -> Option<&mut AccumulatorStack> {
+        if self.nnue {
+            self.t.worker.eval.network()
+        } else {
+            None
         }
     }
 
     /// The shares of `pos`, the position of the accumulators' top entry.
     fn shares(&mut self, pos: &Position) -> Shares {
-        match &mut self.acc {
+        match self.acc() {
             Some(acc) => nnue::shares(pos, &acc.values(pos), acc.network().scale),
             None => evaluate_shares(pos, self.params),
         }
@@ -81,7 +102,7 @@ impl<'a> MaxN<'a> {
     /// Makes `step` (and the accumulators' entry after it).
     fn make(&mut self, pos: &mut Position, step: Step) -> Undo {
         let undo = pos.make(step);
-        if let Some(acc) = &mut self.acc {
+        if let Some(acc) = self.acc() {
             acc.push(pos);
         }
         undo
@@ -90,7 +111,7 @@ impl<'a> MaxN<'a> {
     /// Unmakes `step`.
     fn unmake(&mut self, pos: &mut Position, step: Step, undo: &Undo) {
         pos.unmake(step, undo);
-        if let Some(acc) = &mut self.acc {
+        if let Some(acc) = self.acc() {
             acc.pop();
         }
     }
@@ -130,7 +151,7 @@ impl<'a> MaxN<'a> {
         let me = pos.side_to_move();
         {
             let board = &*pos;
-            let (killers, history) = (&self.t.killers, &self.t.history);
+            let (killers, history) = (&self.t.worker.killers, &self.t.worker.history);
             order(&mut list, me, tt_step, killers, history, ply, |s| {
                 Self::classify(board, s, me)
             });
@@ -159,12 +180,13 @@ impl<'a> MaxN<'a> {
                 && seat != me
                 && SHARES_TOTAL - mine <= had
             {
+                let w = &mut *self.t.worker;
                 if step.kind() != StepKind::Throw {
-                    self.t.killers.add(ply, step);
-                    self.t.history.reward(me, step, depth);
+                    w.killers.add(ply, step);
+                    w.history.reward(me, step, depth);
                 }
                 for &tried in &list[..i] {
-                    self.t.history.punish(me, tried, depth);
+                    w.history.punish(me, tried, depth);
                 }
                 break;
             }

@@ -27,6 +27,7 @@
 
 use super::SmallRng;
 use super::score::Score;
+use super::thread::Worker;
 use super::workers::Workers;
 use super::{Control, Info};
 use crate::eval::nnue::Network;
@@ -704,15 +705,17 @@ pub fn run(root: &Position, run: &MctsRun, report: &mut dyn FnMut(&Info)) -> Inf
     let work = |tree: &Tree, seed: u64, report: Option<&mut dyn FnMut(&Info)>| {
         run.work(&trees, tree, root, seed, report)
     };
-    let helper = |i: usize| {
+    // MCTS keeps its state in the trees: the threads' workers are unused.
+    let helper = |i: usize, _: &mut Worker| {
         let tree = match run.cfg.parallel {
             Parallel::Tree => &trees[0],
             Parallel::Root => &trees[i],
         };
         work(tree, run.seed.wrapping_add(i as u64 * 0x9E37_79B9), None);
     };
-    run.workers
-        .run(threads, &helper, || work(&trees[0], run.seed, Some(report)));
+    run.workers.run(threads, &helper, |_| {
+        work(&trees[0], run.seed, Some(report))
+    });
     let info = run.summary(&trees, root);
     report(&info);
     info

@@ -45,6 +45,7 @@ pub(crate) use run::Search;
 /// strength levels): Xoshiro256++, `rand`'s `SmallRng` on 64-bit targets,
 /// named so that a seed gives the same turns on 32-bit ones (WebAssembly).
 pub type SmallRng = rand_xoshiro::Xoshiro256PlusPlus;
+pub use thread::Worker;
 pub use workers::Workers;
 
 use crate::eval::EvalSet;
@@ -226,8 +227,8 @@ impl Settings {
     /// network measured stronger than the hand-written evaluation
     /// (docs/results/networks.md), which stays stronger while 3–4 are left
     /// and as MCTS's value.
-    pub fn net_for(&self, root: &Position, algorithm: Algorithm) -> Option<&Network> {
-        let net = self.net.as_deref()?;
+    pub fn net_for(&self, root: &Position, algorithm: Algorithm) -> Option<&Arc<Network>> {
+        let net = self.net.as_ref()?;
         let players = root.players_left();
         // With 2 players BRS and BRS+ are alpha-beta too.
         let alpha_beta = matches!(

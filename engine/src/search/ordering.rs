@@ -23,6 +23,11 @@ impl Killers {
         Killers([[None; 2]; MAX_PLY])
     }
 
+    /// Forgets every killer.
+    pub fn clear(&mut self) {
+        self.0 = [[None; 2]; MAX_PLY];
+    }
+
     /// Records a quiet step that cut off at `ply`.
     pub fn add(&mut self, ply: usize, step: Step) {
         if let Some(k) = self.0.get_mut(ply)
@@ -59,6 +64,11 @@ impl History {
     /// An empty table.
     pub fn new() -> History {
         History(vec![0; 4 * 41 * 4 * 8])
+    }
+
+    /// Empties every entry.
+    pub fn clear(&mut self) {
+        self.0.fill(0);
     }
 
     fn index(seat: Seat, step: Step) -> usize {

@@ -7,8 +7,8 @@ use super::complete_turn::complete_turn;
 use super::control::{Control, Ponder, Progress, cores};
 use super::maxn::MaxN;
 use super::score::Score;
-use super::smp::{Iteration, lazy_smp};
-use super::thread::{Shared, Worker};
+use super::smp::{Iteration, MakeSearcher, lazy_smp};
+use super::thread::{Searcher, Shared};
 use super::tt::TranspositionTable;
 use super::workers::Workers;
 use super::{Algorithm, Info, Limits, MAX_DEPTH, Outcome, Settings, mcts, reference, skill, time};
@@ -24,9 +24,9 @@ const FALLBACK_MIN_TIME: Duration = Duration::from_millis(5);
 
 /// What a search works on: the root and the positions before it, the
 /// limits and settings, and what the engine keeps between searches (the
-/// table, the evaluation caches, the helper threads). Built by
-/// the `Engine` (a floor up) once per `go`; each search run on it (the first, a
-/// fallback) brings its own [`Control`].
+/// table, the evaluation caches no thread holds, the search threads and
+/// their workers). Built by the `Engine` (a floor up) once per `go`; each
+/// search run on it (the first, a fallback) brings its own [`Control`].
 pub(crate) struct Search<'a> {
     /// The position searched.
     pub(crate) root: &'a Position,
@@ -38,9 +38,9 @@ pub(crate) struct Search<'a> {
     pub(crate) settings: &'a Settings,
     /// The table shared by every thread and search.
     pub(crate) tt: &'a TranspositionTable,
-    /// Evaluation caches kept from one search to the next.
+    /// Evaluation caches that no worker holds ([`EvalCaches`]).
     pub(crate) eval_caches: &'a EvalCaches,
-    /// The helper threads.
+    /// The helper threads, and every search thread's worker.
     pub(crate) workers: &'a Workers,
     /// Pondering (`go ponder`): the time limits count from its hit.
     pub(crate) ponder: Option<Arc<Ponder>>,
@@ -160,7 +160,7 @@ impl Search<'_> {
             Algorithm::Mcts | Algorithm::UctPlain => self.mcts(algorithm, control, soft, report),
             _ => self.alpha_beta_family(algorithm, control, soft, report),
         };
-        let turn = complete_turn(root, &info.pv, self.tt, self.eval_caches, settings);
+        let turn = complete_turn(root, &info.pv, self, settings);
         Outcome { turn, info }
     }
 
@@ -198,7 +198,7 @@ impl Search<'_> {
         let run = mcts::MctsRun {
             cfg: &cfg,
             params: self.params(),
-            net: settings.net_for(self.root, algorithm),
+            net: settings.net_for(self.root, algorithm).map(|n| &**n),
             threads: self.threads(),
             workers: self.workers,
             seed: settings.seed,
@@ -234,13 +234,14 @@ impl Search<'_> {
             eval_caches: self.eval_caches,
             net: self.settings.net_for(root, algorithm),
         };
-        let worker = |is_main| -> Box<dyn Worker + '_> {
+        let searcher: &MakeSearcher<'_> = &|shared, worker, is_main| -> Box<dyn Searcher + '_> {
             match algorithm {
-                Algorithm::MaxN => Box::new(MaxN::new(root, shared, is_main)),
+                Algorithm::MaxN => Box::new(MaxN::new(root, shared, worker, is_main)),
                 _ => Box::new(AlphaBeta::new(
                     root,
                     self.game_hashes,
                     shared,
+                    worker,
                     is_main,
                     mode,
                 )),
@@ -257,6 +258,7 @@ impl Search<'_> {
             multi_pv: self.settings.multi_pv,
             table_usage: self.settings.table_usage,
         };
-        lazy_smp(&iteration, self.threads(), self.workers, &worker, report)
+        let threads = self.threads();
+        lazy_smp(&iteration, shared, threads, self.workers, searcher, report)
     }
 }

@@ -360,13 +360,7 @@ pub(crate) fn think(
         return outcome;
     }
     let chosen = &lines[k];
-    outcome.turn = complete_turn(
-        search.root,
-        &chosen.pv,
-        search.tt,
-        search.eval_caches,
-        &settings,
-    );
+    outcome.turn = complete_turn(search.root, &chosen.pv, search, &settings);
     outcome.info = Info {
         score: chosen.score,
         pv: chosen.pv.clone(),

@@ -1,18 +1,21 @@
-//! What every search thread keeps, whatever its algorithm: node count and
-//! time checks, the principal variation table, killers and history — and the
-//! [`Worker`] interface the iterative deepening drives.
+//! What every search thread keeps, whatever its algorithm: its
+//! [`Worker`] (the principal variation table, killers, history and the
+//! evaluation's state, kept between searches), the bookkeeping of one
+//! search on it ([`ThreadState`]: node count and time checks), what a
+//! search's threads share ([`Shared`]) — and the [`Searcher`] interface the
+//! iterative deepening drives.
 
 use super::ordering::{History, Killers, MAX_PLY};
 use super::score::Score;
 use super::tt::TranspositionTable;
 use super::{Control, Progress};
 use crate::eval::nnue::Network;
-use crate::eval::{EvalCaches, EvalParams, Evaluator};
+use crate::eval::{EvalCaches, EvalParams, EvalState, Evaluator};
 use splut_rules::{Position, Step};
+use std::sync::Arc;
 
 /// What every thread of one search shares: the table, the weights, the
-/// limits and the node count, and the evaluation caches kept between
-/// searches.
+/// network, the limits and the node count.
 #[derive(Clone, Copy)]
 pub struct Shared<'a> {
     /// The transposition table.
@@ -23,10 +26,12 @@ pub struct Shared<'a> {
     pub control: &'a Control,
     /// Nodes searched by every thread.
     pub progress: &'a Progress,
-    /// Where a thread takes its evaluation cache and gives it back.
+    /// Hand-written evaluation caches that no [`Worker`] holds (set aside
+    /// while its thread evaluates with the network), for a worker that
+    /// needs one ([`EvalState::use_hand`]).
     pub eval_caches: &'a EvalCaches,
     /// The network, when it evaluates (else the weights do).
-    pub net: Option<&'a Network>,
+    pub net: Option<&'a Arc<Network>>,
 }
 
 impl<'a> Shared<'a> {
@@ -34,21 +39,77 @@ impl<'a> Shared<'a> {
     pub fn evaluator(&self) -> Evaluator<'a> {
         Evaluator {
             params: self.params,
-            net: self.net,
+            net: self.net.map(|n| &**n),
         }
     }
 }
 
-thread_local! {
-    /// The PV table of this thread's last search, for its next one: a
-    /// table is 64 KiB, and zeroing a new one for each of datagen's
-    /// searches of a few hundred nodes is about 1% of its time. Its
-    /// contents need no clearing (`pv_len` says what is valid).
-    static SPARE_PV: std::cell::Cell<Option<Vec<[Step; MAX_PLY]>>> =
-        const { std::cell::Cell::new(None) };
+/// One search thread's own state, kept by [`super::Workers`] from one
+/// search to the next (and from one slice to the next of a search run in
+/// slices): the principal variation table, killers, history and the
+/// evaluation's state. A search borrows it for its length
+/// ([`ThreadState::new`]); what must survive between slices or searches
+/// of this thread belongs here, what one search shares with its other
+/// threads in [`Shared`].
+pub struct Worker {
+    /// Variations per ply: the last search's, not cleared (`pv_len` says
+    /// what is valid). Kept, since zeroing a new 64 KiB table for each of
+    /// datagen's searches of a few hundred nodes is about 1% of its time.
+    pv: Vec<[Step; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
+    /// Quiet steps that cut off, per ply (emptied as each search begins).
+    pub killers: Killers,
+    /// Cut-off statistics per step (emptied as each search begins, halved
+    /// as each iteration does).
+    pub history: History,
+    /// The hand-written evaluation's cache or the network's accumulators,
+    /// whichever this thread's searches evaluate with ([`EvalState`]).
+    pub eval: EvalState,
 }
 
-/// One thread's bookkeeping.
+impl Default for Worker {
+    fn default() -> Self {
+        Worker::new()
+    }
+}
+
+impl std::fmt::Debug for Worker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let eval = match self.eval {
+            EvalState::Empty => "none",
+            EvalState::Hand { .. } => "hand",
+            EvalState::Network(_) => "network",
+        };
+        write!(f, "Worker(evaluation: {eval})")
+    }
+}
+
+impl Worker {
+    /// A thread's state before its first search (its evaluation's state
+    /// is made by the first search that evaluates).
+    pub fn new() -> Worker {
+        Worker {
+            pv: vec![[Step::PASS; MAX_PLY]; MAX_PLY],
+            pv_len: [0; MAX_PLY],
+            killers: Killers::new(),
+            history: History::new(),
+            eval: EvalState::Empty,
+        }
+    }
+
+    /// Readies the tables for a new search: no variation, killers or
+    /// history (the evaluation's state is readied by the search, which
+    /// knows how it evaluates). A search taken up again where an earlier
+    /// slice of it paused would keep them instead.
+    pub fn new_search(&mut self) {
+        self.pv_len = [0; MAX_PLY];
+        self.killers.clear();
+        self.history.clear();
+    }
+}
+
+/// One thread's bookkeeping for one search: its [`Worker`], borrowed for
+/// the search, and the search's counts.
 pub struct ThreadState<'a> {
     control: &'a Control,
     progress: &'a Progress,
@@ -60,23 +121,19 @@ pub struct ThreadState<'a> {
     pub seldepth: usize,
     /// Set once the search must stop; results after that are discarded.
     pub stopped: bool,
-    /// Quiet steps that cut off, per ply.
-    pub killers: Killers,
-    /// Cut-off statistics per step.
-    pub history: History,
-    pv: Vec<[Step; MAX_PLY]>,
-    pv_len: [usize; MAX_PLY],
-}
-
-impl Drop for ThreadState<'_> {
-    fn drop(&mut self) {
-        SPARE_PV.set(Some(std::mem::take(&mut self.pv)));
-    }
+    /// The thread's own tables and evaluation state.
+    pub worker: &'a mut Worker,
 }
 
 impl<'a> ThreadState<'a> {
-    /// Fresh state for one search thread.
-    pub fn new(control: &'a Control, progress: &'a Progress, is_main: bool) -> ThreadState<'a> {
+    /// A new search on `worker`'s thread ([`Worker::new_search`]).
+    pub fn new(
+        worker: &'a mut Worker,
+        control: &'a Control,
+        progress: &'a Progress,
+        is_main: bool,
+    ) -> ThreadState<'a> {
+        worker.new_search();
         ThreadState {
             control,
             progress,
@@ -84,19 +141,14 @@ impl<'a> ThreadState<'a> {
             nodes: 0,
             seldepth: 0,
             stopped: false,
-            killers: Killers::new(),
-            history: History::new(),
-            pv: SPARE_PV
-                .take()
-                .unwrap_or_else(|| vec![[Step::PASS; MAX_PLY]; MAX_PLY]),
-            pv_len: [0; MAX_PLY],
+            worker,
         }
     }
 
     /// Starts an iteration.
     pub fn new_iteration(&mut self) {
         self.seldepth = 0;
-        self.history.age();
+        self.worker.history.age();
     }
 
     /// Counts a node at `ply`; now and then publishes the count and (main
@@ -122,7 +174,7 @@ impl<'a> ThreadState<'a> {
     /// Empties the variation of `ply` (on entering a node).
     #[inline]
     pub fn clear_pv(&mut self, ply: usize) {
-        self.pv_len[ply] = 0;
+        self.worker.pv_len[ply] = 0;
     }
 
     /// `step` is the best at `ply` so far: its variation is `step` then the
@@ -131,11 +183,12 @@ impl<'a> ThreadState<'a> {
         if ply + 1 >= MAX_PLY {
             return;
         }
-        let child_len = self.pv_len[ply + 1].min(MAX_PLY - ply - 1);
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let w = &mut *self.worker;
+        let child_len = w.pv_len[ply + 1].min(MAX_PLY - ply - 1);
+        let (head, tail) = w.pv.split_at_mut(ply + 1);
         head[ply][0] = step;
         head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
-        self.pv_len[ply] = child_len + 1;
+        w.pv_len[ply] = child_len + 1;
     }
 
     /// The node at `ply` took no step of its own (best-reply search choosing
@@ -144,20 +197,22 @@ impl<'a> ThreadState<'a> {
         if ply + 1 >= MAX_PLY {
             return;
         }
-        let child_len = self.pv_len[ply + 1].min(MAX_PLY - ply - 1);
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let w = &mut *self.worker;
+        let child_len = w.pv_len[ply + 1].min(MAX_PLY - ply - 1);
+        let (head, tail) = w.pv.split_at_mut(ply + 1);
         head[ply][..child_len].copy_from_slice(&tail[0][..child_len]);
-        self.pv_len[ply] = child_len;
+        w.pv_len[ply] = child_len;
     }
 
     /// The principal variation from the root.
     pub fn root_pv(&self) -> &[Step] {
-        &self.pv[0][..self.pv_len[0]]
+        &self.worker.pv[0][..self.worker.pv_len[0]]
     }
 }
 
-/// A search thread as the iterative deepening sees it.
-pub trait Worker {
+/// One search on a thread, as the iterative deepening sees it: alpha-beta
+/// (and best-reply search) or max-n, on the thread's [`Worker`].
+pub trait Searcher {
     /// Searches the root to `depth` steps; the value is the root side's.
     fn search_root(&mut self, root: &mut Position, depth: i32) -> i32;
     /// [`Self::search_root`] within the window `(alpha, beta)`: a value at

@@ -10,6 +10,9 @@
 //! a row, a throw's kill of a whole team, a levitation, several steps at
 //! once) without knowing which it was. Only the root entry is computed
 //! from scratch ([`AccumulatorStack::refresh`]).
+//!
+//! A search thread keeps its stack from one search to the next (in its
+//! [`crate::search::Worker`]), so its buffers are allocated once.
 
 use super::features::{BUCKETS, Boards, board_input, boards, bucket, threat_inputs, threats};
 #[cfg(target_arch = "x86_64")]
@@ -18,6 +21,7 @@ use super::kernels::{Base, Kernels};
 use super::network::{Accumulator, Network};
 use splut_rules::{Bitboard, Position, Seat, Square};
 use std::cell::Cell;
+use std::sync::Arc;
 
 /// One position's accumulators, one per seat (a seat out of the game
 /// keeps stale values, never read), 64-byte aligned for vector loads.
@@ -132,9 +136,14 @@ const EMPTY_CACHED: Cached = Cached {
     values: [0; 4],
 };
 
-/// The accumulator stack of one search thread, over one network.
-pub struct AccumulatorStack<'n> {
-    net: &'n Network,
+/// The accumulator stack of one search thread, over one network at a
+/// time, kept from one search to the next: a new stack's buffers,
+/// allocated and zeroed for each of datagen's searches of a few hundred
+/// nodes, were about 3% of its time. The entries need no clearing
+/// between searches (only the root's is read before it is written), and
+/// the cached threats stay true: they depend on the position alone.
+pub struct AccumulatorStack {
+    net: Arc<Network>,
     entries: Vec<Entry>,
     /// Entries in use; `entries[len - 1]` is the current position's.
     len: usize,
@@ -145,9 +154,9 @@ pub struct AccumulatorStack<'n> {
     /// The values of positions this stack evaluated, by hash: a turn's
     /// steps in another order meet in the same position, so the search
     /// evaluates many leaves more than once, and a hit skips the
-    /// accumulator update as well as the output. The slots are shared
-    /// with the thread's earlier stacks (maybe of other networks): only
-    /// those with this stack's `stamp` are read.
+    /// accumulator update as well as the output. The slots are kept from
+    /// the stack's earlier searches (maybe of other networks): only those
+    /// with this search's `stamp` are read.
     value_cache: Box<[Cached]>,
     stamp: u32,
     /// Whether this CPU has AVX2 ([`wide_vectors`]): then the push and the
@@ -188,68 +197,47 @@ fn seat_mask(pos: &Position) -> u8 {
     pos.seats_in_game().fold(0, |m, s| m | 1 << s.index())
 }
 
-/// The buffers of a dropped stack: the entries, the threat cache, the
-/// value cache and the last stamp given out.
-type Spare = (Vec<Entry>, Box<[Cell<(u64, u32)>]>, Box<[Cached]>, u32);
-
-thread_local! {
-    /// The buffers of this thread's last stack, for its next one: a new
-    /// stack's 70 KiB, allocated and zeroed for each of datagen's searches
-    /// of a few hundred nodes, are about 3% of its time. The entries need
-    /// no clearing (only the root's is read before it is written), and
-    /// the cached threats stay true: they depend on the position alone.
-    static SPARE: Cell<Option<Spare>> = const { Cell::new(None) };
-}
-
-impl Drop for AccumulatorStack<'_> {
-    fn drop(&mut self) {
-        let entries = std::mem::take(&mut self.entries);
-        let threats = std::mem::take(&mut self.threat_cache);
-        let values = std::mem::take(&mut self.value_cache);
-        SPARE.set(Some((entries, threats, values, self.stamp)));
-    }
-}
-
-impl<'n> AccumulatorStack<'n> {
+impl AccumulatorStack {
     /// A stack for `net`, its root entry built from `pos`.
-    pub fn new(net: &'n Network, pos: &Position) -> AccumulatorStack<'n> {
-        let (entries, threat_cache, mut value_cache, last) = SPARE.take().unwrap_or_else(|| {
-            (
-                // Deep enough for most searches; a deeper one grows it.
-                vec![EMPTY_ENTRY; 32],
-                vec![Cell::new((0, 0)); THREAT_SLOTS].into_boxed_slice(),
-                vec![EMPTY_CACHED; VALUE_SLOTS].into_boxed_slice(),
-                0,
-            )
-        });
-        // A new stamp hides the earlier stacks' values without clearing
-        // the cache (which costs more than a datagen search); only when
-        // the stamps run out is it cleared. Stamp 0 marks an empty slot.
-        let stamp = last.checked_add(1).unwrap_or_else(|| {
-            value_cache.fill(EMPTY_CACHED);
-            1
-        });
+    pub fn new(net: &Arc<Network>, pos: &Position) -> AccumulatorStack {
         let mut s = AccumulatorStack {
-            net,
-            entries,
+            net: net.clone(),
+            // Deep enough for most searches; a deeper one grows it.
+            entries: vec![EMPTY_ENTRY; 32],
             len: 1,
-            threat_cache,
-            value_cache,
-            stamp,
+            threat_cache: vec![Cell::new((0, 0)); THREAT_SLOTS].into_boxed_slice(),
+            value_cache: vec![EMPTY_CACHED; VALUE_SLOTS].into_boxed_slice(),
+            stamp: 0,
             avx2: wide_vectors(),
         };
-        s.refresh(pos);
+        s.new_search(net, pos);
         s
     }
 
+    /// Readies the stack for a new search with `net`, its root entry built
+    /// from `pos`: the values the stack cached before are not read again.
+    pub fn new_search(&mut self, net: &Arc<Network>, pos: &Position) {
+        if !Arc::ptr_eq(&self.net, net) {
+            self.net = net.clone();
+        }
+        // A new stamp hides the earlier searches' values without clearing
+        // the cache (which costs more than a datagen search); only when
+        // the stamps run out is it cleared. Stamp 0 marks an empty slot.
+        self.stamp = self.stamp.checked_add(1).unwrap_or_else(|| {
+            self.value_cache.fill(EMPTY_CACHED);
+            1
+        });
+        self.refresh(pos);
+    }
+
     /// The network evaluated.
-    pub fn network(&self) -> &'n Network {
-        self.net
+    pub fn network(&self) -> &Network {
+        &self.net
     }
 
     /// Empties the stack and builds its root entry from scratch.
     pub fn refresh(&mut self, pos: &Position) {
-        self.entries[0] = Entry::new(self.net, pos);
+        self.entries[0] = Entry::new(&self.net, pos);
         self.len = 1;
     }
 
@@ -395,9 +383,9 @@ impl<'n> AccumulatorStack<'n> {
         if self.avx2 {
             // SAFETY: `avx2` is set only where the CPU has the features
             // enabled ([`wide_vectors`]).
-            return unsafe { entry.values_avx2(self.net, pos, bits) };
+            return unsafe { entry.values_avx2(&self.net, pos, bits) };
         }
-        entry.values::<Base>(self.net, pos, bits)
+        entry.values::<Base>(&self.net, pos, bits)
     }
 
     /// The threats of `pos` through the cache (none for a network without
@@ -444,7 +432,7 @@ mod tests {
     /// and checking the stack against a fresh refresh; unmakes the last
     /// steps again to check that pops restore the entries.
     fn random_games(players: usize, games: u64, seed: u64) -> [u64; 3] {
-        let net = Network::pseudo_random(7, 300);
+        let net = Arc::new(Network::pseudo_random(7, 300));
         let mut rng = seed;
         let mut seen = [0u64; 3]; // pushes (dwarf pushes), kills, levitations
         for _ in 0..games {
@@ -534,14 +522,15 @@ mod tests {
         assert!(levitations > 1000, "{levitations} levitations");
     }
 
-    /// A stack reads no value cached by the thread's earlier stacks,
-    /// which may have evaluated the same positions with another network;
-    /// its own cached values equal fresh ones.
+    /// A search reads no value cached by the stack's earlier searches,
+    /// which may have evaluated the same positions with another network
+    /// (or, once the stamps run out and the cache is cleared, with this
+    /// one); its own cached values equal fresh ones.
     #[test]
-    fn the_value_cache_is_each_stacks_own() {
+    fn the_value_cache_is_each_searchs_own() {
         let nets = [
-            Network::pseudo_random(11, 300),
-            Network::pseudo_random(12, 300),
+            Arc::new(Network::pseudo_random(11, 300)),
+            Arc::new(Network::pseudo_random(12, 300)),
         ];
         let mut rng = 9;
         let mut pos = Position::start(3).unwrap();
@@ -551,9 +540,14 @@ mod tests {
             pos.make(steps[(splitmix64(&mut rng) % steps.len() as u64) as usize]);
             line.push(pos);
         }
-        for round in 0..4 {
+        let mut stack = AccumulatorStack::new(&nets[0], &line[0]);
+        for round in 0..6 {
             let net = &nets[round % 2];
-            let mut stack = AccumulatorStack::new(net, &line[0]);
+            if round == 4 {
+                stack.stamp = u32::MAX;
+            }
+            stack.new_search(net, &line[0]);
+            assert!(std::ptr::eq(stack.network(), &**net));
             for p in &line[1..] {
                 stack.push(p);
                 assert_eq!(stack.values(p), seat_values(net, p), "{p}");
@@ -564,11 +558,12 @@ mod tests {
                 assert_eq!(stack.values(p), seat_values(net, p), "{p}");
             }
         }
+        assert_eq!(stack.stamp, 2, "the stamps ran out and began again");
     }
 
     #[test]
     fn seats_out_of_the_game_are_zero_and_the_start_is_symmetric() {
-        let net = Network::pseudo_random(3, 300);
+        let net = Arc::new(Network::pseudo_random(3, 300));
         let four = Position::start(4).unwrap();
         let v = seat_values(&net, &four);
         // Every seat sees the same start, but the mover differs: only the
