@@ -337,7 +337,10 @@ fn engine_processes_end_with_their_games() {
     // engine by a moment.
     let t0 = std::time::Instant::now();
     while gui.get("/api/status").json()["games"] != 0 {
-        assert!(t0.elapsed() < Duration::from_secs(5), "games left after the reaper");
+        assert!(
+            t0.elapsed() < Duration::from_secs(5),
+            "games left after the reaper"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     let zombies: Vec<_> = gui.children().into_iter().filter(|c| c.1 == 'Z').collect();
