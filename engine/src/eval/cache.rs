@@ -7,7 +7,7 @@
 //! half of the search's time, and a leaf met again costs a look-up instead.
 //! The scores depend only on the position (not on the search's root), so
 //! one cache serves a thread's searches one after another while the
-//! weights stay: the thread's [`crate::search::Worker`] keeps it, and
+//! weights stay: the thread's search `Worker` keeps it, and
 //! [`EvalCaches`] the caches no worker holds.
 
 use super::nnue::{AccumulatorStack, Network};
@@ -121,7 +121,7 @@ impl EvalCache {
 }
 
 /// What one search thread keeps for its evaluation from one search to the
-/// next (a [`crate::search::Worker`]'s): the hand-written evaluation's
+/// next (a search `Worker`'s): the hand-written evaluation's
 /// cache or the network's accumulators, whichever its last search
 /// evaluated with. A search readies it as it begins ([`Self::use_hand`],
 /// [`Self::use_network`]); a search that switches from one to the other

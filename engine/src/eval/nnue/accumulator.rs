@@ -12,7 +12,7 @@
 //! from scratch ([`AccumulatorStack::refresh`]).
 //!
 //! A search thread keeps its stack from one search to the next (in its
-//! [`crate::search::Worker`]), so its buffers are allocated once.
+//! search `Worker`), so its buffers are allocated once.
 
 use super::features::{BUCKETS, Boards, board_input, boards, bucket, threat_inputs, threats};
 #[cfg(target_arch = "x86_64")]
