@@ -420,6 +420,7 @@ impl PreparedSearch {
             budget: None,
             pause: None,
             continues: false,
+            mcts: None,
         }
     }
 }
