@@ -53,7 +53,8 @@
 //! - **spn**: positions as text ([`Position::from_spn`],
 //!   [`Position::to_spn`], [`SpnError`]); **packed**: positions in 24
 //!   bytes ([`Position::pack`], [`Position::unpack`], [`UnpackError`]).
-//! - **perft**: counting the step tree ([`perft`], [`divide`]).
+//! - **perft**: counting the step tree ([`perft`], [`divide`]; a part at
+//!   a time, [`PerftWalk`]).
 
 mod action;
 mod bitboard;
@@ -85,7 +86,7 @@ pub use history::{Game, StepListError};
 pub use make::Undo;
 pub use movegen::{MAX_STEPS, StepList};
 pub use packed::{PACKED_SIZE, UnpackError};
-pub use perft::{divide, divide_with, perft, perft_interruptible, perft_with};
+pub use perft::{PerftWalk, divide, divide_with, perft, perft_interruptible, perft_with};
 pub use piece::{Kind, Piece, Seat};
 pub use places::{Places, place_points, shared_place_points};
 pub use position::{Levitation, MAX_TURN, Position, PositionError, steps_in_turn};

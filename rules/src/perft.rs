@@ -75,6 +75,101 @@ pub fn perft_interruptible(
     (!walk.stopped).then_some(n)
 }
 
+/// Perft counted a part at a time, for a host with one thread that reads
+/// its input meanwhile (the protocol's `perft` in WebAssembly): the top
+/// of the tree is walked with a stack of its own, the subtrees at most
+/// [`PerftWalk::SUBTREE`] deep below it are counted whole (in bulk), and
+/// [`PerftWalk::run`] stops between two of them when asked to, to go on
+/// where it stopped at its next call. Done, its counts are [`divide`]'s.
+///
+/// ```
+/// use splut_rules::{PerftWalk, Position, divide, perft};
+///
+/// let start = Position::start(3).unwrap();
+/// let mut walk = PerftWalk::new(&start, 8);
+/// let mut parts = 1;
+/// // Told to stop after each subtree, then called again.
+/// while !walk.run(&mut || false) {
+///     parts += 1;
+/// }
+/// // A part for each subtree of 5 steps below the top's 3, and the last.
+/// assert_eq!(parts, perft(&start, 3) + 1);
+/// assert_eq!(walk.divide(), &divide(&start, 8)[..]);
+/// ```
+#[derive(Clone, Debug)]
+pub struct PerftWalk {
+    depth: u32,
+    /// Each root step (generation order) and its leaves counted so far.
+    rows: Vec<(Step, u64)>,
+    /// The path from the root to the position whose steps are walked
+    /// now: each position, its steps, and the next of them to take.
+    stack: Vec<(Position, Vec<Step>, usize)>,
+}
+
+impl PerftWalk {
+    /// Subtrees this deep or shallower are counted whole: from the start
+    /// positions a few thousand leaves, well under a millisecond.
+    pub const SUBTREE: u32 = 5;
+
+    /// A perft of `pos` to `depth`, nothing counted yet.
+    pub fn new(pos: &Position, depth: u32) -> PerftWalk {
+        let steps = if depth > 0 {
+            pos.legal_step_vec()
+        } else {
+            Vec::new()
+        };
+        PerftWalk {
+            depth,
+            rows: steps.iter().map(|&s| (s, 0)).collect(),
+            stack: vec![(*pos, steps, 0)],
+        }
+    }
+
+    /// Counts on, asking `go_on` after each subtree counted and stopping
+    /// once it answers `false`; returns whether the count is done.
+    pub fn run(&mut self, go_on: &mut dyn FnMut() -> bool) -> bool {
+        while let Some((pos, steps, next)) = self.stack.last_mut() {
+            let Some(&step) = steps.get(*next) else {
+                self.stack.pop();
+                continue;
+            };
+            *next += 1;
+            let child = pos.after(step);
+            // The depth left below the child.
+            let left = self.depth - self.stack.len() as u32;
+            if left > Self::SUBTREE {
+                self.stack.push((child, child.legal_step_vec(), 0));
+                continue;
+            }
+            self.rows[self.stack[0].2 - 1].1 += perft(&child, left);
+            if !go_on() {
+                return self.is_done();
+            }
+        }
+        true
+    }
+
+    /// Whether every leaf is counted.
+    pub fn is_done(&self) -> bool {
+        self.stack.is_empty()
+    }
+
+    /// The leaves below each legal root step counted so far, in
+    /// generation order (empty at depth 0).
+    pub fn divide(&self) -> &[(Step, u64)] {
+        &self.rows
+    }
+
+    /// The leaves counted so far (1 at depth 0, [`perft`]'s once done).
+    pub fn total(&self) -> u64 {
+        if self.depth == 0 {
+            1
+        } else {
+            self.rows.iter().map(|r| r.1).sum()
+        }
+    }
+}
+
 /// Interior nodes between two calls of `go_on`.
 const CHECK_EVERY: u32 = 4096;
 
@@ -146,6 +241,40 @@ mod tests {
         });
         assert_eq!(got, None);
         assert_eq!(asked, 3, "asked until it said no, then never again");
+    }
+
+    #[test]
+    fn a_perft_walked_in_parts_counts_what_divide_counts() {
+        let midgame =
+            Position::from_spn("R/gT2/2gS2/7/R3gD3R/rS2R3/rD3rT/3/1 r 3 10 - - -").unwrap();
+        for (pos, depth) in [
+            (Position::start(2).unwrap(), 7),
+            (Position::start(3).unwrap(), 6),
+            (Position::start(4).unwrap(), 8),
+            (midgame, 6),
+            (Position::start(2).unwrap(), 1),
+            (Position::start(2).unwrap(), 0),
+        ] {
+            for every in [1, 7, u32::MAX] {
+                let mut walk = PerftWalk::new(&pos, depth);
+                let (mut asked, mut parts) = (0u32, 1u64);
+                while !walk.run(&mut || {
+                    asked += 1;
+                    asked % every != 0
+                }) {
+                    parts += 1;
+                }
+                assert!(walk.is_done() && walk.run(&mut || false));
+                assert_eq!(walk.divide(), &divide(&pos, depth)[..], "{depth}");
+                assert_eq!(walk.total(), perft(&pos, depth), "{depth}");
+                // Asked after every subtree: as many parts as subtrees
+                // (one a leaf of the top), and the last to end the walk.
+                if every == 1 && depth > PerftWalk::SUBTREE {
+                    let subtrees = perft(&pos, depth - PerftWalk::SUBTREE);
+                    assert_eq!(parts, subtrees + 1, "{depth}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -163,6 +163,8 @@ class Engine {
   #running = false;
   #thinking = false;
   #quit = false;
+  /** The end of input came: the run loop leaves the search to `end`. */
+  #ending = false;
 
   constructor(splut, exports, onLine, onQuit) {
     this.#splut = splut;
@@ -198,8 +200,11 @@ class Engine {
   /**
    * The end of input: a running search gets what a native engine's gets
    * (at most 5 s, an infinite one none) and its last lines are written.
+   * The lines sent before are read first; the run loop, which would run
+   * an infinite search's slices for ever, stops after them.
    */
   async end() {
+    this.#ending = true;
     while (this.#running) await yieldToHost();
     if (this.#quit) return;
     this.#x.engine_end();
@@ -231,7 +236,7 @@ class Engine {
         while (this.#queue.length > 0 && !this.#quit) {
           this.#after(this.#splut.input('engine_line', this.#queue.shift()));
         }
-        if (this.#quit || !this.#thinking) break;
+        if (this.#quit || !this.#thinking || this.#ending) break;
         await yieldToHost();
         if (this.#queue.length === 0) this.#after(this.#x.engine_resume());
       }

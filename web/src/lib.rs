@@ -5,8 +5,8 @@
 //! Two faces, as stockfish.js and ffish.js have:
 //! - [`Protocol`]: the engine, speaking the protocol of `protocol.md` a
 //!   line at a time on one thread ([`splut_engine::protocol::Session::cooperative`]):
-//!   a search with a time limit, `infinite` or `ponder` runs in slices and
-//!   the host reads its input between them;
+//!   every search and perft runs in slices and the host reads its input
+//!   between them;
 //! - [`rules::game_json`]: the rules for a page: a game replayed from its
 //!   start and steps, answered with the position, the legal steps, whether
 //!   it is over, the winner and the places, or why a step is refused.
@@ -39,7 +39,7 @@ use std::sync::{Arc, Mutex};
 pub enum Status {
     /// Nothing runs: wait for the next line.
     Idle = 0,
-    /// A search runs in slices: read any input that came, then call
+    /// A search or perft runs in slices: read any input that came, then call
     /// [`Protocol::resume`].
     Thinking = 1,
     /// `quit` was read.

@@ -224,6 +224,20 @@ impl fmt::Display for GoCommandError {
 
 impl std::error::Error for GoCommandError {}
 
+/// The seat a `go` parameter `<letter>time` (true) or `<letter>inc`
+/// (false) is for.
+fn seat_clock_key(key: &str) -> Option<(Seat, bool)> {
+    let (letter, is_time) = key
+        .strip_suffix("time")
+        .map(|s| (s, true))
+        .or_else(|| key.strip_suffix("inc").map(|s| (s, false)))?;
+    let mut c = letter.chars();
+    match (c.next().and_then(Seat::from_letter), c.next()) {
+        (Some(seat), None) => Some((seat, is_time)),
+        _ => None,
+    }
+}
+
 /// Parses the words after `go` for a game whose p1 is `p1`, with `side`
 /// to move.
 pub fn parse_go(words: &[&str], p1: Seat, side: Seat) -> Result<Limits, GoCommandError> {
@@ -285,28 +299,15 @@ pub fn parse_go(words: &[&str], p1: Seat, side: Seat) -> Result<Limits, GoComman
             "p2time" => p_time[1] = Some(ms()?),
             "p1inc" => p_inc[0] = Some(ms()?),
             "p2inc" => p_inc[1] = Some(ms()?),
-            _ => {
-                let seat = key
-                    .strip_suffix("time")
-                    .map(|s| (s, true))
-                    .or_else(|| key.strip_suffix("inc").map(|s| (s, false)))
-                    .and_then(|(s, is_time)| {
-                        let mut c = s.chars();
-                        match (c.next().and_then(Seat::from_letter), c.next()) {
-                            (Some(seat), None) => Some((seat, is_time)),
-                            _ => None,
-                        }
+            _ => match seat_clock_key(key) {
+                Some((seat, true)) => seat_time[seat.index()] = Some(ms()?),
+                Some((seat, false)) => seat_inc[seat.index()] = Some(ms()?),
+                None => {
+                    return Err(GoCommandError::Unknown {
+                        key: key.to_string(),
                     });
-                match seat {
-                    Some((seat, true)) => seat_time[seat.index()] = Some(ms()?),
-                    Some((seat, false)) => seat_inc[seat.index()] = Some(ms()?),
-                    None => {
-                        return Err(GoCommandError::Unknown {
-                            key: key.to_string(),
-                        });
-                    }
                 }
-            }
+            },
         }
         i += 2;
     }

@@ -268,6 +268,19 @@ fn conclude(
         .then(|| line(o))
 }
 
+/// What a perft stopped before its end answers (as an `info string`).
+const PERFT_STOPPED: &str = "perft stopped; no count";
+
+/// The answer of a perft that counted `rows` below the root steps and
+/// `total` leaves: each step's count (sorted by its text), then the total.
+fn perft_lines(rows: &[(Step, u64)], total: u64) -> Vec<String> {
+    let mut rows: Vec<(String, u64)> = rows.iter().map(|(s, n)| (s.to_string(), *n)).collect();
+    rows.sort();
+    let mut lines: Vec<String> = rows.iter().map(|(s, n)| format!("{s} {n}")).collect();
+    lines.push(format!("nodes {total}"));
+    lines
+}
+
 /// The answer of a search: `bestturn` and `bestmove`.
 fn best_lines(turn: &[Step]) -> Vec<String> {
     let turn = BestTurn::of(turn);
@@ -298,14 +311,12 @@ impl Session {
     }
 
     /// A session for a host with one thread (WebAssembly): nothing runs on
-    /// a thread of its own. A search limited only by nodes or depth runs
-    /// to its end within `go` (its lines are a native session's), and so
-    /// does a timed MCTS search; any other (a time limit, `infinite`,
-    /// `ponder`) runs a slice of at most
-    /// [`SLICE`] at a time: the host calls [`Session::resume`] while it
-    /// returns true, reading its input between calls, so that `stop`,
-    /// `isready` and the rest are answered while it thinks. Perft runs to
-    /// its end within the command.
+    /// a thread of its own. Every search and every perft runs a slice of
+    /// at most [`SLICE`] at a time, the first within the command: the
+    /// host calls [`Session::resume`] while it returns true, reading its
+    /// input between calls, so that `stop`, `isready` and the rest are
+    /// answered while it thinks. A search that ends within its first
+    /// slice writes a native session's lines.
     pub fn cooperative(out: Output, engine: Arc<Engine>) -> Session {
         Session {
             threads: false,
@@ -535,29 +546,28 @@ impl Session {
             return;
         };
         // Deep perft runs for hours: it runs like a search, on its own
-        // thread, and `stop` ends it.
+        // thread (a cooperative session's in slices), and `stop` ends it.
         let pos = *self.game.position();
+        if !self.threads {
+            return self.perft_sliced(&pos, depth);
+        }
         self.start_job(false, None, Arc::new(AtomicBool::new(false)), move |stop| {
             let mut go_on = || !stop.load(SeqCst);
             let mut rows = Vec::new();
-            let mut total = Some(u64::from(depth == 0));
             if depth > 0 {
                 for s in pos.legal_step_vec() {
-                    let n = perft_interruptible(&pos.after(s), depth - 1, &mut go_on);
-                    total = total.zip(n).map(|(t, n)| t + n);
-                    rows.push((s.to_string(), n));
+                    match perft_interruptible(&pos.after(s), depth - 1, &mut go_on) {
+                        Some(n) => rows.push((s, n)),
+                        None => return vec![InfoString::new(PERFT_STOPPED).to_string()],
+                    }
                 }
             }
-            let Some(total) = total else {
-                return vec![InfoString::new("perft stopped; no count").to_string()];
+            let total = if depth == 0 {
+                1
+            } else {
+                rows.iter().map(|r| r.1).sum()
             };
-            rows.sort();
-            let mut lines: Vec<String> = rows
-                .iter()
-                .map(|(s, n)| format!("{s} {}", n.unwrap_or(0)))
-                .collect();
-            lines.push(format!("nodes {total}"));
-            lines
+            perft_lines(&rows, total)
         });
     }
 

@@ -1,15 +1,16 @@
-//! The protocol on one thread ([`Session::cooperative`]): a search with a
-//! time limit, `infinite` or `ponder` runs a slice at a time
-//! ([`PreparedSearch::run_slice`]) and the host reads its input between
-//! slices, so `stop`, `ponderhit`, `isready` and `query` are answered
-//! while it thinks, with the same lines as a native session's.
+//! The protocol on one thread ([`Session::cooperative`]): every search
+//! and every perft runs a slice at a time ([`PreparedSearch::run_slice`],
+//! [`PerftWalk`]) and the host reads its input between slices, so
+//! `stop`, `ponderhit`, `isready` and `query` are answered while it
+//! thinks, with the same lines as a native session's.
 
-use super::{Session, best_lines, conclude, report_line, reporter};
+use super::{PERFT_STOPPED, Session, best_lines, conclude, perft_lines, report_line, reporter};
 use crate::clock::Instant;
 use crate::engine::{PreparedSearch, Report, SliceEnd};
+use crate::protocol::words::InfoString;
 use crate::search::control::Ponder;
 use crate::search::{Info, Limits};
-use splut_rules::Position;
+use splut_rules::{PerftWalk, Position};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -17,8 +18,16 @@ use std::time::Duration;
 /// its input again.
 pub const SLICE: Duration = Duration::from_millis(50);
 
+/// What a cooperative session runs in slices.
+pub(super) enum Pending {
+    /// A search.
+    Search(Box<Thinking>),
+    /// A perft.
+    Perft(Box<PerftWalk>),
+}
+
 /// A cooperative session's search.
-pub(super) struct Pending {
+pub(super) struct Thinking {
     search: PreparedSearch,
     root: Position,
     /// `go infinite`: the answer waits for `stop`.
@@ -32,7 +41,7 @@ pub(super) struct Pending {
     held: Option<Report>,
 }
 
-impl Pending {
+impl Thinking {
     /// Whether its answer waits for an order: `stop` (infinite), or the
     /// hit (ponder, not hit yet).
     fn waits_for_order(&self) -> bool {
@@ -41,51 +50,64 @@ impl Pending {
 }
 
 impl Session {
-    /// `go` in a cooperative session: a search limited only by nodes or
-    /// depth (or a timed MCTS search, whose tree would not survive a
-    /// slice) runs now to its end; any other runs its first slice now and
+    /// `go` in a cooperative session: the search's first slice runs now,
     /// the rest from [`Session::resume`].
     pub(super) fn go_sliced(&mut self, search: PreparedSearch, limits: &Limits, wp: bool) {
-        let root = *search.root();
-        let timed = limits.movetime.is_some() || limits.clock.is_some();
-        let waits = limits.infinite || limits.ponder;
-        if !waits && (!timed || !search.resumes_from_the_table()) {
-            let mut reported = None;
-            let line = |i: &Info| report_line(&root, i, wp);
-            let report = search.run(&mut reporter(&self.out, &line, &mut reported));
-            let totals = conclude(&report, reported.as_ref(), &self.plan, root, &line);
-            for l in totals.into_iter().chain(best_lines(&report.turn)) {
-                self.out.line(&l);
-            }
-            return;
-        }
-        self.pending = Some(Pending {
-            root,
+        self.pending = Some(Pending::Search(Box::new(Thinking {
+            root: *search.root(),
             ponder: search.ponder(),
             search,
             infinite: limits.infinite,
             show_win_prob: wp,
             reported: None,
             held: None,
-        });
+        })));
         self.resume();
     }
 
-    /// Whether a cooperative session's search wants
-    /// [`Session::resume`]: it runs, and its answer is not being held.
-    pub fn thinking(&self) -> bool {
-        self.pending.as_ref().is_some_and(|p| p.held.is_none())
+    /// `perft` in a cooperative session: counted a slice at a time, its
+    /// first now, the rest from [`Session::resume`].
+    pub(super) fn perft_sliced(&mut self, pos: &Position, depth: u32) {
+        self.pending = Some(Pending::Perft(Box::new(PerftWalk::new(pos, depth))));
+        self.resume();
     }
 
-    /// Runs the next slice of a cooperative session's search, if one is
-    /// running and its answer is not being held; returns whether the
-    /// host should call again (after reading any input that came).
+    /// Whether a cooperative session's search or perft wants
+    /// [`Session::resume`]: it runs, and its answer is not being held.
+    pub fn thinking(&self) -> bool {
+        match &self.pending {
+            Some(Pending::Search(p)) => p.held.is_none(),
+            Some(Pending::Perft(_)) => true,
+            None => false,
+        }
+    }
+
+    /// Runs the next slice of a cooperative session's search or perft, if
+    /// one is running and its answer is not being held; returns whether
+    /// the host should call again (after reading any input that came).
     pub fn resume(&mut self) -> bool {
-        let Some(mut p) = self.pending.take() else {
-            return false;
-        };
+        match self.pending.take() {
+            None => false,
+            Some(Pending::Search(p)) => self.resume_search(p),
+            Some(Pending::Perft(mut walk)) => {
+                let end = Instant::now() + SLICE;
+                if walk.run(&mut || Instant::now() < end) {
+                    for line in perft_lines(walk.divide(), walk.total()) {
+                        self.out.line(&line);
+                    }
+                    false
+                } else {
+                    self.pending = Some(Pending::Perft(walk));
+                    true
+                }
+            }
+        }
+    }
+
+    /// The next slice of the search `p`.
+    fn resume_search(&mut self, mut p: Box<Thinking>) -> bool {
         if p.held.is_some() {
-            self.pending = Some(p);
+            self.pending = Some(Pending::Search(p));
             return false;
         }
         let (root, wp) = (p.root, p.show_win_prob);
@@ -97,13 +119,13 @@ impl Session {
         p.reported = reported;
         match end {
             SliceEnd::Paused => {
-                self.pending = Some(p);
+                self.pending = Some(Pending::Search(p));
                 true
             }
             SliceEnd::Done(report) if p.waits_for_order() => {
                 self.hold(&p, &report);
                 p.held = Some(report);
-                self.pending = Some(p);
+                self.pending = Some(Pending::Search(p));
                 false
             }
             SliceEnd::Done(report) => {
@@ -115,7 +137,7 @@ impl Session {
 
     /// The search ended while its answer waits: the plan and the totals
     /// now, as a native session writes them.
-    fn hold(&self, p: &Pending, report: &Report) {
+    fn hold(&self, p: &Thinking, report: &Report) {
         let line = |i: &Info| report_line(&p.root, i, p.show_win_prob);
         if let Some(totals) = conclude(report, p.reported.as_ref(), &self.plan, p.root, &line) {
             self.out.line(&totals);
@@ -124,7 +146,7 @@ impl Session {
 
     /// The search's last lines: the totals (unless held, when they were
     /// written then), `bestturn` and `bestmove`.
-    fn answer(&self, p: &Pending, report: &Report) {
+    fn answer(&self, p: &Thinking, report: &Report) {
         if p.held.is_none() {
             self.hold(p, report);
         }
@@ -133,21 +155,28 @@ impl Session {
         }
     }
 
-    /// `stop` in a cooperative session: the search's answer now.
+    /// `stop` in a cooperative session: the search's answer now, or the
+    /// perft's end as a native session's (`perft stopped; no count`).
     pub(super) fn stop_sliced(&mut self) {
-        if let Some(mut p) = self.pending.take() {
-            let report = match p.held.clone() {
-                Some(r) => r,
-                None => p.search.finish(),
-            };
-            self.answer(&p, &report);
+        match self.pending.take() {
+            None => {}
+            Some(Pending::Search(mut p)) => {
+                let report = match p.held.clone() {
+                    Some(r) => r,
+                    None => p.search.finish(),
+                };
+                self.answer(&p, &report);
+            }
+            Some(Pending::Perft(_)) => {
+                self.out.line(&InfoString::new(PERFT_STOPPED).to_string());
+            }
         }
     }
 
     /// `ponderhit` in a cooperative session: the pondering search's clock
     /// starts now, or its held answer is given. False when none ponders.
     pub(super) fn ponderhit_sliced(&mut self) -> bool {
-        let Some(p) = &self.pending else {
+        let Some(Pending::Search(p)) = &self.pending else {
             return false;
         };
         match &p.ponder {
@@ -161,13 +190,15 @@ impl Session {
     }
 
     /// The end of input in a cooperative session: a search waiting for an
-    /// order is stopped at once, any other gets at most
+    /// order is stopped at once, any other (and a perft) gets at most
     /// [`super::END_OF_INPUT_GRACE`] more.
     pub(super) fn finish_sliced(&mut self) {
-        let Some(p) = &self.pending else {
-            return;
+        let waits = match &self.pending {
+            None => return,
+            Some(Pending::Search(p)) => p.waits_for_order(),
+            Some(Pending::Perft(_)) => false,
         };
-        if !p.waits_for_order() {
+        if !waits {
             let deadline = Instant::now() + super::END_OF_INPUT_GRACE;
             while self.resume() && Instant::now() < deadline {}
         }
@@ -276,6 +307,11 @@ mod tests {
             "go nodes 2000",
             "query legal",
             "perft 2",
+            // Paranoid proves a loss, best-reply search starts again at
+            // depth 1: every report is written, as natively.
+            "uginewgame",
+            "position spn R/gD1gS/2gT2/yS5bT/R1yD4bDR/1yT4bS/1rS3/1rDrT/R b 1 4 - - -",
+            "go nodes 5000",
             "go wtime 1",
             "stop",
             "bogus words",
@@ -294,9 +330,11 @@ mod tests {
             let bm: Vec<usize> = (0..t.len())
                 .filter(|&i| t[i].starts_with("bestmove"))
                 .collect();
-            t[..=bm[2]].to_vec()
+            t[..=bm[3]].to_vec()
         };
         assert_eq!(until_timed(&native), until_timed(&cooperative));
+        let proven = |t: &[String]| t.iter().any(|l| l.contains(" score loss "));
+        assert!(proven(&cooperative), "{cooperative:?}");
         assert_eq!(cut(&native), cut(&cooperative));
         assert!(
             cooperative
@@ -349,6 +387,103 @@ mod tests {
         assert!(!s.resume());
         s.handle("go nodes 100");
         assert!(sink.take().last().unwrap().starts_with("bestmove"));
+    }
+
+    #[test]
+    fn every_search_and_perft_runs_in_slices_and_stop_ends_it() {
+        for (setup, last) in [
+            (&["position startpos", "go depth 30"][..], "bestmove "),
+            (
+                &["position startpos players 3", "go nodes 100000000"],
+                "bestmove ",
+            ),
+            (&["setoption name Algorithm value mcts", "go"], "bestmove "),
+            (
+                &[
+                    "setoption name Algorithm value uct-plain",
+                    "go nodes 100000000",
+                ],
+                "bestmove ",
+            ),
+            (
+                &[
+                    "setoption name Algorithm value maxn",
+                    "position startpos players 4",
+                    "go",
+                ],
+                "bestmove ",
+            ),
+            (&["perft 12"], "info string perft stopped; no count"),
+        ] {
+            let (mut s, sink) = session(true);
+            for line in setup {
+                s.handle(line);
+            }
+            for _ in 0..3 {
+                assert!(s.thinking() && s.resume(), "{setup:?}");
+            }
+            s.handle("isready");
+            s.handle("query turn");
+            s.handle("position startpos");
+            let mid = sink.take();
+            assert!(mid.contains(&"readyok".to_string()), "{setup:?}: {mid:?}");
+            assert!(mid.contains(&"response r".to_string()), "{mid:?}");
+            assert!(mid.iter().any(|l| l.contains("'position' while searching")));
+            assert!(
+                !mid.iter()
+                    .any(|l| l.starts_with("best") || l.starts_with("nodes"))
+            );
+            let start = Instant::now();
+            s.handle("stop");
+            let took = start.elapsed();
+            let end = sink.take();
+            assert!(end.last().unwrap().starts_with(last), "{setup:?}: {end:?}");
+            assert!(took < Duration::from_millis(500), "{setup:?}: {took:?}");
+            assert!(!s.thinking() && !s.resume());
+            s.handle("isready");
+            assert_eq!(sink.take(), ["readyok"]);
+        }
+    }
+
+    #[test]
+    fn perft_in_slices_prints_a_native_sessions_lines() {
+        let lines = [
+            "perft 9",
+            "position startpos players 3 moves e2e3",
+            "perft 0",
+            "perft 1",
+            "perft 7",
+        ];
+        assert_eq!(transcript(false, &lines), transcript(true, &lines));
+        let (mut s, sink) = session(true);
+        s.handle("perft 9");
+        let mut slices = 1;
+        while s.resume() {
+            slices += 1;
+        }
+        assert!(slices > 1, "{slices}");
+        assert_eq!(sink.take().last().unwrap(), "nodes 44299308");
+    }
+
+    #[test]
+    fn the_end_of_input_answers_a_search_waiting_for_an_order_at_once() {
+        for algorithm in ["auto", "mcts"] {
+            for go in ["go infinite", "go ponder movetime 1000"] {
+                let (mut s, sink) = session(true);
+                s.handle(&format!("setoption name Algorithm value {algorithm}"));
+                s.handle(go);
+                assert!(s.resume());
+                let start = Instant::now();
+                s.shutdown();
+                let took = start.elapsed();
+                let end = sink.take();
+                assert!(
+                    end.last().unwrap().starts_with("bestmove "),
+                    "{go}: {end:?}"
+                );
+                assert!(took < Duration::from_millis(500), "{go}: {took:?}");
+            }
+        }
     }
 
     #[test]

@@ -131,6 +131,12 @@ impl Control {
         }
     }
 
+    /// Whether the search paused at the end of its slice
+    /// ([`Control::pausing`]) rather than ended.
+    pub fn paused(&self) -> bool {
+        self.pause.as_ref().is_some_and(|(_, p)| p.load(Relaxed))
+    }
+
     /// Whether `nodes` reached the node limit.
     #[inline]
     pub fn node_limit_reached(&self, nodes: u64) -> bool {

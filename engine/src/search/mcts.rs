@@ -30,14 +30,15 @@ use super::score::Score;
 use super::thread::Worker;
 use super::workers::Workers;
 use super::{Control, Info};
+use crate::clock::Instant;
 use crate::eval::nnue::Network;
 use crate::eval::{EvalParams, Evaluator, SHARES_TOTAL};
 use rand::{Rng, SeedableRng};
 use splut_rules::{Position, Seat, Step, StepKind, StepList};
-use std::sync::OnceLock;
 use std::sync::atomic::{
     AtomicBool, AtomicU8, AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed,
 };
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 /// How threads share the work.
@@ -690,34 +691,97 @@ pub struct MctsRun<'a> {
     pub max_simulations: Option<u64>,
     /// Stop once the best line is this deep (`go depth`).
     pub max_depth: Option<u32>,
+    /// Where a search run in slices keeps its trees between them; `None`:
+    /// the trees are this run's alone.
+    pub kept: Option<&'a Kept>,
+}
+
+/// The trees of a search run in slices (`PreparedSearch::run_slice`),
+/// kept from one slice to the next with each thread's random numbers and
+/// progressive history, so that every slice goes on growing the same
+/// tree: with one thread and a simulation cap, the slices grow exactly
+/// the tree one run grows. Empty until the first slice.
+#[derive(Default)]
+pub struct Kept(Mutex<Option<Forest>>);
+
+/// What one search's threads work on: its trees and each thread's state.
+struct Forest {
+    trees: Vec<Tree>,
+    /// Each thread's random numbers and history (index 0 the main one).
+    threads: Vec<Mutex<Walker>>,
+    /// When the main thread last reported.
+    last_report: Instant,
+}
+
+/// The main thread's reports: where they go, and when it last made one.
+type Reporting<'a> = (&'a mut dyn FnMut(&Info), &'a mut Instant);
+
+/// One thread's own state.
+struct Walker {
+    rng: SmallRng,
+    history: HistoryTable,
+}
+
+impl Forest {
+    /// Fresh trees for `root` and states for `threads` threads.
+    fn new(root: &Position, run: &MctsRun, threads: usize) -> Forest {
+        let trees = match run.cfg.parallel {
+            Parallel::Tree => vec![Tree::new(root, Tree::capacity_for(run.tree_mib))],
+            Parallel::Root => (0..threads)
+                .map(|_| Tree::new(root, Tree::capacity_for(run.tree_mib) / threads))
+                .collect(),
+        };
+        let threads = (0..threads)
+            .map(|i| {
+                Mutex::new(Walker {
+                    rng: SmallRng::seed_from_u64(run.seed.wrapping_add(i as u64 * 0x9E37_79B9)),
+                    history: HistoryTable::new(),
+                })
+            })
+            .collect();
+        Forest {
+            trees,
+            threads,
+            last_report: Instant::now(),
+        }
+    }
 }
 
 /// Runs MCTS (or plain UCT) on `root` as `run` says; returns the final
 /// report. Reproducible with one thread, a seed and a simulation cap.
+/// With [`MctsRun::kept`] it goes on with the trees kept there (a slice
+/// of a longer search): its report counts this run's simulations, and a
+/// run that pauses ([`Control::paused`]) reports nothing at its end.
 pub fn run(root: &Position, run: &MctsRun, report: &mut dyn FnMut(&Info)) -> Info {
     let threads = run.threads.clamp(1, run.workers.helpers() + 1);
-    let trees: Vec<Tree> = match run.cfg.parallel {
-        Parallel::Tree => vec![Tree::new(root, Tree::capacity_for(run.tree_mib))],
-        Parallel::Root => (0..threads)
-            .map(|_| Tree::new(root, Tree::capacity_for(run.tree_mib) / threads))
-            .collect(),
+    let mut kept = run
+        .kept
+        .map(|k| k.0.lock().unwrap_or_else(|p| p.into_inner()));
+    let mut own = None;
+    let forest: &mut Forest = match kept.as_deref_mut() {
+        Some(slot) => slot.get_or_insert_with(|| Forest::new(root, run, threads)),
+        None => own.insert(Forest::new(root, run, threads)),
     };
-    let work = |tree: &Tree, seed: u64, report: Option<&mut dyn FnMut(&Info)>| {
-        run.work(&trees, tree, root, seed, report)
+    let threads = threads.min(forest.threads.len());
+    let base = MctsRun::total(&forest.trees);
+    let (trees, walkers) = (&forest.trees, &forest.threads);
+    let last_report = &mut forest.last_report;
+    let tree_of = |i: usize| match run.cfg.parallel {
+        Parallel::Tree => &trees[0],
+        Parallel::Root => &trees[i],
+    };
+    let work = |i: usize, report: Option<Reporting<'_>>| {
+        let mut walker = walkers[i].lock().unwrap_or_else(|p| p.into_inner());
+        run.work(trees, tree_of(i), root, base, &mut walker, report)
     };
     // MCTS keeps its state in the trees: the threads' workers are unused.
-    let helper = |i: usize, _: &mut Worker| {
-        let tree = match run.cfg.parallel {
-            Parallel::Tree => &trees[0],
-            Parallel::Root => &trees[i],
-        };
-        work(tree, run.seed.wrapping_add(i as u64 * 0x9E37_79B9), None);
-    };
-    run.workers.run(threads, &helper, |_| {
-        work(&trees[0], run.seed, Some(report))
-    });
-    let info = run.summary(&trees, root);
-    report(&info);
+    let helper = |i: usize, _: &mut Worker| work(i, None);
+    run.workers
+        .run(threads, &helper, |_| work(0, Some((report, last_report))));
+    let info = run.summary(trees, root, base);
+    if !run.control.paused() {
+        report(&info);
+    }
     info
 }
 
@@ -730,14 +794,23 @@ impl MctsRun<'_> {
     /// Whether a thread working on `t` stops: `local` is its simulations,
     /// `pending` those of them not yet added to the tree's count; the
     /// clock and the depth are read now and then.
-    fn done(&self, trees: &[Tree], t: &Tree, root: &Position, local: u64, pending: u64) -> bool {
+    /// `base` simulations were run before this run.
+    fn done(
+        &self,
+        trees: &[Tree],
+        t: &Tree,
+        root: &Position,
+        base: u64,
+        local: u64,
+        pending: u64,
+    ) -> bool {
         let control = self.control;
         if control.stopped() {
             return true;
         }
         if self
             .max_simulations
-            .is_some_and(|m| Self::total(trees) + pending >= m)
+            .is_some_and(|m| Self::total(trees) - base + pending >= m)
         {
             return true;
         }
@@ -761,8 +834,9 @@ impl MctsRun<'_> {
         false
     }
 
-    /// The report on the search so far.
-    fn summary(&self, trees: &[Tree], root: &Position) -> Info {
+    /// The report on the search so far, counting the simulations after
+    /// the first `base`.
+    fn summary(&self, trees: &[Tree], root: &Position, base: u64) -> Info {
         let (pv, q, proven) = best_line(trees, root, self.cfg.solver);
         let me = root.side_to_move();
         let score = match proven {
@@ -773,7 +847,7 @@ impl MctsRun<'_> {
                     - SHARES_TOTAL / root.players_left().max(1) as i32,
             ),
         };
-        let sims = Self::total(trees);
+        let sims = Self::total(trees) - base;
         let ms = self.control.elapsed().as_millis() as u64;
         Info {
             depth: pv.len() as u32,
@@ -792,38 +866,38 @@ impl MctsRun<'_> {
         }
     }
 
-    /// One thread's simulations on `tree`; the main thread (with `report`)
-    /// reports every second and stops the others when it is done. Counts
-    /// are added to the shared total in batches, to spare the cache line.
+    /// One thread's simulations on `tree` with its `walker`; the main
+    /// thread (with `report`, and when it last reported) reports every
+    /// second and stops the others when it is done. Counts are added to
+    /// the shared total in batches, to spare the cache line.
     fn work(
         &self,
         trees: &[Tree],
         tree: &Tree,
         root: &Position,
-        seed: u64,
-        mut report: Option<&mut dyn FnMut(&Info)>,
+        base: u64,
+        walker: &mut Walker,
+        mut report: Option<Reporting<'_>>,
     ) {
         const BATCH: u64 = 16;
-        let mut rng = SmallRng::seed_from_u64(seed);
+        let Walker { rng, history } = walker;
         let mut path = Vec::new();
-        let mut history = HistoryTable::new();
         let (mut local, mut added) = (0, 0);
-        let mut last_report = crate::clock::Instant::now();
-        while !self.done(trees, tree, root, local, local - added) {
+        while !self.done(trees, tree, root, base, local, local - added) {
             let eval = Evaluator {
                 params: self.params,
                 net: self.net,
             };
-            tree.simulate(self.cfg, eval, &mut rng, &mut path, &mut history);
+            tree.simulate(self.cfg, eval, rng, &mut path, history);
             local += 1;
             if local - added == BATCH {
                 tree.simulations.fetch_add(BATCH, Relaxed);
                 added = local;
-                if let Some(report) = report.as_mut()
+                if let Some((report, last_report)) = report.as_mut()
                     && last_report.elapsed() >= Duration::from_secs(1)
                 {
-                    report(&self.summary(trees, root));
-                    last_report = crate::clock::Instant::now();
+                    report(&self.summary(trees, root, base));
+                    **last_report = Instant::now();
                 }
             }
         }

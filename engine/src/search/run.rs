@@ -51,6 +51,8 @@ pub(crate) struct Search<'a> {
     /// A later slice of a search run in slices: the table's entries are
     /// this search's own, not aged as a new search's would be.
     pub(crate) continues: bool,
+    /// Where a search run in slices keeps its MCTS trees between them.
+    pub(crate) mcts: Option<&'a mcts::Kept>,
 }
 
 impl Search<'_> {
@@ -207,6 +209,7 @@ impl Search<'_> {
             soft,
             max_simulations: self.limits.nodes,
             max_depth: self.limits.depth,
+            kept: self.mcts,
         };
         mcts::run(self.root, &run, report)
     }

@@ -313,9 +313,28 @@ fn turn_end(root: &Position, pv: &[splut_rules::Step]) -> u64 {
 /// reference players' for the same seed and position.
 const CHOICE_SALT: u64 = 0x5b1e_7e4e_15c0_de01;
 
+/// The lines a level's search reported: the last iteration's, and the
+/// one before's, for when the last was cut short.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Lines {
+    last: Vec<Info>,
+    before: Vec<Info>,
+}
+
+impl Lines {
+    /// One more report of the search.
+    pub(crate) fn add(&mut self, i: &Info) {
+        if i.multipv <= 1 {
+            self.before = std::mem::take(&mut self.last);
+        }
+        self.last.push(i.clone());
+    }
+}
+
 /// One search at `skill`'s level: the smaller search with its blind spots
 /// and lines, then the choice among the last iteration's lines, played as
-/// a whole turn. Every report passes through to `report`.
+/// a whole turn ([`choose_turn`]). Every report passes through to
+/// `report`.
 pub(crate) fn think(
     search: &Search<'_>,
     skill: &Skill,
@@ -328,22 +347,34 @@ pub(crate) fn think(
         limits: &limits,
         settings: &settings,
         ponder: search.ponder.clone(),
-        // A level's search is node-capped and short; run in slices, each
-        // would count its cap again and draw its choice again, so it runs
-        // in one go.
+        // Run in slices, a level's search is run by the slices themselves
+        // (`PreparedSearch::run_slice`), which choose once at its end.
         pause: None,
         ..*search
     };
-    // The lines of the last iteration, and of the one before for when the
-    // last was cut short.
-    let (mut lines, mut before): (Vec<Info>, Vec<Info>) = (Vec::new(), Vec::new());
-    let mut outcome = weaker.think(stop, &mut |i| {
-        if i.multipv <= 1 {
-            before = std::mem::take(&mut lines);
-        }
-        lines.push(i.clone());
+    let mut lines = Lines::default();
+    let outcome = weaker.think(stop, &mut |i| {
+        lines.add(i);
         report(i);
     });
+    choose_turn(search, skill, &settings, outcome, lines)
+}
+
+/// The turn a level plays after its search (`search` at the full
+/// settings, `settings` the level's, [`Skill::settings`]) ended with
+/// `outcome`, having reported `lines`: one of the lines, drawn as
+/// [`Skill::choose`] says, its turn completed.
+pub(crate) fn choose_turn(
+    search: &Search<'_>,
+    skill: &Skill,
+    settings: &Settings,
+    mut outcome: Outcome,
+    lines: Lines,
+) -> Outcome {
+    let Lines {
+        last: mut lines,
+        before,
+    } = lines;
     // Turns the last iteration did not reach, from the one before.
     let ends: Vec<u64> = lines.iter().map(|l| turn_end(search.root, &l.pv)).collect();
     lines.extend(

@@ -15,6 +15,8 @@ use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+mod slices;
+
 /// The folder scripts/web wrote, `None` (skip) only with `SPLUT_SKIP_WEB=1`.
 pub fn web_dir() -> Option<PathBuf> {
     let dir = std::env::var_os("SPLUT_WEB_DIR").map_or_else(

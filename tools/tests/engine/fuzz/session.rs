@@ -16,6 +16,7 @@ use super::driver::{Driver, escape};
 use super::make::{self, Action, Expect, Kind, OptionDecl, Read};
 use super::rng::Rng;
 use super::twin::{self, Twin};
+use splut_engine::protocol::SLICE;
 use splut_rules::{Position, Seat, perft};
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -94,6 +95,8 @@ struct Pending {
     /// Its lines must be the native twin's, time aside: a search limited
     /// by depth or nodes on the same table as the twin's, or a perft.
     comparable: bool,
+    /// When its line was sent.
+    sent: Instant,
 }
 
 impl Pending {
@@ -596,6 +599,7 @@ impl<'a> Session<'a> {
                     action: self.action,
                     stop_at: Instant::now(),
                     comparable: false,
+                    sent: Instant::now(),
                 });
             }
         } else if twin::is_perft_row(&text)
@@ -716,7 +720,13 @@ impl<'a> Session<'a> {
                     );
                 }
                 let early = p.is_infinite() && !p.stopped;
-                self.job_ended(p.comparable && !p.stopped, true, &p.line);
+                // The WebAssembly engine's search that outgrew its first
+                // slice searched again in each slice what the slices
+                // before had searched (`PreparedSearch::run_slice`): its
+                // lines are not the native ones, nor its table.
+                let sliced = self.twin.is_some()
+                    && self.driver.arrived.saturating_duration_since(p.sent) >= SLICE;
+                self.job_ended(p.comparable && !p.stopped && !sliced, true, &p.line);
                 (p.line, vec![p.root], early)
             }
             None => match &self.burst {
@@ -1028,6 +1038,7 @@ impl<'a> Session<'a> {
             action: self.action,
             stop_at,
             comparable,
+            sent: now,
         });
     }
 
