@@ -421,6 +421,7 @@ impl PreparedSearch {
             budget: None,
             pause: None,
             continues: false,
+            resumes: None,
         }
     }
 }

@@ -11,7 +11,7 @@
 use super::{PreparedSearch, Report, win_probabilities};
 use crate::clock::Instant;
 use crate::search::time::{self, Budget};
-use crate::search::{Algorithm, Info, Limits, Search};
+use crate::search::{Algorithm, Info, Limits, Resumes, Search};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 use std::time::Duration;
@@ -27,6 +27,8 @@ pub(super) struct Slices {
     best: Option<Report>,
     /// The last `info` passed on: its depth and line (`multipv`).
     shown: (u32, u32),
+    /// Where the iterations stand, for the next slice to go on from.
+    resumes: Resumes,
 }
 
 /// How a slice ended.
@@ -76,6 +78,7 @@ impl PreparedSearch {
             budget: Some(budget),
             pause: Some((pause, paused.clone())),
             continues,
+            resumes: Some(&self.slices.resumes),
         };
         let (before, shown) = (self.slices.nodes, &mut self.slices.shown);
         let outcome = search.think(self.stop.clone(), &mut |i| {
@@ -120,7 +123,12 @@ impl PreparedSearch {
     pub fn finish(&mut self) -> Report {
         let started = *self.slices.started.get_or_insert_with(Instant::now);
         let report = match self.slices.best.take() {
-            Some(r) => r,
+            // A slice that paused left its line as it stood: the turn is
+            // completed now (at once when the line already completes it).
+            Some(r) => Report {
+                turn: self.search().complete_turn(&r.turn),
+                ..r
+            },
             None => {
                 let limits = Limits {
                     depth: Some(1),
