@@ -9,7 +9,8 @@
 //! ```
 //!
 //! Defaults: depth 13, 3 players, slices of 50, 20 and 10 ms (shorter
-//! slices stand for a loaded machine, where a slice gets less done).
+//! slices stand for a loaded machine, where a slice gets less done);
+//! `SPLUT_HASH=<MiB>` sets the table's size (default the engine's).
 //! Prints one line per way of running it: nodes, time, and nodes against
 //! the search in one go.
 
@@ -17,6 +18,15 @@ use splut_engine::engine::SliceEnd;
 use splut_engine::{Engine, Limits};
 use splut_rules::{Game, Position};
 use std::time::{Duration, Instant};
+
+/// A fresh engine, with `SPLUT_HASH` MiB of table if set.
+fn engine() -> Engine {
+    let engine = Engine::new();
+    if let Ok(mib) = std::env::var("SPLUT_HASH") {
+        engine.set_option("Hash", &mib).expect("a Hash size");
+    }
+    engine
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -36,7 +46,7 @@ fn main() {
         ..Limits::default()
     };
     let t = Instant::now();
-    let whole = Engine::new()
+    let whole = engine()
         .prepare(&game, &limits)
         .expect("a search")
         .run(&mut |_| {});
@@ -47,7 +57,7 @@ fn main() {
     );
     for ms in slices {
         let t = Instant::now();
-        let mut search = Engine::new().prepare(&game, &limits).expect("a search");
+        let mut search = engine().prepare(&game, &limits).expect("a search");
         let mut count = 0;
         let report = loop {
             count += 1;

@@ -422,6 +422,7 @@ impl PreparedSearch {
             pause: None,
             continues: false,
             mcts: None,
+            resumes: None,
         }
     }
 }

@@ -24,7 +24,7 @@ use super::{PreparedSearch, Report, win_probabilities};
 use crate::clock::Instant;
 use crate::search::skill::{self, Lines, Skill};
 use crate::search::time::{self, Budget};
-use crate::search::{Algorithm, Info, Limits, Outcome, Search, Settings, mcts};
+use crate::search::{Algorithm, Info, Limits, Outcome, Resumes, Search, Settings, mcts};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 use std::time::Duration;
@@ -45,6 +45,8 @@ pub(super) struct Slices {
     trees: mcts::Kept,
     /// A strength level's search, set up at the first slice.
     level: Option<Level>,
+    /// Where the iterations stand, for the next slice to go on from.
+    resumes: Resumes,
 }
 
 /// A strength level's search run in slices: its limits and settings
@@ -95,6 +97,7 @@ impl PreparedSearch {
             shown,
             trees,
             level,
+            resumes,
             ..
         } = &mut self.slices;
         let (limits, settings) = match level {
@@ -125,6 +128,7 @@ impl PreparedSearch {
             pause: Some((pause, paused.clone())),
             continues,
             mcts: Some(trees),
+            resumes: Some(resumes),
         };
         let before = *before;
         let mut lines = Lines::default();
@@ -174,7 +178,12 @@ impl PreparedSearch {
         let started = *self.slices.started.get_or_insert_with(Instant::now);
         let level = self.slices.level.take();
         let report = match (self.slices.best.take(), level) {
-            (Some(r), None) => r,
+            // A slice that paused left its line as it stood: the turn is
+            // completed now (at once when the line already completes it).
+            (Some(r), None) => Report {
+                turn: self.search().complete_turn(&r.turn),
+                ..r
+            },
             (Some(r), Some(level)) => self.chosen(r, level),
             (None, _) => {
                 let limits = Limits {

@@ -181,7 +181,13 @@ impl<'a> AlphaBeta<'a> {
             path_bits,
             mode,
             excluded: Vec::new(),
-            t: ThreadState::new(worker, shared.control, shared.progress, is_main),
+            t: ThreadState::new(
+                worker,
+                shared.control,
+                shared.progress,
+                is_main,
+                shared.resumed,
+            ),
         }
     }
 

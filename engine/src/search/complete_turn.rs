@@ -55,6 +55,7 @@ fn quick_best_step(pos: &Position, search: &Search<'_>, settings: &Settings) -> 
         progress: &progress,
         eval_caches: search.eval_caches,
         net: settings.net_for(pos, Algorithm::AlphaBeta),
+        resumed: false,
     };
     let mut worker = search.workers.main();
     let mut w = AlphaBeta::new(pos, &[], shared, &mut worker, true, Mode::Paranoid);

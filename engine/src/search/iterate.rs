@@ -8,7 +8,31 @@ use super::score::{INFINITY, MATE_BOUND};
 use super::thread::Searcher;
 use super::tt::TranspositionTable;
 use splut_rules::{Position, Step};
+use std::sync::Mutex;
 use std::time::Duration;
+
+/// Where iterative deepening stands between two slices of a search run in
+/// slices ([`Iteration::resume`]): the iteration to search next (the one a
+/// pause cut short, searched again from its start with the table's help)
+/// and what the completed ones found. The next slice goes on from there
+/// instead of deepening from the first iteration again.
+#[derive(Clone, Debug, Default)]
+pub struct Resume {
+    /// The iteration to search next (0: none searched yet).
+    pub next_depth: u32,
+    /// The value of the last completed iteration (its aspiration window's
+    /// centre).
+    pub last_value: Option<i32>,
+    /// The report of the last completed iteration.
+    pub best: Info,
+    /// The aspiration window the paused iteration had come to, as
+    /// `(alpha, beta, delta)`: it goes on with it rather than failing
+    /// through the narrower ones again.
+    pub window: Option<Window>,
+}
+
+/// An aspiration window and its next widening: `(alpha, beta, delta)`.
+pub type Window = (i32, i32, i32);
 
 /// What every thread of one alpha-beta-family search shares.
 pub struct Iteration<'a> {
@@ -30,6 +54,9 @@ pub struct Iteration<'a> {
     pub multi_pv: usize,
     /// Sample the table for `hashfull` ([`super::Settings::table_usage`]).
     pub table_usage: bool,
+    /// A search run in slices: where the slices before left it, updated
+    /// as iterations complete.
+    pub resume: Option<&'a Mutex<Resume>>,
 }
 
 impl Iteration<'_> {
@@ -41,14 +68,17 @@ impl Iteration<'_> {
     pub fn main(&self, w: &mut dyn Searcher, report: &mut dyn FnMut(&Info)) -> Info {
         let (control, soft) = (self.control, self.soft);
         let mut pos = *self.root;
-        let mut best = Info::default();
         let lines = self.multi_pv.max(1);
-        let mut last_value = None;
-        for depth in 1..=self.max_depth {
-            let value = aspiration(w, &mut pos, depth as i32, last_value);
-            last_value = Some(value);
+        let mut state = self.resumed();
+        let mut best = state.best.clone();
+        let mut last_value = state.last_value;
+        for depth in state.next_depth.max(1)..=self.max_depth {
+            let from = state.window.take().filter(|_| state.next_depth == depth);
+            state.next_depth = depth;
+            let (value, window) = aspiration(w, &mut pos, depth as i32, last_value, from);
             let pv = w.root_pv();
             if w.stopped() {
+                state.window = window;
                 // A cut-short iteration still improves on the last one once
                 // its first root step has been searched through.
                 if depth > 1 && !pv.is_empty() {
@@ -56,6 +86,7 @@ impl Iteration<'_> {
                 }
                 break;
             }
+            last_value = Some(value);
             let multipv = u32::from(lines > 1);
             best = self.info(w, depth, value, pv, multipv);
             let more = if lines > 1 {
@@ -67,6 +98,12 @@ impl Iteration<'_> {
             for info in &more {
                 report(info);
             }
+            state = Resume {
+                next_depth: depth + 1,
+                last_value,
+                best: best.clone(),
+                window: None,
+            };
             let steps_left = u32::from(pos.steps_left());
             // An analysis (`infinite`) goes on deepening a proven result.
             if !self.infinite && best.score.is_decided() && depth >= steps_left {
@@ -76,7 +113,19 @@ impl Iteration<'_> {
                 break;
             }
         }
+        if let Some(r) = self.resume
+            && let Ok(mut r) = r.lock()
+        {
+            *r = state;
+        }
         best
+    }
+
+    /// Where the slices before left the iterations (none: from the first).
+    fn resumed(&self) -> Resume {
+        self.resume
+            .and_then(|r| r.lock().ok().map(|r| r.clone()))
+            .unwrap_or_default()
     }
 
     /// The report of a completed search of `depth`.
@@ -149,25 +198,34 @@ const ASPIRATION_MAX: i32 = 4000;
 /// around the last iteration's value, widened on the failing side (twice
 /// as wide each time) until the value falls inside. Proven results and
 /// searchers without windows search the full window.
-fn aspiration(w: &mut dyn Searcher, pos: &mut Position, depth: i32, last: Option<i32>) -> i32 {
+fn aspiration(
+    w: &mut dyn Searcher,
+    pos: &mut Position,
+    depth: i32,
+    last: Option<i32>,
+    from: Option<Window>,
+) -> (i32, Option<Window>) {
     let Some(last) = last.filter(|v| depth >= 4 && v.abs() < MATE_BOUND) else {
-        return w.search_root(pos, depth);
+        return (w.search_root(pos, depth), None);
     };
-    let mut delta = ASPIRATION_DELTA;
-    let (mut alpha, mut beta) = (last - delta, last + delta);
+    let (mut alpha, mut beta, mut delta) = from.unwrap_or((
+        last - ASPIRATION_DELTA,
+        last + ASPIRATION_DELTA,
+        ASPIRATION_DELTA,
+    ));
     loop {
         let Some(v) = w.search_root_window(pos, depth, alpha, beta) else {
-            return w.search_root(pos, depth);
+            return (w.search_root(pos, depth), None);
         };
         if w.stopped() || (alpha <= -INFINITY && beta >= INFINITY) {
-            return v;
+            return (v, Some((alpha, beta, delta)));
         }
         if v <= alpha {
             alpha = (v - delta).max(-INFINITY);
         } else if v >= beta {
             beta = (v + delta).min(INFINITY);
         } else {
-            return v;
+            return (v, Some((alpha, beta, delta)));
         }
         delta = delta.saturating_mul(2);
         if delta > ASPIRATION_MAX {
@@ -244,9 +302,9 @@ mod tests {
             let mut w = Fixed {
                 value,
                 windows: Vec::new(),
-                t: ThreadState::new(&mut worker, &control, &progress, true),
+                t: ThreadState::new(&mut worker, &control, &progress, true, false),
             };
-            let v = aspiration(&mut w, &mut pos, depth, last);
+            let (v, _) = aspiration(&mut w, &mut pos, depth, last, None);
             assert_eq!(v, value, "{value} from {last:?}: {:?}", w.windows);
             assert_eq!(
                 w.windows.len(),

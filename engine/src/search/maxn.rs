@@ -77,7 +77,13 @@ impl<'a> MaxN<'a> {
             nnue: shared.net.is_some(),
             root_seat: root.side_to_move(),
             players_at_root: root.players_left(),
-            t: ThreadState::new(worker, shared.control, shared.progress, is_main),
+            t: ThreadState::new(
+                worker,
+                shared.control,
+                shared.progress,
+                is_main,
+                shared.resumed,
+            ),
         }
     }
 

@@ -39,7 +39,7 @@ pub mod tt;
 pub mod workers;
 
 pub use control::{Control, Progress, cores};
-pub(crate) use run::Search;
+pub(crate) use run::{Resumes, Search};
 
 /// The searches' random generator (MCTS, the reference players, the
 /// strength levels): Xoshiro256++, `rand`'s `SmallRng` on 64-bit targets,

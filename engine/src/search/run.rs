@@ -5,6 +5,7 @@
 use super::alphabeta::{AlphaBeta, Mode};
 use super::complete_turn::complete_turn;
 use super::control::{Control, Ponder, Progress, cores};
+use super::iterate::Resume;
 use super::maxn::MaxN;
 use super::score::Score;
 use super::smp::{Iteration, MakeSearcher, lazy_smp};
@@ -15,12 +16,23 @@ use super::{Algorithm, Info, Limits, MAX_DEPTH, Outcome, Settings, mcts, referen
 use crate::clock::Instant;
 use crate::eval::{EvalCaches, EvalParams};
 use splut_rules::Position;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Below this much time left, a proven loss is not searched again.
 const FALLBACK_MIN_TIME: Duration = Duration::from_millis(5);
+
+/// What a search run in slices keeps between them, so each slice goes on
+/// where the one before paused: the iterations of its first search, that
+/// search's outcome once it has ended (the slices after go on with its
+/// fallback, [`Search::think`]), and the fallback's iterations.
+#[derive(Debug, Default)]
+pub struct Resumes {
+    first: Mutex<Resume>,
+    first_done: Mutex<Option<Outcome>>,
+    fallback: Mutex<Resume>,
+}
 
 /// What a search works on: the root and the positions before it, the
 /// limits and settings, and what the engine keeps between searches (the
@@ -53,6 +65,8 @@ pub(crate) struct Search<'a> {
     pub(crate) continues: bool,
     /// Where a search run in slices keeps its MCTS trees between them.
     pub(crate) mcts: Option<&'a mcts::Kept>,
+    /// A search run in slices: where the slices before left it.
+    pub(crate) resumes: Option<&'a Resumes>,
 }
 
 impl Search<'_> {
@@ -86,10 +100,28 @@ impl Search<'_> {
         let control = Control::new(stop.clone(), hard, limits.nodes)
             .pondering_on(self.ponder.clone())
             .pausing(self.pause.clone());
-        let first = self.run(algorithm, &control, soft, report);
-        if self.pause.as_ref().is_some_and(|(_, p)| p.load(SeqCst)) {
+        // A slice after the first search ended goes on with its fallback.
+        let done = self
+            .resumes
+            .and_then(|r| r.first_done.lock().ok().and_then(|d| d.clone()));
+        let fresh = done.is_none();
+        let first = match done {
+            Some(outcome) => outcome,
+            None => {
+                let resume = self.resumes.map(|r| &r.first);
+                self.run(algorithm, &control, soft, report, resume)
+            }
+        };
+        if self.paused() {
             return first;
         }
+        if let Some(r) = self.resumes
+            && let Ok(mut d) = r.first_done.lock()
+        {
+            *d = Some(first.clone());
+        }
+        // The first search's nodes, when counted in this slice.
+        let first_nodes = if fresh { first.info.nodes } else { 0 };
         let paranoid_lost = settings.algorithm == Algorithm::Auto
             && algorithm == Algorithm::AlphaBeta
             && root.players_left() >= 3
@@ -98,7 +130,7 @@ impl Search<'_> {
             return first;
         }
         let elapsed = control.clock_elapsed();
-        let nodes_left = limits.nodes.map(|n| n.saturating_sub(first.info.nodes));
+        let nodes_left = limits.nodes.map(|n| n.saturating_sub(first_nodes));
         let hard_left = hard.map(|h| h.saturating_sub(elapsed));
         if nodes_left == Some(0) || hard_left.is_some_and(|h| h < FALLBACK_MIN_TIME) {
             return first;
@@ -113,25 +145,35 @@ impl Search<'_> {
         let control = Control::new(stop, hard, nodes_left)
             .pondering_on(self.ponder.clone())
             .pausing(self.pause.clone());
-        let mut fallback = self.run(Algorithm::Brs, &control, soft, report);
+        let resume = self.resumes.map(|r| &r.fallback);
+        let mut fallback = self.run(Algorithm::Brs, &control, soft, report, resume);
         if fallback.info.depth == 0 {
             // Not one iteration done: the paranoid turn is as good a guess.
             return first;
         }
-        fallback.info.nodes += first.info.nodes;
+        fallback.info.nodes += first_nodes;
         fallback.info.time_ms = start.elapsed().as_millis() as u64;
         fallback.info.nps = fallback.info.nodes * 1000 / fallback.info.time_ms.max(1);
         fallback
     }
 
+    /// Whether this slice of a search run in slices has paused.
+    fn paused(&self) -> bool {
+        self.pause.as_ref().is_some_and(|(_, p)| p.load(SeqCst))
+    }
+
     /// One search with `algorithm` under `control`; `soft` is when
-    /// iterative deepening stops starting new iterations.
+    /// iterative deepening stops starting new iterations; `resume`, where
+    /// the slices before left it (a search run in slices). A slice that
+    /// pauses answers its line as it stands, the turn not completed
+    /// ([`Search::complete_turn`] completes it at the end).
     fn run(
         &self,
         algorithm: Algorithm,
         control: &Control,
         soft: Option<Duration>,
         report: &mut dyn FnMut(&Info),
+        resume: Option<&Mutex<Resume>>,
     ) -> Outcome {
         let (root, settings) = (self.root, self.settings);
         if !self.continues {
@@ -160,10 +202,22 @@ impl Search<'_> {
                 return Outcome { turn, info };
             }
             Algorithm::Mcts | Algorithm::UctPlain => self.mcts(algorithm, control, soft, report),
-            _ => self.alpha_beta_family(algorithm, control, soft, report),
+            _ => self.alpha_beta_family(algorithm, control, soft, report, resume),
         };
+        if self.paused() {
+            // Completing the turn would search, and reset the main
+            // thread's killers the next slice goes on with.
+            let turn = info.pv.clone();
+            return Outcome { turn, info };
+        }
         let turn = complete_turn(root, &info.pv, self, settings);
         Outcome { turn, info }
+    }
+
+    /// The rest of the turn `line` begins, completed by short searches
+    /// where it stops short of the turn's end.
+    pub(crate) fn complete_turn(&self, line: &[splut_rules::Step]) -> Vec<splut_rules::Step> {
+        complete_turn(self.root, line, self, self.settings)
     }
 
     /// Search threads: one under a node limit (exact only on one thread).
@@ -221,6 +275,7 @@ impl Search<'_> {
         control: &Control,
         soft: Option<Duration>,
         report: &mut dyn FnMut(&Info),
+        resume: Option<&Mutex<Resume>>,
     ) -> Info {
         let (root, tt) = (self.root, self.tt);
         let progress = Progress::default();
@@ -236,6 +291,7 @@ impl Search<'_> {
             progress: &progress,
             eval_caches: self.eval_caches,
             net: self.settings.net_for(root, algorithm),
+            resumed: resume.is_some_and(|r| r.lock().is_ok_and(|r| r.next_depth > 0)),
         };
         let searcher: &MakeSearcher<'_> = &|shared, worker, is_main| -> Box<dyn Searcher + '_> {
             match algorithm {
@@ -260,6 +316,7 @@ impl Search<'_> {
             max_depth: self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH),
             multi_pv: self.settings.multi_pv,
             table_usage: self.settings.table_usage,
+            resume,
         };
         let threads = self.threads();
         lazy_smp(&iteration, shared, threads, self.workers, searcher, report)

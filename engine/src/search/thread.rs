@@ -32,6 +32,9 @@ pub struct Shared<'a> {
     pub eval_caches: &'a EvalCaches,
     /// The network, when it evaluates (else the weights do).
     pub net: Option<&'a Arc<Network>>,
+    /// A later slice of a search run in slices, taken up where the one
+    /// before paused: the workers keep their killers and history.
+    pub resumed: bool,
 }
 
 impl<'a> Shared<'a> {
@@ -121,19 +124,29 @@ pub struct ThreadState<'a> {
     pub seldepth: usize,
     /// Set once the search must stop; results after that are discarded.
     pub stopped: bool,
+    /// A resumed slice: its first iteration is the one the slice before
+    /// paused in, whose start already aged the history.
+    resumed: bool,
     /// The thread's own tables and evaluation state.
     pub worker: &'a mut Worker,
 }
 
 impl<'a> ThreadState<'a> {
-    /// A new search on `worker`'s thread ([`Worker::new_search`]).
+    /// A new search on `worker`'s thread ([`Worker::new_search`]), or a
+    /// later slice of one (`resumed`: the killers and history of the
+    /// slices before are kept, the variation emptied).
     pub fn new(
         worker: &'a mut Worker,
         control: &'a Control,
         progress: &'a Progress,
         is_main: bool,
+        resumed: bool,
     ) -> ThreadState<'a> {
-        worker.new_search();
+        if resumed {
+            worker.pv_len = [0; MAX_PLY];
+        } else {
+            worker.new_search();
+        }
         ThreadState {
             control,
             progress,
@@ -141,13 +154,18 @@ impl<'a> ThreadState<'a> {
             nodes: 0,
             seldepth: 0,
             stopped: false,
+            resumed,
             worker,
         }
     }
 
-    /// Starts an iteration.
+    /// Starts an iteration (or a search of the root again in one): the
+    /// history ages, but for the iteration a resumed slice takes up.
     pub fn new_iteration(&mut self) {
         self.seldepth = 0;
+        if std::mem::take(&mut self.resumed) {
+            return;
+        }
         self.worker.history.age();
     }
 
