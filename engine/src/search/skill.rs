@@ -391,7 +391,7 @@ pub(crate) fn choose_turn(
         return outcome;
     }
     let chosen = &lines[k];
-    outcome.turn = complete_turn(search.root, &chosen.pv, search, &settings);
+    outcome.turn = complete_turn(search.root, &chosen.pv, search, settings);
     outcome.info = Info {
         score: chosen.score,
         pv: chosen.pv.clone(),
