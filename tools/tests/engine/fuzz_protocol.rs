@@ -205,8 +205,13 @@ fn run(cfg: &Config) {
     } else {
         String::new()
     };
+    // Not "N searches" nor "N perfts": scripts/fuzz-protocol reads those.
+    let kinds = format!(
+        "{} MCTS/level searches, {} deep perfts (stopped unless done), {} ends of input under a job; ",
+        stats.varied_searches, stats.deep_perfts, stats.eof_jobs
+    );
     println!(
-        "fuzz summary: {engine}{} actions, {} commands sent ({:.0}/s), {} sessions, {} searches, {} perfts, {} bestmoves checked, {} error lines, {} failures in {:.1} s (seeds {}..{})",
+        "fuzz summary: {engine}{kinds}{} actions, {} commands sent ({:.0}/s), {} sessions, {} searches, {} perfts, {} bestmoves checked, {} error lines, {} failures in {:.1} s (seeds {}..{})",
         stats.actions,
         stats.lines,
         stats.lines as f64 / secs,

@@ -44,6 +44,14 @@ pub struct Stats {
     /// Jobs (searches limited by depth or nodes, perfts) whose every line
     /// was compared with the native twin's (WebAssembly mode).
     pub jobs_compared: u64,
+    /// Searches started under an MCTS algorithm, a skill level or a
+    /// limited strength ([`make::Varied`]).
+    pub varied_searches: u64,
+    /// Perfts deeper than the fuzzer waits for, so ended by `stop` unless
+    /// they counted to the end first.
+    pub deep_perfts: u64,
+    /// Sessions whose input ended while a job ran.
+    pub eof_jobs: u64,
 }
 
 /// A broken invariant.
@@ -981,7 +989,7 @@ impl<'a> Session<'a> {
         }
         let w = self.exchange(&a.line)?;
         let refused = !w.errors.is_empty();
-        self.settle_job(refused, maybe_go || maybe_perft, cmd.as_deref());
+        self.settle_job(&a.line, refused, maybe_go || maybe_perft, cmd.as_deref());
         if !refused && (make::bare(&a.line, "uginewgame") || make::bare(&a.line, "ucinewgame")) {
             // A new table, no plan: searches are the same again.
             self.tainted = false;
@@ -1114,7 +1122,7 @@ impl<'a> Session<'a> {
 
     /// Settles the job this line may have started: refused (no longer
     /// tracked), or running, or answered within the window; counts it.
-    fn settle_job(&mut self, refused: bool, maybe_job: bool, cmd: Option<&str>) {
+    fn settle_job(&mut self, line: &[u8], refused: bool, maybe_job: bool, cmd: Option<&str>) {
         let started = match self
             .pending
             .iter()
@@ -1133,8 +1141,23 @@ impl<'a> Session<'a> {
             None => None,
         };
         match started {
-            Some(true) => self.stats.perfts += 1,
-            Some(false) => self.stats.searches += 1,
+            Some(true) => {
+                self.stats.perfts += 1;
+                let bounded = if self.twin.is_some() {
+                    make::WASM_PERFT_BOUNDED
+                } else {
+                    PERFT_BOUNDED
+                };
+                if make::perft_depth(line).is_some_and(|d| d > bounded) {
+                    self.stats.deep_perfts += 1;
+                }
+            }
+            Some(false) => {
+                self.stats.searches += 1;
+                if self.varied.any() {
+                    self.stats.varied_searches += 1;
+                }
+            }
             None => {}
         }
     }
@@ -1463,6 +1486,9 @@ impl<'a> Session<'a> {
     /// The end of input: every running job must print its result (a
     /// search within 5 s, an infinite one at once), then the engine exits.
     fn finish_eof(&mut self) -> Result<(), Failure> {
+        if !self.pending.is_empty() {
+            self.stats.eof_jobs += 1;
+        }
         self.driver.close_input();
         let now = Instant::now();
         let stop = self.cfg.margin(STOP_MS);
