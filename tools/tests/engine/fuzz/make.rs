@@ -730,6 +730,37 @@ pub fn search_style(rng: &mut Rng) -> Action {
     Action::valid(line, Kind::Other, Expect::Ok)
 }
 
+/// A job for the end of input to catch running: a search that waits for
+/// `stop` (answered at once at the end of input), and with `long` (the
+/// 5 s that `protocol.md` allows the rest fit in the run) a search with no
+/// limit or one on its bound, a timed one, or `perft 12`.
+pub fn eof_job(rng: &mut Rng, cfg: &Config, long: bool) -> Action {
+    let waits = [("go infinite", None), ("go ponder", None)];
+    let more = [
+        ("go", None),
+        ("go depth 100", None),
+        ("go nodes 18446744073709551615", None),
+        ("go movetime 1000000000000", None),
+        ("go movetime 300", Some(1300)),
+        ("perft 12", None),
+    ];
+    let all: Vec<_> = if long {
+        waits.iter().chain(&more).collect()
+    } else {
+        waits.iter().collect()
+    };
+    let &&(line, bound) = rng.pick(&all);
+    let kind = if line == "perft 12" {
+        Kind::Perft(12)
+    } else {
+        Kind::Go(GoSpec {
+            bound: bound.map(|ms| cfg.margin(ms)),
+            infinite: line == "go infinite" || line == "go ponder",
+        })
+    };
+    Action::valid(line.to_string(), kind, Expect::Any)
+}
+
 /// A `query`, mostly valid.
 pub fn query(rng: &mut Rng) -> Action {
     if rng.chance(10) {

@@ -1436,6 +1436,14 @@ impl<'a> Session<'a> {
     /// end of input, and the exit within its deadline. Past `until`, only
     /// ways that end quickly.
     fn finish(&mut self, until: Instant) -> Result<(), Failure> {
+        // Now and then a job for the end of input to catch running.
+        let mut for_eof = false;
+        if self.pending.is_empty() && self.rng.chance(20) {
+            let long = Instant::now() + END_GRACE + Duration::from_secs(2) <= until;
+            let action = make::eof_job(&mut self.rng, self.cfg, long);
+            self.single(action)?;
+            for_eof = true;
+        }
         let now = Instant::now();
         // What the end of input costs: a running job gets up to 5 s more
         // (an infinite search none).
@@ -1452,7 +1460,7 @@ impl<'a> Session<'a> {
         let eof_fits = now + eof_cost + Duration::from_secs(1) <= until
             || eof_cost <= Duration::from_millis(300);
         let mode = self.rng.below(10);
-        if mode < 3 && eof_fits {
+        if (mode < 3 || for_eof) && eof_fits {
             return self.finish_eof();
         }
         if mode < 5 && now < until {
