@@ -766,9 +766,9 @@ impl<'a> Session<'a> {
                 }
                 let early = p.is_infinite() && !p.stopped;
                 // The WebAssembly engine's search that outgrew its first
-                // slice searched again in each slice what the slices
-                // before had searched (`PreparedSearch::run_slice`): its
-                // lines are not the native ones, nor its table.
+                // slice went on in the next from where it paused, but its
+                // node counts (and so its lines and table) are not the
+                // native ones.
                 let sliced = self.twin.is_some()
                     && self.driver.arrived.saturating_duration_since(p.sent) >= SLICE;
                 self.job_ended(
