@@ -91,8 +91,15 @@ fn wasm_engine() -> Result<PathBuf, String> {
     }
     let script = match std::env::var_os("SPLUT_FUZZ_WASM").filter(|v| !v.is_empty()) {
         Some(p) => PathBuf::from(p),
-        None => PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-            .join("target/web/splut-node.mjs"),
+        // The folder scripts/web wrote: SPLUT_WEB_DIR (as the web tests
+        // read it) or target/web.
+        None => std::env::var_os("SPLUT_WEB_DIR")
+            .filter(|v| !v.is_empty())
+            .map_or_else(
+                || PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("target/web"),
+                PathBuf::from,
+            )
+            .join("splut-node.mjs"),
     };
     if Command::new("node").arg("--version").output().is_err() {
         return Err("no node".into());
@@ -198,8 +205,13 @@ fn run(cfg: &Config) {
     } else {
         String::new()
     };
+    // Not "N searches" nor "N perfts": scripts/fuzz-protocol reads those.
+    let kinds = format!(
+        "{} MCTS/level searches, {} deep perfts (stopped unless done), {} ends of input under a job; ",
+        stats.varied_searches, stats.deep_perfts, stats.eof_jobs
+    );
     println!(
-        "fuzz summary: {engine}{} actions, {} commands sent ({:.0}/s), {} sessions, {} searches, {} perfts, {} bestmoves checked, {} error lines, {} failures in {:.1} s (seeds {}..{})",
+        "fuzz summary: {engine}{kinds}{} actions, {} commands sent ({:.0}/s), {} sessions, {} searches, {} perfts, {} bestmoves checked, {} error lines, {} failures in {:.1} s (seeds {}..{})",
         stats.actions,
         stats.lines,
         stats.lines as f64 / secs,

@@ -29,6 +29,11 @@ pub enum OptionDecl {
         /// The allowed values.
         vars: Vec<String>,
     },
+    /// `type check`: `true` or `false`.
+    Check {
+        /// Option name.
+        name: String,
+    },
     /// Any other type: only its name is used.
     Other {
         /// Option name.
@@ -64,6 +69,7 @@ pub fn parse_option(line: &str) -> Option<OptionDecl> {
                 .map(|w| w[1].to_string())
                 .collect(),
         },
+        Some("check") => OptionDecl::Check { name },
         _ => OptionDecl::Other { name },
     })
 }
@@ -173,9 +179,10 @@ pub const QUESTIONS: &[&str] = &[
 ];
 /// Deepest `perft` (`protocol.md`: 0–12).
 pub const PERFT_MAX: u64 = 12;
-/// Deepest `perft` sent to the WebAssembly engine, which runs a perft in
-/// one go and reads nothing meanwhile (issue 51).
-pub const WASM_PERFT_MAX: u64 = 4;
+/// Deepest `perft` the WebAssembly engine must end on its own: Node is
+/// slower, and a deeper one (sent as often as to the native engine) is
+/// ended by `stop`, which the engine reads between its 50 ms slices.
+pub const WASM_PERFT_BOUNDED: u32 = 4;
 /// Largest time in a `go`, ms (10^12).
 pub const MAX_MS: u64 = 1_000_000_000_000;
 
@@ -535,7 +542,7 @@ pub fn go(rng: &mut Rng, cfg: &Config, burst: bool) -> Action {
                 infinite = true;
             }
             6 if !burst => {
-                let (k, p) = go_past_bounds(rng, cfg);
+                let (k, p) = go_past_bounds(rng);
                 parts.push(p.into());
                 limit(k, u64::MAX);
             }
@@ -551,11 +558,6 @@ pub fn go(rng: &mut Rng, cfg: &Config, burst: bool) -> Action {
     if burst && bound.is_none() && !infinite {
         parts.push("infinite".into());
         infinite = true;
-    }
-    // A bare `go` searches until `stop`: in one go on the WebAssembly
-    // engine, which then never reads the `stop` (issue 51).
-    if cfg.wasm.is_some() && parts.is_empty() {
-        parts.push("depth 2".into());
     }
     let bound = if infinite { None } else { bound };
     let line = if parts.is_empty() {
@@ -604,9 +606,8 @@ fn go_clocks(rng: &mut Rng, parts: &mut Vec<String>) -> u64 {
 
 /// A `go` parameter with a number on or past its bound, and its limit
 /// kind: errors, or searches that only `stop` ends (depth above 100 means
-/// 100; not to the WebAssembly engine, which runs them in one go: issue
-/// 51).
-fn go_past_bounds(rng: &mut Rng, cfg: &Config) -> (usize, &'static str) {
+/// 100).
+fn go_past_bounds(rng: &mut Rng) -> (usize, &'static str) {
     let all = [
         (0, "depth 0"),
         (1, "nodes 0"),
@@ -619,11 +620,7 @@ fn go_past_bounds(rng: &mut Rng, cfg: &Config) -> (usize, &'static str) {
         (2, "movetime 1000000000001"),
         (2, "movetime 18446744073709551616"),
     ];
-    let some: Vec<(usize, &str)> = all
-        .into_iter()
-        .filter(|(_, p)| cfg.wasm.is_none() || !wasm_unbounded_go(p))
-        .collect();
-    *rng.pick(&some)
+    *rng.pick(&all)
 }
 
 /// Values for a spin option: in range, on the bounds, just outside, absurd.
@@ -701,6 +698,11 @@ pub fn setoption(rng: &mut Rng, cfg: &Config, decls: &[OptionDecl]) -> Action {
                 (name, rng.pick(&vars).clone(), Expect::Ok)
             }
         }
+        OptionDecl::Check { name } => match rng.below(8) {
+            0 => (name, "1".into(), Expect::Err),
+            1..=4 => (name, "true".into(), Expect::Ok),
+            _ => (name, "false".into(), Expect::Ok),
+        },
         OptionDecl::Other { name } => (name, "1".into(), Expect::Any),
     };
     // Option names are case-insensitive.
@@ -714,6 +716,49 @@ pub fn setoption(rng: &mut Rng, cfg: &Config, decls: &[OptionDecl]) -> Action {
         Kind::Other,
         expect,
     )
+}
+
+/// A `setoption` that makes every search after it another kind: an MCTS
+/// algorithm, a skill level, or a limited strength.
+pub fn search_style(rng: &mut Rng) -> Action {
+    let line = match rng.below(4) {
+        0 => "setoption name Algorithm value mcts".to_string(),
+        1 => "setoption name Algorithm value uct-plain".to_string(),
+        2 => format!("setoption name Skill Level value {}", rng.range(0, 19)),
+        _ => "setoption name UCI_LimitStrength value true".to_string(),
+    };
+    Action::valid(line, Kind::Other, Expect::Ok)
+}
+
+/// A job for the end of input to catch running: a search that waits for
+/// `stop` (answered at once at the end of input), and with `long` (the
+/// 5 s that `protocol.md` allows the rest fit in the run) a search with no
+/// limit or one on its bound, a timed one, or `perft 12`.
+pub fn eof_job(rng: &mut Rng, cfg: &Config, long: bool) -> Action {
+    let waits = [("go infinite", None), ("go ponder", None)];
+    let more = [
+        ("go", None),
+        ("go depth 100", None),
+        ("go nodes 18446744073709551615", None),
+        ("go movetime 1000000000000", None),
+        ("go movetime 300", Some(1300)),
+        ("perft 12", None),
+    ];
+    let all: Vec<_> = if long {
+        waits.iter().chain(&more).collect()
+    } else {
+        waits.iter().collect()
+    };
+    let &&(line, bound) = rng.pick(&all);
+    let kind = if line == "perft 12" {
+        Kind::Perft(12)
+    } else {
+        Kind::Go(GoSpec {
+            bound: bound.map(|ms| cfg.margin(ms)),
+            infinite: line == "go infinite" || line == "go ponder",
+        })
+    };
+    Action::valid(line.to_string(), kind, Expect::Any)
 }
 
 /// A `query`, mostly valid.
@@ -751,11 +796,17 @@ pub fn perft(rng: &mut Rng, cfg: &Config) -> Action {
         ]);
         return Action::valid(bad.into(), Kind::Other, Expect::Err);
     }
-    let d = if cfg.wasm.is_some() {
-        // The WebAssembly engine runs a perft in one go (issue 51).
-        rng.range(0, WASM_PERFT_MAX) as u32
-    } else if rng.chance(15) {
-        rng.range(6, PERFT_MAX) as u32
+    // The WebAssembly engine must end a perft up to depth
+    // WASM_PERFT_BOUNDED on its own; deeper ones are stopped.
+    let d = if rng.chance(15) {
+        let from = if cfg.wasm.is_some() {
+            u64::from(WASM_PERFT_BOUNDED) + 1
+        } else {
+            6
+        };
+        rng.range(from, PERFT_MAX) as u32
+    } else if cfg.wasm.is_some() {
+        rng.range(0, u64::from(WASM_PERFT_BOUNDED)) as u32
     } else {
         rng.below(6) as u32
     };
@@ -1005,82 +1056,79 @@ pub fn is_unsafe(line: &[u8], cfg: &Config) -> bool {
     hash && big
 }
 
-/// Whether `go <args>` (words as the engine splits them) is a search the
-/// WebAssembly engine runs in one go for longer than the fuzzer waits: no
-/// time limit, not `infinite` or `ponder` (those run in slices, reading
-/// their input between them), and no depth or node limit small enough
-/// (issue 51: such a search reads no `stop` or `isready` until it ends).
-/// Lines the engine refuses count as bounded only when surely refused.
-fn wasm_unbounded_args(args: &[&str]) -> bool {
-    let timed =
-        |a: &&str| a.ends_with("time") || a.ends_with("inc") || *a == "infinite" || *a == "ponder";
-    if args.iter().any(timed) {
-        return false;
-    }
-    let mut bounded = false;
-    for pair in args.windows(2) {
-        let limit = match pair[0] {
-            "depth" => WASM_DEPTH_MAX,
-            "nodes" => WASM_NODES_MAX,
-            _ => continue,
-        };
-        match pair[1].trim_start_matches('+').parse::<u64>() {
-            Ok(v) if v > limit => return true,
-            Ok(_) => bounded = true,
-            Err(_) => {}
-        }
-    }
-    !bounded
-}
-
-/// Deepest depth-limited search sent to the WebAssembly engine.
-const WASM_DEPTH_MAX: u64 = 6;
-/// Largest node-limited search sent to the WebAssembly engine.
-const WASM_NODES_MAX: u64 = 100_000;
-
-/// [`wasm_unbounded_args`] of a `go` text.
-fn wasm_unbounded_go(parts: &str) -> bool {
-    let words: Vec<&str> = parts.split(' ').collect();
-    wasm_unbounded_args(&words)
-}
-
-/// Lines not sent to the WebAssembly engine, as issue 51 leaves it: jobs
-/// it runs in one go for long (see [`wasm_unbounded_args`]; a perft deeper
-/// than [`WASM_PERFT_MAX`]), and the options that make every search run in
-/// one go and not answer `stop` (the MCTS algorithms, skill levels). And
-/// `Threads`: a native search on several threads is not the same twice,
-/// and the answers are compared with the native engine's.
+/// Lines not sent to the WebAssembly engine: `Threads`, since a native
+/// search on several threads is not the same twice, and the answers are
+/// compared with the native engine's. (Every search and perft of the
+/// WebAssembly engine runs in 50 ms slices and reads `stop`, `isready`,
+/// `query` and `ponderhit` between them, so MCTS, skill levels, deep
+/// perfts and searches without limits are all sent.)
 pub fn wasm_unsafe(line: &[u8]) -> bool {
-    if line.len() > MAX_LINE {
-        return false;
+    line.len() <= MAX_LINE
+        && maybe_command(line, "setoption")
+        && String::from_utf8_lossy(line)
+            .to_lowercase()
+            .contains("threads")
+}
+
+/// The options that make a search differ between hosts or runs: an MCTS
+/// algorithm (its playouts, the tree kept between slices), a `Skill
+/// Level` below 20, `UCI_LimitStrength` on (a weakened turn is drawn).
+/// Searches under them are checked for legality only, not compared line
+/// for line with the native twin's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Varied {
+    /// `Algorithm` is `mcts` or `uct-plain`.
+    pub mcts: bool,
+    /// `Skill Level` is below 20.
+    pub skill: bool,
+    /// `UCI_LimitStrength` is on.
+    pub strength: bool,
+}
+
+impl Varied {
+    /// Whether a search now may differ from the native twin's.
+    pub fn any(self) -> bool {
+        self.mcts || self.skill || self.strength
     }
-    if maybe_command(line, "setoption") {
-        let text = String::from_utf8_lossy(line).to_lowercase();
-        let words: Vec<&str> = text
-            .split(|c: char| c.is_whitespace() || c.is_control())
-            .collect();
-        let one_go = words
-            .iter()
-            .any(|w| *w == "mcts" || w.contains("uct-plain"));
-        if one_go
-            || ["skill", "limitstrength", "elo", "threads"]
-                .iter()
-                .any(|k| text.contains(k))
-        {
-            return true;
+
+    /// The state after a `setoption` line the engine took (no error):
+    /// exact for `setoption name <name> value <value>`, and for any other
+    /// line that names one of these options (a mutated one) the worst
+    /// case.
+    pub fn after(self, line: &[u8]) -> Varied {
+        let Some(w) = words(line) else {
+            return self;
+        };
+        if w.first().map(String::as_str) != Some("setoption") {
+            return self;
         }
-    }
-    let Some(w) = words(line) else {
-        return false;
-    };
-    let w: Vec<&str> = w.iter().map(String::as_str).collect();
-    match w.split_first() {
-        Some((&"perft", [d])) => d
-            .trim_start_matches('+')
-            .parse::<u64>()
-            .is_ok_and(|d| d > WASM_PERFT_MAX),
-        Some((&"go", args)) => wasm_unbounded_args(args),
-        _ => false,
+        let lower: Vec<String> = w.iter().map(|x| x.to_ascii_lowercase()).collect();
+        let value_at = lower.iter().position(|x| x == "value");
+        let mut v = self;
+        if lower.get(1).map(String::as_str) == Some("name")
+            && let Some(at) = value_at
+            && at + 2 == lower.len()
+        {
+            let value = lower[at + 1].as_str();
+            match lower[2..at].join(" ").as_str() {
+                "algorithm" => v.mcts = matches!(value, "mcts" | "uct-plain"),
+                "skill level" => v.skill = value != "20",
+                "uci_limitstrength" => v.strength = value == "true",
+                _ => {}
+            }
+            return v;
+        }
+        let text = lower.join(" ");
+        if text.contains("algorithm") {
+            v.mcts = true;
+        }
+        if text.contains("skill") {
+            v.skill = true;
+        }
+        if text.contains("limitstrength") {
+            v.strength = true;
+        }
+        v
     }
 }
 

@@ -44,6 +44,14 @@ pub struct Stats {
     /// Jobs (searches limited by depth or nodes, perfts) whose every line
     /// was compared with the native twin's (WebAssembly mode).
     pub jobs_compared: u64,
+    /// Searches started under an MCTS algorithm, a skill level or a
+    /// limited strength ([`make::Varied`]).
+    pub varied_searches: u64,
+    /// Perfts deeper than the fuzzer waits for, so ended by `stop` unless
+    /// they counted to the end first.
+    pub deep_perfts: u64,
+    /// Sessions whose input ended while a job ran.
+    pub eof_jobs: u64,
 }
 
 /// A broken invariant.
@@ -93,7 +101,9 @@ struct Pending {
     /// When the fuzzer stops it if it has no deadline.
     stop_at: Instant,
     /// Its lines must be the native twin's, time aside: a search limited
-    /// by depth or nodes on the same table as the twin's, or a perft.
+    /// by depth or nodes on the same table as the twin's, with no option
+    /// set that varies searches ([`make::Varied`]). (A perft's are
+    /// compared whenever it counts to the end on both.)
     comparable: bool,
     /// When its line was sent.
     sent: Instant,
@@ -175,15 +185,31 @@ pub struct Session<'a> {
     twin: Option<Twin>,
     /// The lines of the job running now.
     job_lines: Vec<String>,
-    /// Jobs ended and not yet compared with the twin's: whether they must
-    /// be the same, the line that started them, their lines.
-    jobs: VecDeque<(bool, String, Vec<String>)>,
+    /// Jobs ended and not yet compared with the twin's.
+    jobs: VecDeque<Ended>,
     /// Jobs ended in all.
     ended: u64,
     /// A search since the last `uginewgame` was not the same on both
     /// engines (timed, stopped, infinite), so their tables, plans and
     /// histories differ: searches are not compared line for line.
     tainted: bool,
+    /// The options set that make searches differ between hosts (MCTS,
+    /// skill levels): searches are not compared line for line.
+    varied: make::Varied,
+}
+
+/// A job ended on the engine under test, to compare with the twin's.
+struct Ended {
+    /// A search whose lines must be the twin's, time aside (a perft's
+    /// are compared whenever both counted to the end).
+    same: bool,
+    /// A `stop` or the end of input came while it ran: a perft may have
+    /// counted to the end on one engine and stopped on the other.
+    stopped: bool,
+    /// The line that started it.
+    go: String,
+    /// Its lines.
+    lines: Vec<String>,
 }
 
 const READY_MS: u64 = 2000;
@@ -226,6 +252,7 @@ impl<'a> Session<'a> {
             jobs: VecDeque::new(),
             ended: 0,
             tainted: false,
+            varied: make::Varied::default(),
         };
         match s.handshake() {
             Ok(()) => Ok(s),
@@ -286,8 +313,8 @@ impl<'a> Session<'a> {
 
     /// Waits until the twin has ended as many jobs as the engine under
     /// test, so that both read the next line equally idle (a native search
-    /// runs on its own thread, the WebAssembly engine's depth- and
-    /// node-limited ones within their line).
+    /// runs on its own thread, the WebAssembly engine's in slices between
+    /// the lines it reads).
     fn twin_settle(&mut self) -> Result<(), Failure> {
         let ended = self.ended;
         let timeout = self.cfg.margin(PERFT_MS + STOP_MS);
@@ -352,7 +379,12 @@ impl<'a> Session<'a> {
             );
         }
         while !self.jobs.is_empty() && !t.jobs.is_empty() {
-            let (same, go, mine) = self.jobs.pop_front().expect("not empty");
+            let Ended {
+                same,
+                stopped,
+                go,
+                lines: mine,
+            } = self.jobs.pop_front().expect("not empty");
             let theirs = t.jobs.pop_front().expect("not empty");
             let last = |l: &[String]| {
                 l.last()
@@ -360,7 +392,13 @@ impl<'a> Session<'a> {
                     .unwrap_or("")
                     .to_string()
             };
+            let perft_end = |w: &str| w == "nodes" || w == "info";
             if last(&mine) != last(&theirs) {
+                if stopped && perft_end(&last(&mine)) && perft_end(&last(&theirs)) {
+                    // A perft the `stop` (or the end of input) caught on
+                    // one engine and not on the other: a race.
+                    continue;
+                }
                 return fail(
                     "wasm-differs-job-kind",
                     format!(
@@ -370,7 +408,9 @@ impl<'a> Session<'a> {
                     ),
                 );
             }
-            if !same {
+            // A perft is compared whenever both counted to the end.
+            let perft_done = last(&mine) == "nodes";
+            if !same && !perft_done {
                 continue;
             }
             let a: Vec<String> = mine.iter().map(|l| twin::timeless(l)).collect();
@@ -400,16 +440,21 @@ impl<'a> Session<'a> {
         Ok(())
     }
 
-    /// A job ended with `text`: its lines are kept for the twin, and the
-    /// tables differ from now on unless it was the same on both.
-    fn job_ended(&mut self, same: bool, search: bool, go: &str) {
+    /// A job ended: its lines are kept for the twin, and the tables
+    /// differ from now on unless it was a search the same on both.
+    fn job_ended(&mut self, same: bool, stopped: bool, search: bool, go: &str) {
         self.ended += 1;
         if search && !same {
             self.tainted = true;
         }
         let lines = std::mem::take(&mut self.job_lines);
         if self.twin.is_some() {
-            self.jobs.push_back((same, go.to_string(), lines));
+            self.jobs.push_back(Ended {
+                same: same && search,
+                stopped,
+                go: go.to_string(),
+                lines,
+            });
         }
     }
 
@@ -628,7 +673,7 @@ impl<'a> Session<'a> {
         self.window.ends += 1;
         if let Some(i) = self.pending.iter().position(Pending::is_perft) {
             let p = self.pending.remove(i).expect("index from position");
-            self.job_ended(total.is_some() && !p.stopped, false, &p.line);
+            self.job_ended(false, p.stopped, false, &p.line);
             if let Some(d) = p.deadline
                 && self.driver.arrived > d
             {
@@ -663,7 +708,7 @@ impl<'a> Session<'a> {
             };
             return self.soft(verdict);
         }
-        self.job_ended(false, false, "(a perft nobody started)");
+        self.job_ended(false, true, false, "(a perft nobody started)");
         if let Some(b) = &mut self.burst {
             let (depth, roots) = (b.perft_depth, b.roots.clone());
             b.rows.clear();
@@ -721,22 +766,27 @@ impl<'a> Session<'a> {
                 }
                 let early = p.is_infinite() && !p.stopped;
                 // The WebAssembly engine's search that outgrew its first
-                // slice searched again in each slice what the slices
-                // before had searched (`PreparedSearch::run_slice`): its
-                // lines are not the native ones, nor its table.
+                // slice went on in the next from where it paused, but its
+                // node counts (and so its lines and table) are not the
+                // native ones.
                 let sliced = self.twin.is_some()
                     && self.driver.arrived.saturating_duration_since(p.sent) >= SLICE;
-                self.job_ended(p.comparable && !p.stopped && !sliced, true, &p.line);
+                self.job_ended(
+                    p.comparable && !p.stopped && !sliced,
+                    p.stopped,
+                    true,
+                    &p.line,
+                );
                 (p.line, vec![p.root], early)
             }
             None => match &self.burst {
                 Some(b) => {
                     let roots = b.roots.clone();
-                    self.job_ended(false, true, "(a go in a burst)");
+                    self.job_ended(false, true, true, "(a go in a burst)");
                     ("(a go in a burst)".to_string(), roots, false)
                 }
                 None => {
-                    self.job_ended(false, true, "(no go)");
+                    self.job_ended(false, false, true, "(no go)");
                     return fail(
                         "unsolicited-bestmove",
                         format!("'{text}' with no search running"),
@@ -821,6 +871,12 @@ impl<'a> Session<'a> {
             return self.single(Self::stop_action());
         }
         let cfg = self.cfg;
+        if self.action == 1 && self.rng.chance(30) {
+            // Now and then a session that searches the other ways from
+            // its start (a random `setoption` reaches them rarely).
+            let action = make::search_style(&mut self.rng);
+            return self.single(action);
+        }
         let rng = &mut self.rng;
         let action = match rng.weighted(&[14, 14, 10, 6, 3, 10, 7, 4, 18, 6, 2]) {
             0 => make::go(rng, cfg, false),
@@ -931,12 +987,15 @@ impl<'a> Session<'a> {
                 p.limit(d, "1 s after stop");
             }
         }
-        let w = self.exchange(&a.line, maybe_go || maybe_perft)?;
+        let w = self.exchange(&a.line)?;
         let refused = !w.errors.is_empty();
-        self.settle_job(refused, maybe_go || maybe_perft, cmd.as_deref());
+        self.settle_job(&a.line, refused, maybe_go || maybe_perft, cmd.as_deref());
         if !refused && (make::bare(&a.line, "uginewgame") || make::bare(&a.line, "ucinewgame")) {
             // A new table, no plan: searches are the same again.
             self.tainted = false;
+        }
+        if !refused {
+            self.varied = self.varied.after(&a.line);
         }
         self.check_counts(&a.line, &w)?;
         self.take_spn(&w)?;
@@ -1000,8 +1059,13 @@ impl<'a> Session<'a> {
                 Kind::Perft(d) => Some(d),
                 _ => None,
             };
+            let bounded = if self.twin.is_some() {
+                make::WASM_PERFT_BOUNDED
+            } else {
+                PERFT_BOUNDED
+            };
             let bound = depth
-                .filter(|&d| d <= PERFT_BOUNDED)
+                .filter(|&d| d <= bounded)
                 .map(|_| self.cfg.margin(PERFT_MS));
             (
                 Job::Perft {
@@ -1022,11 +1086,8 @@ impl<'a> Session<'a> {
             }
         };
         let stop_at = now + Duration::from_millis(self.rng.range(0, 600));
-        let comparable = if is_perft {
-            true
-        } else {
-            make::fixed_search(&a.line) && !self.tainted
-        };
+        let comparable =
+            !is_perft && make::fixed_search(&a.line) && !self.tainted && !self.varied.any();
         self.pending.push_back(Pending {
             line: escape(&a.line, 200),
             job,
@@ -1045,19 +1106,15 @@ impl<'a> Session<'a> {
     /// Sends the line with `query spn` and `isready` behind it and reads
     /// the answers up to the last `readyok` (checked against the native
     /// engine's with a twin).
-    fn exchange(&mut self, line: &[u8], maybe_job: bool) -> Result<Window, Failure> {
+    fn exchange(&mut self, line: &[u8]) -> Result<Window, Failure> {
         let mut bytes = line.to_vec();
         bytes.extend_from_slice(b"\nquery spn\nisready\n");
         self.send(&bytes);
         // Long lines take time to read and parse.
-        let mut extra = (line.len() as u64 / 1_000_000) * 1000;
-        if self.twin.is_some() && maybe_job {
-            // The WebAssembly engine runs a search limited by depth or
-            // nodes, and a perft, within its line, and reads the next line
-            // (`isready`) only after it (issue 51): wait for the job's
-            // end as for its result.
-            extra += PERFT_MS;
-        }
+        // (The WebAssembly engine runs every search and perft in 50 ms
+        // slices and answers `query` and `isready` between them: a line
+        // that starts a job gets no more time than any other.)
+        let extra = (line.len() as u64 / 1_000_000) * 1000;
         let w = self.window(None, self.cfg.margin(READY_MS + extra))?;
         self.twin_check(&w, line)?;
         Ok(w)
@@ -1065,7 +1122,7 @@ impl<'a> Session<'a> {
 
     /// Settles the job this line may have started: refused (no longer
     /// tracked), or running, or answered within the window; counts it.
-    fn settle_job(&mut self, refused: bool, maybe_job: bool, cmd: Option<&str>) {
+    fn settle_job(&mut self, line: &[u8], refused: bool, maybe_job: bool, cmd: Option<&str>) {
         let started = match self
             .pending
             .iter()
@@ -1084,8 +1141,23 @@ impl<'a> Session<'a> {
             None => None,
         };
         match started {
-            Some(true) => self.stats.perfts += 1,
-            Some(false) => self.stats.searches += 1,
+            Some(true) => {
+                self.stats.perfts += 1;
+                let bounded = if self.twin.is_some() {
+                    make::WASM_PERFT_BOUNDED
+                } else {
+                    PERFT_BOUNDED
+                };
+                if make::perft_depth(line).is_some_and(|d| d > bounded) {
+                    self.stats.deep_perfts += 1;
+                }
+            }
+            Some(false) => {
+                self.stats.searches += 1;
+                if self.varied.any() {
+                    self.stats.varied_searches += 1;
+                }
+            }
             None => {}
         }
     }
@@ -1364,6 +1436,14 @@ impl<'a> Session<'a> {
     /// end of input, and the exit within its deadline. Past `until`, only
     /// ways that end quickly.
     fn finish(&mut self, until: Instant) -> Result<(), Failure> {
+        // Now and then a job for the end of input to catch running.
+        let mut for_eof = false;
+        if self.pending.is_empty() && self.rng.chance(20) {
+            let long = Instant::now() + END_GRACE + Duration::from_secs(2) <= until;
+            let action = make::eof_job(&mut self.rng, self.cfg, long);
+            self.single(action)?;
+            for_eof = true;
+        }
         let now = Instant::now();
         // What the end of input costs: a running job gets up to 5 s more
         // (an infinite search none).
@@ -1380,11 +1460,7 @@ impl<'a> Session<'a> {
         let eof_fits = now + eof_cost + Duration::from_secs(1) <= until
             || eof_cost <= Duration::from_millis(300);
         let mode = self.rng.below(10);
-        // The WebAssembly engine does not end a search that waits for
-        // `stop` (or a timed one) at the end of input (issue 51): it ends
-        // by `quit` while a search runs.
-        let eof_fits = eof_fits && (self.twin.is_none() || self.pending.is_empty());
-        if mode < 3 && eof_fits {
+        if (mode < 3 || for_eof) && eof_fits {
             return self.finish_eof();
         }
         if mode < 5 && now < until {
@@ -1418,6 +1494,9 @@ impl<'a> Session<'a> {
     /// The end of input: every running job must print its result (a
     /// search within 5 s, an infinite one at once), then the engine exits.
     fn finish_eof(&mut self) -> Result<(), Failure> {
+        if !self.pending.is_empty() {
+            self.stats.eof_jobs += 1;
+        }
         self.driver.close_input();
         let now = Instant::now();
         let stop = self.cfg.margin(STOP_MS);
