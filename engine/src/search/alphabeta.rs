@@ -18,7 +18,7 @@
 
 use super::ordering::{MAX_PLY, ThrowClass, order};
 use super::score::{DRAW, INFINITY, Score, from_tt, to_tt, win_in_turn};
-use super::thread::{Searcher, Shared, ThreadState, Worker};
+use super::thread::{PausedNode, Searcher, Shared, ThreadState, Worker};
 use super::tt::{Bound, TranspositionTable};
 use crate::eval::{EvalParams, from_root};
 use splut_rules::{Position, Seat, Step, StepKind, StepList, Undo};
@@ -95,6 +95,9 @@ pub struct AlphaBeta<'a> {
     /// `MultiPV`: where the turns already reported end (hashes); lines
     /// that reach one of them in the root's turn are left out.
     excluded: Vec<u64>,
+    /// The search of a step taken up where a slice paused starts at this
+    /// stage of the scout ([`PausedNode::stage`]); 0 otherwise.
+    resume_stage: u8,
     /// Node count, and the worker: variation, killers, history and the
     /// evaluation's state (its cache, or the network's accumulators).
     pub t: ThreadState<'a>,
@@ -181,6 +184,7 @@ impl<'a> AlphaBeta<'a> {
             path_bits,
             mode,
             excluded: Vec::new(),
+            resume_stage: 0,
             t: ThreadState::new(
                 worker,
                 shared.control,
@@ -444,9 +448,15 @@ impl<'a> AlphaBeta<'a> {
         reduction: i32,
         edge: Edge,
     ) -> i32 {
-        // (An aborted child's 0 is no fail-high: no re-search then.)
-        let mut v = self.child(pos, depth - reduction, alpha, alpha + 1, edge);
-        if v > alpha && reduction > 0 && !self.t.stopped {
+        // (An aborted child's 0 is no fail-high: no re-search then.) A
+        // step taken up where a slice paused skips the searches it had
+        // passed, each of which had failed high.
+        let stage = std::mem::take(&mut self.resume_stage);
+        let mut v = alpha + 1;
+        if stage == 0 {
+            v = self.child(pos, depth - reduction, alpha, alpha + 1, edge);
+        }
+        if v > alpha && reduction > 0 && stage <= 1 && !self.t.stopped {
             v = self.child(pos, depth, alpha, alpha + 1, edge);
         }
         if v > alpha && v < beta && !self.t.stopped {
@@ -470,6 +480,7 @@ impl<'a> AlphaBeta<'a> {
         }
         let pv_node = beta - alpha > 1;
         let key = pos.hash() ^ self.salt;
+        let resume = self.resume_here(key, depth, alpha, beta);
         let turns_from_root = pos.turn() - self.root_turn;
         // With turns left out (`MultiPV`), values in the root's turn are
         // not those of the game: neither read nor written in the table.
@@ -479,17 +490,24 @@ impl<'a> AlphaBeta<'a> {
             && ply > 0
             && !pv_node
             && !excluding
+            && resume.is_none()
         {
             return v;
         }
         let me = pos.side_to_move();
         let my_sign = self.sign(me);
-        let list = self.ordered_steps(pos, tt_step, ply);
-
         let alpha0 = alpha;
-        let mut best = -INFINITY;
-        let mut best_step = None;
-        let mut searched = 0;
+        let (list, mut best, mut best_step, mut searched);
+        (list, alpha, best, best_step, searched) = match resume {
+            None => (
+                self.ordered_steps(pos, tt_step, ply),
+                alpha,
+                -INFINITY,
+                None,
+                0,
+            ),
+            Some(node) => self.take_up(pos, tt_step, ply, node),
+        };
         for (i, &step) in list.iter().enumerate() {
             if excluding && self.ends_an_excluded_turn(pos, step) {
                 continue;
@@ -513,6 +531,11 @@ impl<'a> AlphaBeta<'a> {
                 this.scout(pos, depth - 1, window, beta, reduction, edge)
             });
             if self.t.stopped {
+                if self.t.paused() {
+                    let entered = (key, depth, alpha0, beta);
+                    let searching = (n, &list[..i], step, quiet && !pv_node);
+                    self.leave_paused(ply, entered, (alpha, best, best_step), searching);
+                }
                 return 0;
             }
             if value > best {
@@ -531,18 +554,120 @@ impl<'a> AlphaBeta<'a> {
             }
         }
         if !excluding {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > alpha0 {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            let stored = to_tt(best, turns_from_root);
-            self.tt
-                .store(key, best_step, stored, depth.clamp(0, 255) as u8, bound);
+            self.store(
+                key,
+                depth,
+                (alpha0, beta),
+                (best, best_step),
+                turns_from_root,
+            );
         }
         best
+    }
+
+    /// Writes a searched node's result to the table: its best value, as a
+    /// bound of the window `(alpha0, beta)` it was searched with, and step.
+    fn store(
+        &self,
+        key: u64,
+        depth: i32,
+        (alpha0, beta): (i32, i32),
+        (best, best_step): (i32, Option<Step>),
+        turns_from_root: u32,
+    ) {
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored = to_tt(best, turns_from_root);
+        self.tt
+            .store(key, best_step, stored, depth.clamp(0, 255) as u8, bound);
+    }
+
+    /// Leaves the node at `ply` on the way a paused slice took, root
+    /// first ([`PausedNode`]): its key, depth and window as `entered`,
+    /// what it had found, and the step it was `searching` (the `n`th, after
+    /// `done`, reducible or not).
+    fn leave_paused(
+        &mut self,
+        ply: usize,
+        (key, depth, alpha0, beta): (u64, i32, i32, i32),
+        (alpha, best, best_step): (i32, i32, Option<Step>),
+        (n, done, step, reducible): (usize, &[Step], Step, bool),
+    ) {
+        let node = PausedNode {
+            key,
+            depth,
+            alpha0,
+            beta,
+            alpha,
+            best,
+            best_step,
+            searched: n,
+            done: done.to_vec(),
+            step,
+            stage: self.scout_stage(depth, n, reducible),
+            pv: self.t.pv_at(ply).to_vec(),
+        };
+        self.t.worker.paused.insert(0, node);
+    }
+
+    /// A node taken up where a slice paused ([`PausedNode`]): its steps
+    /// (the one it was searching first, then those it had not searched),
+    /// and its window's lower end, best value and step and count of steps
+    /// searched as they were; its variation put back.
+    fn take_up(
+        &mut self,
+        pos: &Position,
+        tt_step: Option<Step>,
+        ply: usize,
+        node: PausedNode,
+    ) -> (StepList, i32, i32, Option<Step>, usize) {
+        let list = resumed_order(&self.ordered_steps(pos, tt_step, ply), &node);
+        self.t.set_pv(ply, &node.pv);
+        self.resume_stage = node.stage;
+        (list, node.alpha, node.best, node.best_step, node.searched)
+    }
+
+    /// Which of the scout's searches of the step being searched (the
+    /// `n`th, at `depth`, `reducible` if quiet off the principal variation)
+    /// was under way when the slice paused, read from the node the child
+    /// left on the way: its depth and whether its window was null.
+    fn scout_stage(&self, depth: i32, n: usize, reducible: bool) -> u8 {
+        let Some(child) = self.t.worker.paused.first() else {
+            return 0;
+        };
+        // The first step is searched once, with the whole window.
+        if n == 0 {
+            return 0;
+        }
+        let reduced = depth >= 3 && n >= 4 && reducible;
+        if child.beta - child.alpha0 > 1 {
+            2
+        } else if reduced && child.depth == depth - 1 {
+            1
+        } else {
+            0
+        }
+    }
+
+    /// The node the last slice paused at next on its way down, if this is
+    /// it (the same position, depth and window): taken off the way, to be
+    /// taken up where it paused. Any other node on the way means the way
+    /// is no longer this search's: it is forgotten.
+    #[inline]
+    fn resume_here(&mut self, key: u64, depth: i32, alpha: i32, beta: i32) -> Option<PausedNode> {
+        let paused = &mut self.t.worker.paused;
+        let next = paused.first()?;
+        if (next.key, next.depth, next.alpha0, next.beta) == (key, depth, alpha, beta) {
+            Some(paused.remove(0))
+        } else {
+            paused.clear();
+            None
+        }
     }
 
     /// The value of a node settled before any step is tried: a finished
@@ -695,4 +820,17 @@ impl<'a> AlphaBeta<'a> {
         }
         best
     }
+}
+
+/// The steps of a node taken up where it paused: the one it was
+/// searching first, then those it had not searched, in `list`'s order.
+fn resumed_order(list: &StepList, node: &PausedNode) -> StepList {
+    let mut out = StepList::new();
+    out.push(node.step);
+    for &s in list.iter() {
+        if s != node.step && !node.done.contains(&s) {
+            out.push(s);
+        }
+    }
+    out
 }

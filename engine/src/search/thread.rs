@@ -47,6 +47,40 @@ impl<'a> Shared<'a> {
     }
 }
 
+/// A node of alpha-beta's tree on the way to where a slice paused: what
+/// it had found, and the step it was searching. The next slice, meeting
+/// the same node (same position, depth and window), takes it up there
+/// instead of searching its steps again.
+#[derive(Clone, Debug)]
+pub struct PausedNode {
+    /// The node's table key.
+    pub key: u64,
+    /// Its depth and window as it was entered.
+    pub depth: i32,
+    /// Its window's lower end as it was entered.
+    pub alpha0: i32,
+    /// Its window's upper end.
+    pub beta: i32,
+    /// Its window's lower end when it paused (raised by better steps).
+    pub alpha: i32,
+    /// The best value and step found.
+    pub best: i32,
+    /// The step giving `best`.
+    pub best_step: Option<Step>,
+    /// Steps searched through, not counting the one being searched.
+    pub searched: usize,
+    /// Those steps.
+    pub done: Vec<Step>,
+    /// The step being searched when it paused.
+    pub step: Step,
+    /// Which of its searches of that step ([`super::alphabeta`]'s scout:
+    /// 0 the first, 1 the full-depth null-window one after a reduced
+    /// one, 2 the full-window one) was under way.
+    pub stage: u8,
+    /// The node's variation when it paused.
+    pub pv: Vec<Step>,
+}
+
 /// One search thread's own state, kept by [`super::Workers`] from one
 /// search to the next (and from one slice to the next of a search run in
 /// slices): the principal variation table, killers, history and the
@@ -68,6 +102,10 @@ pub struct Worker {
     /// The hand-written evaluation's cache or the network's accumulators,
     /// whichever this thread's searches evaluate with ([`EvalState`]).
     pub eval: EvalState,
+    /// Where a slice of a search run in slices paused: the nodes on the
+    /// way from the root to the step being searched, root first, for the
+    /// next slice to descend straight back to ([`PausedNode`]).
+    pub paused: Vec<PausedNode>,
 }
 
 impl Default for Worker {
@@ -97,6 +135,7 @@ impl Worker {
             killers: Killers::new(),
             history: History::new(),
             eval: EvalState::Empty,
+            paused: Vec::new(),
         }
     }
 
@@ -105,6 +144,7 @@ impl Worker {
     /// knows how it evaluates). A search taken up again where an earlier
     /// slice of it paused would keep them instead.
     pub fn new_search(&mut self) {
+        self.paused.clear();
         self.pv_len = [0; MAX_PLY];
         self.killers.clear();
         self.history.clear();
@@ -220,6 +260,23 @@ impl<'a> ThreadState<'a> {
         let (head, tail) = w.pv.split_at_mut(ply + 1);
         head[ply][..child_len].copy_from_slice(&tail[0][..child_len]);
         w.pv_len[ply] = child_len;
+    }
+
+    /// Whether the search stopped because its slice paused.
+    pub fn paused(&self) -> bool {
+        self.control.paused()
+    }
+
+    /// The variation at `ply`.
+    pub fn pv_at(&self, ply: usize) -> &[Step] {
+        &self.worker.pv[ply][..self.worker.pv_len[ply]]
+    }
+
+    /// Sets the variation at `ply` (a node taken up where it paused).
+    pub fn set_pv(&mut self, ply: usize, line: &[Step]) {
+        let len = line.len().min(MAX_PLY);
+        self.worker.pv[ply][..len].copy_from_slice(&line[..len]);
+        self.worker.pv_len[ply] = len;
     }
 
     /// The principal variation from the root.
