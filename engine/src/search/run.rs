@@ -28,7 +28,7 @@ const FALLBACK_MIN_TIME: Duration = Duration::from_millis(5);
 /// search's outcome once it has ended (the slices after go on with its
 /// fallback, [`Search::think`]), and the fallback's iterations.
 #[derive(Debug, Default)]
-pub struct Resumes {
+pub(crate) struct Resumes {
     first: Mutex<Resume>,
     first_done: Mutex<Option<Outcome>>,
     fallback: Mutex<Resume>,
