@@ -480,7 +480,11 @@ impl<'a> AlphaBeta<'a> {
         }
         let pv_node = beta - alpha > 1;
         let key = pos.hash() ^ self.salt;
-        let resume = self.resume_here(key, depth, alpha, beta);
+        let resume = if self.t.worker.paused.is_empty() {
+            None
+        } else {
+            self.resume_here(key, depth, alpha, beta)
+        };
         let turns_from_root = pos.turn() - self.root_turn;
         // With turns left out (`MultiPV`), values in the root's turn are
         // not those of the game: neither read nor written in the table.
@@ -496,18 +500,12 @@ impl<'a> AlphaBeta<'a> {
         }
         let me = pos.side_to_move();
         let my_sign = self.sign(me);
+        let mut list = self.ordered_steps(pos, tt_step, ply);
         let alpha0 = alpha;
-        let (list, mut best, mut best_step, mut searched);
-        (list, alpha, best, best_step, searched) = match resume {
-            None => (
-                self.ordered_steps(pos, tt_step, ply),
-                alpha,
-                -INFINITY,
-                None,
-                0,
-            ),
-            Some(node) => self.take_up(pos, tt_step, ply, node),
-        };
+        let (mut best, mut best_step, mut searched) = (-INFINITY, None, 0);
+        if let Some(node) = resume {
+            (alpha, best, best_step, searched) = self.take_up(&mut list, ply, node);
+        }
         for (i, &step) in list.iter().enumerate() {
             if excluding && self.ends_an_excluded_turn(pos, step) {
                 continue;
@@ -591,6 +589,7 @@ impl<'a> AlphaBeta<'a> {
     /// first ([`PausedNode`]): its key, depth and window as `entered`,
     /// what it had found, and the step it was `searching` (the `n`th, after
     /// `done`, reducible or not).
+    #[cold]
     fn leave_paused(
         &mut self,
         ply: usize,
@@ -619,17 +618,17 @@ impl<'a> AlphaBeta<'a> {
     /// (the one it was searching first, then those it had not searched),
     /// and its window's lower end, best value and step and count of steps
     /// searched as they were; its variation put back.
+    #[cold]
     fn take_up(
         &mut self,
-        pos: &Position,
-        tt_step: Option<Step>,
+        list: &mut StepList,
         ply: usize,
         node: PausedNode,
-    ) -> (StepList, i32, i32, Option<Step>, usize) {
-        let list = resumed_order(&self.ordered_steps(pos, tt_step, ply), &node);
+    ) -> (i32, i32, Option<Step>, usize) {
+        *list = resumed_order(list, &node);
         self.t.set_pv(ply, &node.pv);
         self.resume_stage = node.stage;
-        (list, node.alpha, node.best, node.best_step, node.searched)
+        (node.alpha, node.best, node.best_step, node.searched)
     }
 
     /// Which of the scout's searches of the step being searched (the
@@ -658,7 +657,7 @@ impl<'a> AlphaBeta<'a> {
     /// it (the same position, depth and window): taken off the way, to be
     /// taken up where it paused. Any other node on the way means the way
     /// is no longer this search's: it is forgotten.
-    #[inline]
+    #[cold]
     fn resume_here(&mut self, key: u64, depth: i32, alpha: i32, beta: i32) -> Option<PausedNode> {
         let paused = &mut self.t.worker.paused;
         let next = paused.first()?;
