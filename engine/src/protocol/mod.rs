@@ -12,6 +12,8 @@
 
 pub mod commands;
 pub mod input;
+#[cfg(test)]
+mod sink;
 mod slices;
 pub mod words;
 

@@ -211,33 +211,7 @@ mod tests {
     use super::super::{Flow, Output};
     use super::*;
     use crate::engine::Engine;
-    use std::io::Write;
-    use std::sync::Mutex;
-
-    /// Lines written by a session.
-    #[derive(Clone, Default)]
-    struct Sink(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Sink {
-        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(b);
-            Ok(b.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
-    impl Sink {
-        fn take(&self) -> Vec<String> {
-            let bytes = std::mem::take(&mut *self.0.lock().unwrap());
-            String::from_utf8(bytes)
-                .unwrap()
-                .lines()
-                .map(String::from)
-                .collect()
-        }
-    }
+    use crate::protocol::sink::Sink;
 
     fn session(cooperative: bool) -> (Session, Sink) {
         let sink = Sink::default();

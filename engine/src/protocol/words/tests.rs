@@ -4,11 +4,11 @@
 
 use super::*;
 use crate::engine::Engine;
+use crate::protocol::sink::Sink;
 use crate::protocol::{Flow, Output, Session};
 use crate::search::Limits;
 use splut_rules::{Game, Position, splitmix64};
-use std::io::Write;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 fn steps(text: &str) -> Vec<StepText> {
     text.split(' ')
@@ -398,31 +398,6 @@ fn random_and_cut_lines_never_panic() {
             .map(|_| splitmix64(&mut state) as u8)
             .collect();
         check_stable(&String::from_utf8_lossy(&bytes));
-    }
-}
-
-/// Lines written by a session.
-#[derive(Clone, Default)]
-struct Sink(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Sink {
-    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(b);
-        Ok(b.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Sink {
-    fn take(&self) -> Vec<String> {
-        let bytes = std::mem::take(&mut *self.0.lock().unwrap());
-        String::from_utf8(bytes)
-            .unwrap()
-            .lines()
-            .map(String::from)
-            .collect()
     }
 }
 
