@@ -502,11 +502,11 @@ impl<'a> AlphaBeta<'a> {
         let my_sign = self.sign(me);
         let mut list = self.ordered_steps(pos, tt_step, ply);
         let alpha0 = alpha;
-        let (mut best, mut best_step, mut searched) = (-INFINITY, None, 0);
+        let (mut best, mut best_step, mut searched, mut first) = (-INFINITY, None, 0, 0);
         if let Some(node) = resume {
-            (alpha, best, best_step, searched) = self.take_up(&mut list, ply, node);
+            (alpha, best, best_step, searched, first) = self.take_up(&mut list, ply, node);
         }
-        for (i, &step) in list.iter().enumerate() {
+        for (i, &step) in list.iter().enumerate().skip(first) {
             if excluding && self.ends_an_excluded_turn(pos, step) {
                 continue;
             }
@@ -531,7 +531,7 @@ impl<'a> AlphaBeta<'a> {
             if self.t.stopped {
                 if self.t.paused() {
                     let entered = (key, depth, alpha0, beta);
-                    let searching = (n, &list[..i], step, quiet && !pv_node);
+                    let searching = (n, &list[..], i, quiet && !pv_node);
                     self.leave_paused(ply, entered, (alpha, best, best_step), searching);
                 }
                 return 0;
@@ -587,15 +587,15 @@ impl<'a> AlphaBeta<'a> {
 
     /// Leaves the node at `ply` on the way a paused slice took, root
     /// first ([`PausedNode`]): its key, depth and window as `entered`,
-    /// what it had found, and the step it was `searching` (the `n`th, after
-    /// `done`, reducible or not).
+    /// what it had found, and the step it was `searching` (the `n`th, the
+    /// `i`th of its `steps`, reducible or not).
     #[cold]
     fn leave_paused(
         &mut self,
         ply: usize,
         (key, depth, alpha0, beta): (u64, i32, i32, i32),
         (alpha, best, best_step): (i32, i32, Option<Step>),
-        (n, done, step, reducible): (usize, &[Step], Step, bool),
+        (n, steps, i, reducible): (usize, &[Step], usize, bool),
     ) {
         let node = PausedNode {
             key,
@@ -606,8 +606,8 @@ impl<'a> AlphaBeta<'a> {
             best,
             best_step,
             searched: n,
-            done: done.to_vec(),
-            step,
+            steps: steps.to_vec(),
+            index: i,
             stage: self.scout_stage(depth, n, reducible),
             pv: self.t.pv_at(ply).to_vec(),
         };
@@ -615,20 +615,31 @@ impl<'a> AlphaBeta<'a> {
     }
 
     /// A node taken up where a slice paused ([`PausedNode`]): its steps
-    /// (the one it was searching first, then those it had not searched),
-    /// and its window's lower end, best value and step and count of steps
-    /// searched as they were; its variation put back.
+    /// in the order it searched them, and its window's lower end, best
+    /// value and step, count of steps searched and the place of the step
+    /// it was searching, as they were; its variation put back.
     #[cold]
     fn take_up(
         &mut self,
         list: &mut StepList,
         ply: usize,
         node: PausedNode,
-    ) -> (i32, i32, Option<Step>, usize) {
-        *list = resumed_order(list, &node);
+    ) -> (i32, i32, Option<Step>, usize, usize) {
+        list.clear();
+        for &s in &node.steps {
+            list.push(s);
+        }
         self.t.set_pv(ply, &node.pv);
         self.resume_stage = node.stage;
-        (node.alpha, node.best, node.best_step, node.searched)
+        let PausedNode {
+            alpha,
+            best,
+            best_step,
+            searched,
+            index,
+            ..
+        } = node;
+        (alpha, best, best_step, searched, index)
     }
 
     /// Which of the scout's searches of the step being searched (the
@@ -819,17 +830,4 @@ impl<'a> AlphaBeta<'a> {
         }
         best
     }
-}
-
-/// The steps of a node taken up where it paused: the one it was
-/// searching first, then those it had not searched, in `list`'s order.
-fn resumed_order(list: &StepList, node: &PausedNode) -> StepList {
-    let mut out = StepList::new();
-    out.push(node.step);
-    for &s in list.iter() {
-        if s != node.step && !node.done.contains(&s) {
-            out.push(s);
-        }
-    }
-    out
 }

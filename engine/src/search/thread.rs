@@ -67,12 +67,14 @@ pub struct PausedNode {
     pub best: i32,
     /// The step giving `best`.
     pub best_step: Option<Step>,
-    /// Steps searched through, not counting the one being searched.
+    /// Steps searched through, not counting the one being searched (those
+    /// left out by `MultiPV` not counted).
     pub searched: usize,
-    /// Those steps.
-    pub done: Vec<Step>,
-    /// The step being searched when it paused.
-    pub step: Step,
+    /// Its steps in the order it searched them, so it goes on in that
+    /// order (and judges a cut-off by the same steps before it).
+    pub steps: Vec<Step>,
+    /// Where in `steps` the one being searched when it paused is.
+    pub index: usize,
     /// Which of its searches of that step ([`super::alphabeta`]'s scout:
     /// 0 the first, 1 the full-depth null-window one after a reduced
     /// one, 2 the full-window one) was under way.
