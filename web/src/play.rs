@@ -156,15 +156,13 @@ pub fn info_json(line: &str) -> String {
     let winprob = if info.winprob.is_empty() {
         "null".to_string()
     } else {
-        let chances: Vec<String> = info
-            .winprob
-            .iter()
-            .map(|(seat, p)| {
-                let p = Value::from((p * 1000.0).round() / 1000.0);
-                format!("\"{}\":{p}", seat.letter())
-            })
-            .collect();
-        format!("{{{}}}", chances.join(","))
+        // As the board's values spell them, in the line's order.
+        let mut out = Vec::new();
+        let json = &mut serde_json::Serializer::new(&mut out);
+        match splut_board::letters::probabilities(&info.winprob, json) {
+            Ok(()) => String::from_utf8_lossy(&out).into_owned(),
+            Err(_) => "null".to_string(),
+        }
     };
     object(&[
         ("info", fields),

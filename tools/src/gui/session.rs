@@ -53,18 +53,11 @@ pub fn slow_pause(normal: Duration) -> Duration {
     (normal * 4).max(Duration::from_millis(1200))
 }
 
-/// Win probabilities as JSON: `{"r": 0.6, "g": 0.4}`.
+/// Win probabilities as JSON: `{"r": 0.6, "g": 0.4}`, as the board's
+/// values spell them ([`splut_board::letters::probabilities`]).
 pub fn winprob_json(w: &WinProb) -> serde_json::Value {
-    serde_json::Value::Object(
-        w.iter()
-            .map(|(c, p)| {
-                (
-                    c.to_string(),
-                    serde_json::json!((p * 1000.0).round() / 1000.0),
-                )
-            })
-            .collect(),
-    )
+    splut_board::letters::probabilities(w, serde_json::value::Serializer)
+        .unwrap_or(serde_json::Value::Null)
 }
 
 /// A search's report as the page reads it (app.js's `infoText`, as
