@@ -79,23 +79,10 @@ fn named_modules(line: &str) -> Vec<String> {
         ("splut_play", "play"),
         ("splut_board", "board"),
     ] {
-        let mut rest = line;
-        while let Some(i) = rest.find(krate) {
-            let before = rest[..i].chars().next_back();
-            rest = &rest[i + krate.len()..];
-            if !before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
-                found.push(module.to_string());
-            }
-        }
+        found.extend(after_each(line, krate).map(|_| module.to_string()));
     }
     for root in ["crate::", "splut::", "splut_engine::"] {
-        let mut rest = line;
-        while let Some(i) = rest.find(root) {
-            let before = rest[..i].chars().next_back();
-            rest = &rest[i + root.len()..];
-            if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
-                continue;
-            }
+        for rest in after_each(line, root) {
             let name: String = rest
                 .chars()
                 .take_while(|c| c.is_alphanumeric() || *c == '_')
@@ -106,6 +93,16 @@ fn named_modules(line: &str) -> Vec<String> {
         }
     }
     found
+}
+
+/// What follows each place `word` starts a name in `line` (not inside a
+/// longer one, as `not_crate::`).
+fn after_each<'a>(line: &'a str, word: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+    line.match_indices(word).filter_map(move |(i, _)| {
+        let before = line[..i].chars().next_back();
+        let inside = before.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        (!inside).then(|| &line[i + word.len()..])
+    })
 }
 
 /// Every use of a module its floor does not allow, as
