@@ -394,9 +394,12 @@ impl PreparedSearch {
         self.ponder.clone()
     }
 
-    /// Runs the search, calling `on_info` after every iteration, and
-    /// returns its report.
-    pub fn run(self, on_info: &mut dyn FnMut(&Info)) -> Report {
+    /// Runs the search to its end, calling `on_info` after every
+    /// iteration, and returns its report: the driver for a search on a
+    /// thread of its own ([`PreparedSearch::run_slice`] is the one for a
+    /// host with one thread). The engine counts as searching until the
+    /// search is dropped.
+    pub fn run(&mut self, on_info: &mut dyn FnMut(&Info)) -> Report {
         let outcome = self.search().think(self.stop.clone(), on_info);
         Report {
             win_probabilities: win_probabilities(&self.root, &outcome.info),

@@ -103,13 +103,15 @@ fn a_prepared_search_holds_the_engine_until_it_has_run() {
         depth: Some(2),
         ..Limits::default()
     };
-    let search = e.prepare(&game, &limits).unwrap();
+    let mut search = e.prepare(&game, &limits).unwrap();
     assert!(e.is_searching());
     assert!(matches!(e.set_option("Hash", "8"), Err(EngineError::Busy)));
     // A stop sent before the search runs is not lost.
     e.stop();
     assert!(search.stop_requested());
     let report = search.run(&mut |_| {});
+    assert!(e.is_searching(), "until the search is dropped");
+    drop(search);
     assert!(!e.is_searching());
     assert_eq!(report.turn.len(), 1);
     assert_eq!(report.win_probabilities.len(), 2);

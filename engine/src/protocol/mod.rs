@@ -1,10 +1,11 @@
 //! The text protocol (documented in `protocol.md`): UGI, extended for 3–4
 //! players and for whole turns.
 //!
-//! The input loop never blocks on a search: `go` starts one on its own
-//! thread, which prints `info` lines and finally `bestturn …` and
-//! `bestmove …`; meanwhile `isready`, `stop`, `query`, `d` and `quit` are
-//! answered at once. Every malformed or unknown line gets one
+//! The input loop never blocks on a search: `go` (and `perft`) starts a
+//! job (`job.rs`) on the session's search thread, or in a session on one
+//! thread runs it a slice at a time between input lines; it prints `info`
+//! lines and finally `bestturn …` and `bestmove …`, and meanwhile
+//! `isready`, `stop`, `query`, `d` and `quit` are answered at once. Every malformed or unknown line gets one
 //! `info string error: …` line and leaves the engine's state as it was.
 //!
 //! The lines a search writes are printed through [`words`], which reads
@@ -12,23 +13,22 @@
 
 pub mod commands;
 pub mod input;
+mod job;
 #[cfg(test)]
 mod sink;
-mod slices;
 pub mod words;
 
-pub use slices::SLICE;
+pub use job::SLICE;
 
 use crate::engine::{Engine, GoError, win_probabilities};
 use crate::options::{Id, declarations};
-use crate::search::control::Ponder;
 use crate::search::{Info, Limits};
 use commands::{parse_go, parse_position, parse_setoption};
-use splut_rules::{Game, Position, Seat, Step, perft_interruptible};
+use job::{Driver, Job, Progress, Running};
+use splut_rules::{Game, Position, Seat, Step};
 use std::io::{BufRead, Write};
 use words::{BestTurn, InfoString};
 
-use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 
@@ -61,20 +61,6 @@ impl Output {
 struct Plan {
     root: Position,
     turn: Vec<Step>,
-}
-
-struct Running {
-    /// Closed (the sender dropped) once the job's last lines are written.
-    done: mpsc::Receiver<()>,
-    stop: Arc<AtomicBool>,
-    /// `go infinite`: waits for `stop` whatever ends the search.
-    infinite: bool,
-    /// A ponder search's handle (`ponderhit` hits it); until the hit it
-    /// waits for an order like an infinite one, then it is an ordinary
-    /// limited search.
-    ponder: Option<Arc<Ponder>>,
-    /// Cleared by the search thread just before its last two lines.
-    busy: Arc<AtomicBool>,
 }
 
 /// Every command the engine knows.
@@ -117,22 +103,6 @@ const HELP: [&str; 16] = [
     "protocol.md has every command, option and bound",
 ];
 
-impl Running {
-    /// Whether the search waits for an order from outside (`stop`, or the
-    /// `ponderhit` of a ponder search not hit yet): nothing but that order
-    /// ends it, so the end of input stops it at once.
-    fn waits_for_order(&self) -> bool {
-        self.infinite || self.pondering().is_some()
-    }
-
-    /// The handle of a search still pondering: not hit yet and running.
-    fn pondering(&self) -> Option<&Arc<Ponder>> {
-        self.ponder
-            .as_ref()
-            .filter(|p| p.hit_at().is_none() && self.busy.load(SeqCst))
-    }
-}
-
 /// Sets the planned turn, also after a thread panicked holding it.
 fn set_plan(plan: &Mutex<Option<Plan>>, value: Option<Plan>) {
     match plan.lock() {
@@ -159,29 +129,28 @@ pub struct Session {
     /// The engine: options, table, caches, network, threads.
     engine: Arc<Engine>,
     plan: Arc<Mutex<Option<Plan>>>,
+    /// The search or perft running, if any.
     running: Option<Running>,
     /// Where searches and perft run, kept from one `go` to the next.
     search_thread: SearchThread,
     /// Whether searches run on a thread of their own; false in a
     /// cooperative session ([`Session::cooperative`]).
     threads: bool,
-    /// A cooperative session's search, run a slice at a time.
-    pending: Option<slices::Pending>,
 }
 
-/// A job for the search thread.
-type Job = Box<dyn FnOnce() + Send>;
+/// Work for the search thread.
+type Task = Box<dyn FnOnce() + Send>;
 
 /// The thread the session's searches run on, so that the input loop never
 /// blocks: started at the first job and kept for the next ones (short
 /// searches, such as a GUI's hints or `go nodes 1`, then start no thread).
 #[derive(Default)]
-struct SearchThread(Option<mpsc::Sender<Job>>);
+struct SearchThread(Option<mpsc::Sender<Task>>);
 
 impl SearchThread {
     /// Runs `job` on the thread, starting it if there is none (or the last
     /// one ended, after a panic).
-    fn run(&mut self, job: Job) {
+    fn run(&mut self, job: Task) {
         let job = match &self.0 {
             Some(tx) => match tx.send(job) {
                 Ok(()) => return,
@@ -189,7 +158,7 @@ impl SearchThread {
             },
             None => job,
         };
-        let (tx, rx) = mpsc::channel::<Job>();
+        let (tx, rx) = mpsc::channel::<Task>();
         let started = std::thread::Builder::new()
             .name("splut-search".into())
             .spawn(move || {
@@ -308,7 +277,6 @@ impl Session {
             running: None,
             search_thread: SearchThread::default(),
             threads: true,
-            pending: None,
         }
     }
 
@@ -340,36 +308,71 @@ impl Session {
         ));
     }
 
-    /// Whether a search is still running; reaps a finished one.
+    /// Whether a search or perft is still running; reaps a finished one.
     fn searching(&mut self) -> bool {
-        if self.pending.is_some() {
+        let Some(r) = &self.running else {
+            return false;
+        };
+        if r.orders.busy() {
             return true;
         }
-        if let Some(r) = &self.running {
-            if r.busy.load(SeqCst) {
-                return true;
-            }
-            if let Some(r) = self.running.take() {
-                let _ = r.done.recv();
-            }
+        if let Some(Running {
+            driver: Driver::Thread(done),
+            ..
+        }) = self.running.take()
+        {
+            let _ = done.recv();
         }
         false
     }
 
-    /// Waits for a running search's last lines: one that waits for an
+    /// Drives the running job once: a slice of a cooperative session's,
+    /// a short wait for a thread's.
+    fn drive(&mut self) {
+        match &self.running {
+            Some(Running {
+                driver: Driver::Slices(_),
+                ..
+            }) => {
+                self.resume();
+            }
+            Some(_) => std::thread::sleep(std::time::Duration::from_millis(2)),
+            None => {}
+        }
+    }
+
+    /// Waits for a running job's last lines: a search that waits for an
     /// order (infinite, or pondering before the hit) is told to stop at
     /// once (nobody is left to send it), any other, a ponder search after
     /// its hit included, after [`END_OF_INPUT_GRACE`] at most.
     fn finish(&mut self) {
-        self.finish_sliced();
-        if let Some(r) = self.running.take() {
+        let Some(r) = &self.running else {
+            return;
+        };
+        if !r.orders.waits_for_order() {
             let deadline = crate::clock::Instant::now() + END_OF_INPUT_GRACE;
-            let waits = r.waits_for_order();
-            while !waits && r.busy.load(SeqCst) && crate::clock::Instant::now() < deadline {
-                std::thread::sleep(std::time::Duration::from_millis(2));
+            while self.running.as_ref().is_some_and(|r| r.orders.busy())
+                && crate::clock::Instant::now() < deadline
+            {
+                self.drive();
             }
-            r.stop.store(true, SeqCst);
-            let _ = r.done.recv();
+        }
+        self.stop();
+        if let Some(Running {
+            driver: Driver::Thread(done),
+            ..
+        }) = self.running.take()
+        {
+            let _ = done.recv();
+        }
+    }
+
+    /// `stop`: the running search answers with its best so far, a perft
+    /// with no count (a cooperative session's at once).
+    fn stop(&mut self) {
+        if let Some(r) = &self.running {
+            r.orders.stop();
+            self.resume();
         }
     }
 
@@ -429,18 +432,15 @@ impl Session {
                 Err(e) => self.error(&e.to_string()),
             },
             "go" => self.go(args),
-            "stop" => {
-                self.stop_sliced();
-                if let Some(r) = &self.running {
-                    r.stop.store(true, SeqCst);
-                }
-                self.engine.stop();
-            }
+            "stop" => self.stop(),
             // After its hit a search ponders no more: a second hit is an
-            // error, as protocol.md says.
-            "ponderhit" => match self.running.as_ref().and_then(Running::pondering).cloned() {
-                Some(p) => p.hit(),
-                None if self.ponderhit_sliced() => {}
+            // error, as protocol.md says. A search that ended while
+            // pondering answers now.
+            "ponderhit" => match self.running.as_ref().and_then(|r| r.orders.pondering()) {
+                Some(p) => {
+                    p.hit();
+                    self.resume();
+                }
                 None => self.error("ponderhit: no search is pondering"),
             },
             "query" => self.query(args),
@@ -459,41 +459,36 @@ impl Session {
         Flow::Continue
     }
 
-    /// Runs `job` on the session's search thread as the running search:
-    /// it gets the stop flag `stop` (the engine's for a search) and
-    /// returns its last lines, written after `busy` is cleared (so a
-    /// command that needs an idle engine, sent once they are read, is
-    /// accepted).
-    fn start_job(
-        &mut self,
-        infinite: bool,
-        ponder: Option<Arc<Ponder>>,
-        stop: Arc<AtomicBool>,
-        job: impl FnOnce(Arc<AtomicBool>) -> Vec<String> + Send + 'static,
-    ) {
+    /// Starts `job` as the running one: on the session's search thread,
+    /// or, in a cooperative session, its first slice now and the rest
+    /// from [`Session::resume`].
+    fn start(&mut self, mut job: Job) {
+        let orders = job.orders().clone();
         if !self.threads {
-            for line in &job(stop) {
-                self.out.line(line);
-            }
+            self.running = Some(Running {
+                orders,
+                driver: Driver::Slices(Box::new(job)),
+            });
+            self.resume();
             return;
         }
-        let busy = Arc::new(AtomicBool::new(true));
-        let (out, stop2, busy2) = (self.out.clone(), stop.clone(), busy.clone());
-        let (done_tx, done) = mpsc::channel();
+        let (done_tx, done) = mpsc::channel::<()>();
         self.search_thread.run(Box::new(move || {
-            let last = job(stop2);
-            busy2.store(false, SeqCst);
-            for line in &last {
-                out.line(line);
+            loop {
+                match job.step(None) {
+                    Progress::Runs => {}
+                    Progress::Holds => std::thread::sleep(std::time::Duration::from_millis(1)),
+                    Progress::Ended => break,
+                }
             }
+            // The search is dropped (the engine idle) before the session
+            // hears that the job is done.
+            drop(job);
             drop(done_tx);
         }));
         self.running = Some(Running {
-            done,
-            stop,
-            busy,
-            infinite,
-            ponder,
+            orders,
+            driver: Driver::Thread(done),
         });
     }
 
@@ -550,27 +545,7 @@ impl Session {
         // Deep perft runs for hours: it runs like a search, on its own
         // thread (a cooperative session's in slices), and `stop` ends it.
         let pos = *self.game.position();
-        if !self.threads {
-            return self.perft_sliced(&pos, depth);
-        }
-        self.start_job(false, None, Arc::new(AtomicBool::new(false)), move |stop| {
-            let mut go_on = || !stop.load(SeqCst);
-            let mut rows = Vec::new();
-            if depth > 0 {
-                for s in pos.legal_step_vec() {
-                    match perft_interruptible(&pos.after(s), depth - 1, &mut go_on) {
-                        Some(n) => rows.push((s, n)),
-                        None => return vec![InfoString::new(PERFT_STOPPED).to_string()],
-                    }
-                }
-            }
-            let total = if depth == 0 {
-                1
-            } else {
-                rows.iter().map(|r| r.1).sum()
-            };
-            perft_lines(&rows, total)
-        });
+        self.start(Job::perft(&pos, depth, self.out.clone()));
     }
 
     /// The rest of the planned turn, if the current position continues it.
@@ -622,29 +597,14 @@ impl Session {
             }
         };
         let show_win_prob = self.engine.options().check(Id::ShowWinProb);
-        if !self.threads {
-            return self.go_sliced(search, &limits, show_win_prob);
-        }
-        let infinite = limits.infinite;
-        let ponder = search.ponder();
-        let stop = search.stop_flag();
-        let (out, plan, handle) = (self.out.clone(), self.plan.clone(), ponder.clone());
-        self.start_job(infinite, ponder, stop, move |stop| {
-            let mut reported = None;
-            let line = |i: &Info| report_line(&pos, i, show_win_prob);
-            let report = search.run(&mut reporter(&out, &line, &mut reported));
-            if let Some(totals) = conclude(&report, reported.as_ref(), &plan, pos, &line) {
-                out.line(&totals);
-            }
-            // `infinite` holds the answer back until `stop`, whatever ended
-            // the search (a limit, a proof, a search that cannot go on);
-            // pondering until `stop` or the `ponderhit`.
-            let waiting = || infinite || handle.as_ref().is_some_and(|p| p.hit_at().is_none());
-            while waiting() && !stop.load(SeqCst) {
-                std::thread::sleep(std::time::Duration::from_millis(1));
-            }
-            best_lines(&report.turn)
-        });
+        let (out, plan) = (self.out.clone(), self.plan.clone());
+        self.start(Job::search(
+            search,
+            limits.infinite,
+            show_win_prob,
+            out,
+            plan,
+        ));
     }
 
     /// Ends the session at the end of input: a running search gets at most

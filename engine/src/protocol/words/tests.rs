@@ -513,7 +513,7 @@ fn an_engines_reports_read_back_into_their_values() {
         depth: Some(3),
         ..Limits::default()
     };
-    let search = engine.prepare(&Game::new(root), &limits).unwrap();
+    let mut search = engine.prepare(&Game::new(root), &limits).unwrap();
     let mut reports = Vec::new();
     search.run(&mut |i| reports.push(i.clone()));
     assert!(!reports.is_empty());
