@@ -10,7 +10,8 @@
 //!
 //! Defaults: depth 13, 3 players, slices of 50, 20 and 10 ms (shorter
 //! slices stand for a loaded machine, where a slice gets less done);
-//! `SPLUT_HASH=<MiB>` sets the table's size (default the engine's).
+//! `SPLUT_HASH=<MiB>` sets the table's size (default the engine's),
+//! `SPLUT_ALGORITHM=<name>` the `Algorithm` option (e.g. `maxn`).
 //! Prints one line per way of running it: nodes, time, and nodes against
 //! the search in one go.
 
@@ -19,11 +20,15 @@ use splut_engine::{Engine, Limits};
 use splut_rules::{Game, Position};
 use std::time::{Duration, Instant};
 
-/// A fresh engine, with `SPLUT_HASH` MiB of table if set.
+/// A fresh engine, with `SPLUT_HASH` MiB of table and the algorithm
+/// `SPLUT_ALGORITHM` if set.
 fn engine() -> Engine {
     let engine = Engine::new();
     if let Ok(mib) = std::env::var("SPLUT_HASH") {
         engine.set_option("Hash", &mib).expect("a Hash size");
+    }
+    if let Ok(name) = std::env::var("SPLUT_ALGORITHM") {
+        engine.set_option("Algorithm", &name).expect("an algorithm");
     }
     engine
 }

@@ -483,7 +483,7 @@ impl<'a> AlphaBeta<'a> {
         let resume = if self.t.worker.paused.is_empty() {
             None
         } else {
-            self.resume_here(key, depth, alpha, beta)
+            self.t.resume_here(key, depth, (alpha, beta))
         };
         let turns_from_root = pos.turn() - self.root_turn;
         // With turns left out (`MultiPV`), values in the root's turn are
@@ -604,14 +604,15 @@ impl<'a> AlphaBeta<'a> {
             beta,
             alpha,
             best,
+            shares: [0; 4],
             best_step,
             searched: n,
             steps: steps.to_vec(),
             index: i,
             stage: self.scout_stage(depth, n, reducible),
-            pv: self.t.pv_at(ply).to_vec(),
+            pv: Vec::new(),
         };
-        self.t.worker.paused.insert(0, node);
+        self.t.leave_paused(ply, node);
     }
 
     /// A node taken up where a slice paused ([`PausedNode`]): its steps
@@ -661,22 +662,6 @@ impl<'a> AlphaBeta<'a> {
             1
         } else {
             0
-        }
-    }
-
-    /// The node the last slice paused at next on its way down, if this is
-    /// it (the same position, depth and window): taken off the way, to be
-    /// taken up where it paused. Any other node on the way means the way
-    /// is no longer this search's: it is forgotten.
-    #[cold]
-    fn resume_here(&mut self, key: u64, depth: i32, alpha: i32, beta: i32) -> Option<PausedNode> {
-        let paused = &mut self.t.worker.paused;
-        let next = paused.first()?;
-        if (next.key, next.depth, next.alpha0, next.beta) == (key, depth, alpha, beta) {
-            Some(paused.remove(0))
-        } else {
-            paused.clear();
-            None
         }
     }
 

@@ -13,7 +13,7 @@
 
 use super::ordering::{MAX_PLY, ThrowClass, order};
 use super::score::Score;
-use super::thread::{Searcher, Shared, ThreadState, Worker};
+use super::thread::{PausedNode, Searcher, Shared, ThreadState, Worker};
 use super::tt::{Bound, TranspositionTable};
 use crate::eval::nnue::{self, AccumulatorStack};
 use crate::eval::{EvalParams, SHARES_TOTAL, evaluate_shares};
@@ -151,20 +151,19 @@ impl<'a> MaxN<'a> {
             return [0; 4];
         }
         let key = pos.hash() ^ MAXN_SALT;
-        let tt_step = self.tt.probe(key).and_then(|e| e.step);
-        let mut list = StepList::new();
-        pos.legal_steps(&mut list);
         let me = pos.side_to_move();
-        {
-            let board = &*pos;
-            let (killers, history) = (&self.t.worker.killers, &self.t.worker.history);
-            order(&mut list, me, tt_step, killers, history, ply, |s| {
-                Self::classify(board, s, me)
-            });
+        let mut list = StepList::new();
+        let (mut best, mut best_step, mut first) = (None, None, 0);
+        let resume = if self.t.worker.paused.is_empty() {
+            None
+        } else {
+            self.t.resume_here(key, depth, window(bound))
+        };
+        match resume {
+            Some(node) => (best, best_step, first) = self.take_up(&mut list, ply, node),
+            None => self.ordered_steps(pos, key, ply, &mut list),
         }
-        let mut best: Option<Shares> = None;
-        let mut best_step = None;
-        for (i, &step) in list.iter().enumerate() {
+        for (i, &step) in list.iter().enumerate().skip(first) {
             let undo = self.make(pos, step);
             let child_bound = if pos.side_to_move() == me {
                 bound
@@ -174,6 +173,10 @@ impl<'a> MaxN<'a> {
             let v = self.search(pos, depth - 1, ply + 1, child_bound);
             self.unmake(pos, step, &undo);
             if self.t.stopped {
+                if self.t.paused() {
+                    let entered = (key, depth, bound);
+                    self.leave_paused(ply, entered, (best, best_step), (&list[..], i));
+                }
                 return [0; 4];
             }
             if best.is_none_or(|b| v[me.index()] > b[me.index()]) {
@@ -200,6 +203,66 @@ impl<'a> MaxN<'a> {
         let depth_u8 = depth.clamp(0, 255) as u8;
         self.tt.store(key, best_step, 0, depth_u8, Bound::None);
         best.unwrap_or_else(|| self.shares(pos))
+    }
+
+    /// The legal steps of `pos` (its table key `key`, at `ply`) into
+    /// `list`, in the order to search them.
+    fn ordered_steps(&self, pos: &Position, key: u64, ply: usize, list: &mut StepList) {
+        let tt_step = self.tt.probe(key).and_then(|e| e.step);
+        pos.legal_steps(list);
+        let me = pos.side_to_move();
+        let (killers, history) = (&self.t.worker.killers, &self.t.worker.history);
+        order(list, me, tt_step, killers, history, ply, |s| {
+            Self::classify(pos, s, me)
+        });
+    }
+
+    /// Leaves the node at `ply` on the way a paused slice took
+    /// ([`PausedNode`]): its key, depth and bound as `entered`, what it
+    /// had found, its steps and where it was among them.
+    #[cold]
+    fn leave_paused(
+        &mut self,
+        ply: usize,
+        (key, depth, bound): (u64, i32, Option<(Seat, i32)>),
+        (best, best_step): (Option<Shares>, Option<Step>),
+        (steps, i): (&[Step], usize),
+    ) {
+        let (alpha0, beta) = window(bound);
+        let node = PausedNode {
+            key,
+            depth,
+            alpha0,
+            beta,
+            alpha: alpha0,
+            best: 0,
+            shares: best.unwrap_or_default(),
+            best_step,
+            searched: i,
+            steps: steps.to_vec(),
+            index: i,
+            stage: 0,
+            pv: Vec::new(),
+        };
+        self.t.leave_paused(ply, node);
+    }
+
+    /// A node taken up where a slice paused: its steps in the order it
+    /// searched them into `list`, its variation put back; its best shares
+    /// and step, and the place of the step it was searching.
+    #[cold]
+    fn take_up(
+        &mut self,
+        list: &mut StepList,
+        ply: usize,
+        node: PausedNode,
+    ) -> (Option<Shares>, Option<Step>, usize) {
+        for &s in &node.steps {
+            list.push(s);
+        }
+        self.t.set_pv(ply, &node.pv);
+        let best = node.best_step.map(|_| node.shares);
+        (best, node.best_step, node.index)
     }
 
     /// Stand pat on the evaluation, or take a throw that kills another
@@ -235,4 +298,10 @@ impl<'a> MaxN<'a> {
         }
         best
     }
+}
+
+/// A bound as the window a [`PausedNode`] keeps: the seat's index and its
+/// share, `(-1, 0)` for none.
+fn window(bound: Option<(Seat, i32)>) -> (i32, i32) {
+    bound.map_or((-1, 0), |(seat, share)| (seat.index() as i32, share))
 }

@@ -47,24 +47,27 @@ impl<'a> Shared<'a> {
     }
 }
 
-/// A node of alpha-beta's tree on the way to where a slice paused: what
-/// it had found, and the step it was searching. The next slice, meeting
-/// the same node (same position, depth and window), takes it up there
-/// instead of searching its steps again.
+/// A node of the tree (alpha-beta's or max-n's) on the way to where a
+/// slice paused: what it had found, and the step it was searching. The
+/// next slice, meeting the same node (same position, depth and window),
+/// takes it up there instead of searching its steps again.
 #[derive(Clone, Debug)]
 pub struct PausedNode {
     /// The node's table key.
     pub key: u64,
     /// Its depth and window as it was entered.
     pub depth: i32,
-    /// Its window's lower end as it was entered.
+    /// Its window's lower end as it was entered (max-n: the index of the
+    /// seat its bound is of, -1 for none).
     pub alpha0: i32,
-    /// Its window's upper end.
+    /// Its window's upper end (max-n: the share of its bound).
     pub beta: i32,
     /// Its window's lower end when it paused (raised by better steps).
     pub alpha: i32,
-    /// The best value and step found.
+    /// The best value found (max-n: `shares`).
     pub best: i32,
+    /// Max-n's best shares found (valid with a `best_step`).
+    pub shares: [i32; 4],
     /// The step giving `best`.
     pub best_step: Option<Step>,
     /// Steps searched through, not counting the one being searched (those
@@ -267,6 +270,38 @@ impl<'a> ThreadState<'a> {
     /// Whether the search stopped because its slice paused.
     pub fn paused(&self) -> bool {
         self.control.paused()
+    }
+
+    /// The node the last slice paused at next on its way down, if this is
+    /// it (the same key, depth and window `(low, high)`): taken off the
+    /// way, to be taken up where it paused. Any other node on the way
+    /// means the way is no longer this search's: it is forgotten.
+    #[cold]
+    pub fn resume_here(
+        &mut self,
+        key: u64,
+        depth: i32,
+        (low, high): (i32, i32),
+    ) -> Option<PausedNode> {
+        let paused = &mut self.worker.paused;
+        let next = paused.first()?;
+        if (next.key, next.depth, next.alpha0, next.beta) == (key, depth, low, high) {
+            Some(paused.remove(0))
+        } else {
+            paused.clear();
+            None
+        }
+    }
+
+    /// Leaves `node` (at `ply`, its variation taken from there) on the
+    /// way a paused slice took, in front of its children's.
+    #[cold]
+    pub fn leave_paused(&mut self, ply: usize, node: PausedNode) {
+        let node = PausedNode {
+            pv: self.pv_at(ply).to_vec(),
+            ..node
+        };
+        self.worker.paused.insert(0, node);
     }
 
     /// The variation at `ply`.
