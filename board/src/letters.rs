@@ -72,3 +72,15 @@ pub fn keyed<K: Display, V: serde::Serialize, S: Serializer>(
     }
     m.end()
 }
+
+/// A piece kind that may be missing, as its letter (`S`, `D`, `T`) or
+/// `null`.
+pub fn kind_or_null<S: Serializer>(
+    value: &Option<splut_rules::Kind>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match value {
+        Some(k) => s.serialize_char(k.letter()),
+        None => s.serialize_none(),
+    }
+}

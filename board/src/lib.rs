@@ -4,7 +4,10 @@
 //!
 //! - [`threats`]: every killing throw an enemy could make against a seat
 //!   in its next turn, and the seat's own kills at hand;
-//! - [`marks`]: how a step is drawn (squares, rock, a throw's flight);
+//! - [`events`]: what each step did (mover, squares, pushes, pulls,
+//!   levitations, a throw's flight, crushes, seats out), read off the
+//!   rules' play of it, for the page's words and marks;
+//! - [`marks`]: how a step is drawn (its event);
 //! - [`review`]: a seat's expected score on the game's scale, and the
 //!   marks of a turn that drops it.
 //!
@@ -14,6 +17,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod events;
 #[cfg(feature = "serde")]
 pub mod letters;
 pub mod marks;

@@ -1,87 +1,26 @@
 //! How a board draws steps: the mover's squares, a rock moved along, a
-//! thrown rock's flight.
+//! thrown rock's flight — each step's event ([`crate::events`]).
 
-use splut_rules::{Position, Square, Step, StepKind, StepText};
+use crate::events::{StepEvent, step_events};
+use splut_rules::{Position, StepText};
 
-/// How to draw a step as an arrow: the mover's squares, a levitated or
-/// pulled rock's, and a thrown rock's flight.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct StepMark {
-    /// The step.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::text"))]
-    pub step: Step,
-    /// The mover's square before it (`None` for `pass`).
-    #[cfg_attr(
-        feature = "serde",
-        serde(serialize_with = "crate::letters::text_or_null")
-    )]
-    pub from: Option<Square>,
-    /// Its square after it.
-    #[cfg_attr(
-        feature = "serde",
-        serde(serialize_with = "crate::letters::text_or_null")
-    )]
-    pub to: Option<Square>,
-    /// A rock moved along: its square before and after (levitation, pull).
-    #[cfg_attr(
-        feature = "serde",
-        serde(serialize_with = "crate::letters::pair_or_null")
-    )]
-    pub rock: Option<(Square, Square)>,
-    /// A thrown rock's flight: the squares it passes, its landing last.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::texts"))]
-    pub flight: Vec<Square>,
-}
+/// How to draw a step: its event ([`StepEvent`]), which names the mover's
+/// squares (`from`, `to`), a pulled or levitated rock's (`rock`) and a
+/// thrown rock's flight (`flight`), and what the page says of it.
+pub type StepMark = StepEvent;
 
 /// The marks of `steps` played one after another from `pos`; a step that
-/// is not legal there ends the list.
+/// is not legal there ends the list. Their flights are the events' own
+/// ([`crate::events::throw_flight`]'s reckoning).
 pub fn step_marks(pos: &Position, steps: &[StepText]) -> Vec<StepMark> {
-    let mut pos = *pos;
-    let mut out = Vec::new();
-    for text in steps {
-        let Ok(step) = pos.parse_step(&text.to_string()) else {
-            break;
-        };
-        let next = pos.after(step);
-        let mut mark = StepMark {
-            step,
-            from: None,
-            to: None,
-            rock: None,
-            flight: Vec::new(),
-        };
-        if !step.is_pass() {
-            mark.from = Some(step.from());
-            mark.to = Some(step.to());
-        }
-        if let Some(r) = step.rock() {
-            let to = match step.kind() {
-                StepKind::Pull => Some(step.from()),
-                _ => r.neighbour(step.direction()),
-            };
-            mark.rock = to.map(|t| (r, t));
-        }
-        if let Some(dir) = step.throw_direction() {
-            let landing = (next.rocks() & !pos.rocks()).lowest();
-            let mut sq = step.to();
-            while let Some(n) = sq.neighbour(dir) {
-                mark.flight.push(n);
-                if Some(n) == landing || mark.flight.len() > 9 {
-                    break;
-                }
-                sq = n;
-            }
-        }
-        out.push(mark);
-        pos = next;
-    }
-    out
+    let texts: Vec<String> = steps.iter().map(|t| t.to_string()).collect();
+    step_events(pos, &texts)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use splut_rules::Square;
 
     #[test]
     fn steps_are_marked_for_arrows() {

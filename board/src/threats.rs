@@ -11,6 +11,7 @@
 //! cooling rock or another seat's turn would in fact prevent, and never
 //! misses one the board allows.
 
+use crate::events::{StepEvent, events_of, throw_flight};
 use splut_rules::{Kind, Position, Seat, Square, Step, StepKind};
 use std::collections::HashMap;
 
@@ -46,6 +47,8 @@ pub struct Kill {
         serde(serialize_with = "crate::letters::pair_or_null")
     )]
     pub levitation: Option<(Square, Square)>,
+    /// What each step of the turn does, for the page's words and marks.
+    pub events: Vec<StepEvent>,
 }
 
 /// A seat's threats and kills at hand.
@@ -127,6 +130,9 @@ pub fn kills_in_turn(pos: &Position, victim: Option<Seat>) -> Vec<Kill> {
         (k.victim.letter(), k.steps.len(), steps)
     };
     out.sort_by_cached_key(key);
+    for k in &mut out {
+        k.events = events_of(pos, &k.steps);
+    }
     out
 }
 
@@ -177,16 +183,10 @@ fn search(
 /// `before`): the troll, the rock, the flight and any levitation.
 fn describe(before: &Position, attacker: Seat, victim: Seat, path: &[Step]) -> Option<Kill> {
     let throw = *path.last()?;
-    let dir = throw.throw_direction()?;
-    let target = before.piece_square(victim, Kind::Sorcerer)?;
-    let mut flight = Vec::new();
-    let mut sq: Square = throw.to();
-    while sq != target {
-        sq = sq.neighbour(dir)?;
-        flight.push(sq);
-        if flight.len() > 9 {
-            return None;
-        }
+    // The rules' own flight: a kill's ends on the victim's sorcerer.
+    let (flight, landing) = throw_flight(before, throw)?;
+    if before.piece_square(victim, Kind::Sorcerer) != Some(landing) {
+        return None;
     }
     let levitation = path
         .iter()
@@ -204,6 +204,7 @@ fn describe(before: &Position, attacker: Seat, victim: Seat, path: &[Step]) -> O
         rock: throw.to(),
         flight,
         levitation,
+        events: Vec::new(),
     })
 }
 
@@ -321,7 +322,11 @@ mod tests {
             .iter()
             .find(|k| texts(&k.steps) == ["f2f3*n"])
             .unwrap();
-        let json = serde_json::to_value(direct).unwrap();
+        let mut json = serde_json::to_value(direct).unwrap();
+        // Its steps' events, the throw's own flight among them.
+        let events = json.as_object_mut().unwrap().remove("events").unwrap();
+        assert_eq!(events[0]["type"], "throw");
+        assert_eq!(events[0]["flight"], json["flight"]);
         assert_eq!(
             json,
             serde_json::json!({
@@ -335,11 +340,11 @@ mod tests {
         let p = pos("R/gTgDgS/5/7/R7R/7/3R1/rSrDrT/1 r 3 3 - - -");
         let step = splut_rules::StepText::parse("d2d3@f3").unwrap();
         let marks = crate::marks::step_marks(&p, &[step]);
+        let m = &serde_json::to_value(&marks).unwrap()[0];
+        let drawn = ["step", "from", "to", "rock", "flight"].map(|k| m[k].clone());
         assert_eq!(
-            serde_json::to_value(&marks).unwrap(),
-            serde_json::json!([{
-                "step": "d2d3@f3", "from": "d2", "to": "d3", "rock": ["f3", "f4"], "flight": [],
-            }])
+            serde_json::Value::from(drawn.to_vec()),
+            serde_json::json!(["d2d3@f3", "d2", "d3", ["f3", "f4"], []])
         );
     }
 }
