@@ -134,6 +134,9 @@ class LocalGame {
   refresh() {
     this.now = splut.game(this.start, this.steps);
     this.hist = splut.history(this.start, this.steps);
+    // What each step did and what each legal one would do, as the
+    // server's state gives them (splut-board's events).
+    this.events = JSON.parse(splut.call('board_events', `${this.start}\n${this.steps.join(' ')}`));
   }
 
   bump() {
@@ -154,9 +157,10 @@ class LocalGame {
     return this.seats.find(s => s.engine && s.seat === this.now.side) || null;
   }
 
-  /** The turns so far, as the page lists them. */
+  /** The turns so far, as the page lists them, with their events. */
   turns() {
-    return turnsOf(this.steps, this.hist);
+    const events = this.events.turns || [];
+    return turnsOf(this.steps, this.hist).map((t, i) => ({ ...t, events: events[i] || [] }));
   }
 
   json() {
@@ -164,7 +168,7 @@ class LocalGame {
     return {
       id: this.id, version: this.version, start: this.startSpn, seats: this.seats,
       spn: n.spn, side: n.side, steps_left: n.stepsLeft, gameover: n.over, winner: n.winner,
-      legal: n.legal, step_count: this.steps.length, turn: n.turn, turns: this.turns(),
+      legal: n.legal, legal_events: this.events.legal || [], step_count: this.steps.length, turn: n.turn, turns: this.turns(),
       places: n.places, last_step: this.lastStep, thinking: this.thinking, evals: this.evals, pace: this.pace,
       waiting: this.waiting, error: this.error, engine_running: !this.closed, closed: this.closed,
     };

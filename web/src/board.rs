@@ -2,6 +2,7 @@
 //! `splut gui`'s threats, step marks and review judgement (the crate
 //! `splut-board`), answered in the same JSON as its API.
 
+use splut_board::events::{step_event, turn_events};
 use splut_board::marks::step_marks;
 use splut_board::review::{Evaluation, judge};
 use splut_board::threats::{seat_named, threats};
@@ -43,6 +44,26 @@ pub fn marks_json(spn: &str, steps: &str) -> String {
         .map_while(|s| StepText::parse(s).ok())
         .collect();
     serde_json::to_string(&step_marks(&pos, &steps)).unwrap_or_else(|e| error(&e.to_string()))
+}
+
+/// The events of the game from `start` (`2`, `3`, `4` or an SPN) after
+/// `steps` (step texts separated by spaces), for the state the page
+/// reads, as `splut gui`'s session gives them: `{"turns": [[event, …],
+/// …], "legal": [event, …]}`, each turn's steps' events
+/// ([`splut_board::events`]) and those of the side to move's legal steps.
+/// A bad start or step gives the rules' error ([`crate::rules::game_json`]).
+pub fn events_json(start: &str, steps: &str) -> String {
+    let game = match crate::rules::replay(start, steps) {
+        Ok(g) => g,
+        Err(e) => return e,
+    };
+    let pos = game.position();
+    let legal: Vec<_> = pos
+        .legal_step_vec()
+        .into_iter()
+        .filter_map(|s| step_event(pos, s))
+        .collect();
+    serde_json::json!({ "turns": turn_events(&game), "legal": legal }).to_string()
 }
 
 /// A review's turns (`POST /api/games/<id>/review`'s `turns`): the input
@@ -115,5 +136,22 @@ mod tests {
         assert_eq!(r[0]["mark"], "blunder");
         assert_eq!(r[0]["winprob_after"]["g"], 0.8);
         assert!(review_json("{}").contains("error"));
+    }
+
+    #[test]
+    fn events_answer_each_turn_and_each_legal_step() {
+        let e: serde_json::Value = serde_json::from_str(&events_json("2", "e2e3 e8e7")).unwrap();
+        assert_eq!(e["turns"][0][0]["step"], "e2e3");
+        assert_eq!(e["turns"][1][0]["seat"], "g");
+        let legal = Game::new(Position::start(2).unwrap())
+            .position()
+            .legal_step_count();
+        let start: serde_json::Value = serde_json::from_str(&events_json("2", "")).unwrap();
+        assert_eq!(
+            start["legal"].as_array().map(Vec::len),
+            Some(legal as usize)
+        );
+        assert!(events_json("2", "e2e3 zz").contains("error"));
+        assert!(events_json("nonsense", "").contains("error"));
     }
 }

@@ -130,6 +130,14 @@ pub extern "C" fn board_marks() -> usize {
     answer(crate::board::marks_json(&spn, &steps))
 }
 
+/// The board: a start and steps on two lines (as `rules_game`);
+/// `board::events_json`'s answer.
+#[unsafe(no_mangle)]
+pub extern "C" fn board_events() -> usize {
+    let (start, steps) = two_lines();
+    answer(crate::board::events_json(&start, &steps))
+}
+
 /// The board: a review's JSON input; `board::review_json`'s answer.
 #[unsafe(no_mangle)]
 pub extern "C" fn board_review() -> usize {

@@ -54,7 +54,7 @@ pub fn history_json(start: &str, steps: &str) -> String {
 }
 
 /// The game from `start` after `steps`, or [`game_json`]'s error object.
-fn replay(start: &str, steps: &str) -> Result<Game, String> {
+pub(crate) fn replay(start: &str, steps: &str) -> Result<Game, String> {
     let start = start.trim();
     let position = match start {
         "2" | "3" | "4" | "" => {

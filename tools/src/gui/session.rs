@@ -798,18 +798,30 @@ impl Session {
 
     /// The state as the page reads it.
     fn json(&self, st: &State) -> serde_json::Value {
+        // What each step did, as the rules played it (splut-board's
+        // events): the page words and draws them and replays nothing.
+        let events = splut_board::events::turn_events(&st.game);
         let turns: Vec<serde_json::Value> = st
             .game
             .turns()
             .into_iter()
-            .map(|(seat, steps)| {
+            .zip(events)
+            .map(|((seat, steps), events)| {
                 serde_json::json!({
                     "seat": seat.letter().to_string(),
                     "steps": steps.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+                    "events": events,
                 })
             })
             .collect();
         let snap = st.snapshot.as_ref();
+        // What each step the engine offers would do, for choosing one.
+        let legal_events = snap
+            .and_then(|s| {
+                let pos = splut_rules::Position::from_spn(&s.spn).ok()?;
+                Some(splut_board::events::choice_events(&pos, &s.legal))
+            })
+            .unwrap_or_default();
         // The places decided so far, as the rules give them: each seat out,
         // and the winner once the game is over.
         let places: serde_json::Map<String, serde_json::Value> = st
@@ -829,6 +841,7 @@ impl Session {
             "gameover": snap.is_some_and(|s| s.gameover),
             "winner": snap.and_then(|s| s.winner.clone()),
             "legal": snap.map(|s| s.legal.clone()).unwrap_or_default(),
+            "legal_events": legal_events,
             "step_count": st.game.steps().len(),
             "turn": st.game.position().turn(),
             "turns": turns,

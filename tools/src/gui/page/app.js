@@ -1,6 +1,8 @@
 // splut gui: the page. It draws what the server says (the engine's SPN and
-// its `query legal` list) and never decides legality itself: narrate.js
-// replays the steps the engine accepted to tell and mark what they did.
+// its `query legal` list) and never decides legality itself: what each
+// step did or would do comes in the state as events (splut-board's
+// events: turns[].events, legal_events), which this file draws and
+// narrate.js puts in words.
 "use strict";
 
 const SVGNS = "http://www.w3.org/2000/svg";
@@ -23,9 +25,48 @@ let hint = null;         // the last hint: {step_count, steps, marks}
 let reviewed = null;     // the last review: {id, count, turns}
 let threatsShown = null; // the SPN whose threats are drawn
 let pieceEls = new Map(); // "rS" -> piece <g>
-let story = null;        // the game told step by step (narrate.js: narrateGame)
+let story = null;        // the game's events by turn (narrate.js: narrateGame)
 
 const $ = (id) => document.getElementById(id);
+
+// ----- the board's shape and the position drawn -----
+
+const FILES = "abcdefghi";
+
+function onBoard(f, r) { return f >= 0 && f < 9 && r >= 0 && r < 9 && Math.abs(f - 4) + Math.abs(r - 4) <= 4; }
+
+// SPN → { board: {square: "R"|"rS"…}, side, steps, turn, lev, cooling[], moved[] },
+// what the board draws (the rules read it again in the server).
+function parseSpn(spn) {
+  const fields = String(spn).trim().split(" ");
+  if (fields.length !== 7) return null;
+  const ranks = fields[0].split("/");
+  if (ranks.length !== 9) return null;
+  const board = {};
+  for (let i = 0; i < 9; i++) {
+    const r = 8 - i, lo = Math.abs(r - 4), width = 9 - 2 * lo;
+    let f = lo;
+    const s = ranks[i];
+    for (let k = 0; k < s.length; k++) {
+      const c = s[k];
+      if (c >= "1" && c <= "9") { f += Number(c); continue; }
+      if (f >= lo + width) return null;
+      const sq = FILES[f] + (r + 1);
+      if (c === "R") { board[sq] = "R"; f++; continue; }
+      if (!"rygb".includes(c) || !"SDT".includes(s[k + 1] || "")) return null;
+      board[sq] = c + s[k + 1]; k++; f++;
+    }
+    if (f !== lo + width) return null;
+  }
+  const list = (x) => (x === "-" ? [] : x.split(","));
+  return { board, side: fields[1], steps: Number(fields[2]), turn: Number(fields[3]),
+           lev: fields[4], cooling: list(fields[5]), moved: list(fields[6]) };
+}
+
+// The seats whose sorcerer is on `board`.
+function seatsOn(board) {
+  return new Set(Object.values(board).filter((c) => c[1] === "S").map((c) => c[0]));
+}
 
 function centre(sq) {
   const f = FILES.indexOf(sq[0]), r = Number(sq[1]) - 1;
@@ -180,7 +221,8 @@ function personToMove() {
   return !!s && !s.engine;
 }
 
-function legalSteps() { return personToMove() ? game.legal.map(parseStep).filter(Boolean) : []; }
+// The steps a person may choose, each as the event it would be.
+function legalSteps() { return personToMove() ? game.legal_events || [] : []; }
 
 // The squares a person can move from get a ring (not a veil: they are the
 // ones to touch); the selected one and its targets are lit.
@@ -209,50 +251,43 @@ function hideChooser() {
   if (layers.preview) layers.preview.textContent = "";
 }
 
-// A choice among the steps between the same two squares, in words; a
-// throw (its `flight` from throwFlight) names where the rock lands and
-// whom it crushes.
-function describe(s, flight) {
-  if (s.pull) return `pull the rock from ${s.pull}`;
-  if (s.lev) return `levitate the rock on ${s.lev}`;
-  if (s.throwDir) {
-    if (!flight) return `throw ${DIR_NAME[s.throwDir]}`;
-    const victim = flight.crushed ? `, crushing ${pieceName(flight.crushed)}` : "";
-    return `throw ${DIR_NAME[s.throwDir]}: lands on ${flight.landing}${victim}`;
+// A choice among the steps between the same two squares (events), in
+// words; a throw names where the rock lands and whom it crushes.
+function describe(s) {
+  if (s.type === "pull") return `pull the rock from ${s.rock[0]}`;
+  if (s.type === "levitate") return `levitate the rock on ${s.rock[0]}`;
+  if (s.type === "throw") {
+    if (!s.landing) return `throw ${DIR_NAME[s.throw]}`;
+    const victim = s.crushed ? `, crushing ${pieceName(s.crushed)}` : "";
+    return `throw ${DIR_NAME[s.throw]}: lands on ${s.landing}${victim}`;
   }
   return "just step";
 }
 
-// Draws where each offered throw would land (and what it would crush):
-// `flights` maps a throw's text to its flight.
-function previewThrows(cands, flights) {
+// Draws where each offered throw would land (and what it would crush).
+function previewThrows(cands) {
   layers.preview.textContent = "";
   for (const c of cands) {
-    const t = flights.get(c.text);
-    if (!t) continue;
-    const g = el("g", { class: "throw-preview", "data-step": c.text, "data-landing": t.landing,
-                        "data-crushed": t.crushed || "" }, layers.preview);
-    path(g, [c.to, ...t.flight], "preview-flight");
-    const [x, y] = centre(t.landing);
-    el("circle", { cx: x, cy: y, r: 24, class: t.crushed ? "preview-victim" : "preview-land" }, g);
+    if (c.type !== "throw" || !c.landing) continue;
+    const g = el("g", { class: "throw-preview", "data-step": c.step, "data-landing": c.landing,
+                        "data-crushed": c.crushed || "" }, layers.preview);
+    path(g, [c.to, ...c.flight], "preview-flight");
+    const [x, y] = centre(c.landing);
+    el("circle", { cx: x, cy: y, r: 24, class: c.crushed ? "preview-victim" : "preview-land" }, g);
     const label = el("text", { x: x - 5, y: y + 5, class: "arrow-label" }, g);
-    label.textContent = c.throwDir.toUpperCase();
+    label.textContent = c.throw.toUpperCase();
   }
 }
 
 function showChooser(cands) {
-  // Each throw's flight, worked out once for its words and its drawing.
-  const p = parseSpn(game.spn);
-  const flights = new Map(cands.filter((c) => c.throwDir && p)
-    .map((c) => [c.text, throwFlight(p.board, c.from, c.to, c.throwDir)]));
   $("chooser-title").textContent = `${selected}→${cands[0].to}: `;
   const box = $("chooser-buttons");
   box.textContent = "";
   for (const c of cands) {
     const b = document.createElement("button");
-    b.textContent = describe(c, flights.get(c.text));
-    b.dataset.step = c.text;
-    b.addEventListener("click", () => { hideChooser(); playStep(c.text); });
+    b.textContent = describe(c);
+    b.dataset.step = c.step;
+    b.addEventListener("click", () => { hideChooser(); playStep(c.step); });
     box.appendChild(b);
   }
   const cancel = document.createElement("button");
@@ -260,7 +295,7 @@ function showChooser(cands) {
   cancel.addEventListener("click", () => { hideChooser(); selected = null; highlight(); });
   box.appendChild(cancel);
   $("chooser").classList.remove("hidden");
-  previewThrows(cands, flights);
+  previewThrows(cands);
 }
 
 function clickSquare(sq) {
@@ -268,7 +303,7 @@ function clickSquare(sq) {
   const steps = legalSteps();
   if (selected) {
     const cands = steps.filter((s) => s.from === selected && s.to === sq);
-    if (cands.length === 1) { hideChooser(); playStep(cands[0].text); return; }
+    if (cands.length === 1) { hideChooser(); playStep(cands[0].step); return; }
     // Ambiguous: pull or not, throw direction, levitate or not / which rock.
     if (cands.length > 1) { showChooser(cands); return; }
   }
@@ -332,7 +367,7 @@ function render(st) {
     $("newgame").open = false;  // folded away while the game runs
     showReview();
   }
-  story = narrateGame(st.start, st.turns);
+  story = narrateGame(st.turns);
   // The places are the rules' (Game::places, in the state), not the page's.
   if (story) story.places = st.places || {};
   if (viewing === null && st.spn && st.spn !== drawnSpn) drawPosition(st.spn);
@@ -431,6 +466,13 @@ function recentEvents() {
   return out;
 }
 
+// The rocks a step moved along, from and to: one pulled or levitated,
+// those a dwarf pushed (the farthest first, as they moved).
+function rocksMoved(ev) {
+  const pushed = ev.pushed.filter((p) => p.piece === "R").map((p) => [p.from, p.to]).reverse();
+  return ev.rock ? [ev.rock, ...pushed] : pushed;
+}
+
 function drawLastMarks() {
   layers.last.textContent = "";
   layers.lastTop.textContent = "";
@@ -445,7 +487,7 @@ function drawLastMarks() {
     const colour = SEAT_COLOUR[ev.seat];
     square(ev.from, "last-from", colour, "from");
     square(ev.to, "last-to", colour, "to");
-    for (const [a, b] of ev.rocks) if (a && b) arrow(layers.lastTop, a, b, "last-rock");
+    for (const [a, b] of rocksMoved(ev)) arrow(layers.lastTop, a, b, "last-rock");
     if (ev.type === "throw") {
       const p = path(layers.lastTop, [ev.to, ...ev.flight], "last-flight", colour);
       p.dataset.mark = "flight";
@@ -459,7 +501,7 @@ function drawLastMarks() {
       el("title", {}, x1).textContent = `${pieceName(ev.crushed)} was crushed here`;
     }
   }
-  $("board").dataset.lastSteps = events.map((e) => e.text).join(" ");
+  $("board").dataset.lastSteps = events.map((e) => e.step).join(" ");
 }
 
 function drawLog() {
@@ -673,11 +715,11 @@ function threatSeat(spn) {
 
 // One killing throw drawn: each levitation of the rock on the way one
 // square at a time, the troll's step onto the rock, the flight.
-function killMark(k, kind, spn) {
+function killMark(k, kind) {
   const g = el("g", { class: `${kind}-mark`, "data-steps": k.steps.join(" "),
                       "data-attacker": k.attacker, "data-victim": k.victim }, layers.threats);
-  for (const ev of replaySteps(spn, k.steps)) {
-    if (ev.type === "levitate" && ev.rocks[0][1]) arrow(g, ev.rocks[0][0], ev.rocks[0][1], `${kind}-lev`);
+  for (const ev of k.events) {
+    if (ev.type === "levitate" && ev.rock) arrow(g, ev.rock[0], ev.rock[1], `${kind}-lev`);
   }
   arrow(g, k.troll, k.rock, kind);
   path(g, [k.rock, ...k.flight], `${kind}-flight`);
@@ -701,12 +743,12 @@ async function drawThreats() {
   layers.threats.textContent = "";
   const lines = [];
   for (const k of t.threats) {
-    killMark(k, "threat", spn);
-    lines.push(`⚠ ${SEAT_NAME[k.attacker]} can kill ${SEAT_NAME[k.victim]}: ${k.steps.join(" ")} — ${turnWords(spn, k.steps)}`);
+    killMark(k, "threat");
+    lines.push(`⚠ ${SEAT_NAME[k.attacker]} can kill ${SEAT_NAME[k.victim]}: ${k.steps.join(" ")} — ${turnWords(k.events)}`);
   }
   for (const k of t.kills) {
-    killMark(k, "kill", spn);
-    lines.push(`✔ ${SEAT_NAME[k.attacker]} can kill ${SEAT_NAME[k.victim]}${t.now ? " now" : " next turn"}: ${k.steps.join(" ")} — ${turnWords(spn, k.steps)}`);
+    killMark(k, "kill");
+    lines.push(`✔ ${SEAT_NAME[k.attacker]} can kill ${SEAT_NAME[k.victim]}${t.now ? " now" : " next turn"}: ${k.steps.join(" ")} — ${turnWords(k.events)}`);
   }
   $("threat-list").textContent = lines.length ? lines.join("\n") : `No throw threatens ${SEAT_NAME[t.seat]}, and no kill at hand.`;
   $("threat-list").dataset.threats = String(t.threats.length);
@@ -730,7 +772,7 @@ async function askHint() {
     hint = h;
     drawHint();
     $("board").dataset.hint = h.steps.join(" ");
-    $("hint-text").textContent = `Hint for ${SEAT_NAME[h.seat] || h.seat}: ${h.steps.join(" ")} — ${turnWords(game.spn, h.steps)}`;
+    $("hint-text").textContent = `Hint for ${SEAT_NAME[h.seat] || h.seat}: ${h.steps.join(" ")} — ${turnWords(h.marks)}`;
     $("hint-text").classList.remove("hidden");
   } catch (e) { showError(`Hint: ${e.message}`, false); }
   $("hint").disabled = false;
@@ -837,8 +879,8 @@ function showReview() {
     if (told) {
       const words = document.createElement("div");
       words.className = "words";
-      words.textContent = told.events.map(stepWords).join("; ") +
-        (t.mark && t.best.length ? ` — better: ${turnWords(told.before, t.best, t.seat)}` : "");
+      words.textContent = turnWords(told.events) +
+        (t.mark && t.best.length ? ` — better: ${turnWords(t.best_marks)}` : "");
       d.appendChild(words);
     }
     d.title = "the mover's expected score before → after the turn (100% a win, 0% last place); " +
