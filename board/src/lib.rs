@@ -8,6 +8,7 @@
 //!   levitations, a throw's flight, crushes, seats out), read off the
 //!   rules' play of it, for the page's words and marks;
 //! - [`marks`]: how a step is drawn (its event);
+//! - [`page`]: the page itself (`board/page/`), which both hosts serve;
 //! - [`review`]: a seat's expected score on the game's scale, and the
 //!   marks of a turn that drops it.
 //!
@@ -21,5 +22,6 @@ pub mod events;
 #[cfg(feature = "serde")]
 pub mod letters;
 pub mod marks;
+pub mod page;
 pub mod review;
 pub mod threats;

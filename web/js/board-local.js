@@ -1,7 +1,8 @@
 // The web board's back end without a server: the routes of `splut gui`'s
-// API (src/gui/api.rs) answered in the page, the rules from splut.wasm in
-// the page and the engine in a Web Worker (docs/web.md). The page
-// (src/gui/page/app.js) calls `window.splutBackend(method, path, body)`
+// API (tools/src/gui/api.rs) answered in the page, the rules from
+// splut.wasm in the page and the engine in a Web Worker (docs/web.md).
+// Loaded by the static board's host.js (web/js/host.js); the page
+// (board/page/app.js) calls `window.splutBackend(method, path, body)`
 // instead of `fetch` when this is loaded, so the same page has two back
 // ends. Threats, step marks and the review's judgement are the server's
 // own code (the crate splut-board, in splut.wasm), and so are the record

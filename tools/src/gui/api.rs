@@ -38,11 +38,9 @@ const ANALYSIS_MS: std::ops::RangeInclusive<u64> = 10..=10_000;
 const HINT_MS: u64 = 500;
 const REVIEW_MS: u64 = 100;
 
-/// The page, embedded in the binary.
-const INDEX_HTML: &str = include_str!("page/index.html");
-const APP_JS: &str = include_str!("page/app.js");
-const NARRATE_JS: &str = include_str!("page/narrate.js");
-const STYLE_CSS: &str = include_str!("page/style.css");
+/// The page, embedded in the binary: splut-board's (`board/page/`), as
+/// the static board copies it; this host's `host.js` is the empty one.
+use splut_board::page::{FILES as PAGE_FILES, NATIVE_HOST_JS};
 
 /// An answer: status, content type, body, and a file name for downloads.
 #[derive(Debug)]
@@ -282,10 +280,9 @@ impl Games {
         let (path, query) = url.split_once('?').unwrap_or((url, ""));
         let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
         Ok(match (method, parts.as_slice()) {
-            ("GET", [""] | ["index.html"]) => Reply::text("text/html; charset=utf-8", INDEX_HTML),
-            ("GET", ["app.js"]) => Reply::text("text/javascript; charset=utf-8", APP_JS),
-            ("GET", ["narrate.js"]) => Reply::text("text/javascript; charset=utf-8", NARRATE_JS),
-            ("GET", ["style.css"]) => Reply::text("text/css; charset=utf-8", STYLE_CSS),
+            ("GET", [""]) => page_file("index.html"),
+            ("GET", ["host.js"]) => Reply::text("text/javascript; charset=utf-8", NATIVE_HOST_JS),
+            ("GET", [name]) if PAGE_FILES.iter().any(|f| f.0 == *name) => page_file(name),
             ("GET", ["api", "config"]) => Reply::json(
                 200,
                 serde_json::json!({
@@ -493,6 +490,15 @@ fn game_of(req: &NewGame) -> Result<Game, Refusal> {
     game.play_all(&steps)
         .map_err(|e| Refusal::BadInput(format!("moves: {}", short(&e.to_string(), 200))))?;
     Ok(game)
+}
+
+/// One of the page's files by name; `index.html` for a name it lacks.
+fn page_file(name: &str) -> Reply {
+    let (_, kind, text) = PAGE_FILES
+        .iter()
+        .find(|f| f.0 == name)
+        .unwrap_or(&PAGE_FILES[0]);
+    Reply::text(kind, text)
 }
 
 /// At most `n` characters of `s`, control characters shown as `?`.

@@ -195,8 +195,14 @@ pub fn route(rng: &mut Rng, k: &Known) -> (String, String, Vec<u8>) {
         0 => ("GET".into(), "/".into(), vec![]),
         1 => (
             "GET".into(),
-            rng.pick(&["/index.html", "/app.js", "/narrate.js", "/style.css"])
-                .to_string(),
+            rng.pick(&[
+                "/index.html",
+                "/app.js",
+                "/narrate.js",
+                "/style.css",
+                "/host.js",
+            ])
+            .to_string(),
             vec![],
         ),
         2 => (
