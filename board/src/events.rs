@@ -267,14 +267,17 @@ pub fn choice_events<S: AsRef<str>>(pos: &Position, legal: &[S]) -> Vec<StepEven
 
 /// The events of `game`'s steps, grouped by turn as [`Game::turns`].
 pub fn turn_events(game: &Game) -> Vec<Vec<StepEvent>> {
-    let mut events = game
-        .steps()
-        .iter()
-        .zip(game.positions())
-        .filter_map(|(&step, pos)| step_event(pos, step));
+    let (steps, positions) = (game.steps(), game.positions());
+    let mut at = 0;
     game.turns()
         .into_iter()
-        .map(|(_, steps)| events.by_ref().take(steps.len()).collect())
+        .map(|(_, turn)| {
+            let range = at..at + turn.len();
+            at = range.end;
+            range
+                .filter_map(|i| step_event(positions.get(i)?, *steps.get(i)?))
+                .collect()
+        })
         .collect()
 }
 
