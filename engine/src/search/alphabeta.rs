@@ -626,11 +626,7 @@ impl<'a> AlphaBeta<'a> {
         ply: usize,
         node: PausedNode,
     ) -> (i32, i32, Option<Step>, usize, usize) {
-        list.clear();
-        for &s in &node.steps {
-            list.push(s);
-        }
-        self.t.set_pv(ply, &node.pv);
+        self.t.take_up(list, ply, &node);
         self.resume_stage = node.stage;
         let PausedNode {
             alpha,

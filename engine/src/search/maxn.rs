@@ -257,10 +257,7 @@ impl<'a> MaxN<'a> {
         ply: usize,
         node: PausedNode,
     ) -> (Option<Shares>, Option<Step>, usize) {
-        for &s in &node.steps {
-            list.push(s);
-        }
-        self.t.set_pv(ply, &node.pv);
+        self.t.take_up(list, ply, &node);
         let best = node.best_step.map(|_| node.shares);
         (best, node.best_step, node.index)
     }

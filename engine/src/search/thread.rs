@@ -11,7 +11,7 @@ use super::tt::TranspositionTable;
 use super::{Control, Progress};
 use crate::eval::nnue::Network;
 use crate::eval::{EvalCaches, EvalParams, EvalState, Evaluator};
-use splut_rules::{Position, Step};
+use splut_rules::{Position, Step, StepList};
 use std::sync::Arc;
 
 /// What every thread of one search shares: the table, the weights, the
@@ -291,6 +291,18 @@ impl<'a> ThreadState<'a> {
             paused.clear();
             None
         }
+    }
+
+    /// Puts back a node taken up where a slice paused (at `ply`): its
+    /// steps, in the order it searched them, into `list`, and its
+    /// variation.
+    #[cold]
+    pub fn take_up(&mut self, list: &mut StepList, ply: usize, node: &PausedNode) {
+        list.clear();
+        for &s in &node.steps {
+            list.push(s);
+        }
+        self.set_pv(ply, &node.pv);
     }
 
     /// Leaves `node` (at `ply`, its variation taken from there) on the
