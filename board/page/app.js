@@ -26,6 +26,8 @@ let reviewed = null;     // the last review: {id, count, turns}
 let threatsShown = null; // the SPN whose threats are drawn
 let pieceEls = new Map(); // "rS" -> piece <g>
 let story = null;        // the game's events by turn (narrate.js: narrateGame)
+let hintBusy = false;     // a hint is asked for
+let bannerClosed = null; // the game whose end banner the person hid
 
 const $ = (id) => document.getElementById(id);
 
@@ -237,11 +239,12 @@ function highlight() {
     hit.classList.toggle("from", from);
     hit.classList.toggle("selected", sq === selected);
     hit.classList.toggle("target", targets.has(sq));
+    const [x, y] = centre(sq);
     if (from) {
-      const [x, y] = centre(sq);
       el("circle", { cx: x, cy: y, r: 25, class: "movable" }, layers.movable);
       el("circle", { cx: x + 19, cy: y - 19, r: 5, class: "movable-dot" }, layers.movable);
     }
+    if (targets.has(sq)) el("circle", { cx: x, cy: y, r: 8, class: "target-dot" }, layers.movable);
   }
 }
 
@@ -255,7 +258,7 @@ function hideChooser() {
 // words; a throw names where the rock lands and whom it crushes.
 function describe(s) {
   if (s.type === "pull") return `pull the rock from ${s.rock[0]}`;
-  if (s.type === "levitate") return `levitate the rock on ${s.rock[0]}`;
+  if (s.type === "levitate") return `levitate the rock from ${s.rock[0]} to ${s.rock[1]}`;
   if (s.type === "throw") {
     if (!s.landing) return `throw ${DIR_NAME[s.throw]}`;
     const victim = s.crushed ? `, crushing ${pieceName(s.crushed)}` : "";
@@ -403,33 +406,51 @@ function render(st) {
 
 function drawStatus(st) {
   const status = $("status");
+  const out = personsOut(st);
   if (st.gameover) status.textContent = "Game over";
   else if (st.side) {
     const who = seatOf(st.side);
     status.textContent = `${SEAT_NAME[st.side]} to move (${who && who.engine ? "engine" : "you"}), ` +
       `${st.steps_left} step${st.steps_left === 1 ? "" : "s"} left, turn ${st.turn}`;
+    if (out.length) status.textContent = `You are out (${outWords(out, st)}). ` + status.textContent;
   }
   status.className = "status seat-" + (st.side || "");
+  status.dataset.out = out.join("");
+  // Nothing left to take back or hint for a person who is out.
+  $("takeback").disabled = out.length > 0;
+  $("hint").disabled = out.length > 0 || hintBusy;
 }
 
+// "Green, 3rd": the seats out and their places.
+function outWords(seats, st) {
+  const places = st.places || {};
+  return seats.map((s) => SEAT_NAME[s] + (places[s] ? `, ${ORDINAL[places[s]]}` : "")).join("; ");
+}
+
+// The engine's thinking line, the same from either host: the last report
+// with a depth of this thought (a copy: the static board's state is live),
+// kept while a later report has none, and after the thought as "thought".
 function drawThinking(st) {
   const th = st.thinking;
-  const infoText = (i) => (i && i.depth != null
-    ? `depth ${i.depth}  score ${i.score || "?"}  nodes ${i.nodes ?? "?"}  time ${i.time ?? "?"} ms\npv ${(i.pv || []).join(" ")}` : "");
+  const infoText = (i) => `depth ${i.depth}  score ${i.score || "?"}  nodes ${i.nodes ?? "?"}  ` +
+    `time ${i.time ?? "?"} ms\npv ${(i.pv || []).join(" ")}`;
   if (th) {
-    lastThought = th;
-    $("thinking").textContent = `${SEAT_NAME[th.seat]} thinking…\n` + infoText(th.info);
-  } else if (lastThought && lastThought.info) {
-    $("thinking").textContent = `${SEAT_NAME[lastThought.seat]} thought:\n` + infoText(lastThought.info);
-  } else $("thinking").textContent = "";
+    const key = `${st.step_count}${th.seat}`;
+    if (!lastThought || lastThought.key !== key) lastThought = { key, seat: th.seat, info: null };
+    if (th.info && th.info.depth != null) lastThought.info = { ...th.info, pv: [...(th.info.pv || [])] };
+  }
+  const box = $("thinking");
+  if (th) box.textContent = `${SEAT_NAME[th.seat]} thinking…\n` + (lastThought.info ? infoText(lastThought.info) : "");
+  else if (lastThought && lastThought.info) box.textContent = `${SEAT_NAME[lastThought.seat]} thought:\n` + infoText(lastThought.info);
+  else box.textContent = "";
 }
 
 // The seat these marks and words are for: the person to move, else the
 // next person in turn order still in the game; none in an engines' game.
+// None either once every person is out: their next turn never comes.
 function viewerSeat() {
   if (!game) return null;
   const persons = game.seats.filter((s) => !s.engine).map((s) => s.seat);
-  if (!persons.length) return null;
   const inGame = game.spn ? seatsOn(parseSpn(game.spn).board) : new Set(persons);
   const order = "rygb";
   const from = Math.max(0, order.indexOf(game.side || "r"));
@@ -437,14 +458,22 @@ function viewerSeat() {
     const s = order[(from + k) % 4];
     if (persons.includes(s) && inGame.has(s)) return s;
   }
-  return persons[0];
+  return null;
+}
+
+// The person seats, when every one of them is out of a game that goes on
+// (the engines play it out); else none.
+function personsOut(st) {
+  const persons = st.seats.filter((s) => !s.engine).map((s) => s.seat);
+  const out = story ? story.outOrder : [];
+  return !st.gameover && persons.length && persons.every((s) => out.includes(s)) ? persons : [];
 }
 
 // ----- what just happened: the log in words, the marks, the seats -----
 
 // The steps to mark: while browsing, the viewed step's turn up to it; else
 // every step since the viewer's last turn (its own steps once it moves),
-// or the last turn in an engines' game.
+// or the last turn in an engines' game and once every person is out.
 function recentEvents() {
   if (!story) return [];
   const turns = story.turns;
@@ -549,7 +578,7 @@ function drawSeatList(st) {
 // The end: who won, how (the step that ended it, in words), every place.
 function drawBanner(st) {
   const banner = $("banner");
-  banner.classList.toggle("hidden", !st.gameover);
+  banner.classList.toggle("hidden", !st.gameover || bannerClosed === st.id);
   banner.dataset.winner = st.winner || "";
   if (!st.gameover) return;
   $("banner-title").textContent = `${SEAT_NAME[st.winner] || st.winner} wins!`;
@@ -765,6 +794,7 @@ function drawOverlays() {
 async function askHint() {
   if (!game) return;
   if (viewing !== null) toLive();
+  hintBusy = true;
   $("hint").disabled = true;
   $("hint").textContent = "Thinking…";
   try {
@@ -775,7 +805,8 @@ async function askHint() {
     $("hint-text").textContent = `Hint for ${SEAT_NAME[h.seat] || h.seat}: ${h.steps.join(" ")} — ${turnWords(h.marks)}`;
     $("hint-text").classList.remove("hidden");
   } catch (e) { showError(`Hint: ${e.message}`, false); }
-  $("hint").disabled = false;
+  hintBusy = false;
+  $("hint").disabled = game && personsOut(game).length > 0;
   $("hint").textContent = "Hint";
 }
 
@@ -1201,6 +1232,7 @@ function wire() {
   $("next-step").addEventListener("click", nextStep);
   $("help-open").addEventListener("click", () => showHelp(true));
   $("help-close").addEventListener("click", () => showHelp(false));
+  $("banner-close").addEventListener("click", () => { bannerClosed = game && game.id; $("banner").classList.add("hidden"); });
   $("takeback").addEventListener("click", async () => {
     if (!game) return;
     if (viewing !== null) toLive();

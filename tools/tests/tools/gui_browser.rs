@@ -550,6 +550,13 @@ fn the_page_plays_a_whole_game_in_a_real_browser() {
     // The chooser: step alone, or take the rock on f3 along.
     let choices = b.js("return [...document.querySelectorAll('#chooser button[data-step]')].map(e => e.dataset.step);");
     assert_eq!(choices, json!(["d2d3", "d2d3@f3"]));
+    // The levitation says where the rock goes.
+    assert_eq!(
+        b.js(
+            "return document.querySelector('#chooser button[data-step=\"d2d3@f3\"]').textContent;"
+        ),
+        "levitate the rock from f3 to f4"
+    );
     b.choose("d2d3@f3");
     b.wait(
         "document.querySelector('[data-square=\"f4\"]').dataset.levitated === '1'",
@@ -1387,6 +1394,20 @@ fn what_happened_help_and_a_phone_in_a_real_browser() {
     );
     assert_eq!(gui.state(game_id(&b))["turns"][0]["steps"], json!(["e2e3"]));
     assert!(in_viewport(&b, "#board"));
+    // "What happened" is on the first screen, under the board and its
+    // buttons; the square names are at least 10 px high.
+    assert!(
+        in_viewport(&b, "#happened"),
+        "What happened is below the screen: {}",
+        b.js("return JSON.stringify(document.getElementById('happened').getBoundingClientRect());")
+    );
+    let label = b.js("const t = document.querySelector('.coord'); \
+         return parseFloat(getComputedStyle(t).fontSize) * \
+           document.getElementById('board').getBoundingClientRect().width / 504;");
+    assert!(
+        label.as_f64().unwrap() >= 10.0,
+        "square names of {label} px"
+    );
     b.screenshot("gui-phone.png");
     let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     if std::env::var("SPLUT_GUI_IMAGES").as_deref() == Ok("1") {
@@ -1462,4 +1483,151 @@ fn the_pages_words_for_the_rules_events_agree_with_the_rules_in_a_real_browser()
     assert_eq!(out["bad"], json!([]), "{out}");
     assert!(out["steps"].as_u64().unwrap() > 10_000, "{out}");
     assert!(out["kills"].as_u64().unwrap() > 50, "{out}");
+}
+
+/// The board's top on the screen, in CSS pixels.
+fn board_top(b: &Browser) -> f64 {
+    b.js("return document.getElementById('board').getBoundingClientRect().top;")
+        .as_f64()
+        .unwrap()
+}
+
+/// Issue 52's page items: legal squares in no seat's colour, arrowheads
+/// with a rim, the error, the confirm and the end banner over the board
+/// (it does not move), and a person out of a 3-player game: the header
+/// says so, no hint or take-back, only the last turn marked.
+#[test]
+fn notices_marks_and_a_person_out_in_a_real_browser() {
+    let Some((chromium, chromedriver)) = browser_programs() else {
+        return;
+    };
+    let gui = Gui::start(&[]);
+    let b = Browser::start(&chromium, &chromedriver);
+    b.open(&gui.url(), "the page");
+    b.type_into("#start-spn", THROW_SPN);
+    b.wait(
+        "document.getElementById('kind-g')",
+        Duration::from_secs(5),
+        "the seats",
+    );
+    b.click("#kind-g option[value=\"engine\"]");
+    b.start_game();
+    b.wait(
+        "document.getElementById('board').dataset.gameId",
+        Duration::from_secs(10),
+        "the game",
+    );
+    let id = game_id(&b);
+    let top = board_top(&b);
+
+    // A legal square: a light grey, no seat's hue, and a dot.
+    b.click_square("d2");
+    let fill = b.js(
+        "const c = getComputedStyle(document.querySelector('.hit.target')).fill; \
+         return [c, document.querySelectorAll('.target-dot').length];",
+    );
+    let rgb: Vec<f64> = fill[0]
+        .as_str()
+        .unwrap()
+        .split(|c: char| !c.is_ascii_digit() && c != '.')
+        .filter(|x| !x.is_empty())
+        .take(3)
+        .map(|x| x.parse().unwrap())
+        .collect();
+    let spread =
+        rgb.iter().cloned().fold(0.0, f64::max) - rgb.iter().cloned().fold(255.0, f64::min);
+    assert!(spread < 30.0, "a legal square's tint {fill}");
+    assert!(fill[1].as_u64().unwrap() >= 1, "{fill}");
+    b.click_square("d2");
+
+    // Red's kills at hand: green arrowheads on Green's sorcerer, each with
+    // a white rim and a shadow.
+    b.click("#threats-toggle");
+    let heads = b.wait(
+        "document.querySelectorAll('#threat-marks .head').length && \
+         [...document.querySelectorAll('#threat-marks .head')].map(h => { \
+           const c = getComputedStyle(h); return [c.stroke, parseFloat(c.strokeWidth), c.filter]; })",
+        Duration::from_secs(10),
+        "the kills' arrowheads",
+    );
+    for h in heads.as_array().unwrap() {
+        assert_eq!(h[0], "rgb(255, 255, 255)", "{heads}");
+        assert!(h[1].as_f64().unwrap() >= 1.5, "{heads}");
+        assert!(h[2].as_str().unwrap().contains("drop-shadow"), "{heads}");
+    }
+    b.click("#threats-toggle");
+
+    // The error bar and the confirm lie over the board.
+    b.js("showError('a test error', true); return null;");
+    assert!(shown(&b, "#error"));
+    assert_eq!(board_top(&b), top, "the error moved the board");
+    b.js("showError('', false); return null;");
+    b.click("#start");
+    assert!(shown(&b, "#replace-confirm"));
+    assert_eq!(board_top(&b), top, "the confirm moved the board");
+    b.click("#cancel-replace");
+
+    // The end: the banner lies over the board too, and hides on request.
+    b.js("playStep('d2d3'); return null;");
+    b.wait("game.step_count === 1", Duration::from_secs(5), "the step");
+    b.js("playStep('f2f3*w'); return null;");
+    b.wait(
+        "!document.getElementById('banner').classList.contains('hidden')",
+        Duration::from_secs(5),
+        "the end banner",
+    );
+    assert_eq!(board_top(&b), top, "the banner moved the board");
+    b.click("#banner-close");
+    assert!(!shown(&b, "#banner"));
+    assert_eq!(gui.state(id)["gameover"], true);
+
+    // 3 players, Green a person: Yellow's troll crushes Green's sorcerer,
+    // and the engines play on.
+    b.type_into(
+        "#start-spn",
+        "R/gTgDgS/5/7/yS7R/yD6/3R1/rDrSyT/R y 3 3 - - -",
+    );
+    b.wait(
+        "document.getElementById('kind-y')",
+        Duration::from_secs(5),
+        "the seats",
+    );
+    // Leaving the field redraws the seats (its "change"): first that.
+    b.js("document.activeElement.blur(); return null;");
+    b.click("#kind-r option[value=\"engine\"]");
+    b.type_into("#ms-r", "100");
+    b.click("#kind-y option[value=\"engine\"]");
+    b.click("#algo-y option[value=\"greedy\"]");
+    b.type_into("#ms-y", "100");
+    b.click("#kind-g option[value=\"person\"]");
+    b.start_game();
+    b.wait_other_game(&id.to_string(), "the 3-player game");
+    let seen = b.wait(
+        "(game.turns.length >= 3 || game.gameover) && !game.thinking && { \
+           over: game.gameover, out: document.getElementById('status').dataset.out, \
+           status: document.getElementById('status').textContent, \
+           hint: document.getElementById('hint').disabled, \
+           takeback: document.getElementById('takeback').disabled, \
+           marked: document.getElementById('board').dataset.lastSteps, \
+           last: game.turns[game.turns.length - 1].steps.join(' '), \
+           first: game.turns[0].steps.join(' '), killer: game.turns[0].seat }",
+        Duration::from_secs(30),
+        "the engines playing on",
+    );
+    assert_eq!(seen["killer"], "y", "{seen}");
+    assert!(seen["first"].as_str().unwrap().contains('*'), "{seen}");
+    // Only the last turn is marked, never the pile since Green's turn.
+    assert_eq!(seen["marked"], seen["last"], "{seen}");
+    if seen["over"] == false {
+        assert_eq!(seen["out"], "g", "{seen}");
+        assert!(
+            seen["status"]
+                .as_str()
+                .unwrap()
+                .starts_with("You are out (Green, 3rd)."),
+            "{seen}"
+        );
+        assert_eq!(seen["hint"], true, "{seen}");
+        assert_eq!(seen["takeback"], true, "{seen}");
+    }
 }
