@@ -2,12 +2,12 @@
 //! Nothing here trusts the page: every field is checked, and a refused
 //! request changes nothing.
 
-use super::levels::{Level, Levels};
-use super::refusal::Refusal;
 use super::review::{evaluate, review};
 use super::session::winprob_json;
 use super::session::{Pace, SeatConfig, Session};
 use serde::Deserialize;
+use splut_board::session::Refusal;
+use splut_board::session::levels::{Level, Levels};
 use splut_play::client::{Client, option_choices};
 use splut_play::record::first_game;
 use splut_rules::Position;
@@ -372,7 +372,7 @@ impl Games {
             "pace" => {
                 let b = serde_json::from_str::<PaceIn>(body)
                     .map_err(|e| Refusal::BadRequest(format!("bad JSON: {e}")))?;
-                Ok(s.set_pace(b.pace))
+                s.set_pace(b.pace)
             }
             "next" => s.next_step(),
             "restart" => s.restart_engine(),
