@@ -13,6 +13,7 @@
 //! answer is dropped: an engine never plays a turn it was not asked for.
 
 pub mod levels;
+pub mod new_game;
 pub mod refusal;
 pub mod view;
 
