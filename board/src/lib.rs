@@ -10,7 +10,11 @@
 //! - [`marks`]: how a step is drawn (its event);
 //! - [`page`]: the page itself (`board/page/`), which both hosts serve;
 //! - [`review`]: a seat's expected score on the game's scale, and the
-//!   marks of a turn that drops it.
+//!   marks of a turn that drops it;
+//! - `session` (feature `serde`): one game on the board as a state
+//!   machine with no I/O: requests, engine answers and the time go in;
+//!   protocol lines for the engine, the timer it wants and the page's
+//!   state come out. Each host runs the engine and the clock.
 //!
 //! They speak the rules' types (`Seat`, `Square`, `Step`); with the
 //! feature `serde` they serialise as the page reads them, a seat as its
@@ -24,4 +28,6 @@ pub mod letters;
 pub mod marks;
 pub mod page;
 pub mod review;
+#[cfg(feature = "serde")]
+pub mod session;
 pub mod threats;

@@ -2,16 +2,16 @@
 //! Nothing here trusts the page: every field is checked, and a refused
 //! request changes nothing.
 
-use super::levels::{Level, Levels};
-use super::refusal::Refusal;
 use super::review::{evaluate, review};
 use super::session::winprob_json;
-use super::session::{Pace, SeatConfig, Session};
+use super::session::{Pace, Session};
 use serde::Deserialize;
+use splut_board::session::Refusal;
+use splut_board::session::levels::Levels;
+use splut_board::session::new_game::{NewGame, start_position};
 use splut_play::client::{Client, option_choices};
-use splut_play::record::first_game;
 use splut_rules::Position;
-use splut_rules::{Game, Seat};
+use splut_rules::Seat;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -130,36 +130,6 @@ pub struct Games {
     engine_error: Option<String>,
     /// Pause between the steps of an engine's turn.
     step_pause: Duration,
-}
-
-/// A seat of a new game, as the page sends it.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SeatIn {
-    engine: bool,
-    algorithm: Option<String>,
-    movetime: Option<u64>,
-    level: Option<Level>,
-}
-
-/// A new game, as the page sends it.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct NewGame {
-    players: Option<u8>,
-    spn: Option<String>,
-    /// A game record (`splut replay`'s format): its start and steps.
-    record: Option<String>,
-    /// Steps played from the start, space-separated.
-    moves: Option<String>,
-    /// One per seat in the game; none with a record: every seat a person.
-    #[serde(default)]
-    seats: Vec<SeatIn>,
-    /// The game this one replaces (it is closed).
-    replace: Option<u64>,
-    /// How fast the engine's steps are shown (default `normal`).
-    #[serde(default)]
-    pace: Pace,
 }
 
 /// A change of pace.
@@ -372,7 +342,7 @@ impl Games {
             "pace" => {
                 let b = serde_json::from_str::<PaceIn>(body)
                     .map_err(|e| Refusal::BadRequest(format!("bad JSON: {e}")))?;
-                Ok(s.set_pace(b.pace))
+                s.set_pace(b.pace)
             }
             "next" => s.next_step(),
             "restart" => s.restart_engine(),
@@ -385,62 +355,7 @@ impl Games {
     fn new_game(&self, body: &str) -> Result<Reply, Refusal> {
         let mut req: NewGame = serde_json::from_str(body)
             .map_err(|e| Refusal::BadRequest(format!("bad JSON: {e}")))?;
-        let game = game_of(&req)?;
-        let start = *game.start();
-        let letters: Vec<char> = start.seats_in_game().map(|s| s.letter()).collect();
-        if req.seats.is_empty() && req.record.is_some() {
-            req.seats = letters
-                .iter()
-                .map(|_| SeatIn {
-                    engine: false,
-                    algorithm: None,
-                    movetime: None,
-                    level: None,
-                })
-                .collect();
-        }
-        if req.seats.len() != letters.len() {
-            return Err(Refusal::BadInput(format!(
-                "seats: the game has {} seats ({}), {} given",
-                letters.len(),
-                letters.iter().collect::<String>(),
-                req.seats.len()
-            )));
-        }
-        let mut seats = Vec::new();
-        for (seat, s) in letters.iter().zip(&req.seats) {
-            let algorithm = s.algorithm.clone().unwrap_or_else(|| "auto".into());
-            let known = if self.algorithms.is_empty() {
-                // An engine without the option: a plain word at most.
-                algorithm.len() <= 32
-                    && algorithm
-                        .chars()
-                        .all(|c| c.is_ascii_alphanumeric() || c == '-')
-            } else {
-                self.algorithms.contains(&algorithm)
-            };
-            if s.engine && !known {
-                return Err(Refusal::BadInput("seats: unknown algorithm".into()));
-            }
-            let movetime = s.movetime.unwrap_or(1000);
-            if !MOVETIME.contains(&movetime) {
-                return Err(Refusal::BadInput(format!(
-                    "seats: movetime must be {} to {} ms",
-                    MOVETIME.start(),
-                    MOVETIME.end()
-                )));
-            }
-            if let Some(level) = &s.level {
-                self.levels.check(level).map_err(Refusal::BadInput)?;
-            }
-            seats.push(SeatConfig {
-                seat: *seat,
-                engine: s.engine,
-                algorithm,
-                movetime,
-                level: s.level,
-            });
-        }
+        let (game, seats) = req.check(&self.algorithms, &self.levels, MOVETIME)?;
         let _creating = self.creating.lock().unwrap_or_else(|e| e.into_inner());
         // The game replaced makes room, but is closed only once the new
         // one runs: a refused new game leaves the old one playing.
@@ -464,32 +379,6 @@ impl Games {
         self.sessions().insert(id, session);
         Ok(Reply::json(201, state))
     }
-}
-
-/// The game a new-game request asks for: its start (`players`, `spn` or a
-/// `record`'s) and the steps played from it (`moves`, or the record's).
-fn game_of(req: &NewGame) -> Result<Game, Refusal> {
-    let (start, steps) = match &req.record {
-        Some(text) => {
-            if req.players.is_some() || req.spn.is_some() || req.moves.is_some() {
-                return Err(Refusal::BadRequest(
-                    "a record gives its own start and steps: no players, spn or moves with it"
-                        .into(),
-                ));
-            }
-            // The static web board reads it with the same function.
-            let (start, steps) = first_game(text).map_err(Refusal::BadInput)?;
-            (start, steps.join(" "))
-        }
-        None => (
-            start_position(req.players, req.spn.as_deref())?,
-            req.moves.clone().unwrap_or_default(),
-        ),
-    };
-    let mut game = Game::new(start);
-    game.play_all(&steps)
-        .map_err(|e| Refusal::BadInput(format!("moves: {}", short(&e.to_string(), 200))))?;
-    Ok(game)
 }
 
 /// One of the page's files by name; `index.html` for a name it lacks.
@@ -612,24 +501,6 @@ fn analysis_ms(body: &str, default: u64) -> Result<u64, Refusal> {
         )));
     }
     Ok(ms)
-}
-
-/// A game's start: `players` seats' start, or the position in `spn`
-/// (exactly one of them), not yet over.
-fn start_position(players: Option<u8>, spn: Option<&str>) -> Result<Position, Refusal> {
-    let start = match (spn, players) {
-        (Some(spn), None) => Position::from_spn(spn.trim())
-            .map_err(|e| Refusal::BadInput(format!("bad SPN: {e}")))?,
-        (None, Some(n)) => Position::start(usize::from(n))
-            .ok_or_else(|| Refusal::BadInput("players: expected 2, 3 or 4".into()))?,
-        _ => return Err(Refusal::BadRequest("give either players or spn".into())),
-    };
-    if start.is_game_over() {
-        return Err(Refusal::BadInput(
-            "bad SPN: the game in it is already over".into(),
-        ));
-    }
-    Ok(start)
 }
 
 /// `GET /api/preview?players=N` or `?spn=…`: the position a new game

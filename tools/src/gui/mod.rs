@@ -5,8 +5,6 @@
 //! legal steps.
 
 pub mod api;
-pub mod levels;
-pub mod refusal;
 pub mod review;
 pub mod server;
 pub mod session;
@@ -39,7 +37,7 @@ pub fn start_engine(
         .count_in(live)
         .with_timeout(ANSWER_TIMEOUT);
     let ugi = engine.handshake(&[]).map_err(|e| e.to_string())?;
-    if levels::has_option(&ugi, "UCI_ShowWinProb") {
+    if splut_board::session::levels::has_option(&ugi, "UCI_ShowWinProb") {
         engine
             .set_option("UCI_ShowWinProb", "true")
             .map_err(|e| e.to_string())?;

@@ -12,7 +12,7 @@
 //! header lines of any length.)
 
 use super::api::{Games, Reply};
-use super::refusal::Refusal;
+use splut_board::session::Refusal;
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::sync::Arc;

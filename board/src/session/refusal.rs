@@ -1,6 +1,7 @@
-//! Why the GUI refuses a request. The session and the API say *why* with a
-//! [`Refusal`]; `api.rs` alone turns it into an HTTP status (`status`) and
-//! the `{"error": "…"}` body (the message is its `Display`).
+//! Why the board refuses a request. The session and its host's API say
+//! *why* with a [`Refusal`]; the host alone turns it into its answer (for
+//! `splut gui`, an HTTP status and the `{"error": "…"}` body, the message
+//! being its `Display`).
 
 use std::fmt;
 

@@ -1,0 +1,728 @@
+//! One game on the board as a state machine with no I/O: no threads, no
+//! processes, no clock. Its host (`splut gui`'s server, or the static
+//! board) feeds it the page's requests, what the engine said
+//! ([`EngineEvent`]), the engine's end and timer wake-ups, each with the
+//! time `now` since the host began; it answers with [`Command`]s for the
+//! engine (protocol lines, a start, a quit), the time it wants to be woken
+//! at ([`Session::wake_at`]) and the state as the page reads it (its
+//! `Serialize`, [`view`]).
+//!
+//! Every engine search has an id; the engine answers its `go`s in order,
+//! so each `bestmove` ends the oldest search still open. A search the game
+//! moved away from (a take-back, a restart) is told to `stop` and its late
+//! answer is dropped: an engine never plays a turn it was not asked for.
+
+pub mod levels;
+pub mod new_game;
+pub mod refusal;
+pub mod view;
+
+#[cfg(test)]
+mod tests;
+
+use levels::{Level, Levels};
+pub use refusal::Refusal;
+use serde::{Deserialize, Serialize};
+use splut_play::judge::Forfeit;
+use splut_play::record::{Participant, Strength, board_record};
+use splut_rules::{Game, Position, Seat};
+use std::collections::VecDeque;
+use std::time::Duration;
+
+/// An engine silent this long past its time per turn is hung.
+pub const HUNG_AFTER: Duration = Duration::from_secs(10);
+
+/// Who plays a seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SeatConfig {
+    /// `r`, `y`, `g` or `b`.
+    pub seat: char,
+    /// A person (clicks on the page) or the engine.
+    pub engine: bool,
+    /// The engine's `Algorithm`.
+    pub algorithm: String,
+    /// The engine's time per turn in ms.
+    pub movetime: u64,
+    /// The engine's level (full strength if none).
+    pub level: Option<Level>,
+}
+
+/// How fast an engine's steps are shown to the people watching.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Pace {
+    /// No pause: each step as soon as it is known.
+    None,
+    /// The host's step pause between the steps of a turn (and before its
+    /// first step when an engine's turn came before it).
+    #[default]
+    Normal,
+    /// [`slow_pause`] where `Normal` pauses.
+    Slow,
+    /// Each step waits until the page asks for it (`next`).
+    Step,
+}
+
+/// The slow pace's pause: 4 × the normal one, at least 1.2 s.
+pub fn slow_pause(normal: Duration) -> Duration {
+    (normal * 4).max(Duration::from_millis(1200))
+}
+
+/// A search's report as the page reads it (app.js's `infoText`):
+/// `{"depth": 3, "score": "cp 14", "nodes": 120, "time": 5, "pv":
+/// ["d2d3@e1", …]}`, each field `null` (`[]`) when the line has none.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct InfoView {
+    /// `depth`.
+    pub depth: Option<u32>,
+    /// `score`, its words: `cp 14`, `win 3`, `loss 2`.
+    pub score: Option<String>,
+    /// `nodes`.
+    pub nodes: Option<u64>,
+    /// `time`, in milliseconds.
+    pub time: Option<u64>,
+    /// `pv`: the steps' texts.
+    pub pv: Vec<String>,
+}
+
+/// Each seat's chance to win, in seat order.
+pub type WinProb = crate::review::WinProb;
+
+/// What the engine said, read by the host with the engine's own words.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EngineEvent {
+    /// An `info` line: the page's fields, and each seat's chance to win
+    /// by it in the position searched ([`Session::searched`]), if it reads.
+    Info(InfoView, Option<WinProb>),
+    /// `info string error: <why>`: the engine refused to play.
+    Refused(String),
+    /// Its answer, `bestmove` (with the `bestturn` before it), read as
+    /// the tournament reads it: the steps of its turn, or why none.
+    Answer(Result<Vec<String>, Forfeit>),
+}
+
+/// What the host must do for the machine, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Start a fresh engine (quitting the one running, if any) and do its
+    /// handshake. If it cannot, tell [`Session::engine_gone`].
+    Start,
+    /// Send this protocol line to the engine.
+    Send(String),
+    /// Quit the engine: the game needs none now.
+    Quit,
+}
+
+/// What the engine thought of the game at one of its turns.
+#[derive(Clone, Debug, Serialize)]
+pub struct EvalPoint {
+    /// Steps played when it began thinking.
+    pub step: usize,
+    /// The seat it thought for.
+    pub seat: char,
+    /// Its last score.
+    pub score: Option<String>,
+    /// Each seat's chance to win (`{"r": 0.6, …}`).
+    #[serde(serialize_with = "crate::letters::probabilities")]
+    pub winprob: WinProb,
+}
+
+/// What the engine is thinking, for the page.
+#[derive(Clone, Debug, Serialize)]
+pub struct Thinking {
+    /// The seat it thinks for.
+    pub seat: char,
+    /// The last `info` line with any of the page's fields.
+    pub info: Option<InfoView>,
+    /// Each seat's chance to win by it (`{"r": 0.6, …}`), if it reads.
+    #[serde(serialize_with = "view::probabilities_or_null")]
+    pub winprob: Option<WinProb>,
+}
+
+/// The engine process, as far as the machine knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Engine {
+    /// Started and not known to be gone.
+    Up,
+    /// Quit on purpose (the game is over, or closed).
+    Stopped,
+    /// Crashed, hung or could not start: the error says why.
+    Down,
+}
+
+/// One `go` sent to the engine and not yet answered.
+#[derive(Clone, Debug)]
+struct Search {
+    /// False once the game moved away from it (`stop` was sent).
+    live: bool,
+    /// Steps played when it began.
+    step: usize,
+    /// Past this, the engine is hung.
+    deadline: Duration,
+    /// The time it was given to answer, for the message.
+    limit: Duration,
+}
+
+/// An engine's turn being shown, one step at a time.
+#[derive(Clone, Debug)]
+struct Showing {
+    turn: Vec<String>,
+    /// The next step to show.
+    next: usize,
+    /// When the last step (or the answer) was shown.
+    since: Duration,
+}
+
+/// A game on the board: its seats, its steps, its engine's searches and
+/// how the engine's steps are shown.
+#[derive(Clone, Debug)]
+pub struct Session {
+    id: u64,
+    /// Bumped on every change the page should see.
+    version: u64,
+    start_spn: String,
+    game: Game,
+    seats: Vec<SeatConfig>,
+    levels: Levels,
+    step_pause: Duration,
+    pace: Pace,
+    engine: Engine,
+    /// Options sent to the running engine, so only changes are sent.
+    options: Vec<(String, String)>,
+    /// `go`s not yet answered, oldest first.
+    searches: VecDeque<Search>,
+    thinking: Option<Thinking>,
+    showing: Option<Showing>,
+    /// An engine step waits for `next` (step-by-step pace).
+    waiting: bool,
+    error: Option<String>,
+    closed: bool,
+    last_step: Option<String>,
+    evals: Vec<EvalPoint>,
+    out: VecDeque<Command>,
+}
+
+impl Session {
+    /// A game `id` from `game` with these seats (one per seat in the game,
+    /// in seat order), whose engine has `levels` and shows its steps at
+    /// `pace` (`step_pause` the normal pause between them). Its first
+    /// command starts the engine.
+    pub fn new(
+        id: u64,
+        game: Game,
+        seats: Vec<SeatConfig>,
+        levels: Levels,
+        step_pause: Duration,
+        pace: Pace,
+        now: Duration,
+    ) -> Session {
+        let mut s = Session {
+            id,
+            version: 1,
+            start_spn: game.start().to_spn(),
+            game,
+            seats,
+            levels,
+            step_pause,
+            pace,
+            engine: Engine::Up,
+            options: Vec::new(),
+            searches: VecDeque::new(),
+            thinking: None,
+            showing: None,
+            waiting: false,
+            error: None,
+            closed: false,
+            last_step: None,
+            evals: Vec::new(),
+            out: VecDeque::from([Command::Start]),
+        };
+        s.advance(now);
+        s
+    }
+
+    /// The next command for the host to carry out, oldest first.
+    pub fn command(&mut self) -> Option<Command> {
+        self.out.pop_front()
+    }
+
+    /// When the machine wants [`Session::wake`] called: an engine step's
+    /// pause ends, or a search is overdue.
+    pub fn wake_at(&self) -> Option<Duration> {
+        let step = self.step_due().filter(|_| self.pace != Pace::Step);
+        let hung = self.searches.front().map(|s| s.deadline);
+        step.into_iter().chain(hung).min()
+    }
+
+    /// The version of the state: bumped on every change the page sees.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// Whether the game was closed.
+    pub fn closed(&self) -> bool {
+        self.closed
+    }
+
+    /// The game's start (SPN).
+    pub fn start_spn(&self) -> &str {
+        &self.start_spn
+    }
+
+    /// The game so far.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Whether a `go` is unanswered (the host reads the engine closely).
+    pub fn searching(&self) -> bool {
+        !self.searches.is_empty()
+    }
+
+    /// The position the engine's current search is about (its `info`
+    /// lines' win probabilities are read in it), if one is live.
+    pub fn searched(&self) -> Option<&Position> {
+        let s = self.searches.front().filter(|s| s.live)?;
+        self.game.positions().get(s.step)
+    }
+
+    fn bump(&mut self) {
+        self.version += 1;
+    }
+
+    /// The seat to move, if it is the engine's and it may play.
+    fn engine_to_move(&self) -> Option<&SeatConfig> {
+        let pos = self.game.position();
+        if pos.is_game_over() || self.error.is_some() || self.closed {
+            return None;
+        }
+        let side = pos.side_to_move().letter();
+        self.seats.iter().find(|s| s.seat == side && s.engine)
+    }
+
+    /// A person's step.
+    pub fn step(&mut self, text: &str, now: Duration) -> Result<(), Refusal> {
+        if self.searches.iter().any(|s| s.live)
+            || self.showing.is_some()
+            || self.engine_to_move().is_some()
+        {
+            return Err(Refusal::NotPersonsTurn);
+        }
+        if let Some(e) = &self.error {
+            return Err(Refusal::EngineDown(format!(
+                "{e} (restart the engine first)"
+            )));
+        }
+        let pos = self.game.position();
+        if pos.is_game_over() {
+            return Err(Refusal::GameOver);
+        }
+        if !pos.legal_step_vec().iter().any(|s| s.to_string() == text) {
+            return Err(Refusal::IllegalStep(format!(
+                "'{}' is not a legal step here",
+                short(text)
+            )));
+        }
+        if self.engine != Engine::Up {
+            return Err(Refusal::EngineDown(
+                "the engine is not running (restart it)".into(),
+            ));
+        }
+        let mut game = self.game.clone();
+        if let Err(e) = game.play_text(text) {
+            return Err(Refusal::IllegalStep(format!(
+                "the rules core refused '{}': {e}",
+                short(text)
+            )));
+        }
+        self.game = game;
+        self.last_step = Some(text.to_string());
+        self.bump();
+        self.advance(now);
+        Ok(())
+    }
+
+    /// Takes back the current part-turn, or else the last whole turn; then
+    /// more whole turns until a person is to move (if any seat is one). A
+    /// search running is stopped and its answer dropped.
+    pub fn take_back(&mut self, now: Duration) -> Result<(), Refusal> {
+        if self.game.steps().is_empty() {
+            return Err(Refusal::NothingToTakeBack);
+        }
+        let any_person = self.seats.iter().any(|s| !s.engine);
+        let mut game = self.game.clone();
+        undo_turn(&mut game);
+        while any_person
+            && !game.steps().is_empty()
+            && self
+                .seats
+                .iter()
+                .any(|s| s.engine && s.seat == game.position().side_to_move().letter())
+        {
+            undo_turn(&mut game);
+        }
+        self.cancel(now);
+        if self.engine == Engine::Stopped && self.error.is_none() {
+            // Stopped when the game ended: the game goes on again.
+            self.start_engine();
+        }
+        let left = game.steps().len();
+        self.evals.retain(|e| e.step <= left);
+        self.game = game;
+        self.last_step = None;
+        if self.engine == Engine::Up {
+            self.error = None;
+        }
+        self.bump();
+        self.advance(now);
+        Ok(())
+    }
+
+    /// Starts a new engine after a crash (or any time).
+    pub fn restart(&mut self, now: Duration) {
+        self.cancel(now);
+        // The old process goes with its searches.
+        self.searches.clear();
+        self.start_engine();
+        self.error = None;
+        self.bump();
+        self.advance(now);
+    }
+
+    /// Changes the pace of the engine's steps, at once (a pause or a wait
+    /// in progress follows it).
+    pub fn set_pace(&mut self, pace: Pace, now: Duration) {
+        self.pace = pace;
+        if pace != Pace::Step {
+            self.waiting = false;
+        }
+        self.bump();
+        self.advance(now);
+    }
+
+    /// Plays the engine step waiting for it (step-by-step pace).
+    pub fn next(&mut self, now: Duration) -> Result<(), Refusal> {
+        if !self.waiting {
+            return Err(Refusal::NothingWaiting);
+        }
+        self.waiting = false;
+        self.show_step(now);
+        self.advance(now);
+        Ok(())
+    }
+
+    /// Time passed: an engine step whose pause is over is shown, an
+    /// overdue search makes the engine hung.
+    pub fn wake(&mut self, now: Duration) {
+        if let Some(s) = self.searches.front()
+            && now > s.deadline
+        {
+            let why = format!("no bestmove within {} ms", s.limit.as_millis());
+            self.engine_gone(&why, now);
+            self.out.push_back(Command::Quit);
+            return;
+        }
+        self.advance(now);
+    }
+
+    /// The engine exited, could not start, could not be written to, or is
+    /// hung (`why`): the game waits for a restart.
+    pub fn engine_gone(&mut self, why: &str, now: Duration) {
+        if self.closed {
+            return;
+        }
+        // Nothing is sent to an engine that is gone.
+        self.searches.clear();
+        self.cancel(now);
+        self.engine = Engine::Down;
+        self.error = Some(format!("engine crashed: {why}"));
+        self.bump();
+    }
+
+    /// Ends the game: its engine quits, nothing more is played.
+    pub fn close(&mut self) {
+        if self.closed {
+            return;
+        }
+        self.closed = true;
+        self.searches.clear();
+        self.thinking = None;
+        self.showing = None;
+        self.waiting = false;
+        if self.engine == Engine::Up {
+            self.out.push_back(Command::Quit);
+            self.engine = Engine::Stopped;
+        }
+        self.bump();
+    }
+
+    /// What the engine said.
+    pub fn engine_event(&mut self, event: EngineEvent, now: Duration) {
+        let Some(front) = self.searches.front() else {
+            // Nothing asked: nothing to read.
+            return;
+        };
+        let live = front.live;
+        match event {
+            EngineEvent::Info(view, winprob) => {
+                if !live || view == InfoView::default() {
+                    return;
+                }
+                if let Some(t) = self.thinking.as_mut() {
+                    t.info = Some(view);
+                    if winprob.is_some() {
+                        t.winprob = winprob;
+                    }
+                    self.bump();
+                }
+            }
+            EngineEvent::Refused(why) => {
+                if live {
+                    self.error = Some(format!("the engine refused to play: {why}"));
+                    self.bump();
+                }
+            }
+            EngineEvent::Answer(answer) => {
+                let Some(search) = self.searches.pop_front() else {
+                    return;
+                };
+                if search.live {
+                    self.answered(&search, answer, now);
+                }
+                self.advance(now);
+            }
+        }
+    }
+
+    /// A live search's answer: its last view of the game is kept, and its
+    /// turn is shown.
+    fn answered(&mut self, search: &Search, answer: Result<Vec<String>, Forfeit>, now: Duration) {
+        if let Some(t) = self.thinking.take()
+            && let Some(winprob) = t.winprob
+        {
+            self.evals.retain(|e| e.step < search.step);
+            self.evals.push(EvalPoint {
+                step: search.step,
+                seat: t.seat,
+                score: t.info.and_then(|i| i.score),
+                winprob,
+            });
+        }
+        match answer {
+            Ok(turn) => {
+                self.showing = Some(Showing {
+                    turn,
+                    next: 0,
+                    since: now,
+                })
+            }
+            // `bestmove (none)`: the game is over.
+            Err(Forfeit::NoStep) => {}
+            Err(e) => self.error = Some(format!("the engine answered wrongly: {e}")),
+        }
+        self.bump();
+    }
+
+    /// The engine's work is dropped: live searches are told to stop, the
+    /// turn being shown is forgotten.
+    fn cancel(&mut self, now: Duration) {
+        for s in self.searches.iter_mut().filter(|s| s.live) {
+            s.live = false;
+            s.deadline = s.deadline.min(now + HUNG_AFTER);
+            self.out.push_back(Command::Send("stop".into()));
+        }
+        self.thinking = None;
+        self.showing = None;
+        self.waiting = false;
+    }
+
+    fn start_engine(&mut self) {
+        self.out.push_back(Command::Start);
+        self.options.clear();
+        self.engine = Engine::Up;
+    }
+
+    /// When the next engine step of the turn shown may be shown.
+    fn step_due(&self) -> Option<Duration> {
+        let s = self.showing.as_ref()?;
+        // Between the steps of a turn, and before the first one when an
+        // engine's turn came before it.
+        let paused = s.next > 0 || self.after_engine_step();
+        let pause = match self.pace {
+            Pace::None | Pace::Step => Duration::ZERO,
+            Pace::Normal | Pace::Slow if !paused => Duration::ZERO,
+            Pace::Normal => self.step_pause,
+            Pace::Slow => slow_pause(self.step_pause),
+        };
+        Some(s.since + pause)
+    }
+
+    /// Whether the game's last step was an engine seat's.
+    fn after_engine_step(&self) -> bool {
+        let positions = self.game.positions();
+        positions
+            .len()
+            .checked_sub(2)
+            .map(|i| positions[i].side_to_move().letter())
+            .is_some_and(|c| self.seats.iter().any(|s| s.engine && s.seat == c))
+    }
+
+    /// Moves the game on as far as it may go now: the engine's steps whose
+    /// time has come, then its next search, or its quit once the game is
+    /// over.
+    fn advance(&mut self, now: Duration) {
+        while !self.closed && self.error.is_none() && self.engine == Engine::Up {
+            if self.showing.is_some() {
+                if self.pace == Pace::Step {
+                    if !self.waiting {
+                        self.waiting = true;
+                        self.bump();
+                    }
+                    return;
+                }
+                if self.step_due().is_some_and(|due| due > now) {
+                    return;
+                }
+                self.show_step(now);
+                continue;
+            }
+            if !self.searches.is_empty() {
+                // A stopped search's answer comes first.
+                return;
+            }
+            if self.game.position().is_game_over() {
+                // A finished game needs no engine; a take-back starts one.
+                self.out.push_back(Command::Quit);
+                self.engine = Engine::Stopped;
+                self.bump();
+                return;
+            }
+            if let Some(seat) = self.engine_to_move().cloned() {
+                self.search(&seat, now);
+            }
+            return;
+        }
+    }
+
+    /// Plays the next step of the turn shown.
+    fn show_step(&mut self, now: Duration) {
+        let Some(mut s) = self.showing.take() else {
+            return;
+        };
+        let Some(text) = s.turn.get(s.next).cloned() else {
+            return;
+        };
+        if let Err(e) = self.game.play_text(&text) {
+            self.error = Some(format!("the engine played an illegal step: {e}"));
+            self.bump();
+            return;
+        }
+        self.last_step = Some(text);
+        s.next += 1;
+        s.since = now;
+        if s.next < s.turn.len() {
+            self.showing = Some(s);
+        }
+        self.bump();
+    }
+
+    /// Asks the engine for `seat`'s turn: its options, the game, `go`.
+    fn search(&mut self, seat: &SeatConfig, now: Duration) {
+        let mut options = vec![("Algorithm".to_string(), seat.algorithm.clone())];
+        for (name, value) in self.levels.options(seat.level) {
+            options.push((name.to_string(), value));
+        }
+        for (name, value) in options {
+            if self.option(&name) != Some(value.as_str()) {
+                self.out.push_back(Command::Send(format!(
+                    "setoption name {name} value {value}"
+                )));
+                self.options.retain(|(n, _)| *n != name);
+                self.options.push((name, value));
+            }
+        }
+        self.out.push_back(Command::Send(self.position_command()));
+        self.out
+            .push_back(Command::Send(format!("go movetime {}", seat.movetime)));
+        let limit = Duration::from_millis(seat.movetime) + HUNG_AFTER;
+        self.searches.push_back(Search {
+            live: true,
+            step: self.game.steps().len(),
+            deadline: now + limit,
+            limit,
+        });
+        self.thinking = Some(Thinking {
+            seat: seat.seat,
+            info: None,
+            winprob: None,
+        });
+        self.bump();
+    }
+
+    /// The value last sent for option `name`.
+    fn option(&self, name: &str) -> Option<&str> {
+        self.options
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// `position spn <start> moves <steps>` for the game.
+    fn position_command(&self) -> String {
+        let mut cmd = format!("position spn {}", self.start_spn);
+        if !self.game.steps().is_empty() {
+            cmd.push_str(" moves");
+            for s in self.game.steps() {
+                cmd.push(' ');
+                cmd.push_str(&s.to_string());
+            }
+        }
+        cmd
+    }
+
+    /// The game in the tournament records format (`splut replay` reads
+    /// it), as [`board_record`] writes it for both hosts: an unfinished
+    /// game is cut to its last whole turn and recorded as a draw by a turn
+    /// limit at that turn.
+    pub fn record(&self) -> String {
+        let seats: Vec<(Seat, Participant)> = self
+            .seats
+            .iter()
+            .filter_map(|c| Seat::from_letter(c.seat).map(|s| (s, participant(c))))
+            .collect();
+        board_record(&self.game, &seats).to_text()
+    }
+}
+
+/// Who plays a seat, as its record names it.
+fn participant(c: &SeatConfig) -> Participant {
+    if !c.engine {
+        return Participant::Person;
+    }
+    Participant::Engine {
+        algorithm: c.algorithm.clone(),
+        movetime: c.movetime,
+        level: c.level.map(|l| match l {
+            Level::Elo(v) => Strength::Elo(v),
+            Level::Skill(v) => Strength::Skill(v),
+        }),
+    }
+}
+
+/// Takes back the last turn's steps (the current turn's, if it has begun).
+fn undo_turn(game: &mut Game) {
+    let n = game.positions().len();
+    if n < 2 {
+        return;
+    }
+    let turn = game.positions()[n - 2].turn();
+    game.undo_turn(turn);
+}
+
+/// Text from the page as an error message may quote it.
+pub fn short(s: &str) -> String {
+    s.chars()
+        .take(40)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
+}

@@ -1,0 +1,169 @@
+//! A new game as the page asks for it, checked: its start and steps (a
+//! player count, an SPN or a record) and its seats (who plays each, the
+//! engine's algorithm, time per turn and level). A request that does not
+//! check starts nothing.
+
+use super::levels::{Level, Levels};
+use super::{Pace, Refusal, SeatConfig};
+use serde::Deserialize;
+use splut_play::record::first_game;
+use splut_rules::{Game, Position};
+use std::ops::RangeInclusive;
+
+/// A seat of a new game, as the page sends it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatIn {
+    /// The engine plays it (else a person).
+    pub engine: bool,
+    /// The engine's `Algorithm` (`auto` if none).
+    pub algorithm: Option<String>,
+    /// The engine's time per turn in ms (1000 if none).
+    pub movetime: Option<u64>,
+    /// The engine's level (full strength if none).
+    pub level: Option<Level>,
+}
+
+/// A new game, as the page sends it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    /// A new game's seat count (2, 3 or 4).
+    pub players: Option<u8>,
+    /// Its start, in SPN.
+    pub spn: Option<String>,
+    /// A game record (`splut replay`'s format): its start and steps.
+    pub record: Option<String>,
+    /// Steps played from the start, space-separated.
+    pub moves: Option<String>,
+    /// One per seat in the game; none with a record: every seat a person.
+    #[serde(default)]
+    pub seats: Vec<SeatIn>,
+    /// The game this one replaces (it is closed).
+    pub replace: Option<u64>,
+    /// How fast the engine's steps are shown (default `normal`).
+    #[serde(default)]
+    pub pace: Pace,
+}
+
+impl NewGame {
+    /// The game asked for and its seats, checked against the engine's
+    /// `algorithms` (any plain word when it names none), its `levels` and
+    /// the `bounds` on its time per turn, in ms.
+    pub fn check(
+        &mut self,
+        algorithms: &[String],
+        levels: &Levels,
+        bounds: RangeInclusive<u64>,
+    ) -> Result<(Game, Vec<SeatConfig>), Refusal> {
+        let game = game_of(self)?;
+        let start = *game.start();
+        let letters: Vec<char> = start.seats_in_game().map(|s| s.letter()).collect();
+        if self.seats.is_empty() && self.record.is_some() {
+            self.seats = letters
+                .iter()
+                .map(|_| SeatIn {
+                    engine: false,
+                    algorithm: None,
+                    movetime: None,
+                    level: None,
+                })
+                .collect();
+        }
+        if self.seats.len() != letters.len() {
+            return Err(Refusal::BadInput(format!(
+                "seats: the game has {} seats ({}), {} given",
+                letters.len(),
+                letters.iter().collect::<String>(),
+                self.seats.len()
+            )));
+        }
+        let mut seats = Vec::new();
+        for (seat, s) in letters.iter().zip(&self.seats) {
+            let algorithm = s.algorithm.clone().unwrap_or_else(|| "auto".into());
+            let known = if algorithms.is_empty() {
+                // An engine without the option: a plain word at most.
+                algorithm.len() <= 32
+                    && algorithm
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '-')
+            } else {
+                algorithms.contains(&algorithm)
+            };
+            if s.engine && !known {
+                return Err(Refusal::BadInput("seats: unknown algorithm".into()));
+            }
+            let movetime = s.movetime.unwrap_or(1000);
+            if !bounds.contains(&movetime) {
+                return Err(Refusal::BadInput(format!(
+                    "seats: movetime must be {} to {} ms",
+                    bounds.start(),
+                    bounds.end()
+                )));
+            }
+            if let Some(level) = &s.level {
+                levels.check(level).map_err(Refusal::BadInput)?;
+            }
+            seats.push(SeatConfig {
+                seat: *seat,
+                engine: s.engine,
+                algorithm,
+                movetime,
+                level: s.level,
+            });
+        }
+        Ok((game, seats))
+    }
+}
+
+/// The game a new-game request asks for: its start (`players`, `spn` or a
+/// `record`'s) and the steps played from it (`moves`, or the record's).
+fn game_of(req: &NewGame) -> Result<Game, Refusal> {
+    let (start, steps) = match &req.record {
+        Some(text) => {
+            if req.players.is_some() || req.spn.is_some() || req.moves.is_some() {
+                return Err(Refusal::BadRequest(
+                    "a record gives its own start and steps: no players, spn or moves with it"
+                        .into(),
+                ));
+            }
+            // The static web board reads it with the same function.
+            let (start, steps) = first_game(text).map_err(Refusal::BadInput)?;
+            (start, steps.join(" "))
+        }
+        None => (
+            start_position(req.players, req.spn.as_deref())?,
+            req.moves.clone().unwrap_or_default(),
+        ),
+    };
+    let mut game = Game::new(start);
+    game.play_all(&steps)
+        .map_err(|e| Refusal::BadInput(format!("moves: {}", short(&e.to_string(), 200))))?;
+    Ok(game)
+}
+
+/// A game's start: `players` seats' start, or the position in `spn`
+/// (exactly one of them), not yet over.
+pub fn start_position(players: Option<u8>, spn: Option<&str>) -> Result<Position, Refusal> {
+    let start = match (spn, players) {
+        (Some(spn), None) => Position::from_spn(spn.trim())
+            .map_err(|e| Refusal::BadInput(format!("bad SPN: {e}")))?,
+        (None, Some(n)) => Position::start(usize::from(n))
+            .ok_or_else(|| Refusal::BadInput("players: expected 2, 3 or 4".into()))?,
+        _ => return Err(Refusal::BadRequest("give either players or spn".into())),
+    };
+    if start.is_game_over() {
+        return Err(Refusal::BadInput(
+            "bad SPN: the game in it is already over".into(),
+        ));
+    }
+    Ok(start)
+}
+
+/// At most `n` characters of `s`, control characters shown as `?`.
+fn short(s: &str, n: usize) -> String {
+    s.chars()
+        .take(n)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
+}

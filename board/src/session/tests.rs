@@ -1,0 +1,370 @@
+//! The machine driven directly: requests, scripted engine answers and
+//! timer wake-ups in, commands and the page's JSON out. No process runs.
+
+use super::*;
+use serde_json::{Value, json};
+
+const PAUSE: Duration = Duration::from_millis(350);
+
+fn ms(n: u64) -> Duration {
+    Duration::from_millis(n)
+}
+
+fn seat(letter: char, engine: bool) -> SeatConfig {
+    SeatConfig {
+        seat: letter,
+        engine,
+        algorithm: "alphabeta".into(),
+        movetime: 50,
+        level: None,
+    }
+}
+
+/// A 2-player game, red a person and green the engine, at `pace`.
+fn person_vs_engine(pace: Pace) -> Session {
+    let game = Game::new(Position::start(2).unwrap());
+    let mut s = Session::new(
+        7,
+        game,
+        vec![seat('r', false), seat('g', true)],
+        Levels::default(),
+        PAUSE,
+        pace,
+        ms(0),
+    );
+    assert_eq!(commands(&mut s), vec![Command::Start]);
+    s
+}
+
+fn commands(s: &mut Session) -> Vec<Command> {
+    std::iter::from_fn(|| s.command()).collect()
+}
+
+fn sent(s: &mut Session) -> Vec<String> {
+    commands(s)
+        .into_iter()
+        .map(|c| match c {
+            Command::Send(line) => line,
+            other => format!("<{other:?}>"),
+        })
+        .collect()
+}
+
+fn state(s: &Session) -> Value {
+    serde_json::to_value(s).unwrap()
+}
+
+/// The legal steps for the side to move, as the page gets them.
+fn legal(s: &Session) -> Vec<String> {
+    serde_json::from_value(state(s)["legal"].clone()).unwrap()
+}
+
+/// The engine's two steps after red's first step, as the rules allow.
+fn engine_turn(s: &Session) -> Vec<String> {
+    let mut game = s.game().clone();
+    let mut turn = Vec::new();
+    for _ in 0..2 {
+        let step = game.position().legal_step_vec()[0].to_string();
+        game.play_text(&step).unwrap();
+        turn.push(step);
+    }
+    turn
+}
+
+fn info(depth: u32) -> EngineEvent {
+    EngineEvent::Info(
+        InfoView {
+            depth: Some(depth),
+            score: Some("cp 14".into()),
+            ..InfoView::default()
+        },
+        Some(vec![(Seat::Red, 0.4), (Seat::Green, 0.6)]),
+    )
+}
+
+#[test]
+fn a_new_game_is_the_pages_state() {
+    let s = person_vs_engine(Pace::Normal);
+    let st = state(&s);
+    assert_eq!(st["id"], 7);
+    assert_eq!(st["version"], 1);
+    assert_eq!(st["spn"], "R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 1 1 - - -");
+    assert_eq!(st["start"], st["spn"]);
+    assert_eq!(st["side"], "r");
+    assert_eq!(st["steps_left"], 1);
+    assert_eq!(st["gameover"], false);
+    assert_eq!(st["winner"], Value::Null);
+    assert_eq!(st["step_count"], 0);
+    assert_eq!(st["turn"], 1);
+    assert_eq!(st["turns"], json!([]));
+    assert_eq!(st["places"], json!({}));
+    assert_eq!(st["thinking"], Value::Null);
+    assert_eq!(st["pace"], "normal");
+    assert_eq!(st["engine_running"], true);
+    assert_eq!(
+        st["seats"][1],
+        json!({"seat": "g", "engine": true, "algorithm": "alphabeta",
+               "movetime": 50, "level": null})
+    );
+    assert_eq!(
+        legal(&s).len(),
+        st["legal_events"].as_array().unwrap().len()
+    );
+    assert!(!legal(&s).is_empty());
+    // The person moves first: nothing is asked of the engine.
+    assert_eq!(s.wake_at(), None);
+}
+
+#[test]
+fn a_persons_step_starts_the_engines_search() {
+    let mut s = person_vs_engine(Pace::Normal);
+    let step = legal(&s)[0].clone();
+    s.step(&step, ms(10)).unwrap();
+    let st = state(&s);
+    assert_eq!(st["last_step"], step.as_str());
+    assert_eq!(st["step_count"], 1);
+    assert_eq!(st["side"], "g");
+    assert_eq!(st["thinking"]["seat"], "g");
+    assert_eq!(
+        sent(&mut s),
+        vec![
+            "setoption name Algorithm value alphabeta".to_string(),
+            format!("position spn R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 1 1 - - - moves {step}"),
+            "go movetime 50".into(),
+        ]
+    );
+    // Hung if silent past its time and the grace.
+    assert_eq!(s.wake_at(), Some(ms(10 + 50) + HUNG_AFTER));
+    // The person may not play the engine's turn.
+    let before = state(&s);
+    let next = legal(&s)[0].clone();
+    assert_eq!(s.step(&next, ms(20)), Err(Refusal::NotPersonsTurn));
+    assert_eq!(state(&s), before);
+}
+
+#[test]
+fn the_engines_turn_is_read_and_shown_at_the_pace() {
+    let mut s = person_vs_engine(Pace::Normal);
+    let step = legal(&s)[0].clone();
+    s.step(&step, ms(0)).unwrap();
+    sent(&mut s);
+    s.engine_event(info(3), ms(20));
+    let st = state(&s);
+    assert_eq!(st["thinking"]["info"]["depth"], 3);
+    assert_eq!(st["thinking"]["winprob"], json!({"r": 0.4, "g": 0.6}));
+    // A report with none of the page's fields leaves the last one.
+    s.engine_event(EngineEvent::Info(InfoView::default(), None), ms(25));
+    assert_eq!(state(&s)["thinking"]["info"]["depth"], 3);
+    let turn = engine_turn(&s);
+    s.engine_event(EngineEvent::Answer(Ok(turn.clone())), ms(60));
+    // The first step at once (a person's step came before), the second
+    // after the pause.
+    let st = state(&s);
+    assert_eq!(st["step_count"], 2);
+    assert_eq!(st["last_step"], turn[0].as_str());
+    assert_eq!(st["thinking"], Value::Null);
+    assert_eq!(
+        st["evals"],
+        json!([{"step": 1, "seat": "g", "score": "cp 14", "winprob": {"r": 0.4, "g": 0.6}}])
+    );
+    assert_eq!(s.wake_at(), Some(ms(60) + PAUSE));
+    s.wake(ms(100));
+    assert_eq!(state(&s)["step_count"], 2, "woken before the pause ended");
+    s.wake(ms(60) + PAUSE);
+    let st = state(&s);
+    assert_eq!(st["step_count"], 3);
+    assert_eq!(st["side"], "r");
+    assert_eq!(s.wake_at(), None);
+    assert!(sent(&mut s).is_empty(), "the person's turn asks nothing");
+}
+
+#[test]
+fn step_by_step_waits_for_next() {
+    let mut s = person_vs_engine(Pace::Step);
+    assert_eq!(s.next(ms(0)), Err(Refusal::NothingWaiting));
+    let step = legal(&s)[0].clone();
+    s.step(&step, ms(0)).unwrap();
+    let turn = engine_turn(&s);
+    s.engine_event(EngineEvent::Answer(Ok(turn)), ms(50));
+    assert_eq!(state(&s)["waiting"], true);
+    assert_eq!(state(&s)["step_count"], 1);
+    assert_eq!(s.wake_at(), None, "no timer: the page says when");
+    s.next(ms(5000)).unwrap();
+    assert_eq!(state(&s)["step_count"], 2);
+    assert_eq!(state(&s)["waiting"], true);
+    // A change of pace ends the wait at once.
+    s.set_pace(Pace::None, ms(5001));
+    let st = state(&s);
+    assert_eq!(st["step_count"], 3);
+    assert_eq!(st["waiting"], false);
+    assert_eq!(st["pace"], "none");
+}
+
+#[test]
+fn a_take_back_during_a_search_drops_its_late_answer() {
+    let mut s = person_vs_engine(Pace::None);
+    let step = legal(&s)[0].clone();
+    s.step(&step, ms(0)).unwrap();
+    let turn = engine_turn(&s);
+    sent(&mut s);
+    s.take_back(ms(20)).unwrap();
+    assert_eq!(sent(&mut s), vec!["stop".to_string()]);
+    let st = state(&s);
+    assert_eq!(st["step_count"], 0);
+    assert_eq!(st["side"], "r");
+    assert_eq!(st["thinking"], Value::Null);
+    // The person may play while the stopped search winds down.
+    let other = legal(&s)[1].clone();
+    s.step(&other, ms(30)).unwrap();
+    assert!(sent(&mut s).is_empty(), "no search before the old one ends");
+    // The stopped search's report and answer: dropped, never played.
+    s.engine_event(info(5), ms(40));
+    assert_eq!(state(&s)["thinking"]["info"], Value::Null);
+    s.engine_event(EngineEvent::Answer(Ok(turn)), ms(50));
+    let st = state(&s);
+    assert_eq!(st["step_count"], 1);
+    assert_eq!(st["last_step"], other.as_str());
+    assert_eq!(st["evals"], json!([]));
+    // Now the engine is asked about the game as it is.
+    let lines = sent(&mut s);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].ends_with(&format!("moves {other}")), "{lines:?}");
+    assert_eq!(lines[1], "go movetime 50");
+}
+
+#[test]
+fn a_take_back_to_the_persons_turn_is_never_played_by_the_engine() {
+    // Engine against engine, then a person: a take-back during the
+    // engine's search leaves the person's turn to the person.
+    let mut s = person_vs_engine(Pace::None);
+    let step = legal(&s)[0].clone();
+    s.step(&step, ms(0)).unwrap();
+    let turn = engine_turn(&s);
+    s.engine_event(EngineEvent::Answer(Ok(turn)), ms(10));
+    assert_eq!(state(&s)["side"], "r");
+    let red = legal(&s)[0].clone();
+    s.step(&red, ms(20)).unwrap();
+    sent(&mut s);
+    s.take_back(ms(30)).unwrap();
+    let st = state(&s);
+    assert_eq!(st["side"], "r");
+    assert_eq!(st["step_count"], 3);
+    // The answer of the stopped search, for green, comes too late.
+    let mut game = s.game().clone();
+    game.play_text(&red).unwrap();
+    let green = game.position().legal_step_vec()[0].to_string();
+    s.engine_event(EngineEvent::Answer(Ok(vec![green])), ms(40));
+    assert_eq!(state(&s)["step_count"], 3);
+    assert_eq!(state(&s)["side"], "r");
+    assert!(sent(&mut s).iter().all(|l| !l.starts_with("go")));
+}
+
+#[test]
+fn refusals_change_nothing() {
+    let mut s = person_vs_engine(Pace::Normal);
+    let before = state(&s);
+    for bad in ["", "e2e4", "zz", "\u{0}", &"x".repeat(10_000)] {
+        assert!(
+            matches!(s.step(bad, ms(1)), Err(Refusal::IllegalStep(_))),
+            "{bad:?}"
+        );
+    }
+    assert_eq!(s.take_back(ms(1)), Err(Refusal::NothingToTakeBack));
+    assert_eq!(s.next(ms(1)), Err(Refusal::NothingWaiting));
+    // Engine lines when nothing was asked are not read.
+    s.engine_event(info(4), ms(1));
+    s.engine_event(EngineEvent::Answer(Ok(vec!["junk".into()])), ms(1));
+    s.engine_event(EngineEvent::Refused("x".into()), ms(1));
+    s.wake(ms(1_000_000));
+    assert_eq!(state(&s), before);
+    assert!(commands(&mut s).is_empty());
+}
+
+#[test]
+fn engine_garbage_is_an_error_not_a_panic() {
+    let mut s = person_vs_engine(Pace::None);
+    let step = legal(&s)[0].clone();
+    s.step(&step, ms(0)).unwrap();
+    sent(&mut s);
+    s.engine_event(EngineEvent::Answer(Ok(vec!["a1a1".into()])), ms(10));
+    let st = state(&s);
+    assert!(
+        st["error"].as_str().unwrap().contains("illegal step"),
+        "{st}"
+    );
+    assert_eq!(st["step_count"], 1);
+    // A person's step is refused until the engine is restarted.
+    let before = state(&s);
+    assert!(matches!(
+        s.step("x", ms(20)),
+        Err(Refusal::NotPersonsTurn | Refusal::EngineDown(_))
+    ));
+    assert_eq!(state(&s), before);
+    s.restart(ms(30));
+    assert_eq!(commands(&mut s)[0], Command::Start);
+    assert_eq!(state(&s)["error"], Value::Null);
+}
+
+#[test]
+fn a_hung_or_crashed_engine_is_reported_and_restarted() {
+    let mut s = person_vs_engine(Pace::None);
+    let step = legal(&s)[0].clone();
+    s.step(&step, ms(0)).unwrap();
+    sent(&mut s);
+    let due = s.wake_at().unwrap();
+    s.wake(due + ms(1));
+    let st = state(&s);
+    assert_eq!(st["error"], "engine crashed: no bestmove within 10050 ms");
+    assert_eq!(st["engine_running"], false);
+    assert_eq!(st["thinking"], Value::Null);
+    assert_eq!(commands(&mut s), vec![Command::Quit]);
+    s.restart(due + ms(2));
+    let c = sent(&mut s);
+    assert_eq!(c[0], "<Start>");
+    assert!(c.last().unwrap().starts_with("go movetime"), "{c:?}");
+    s.engine_gone("the engine exited", due + ms(3));
+    assert_eq!(state(&s)["error"], "engine crashed: the engine exited");
+}
+
+#[test]
+fn a_finished_game_quits_its_engine_and_a_take_back_starts_one() {
+    // Two people play pseudo-random legal steps to the end.
+    let game = Game::new(Position::start(2).unwrap());
+    let mut s = Session::new(
+        1,
+        game,
+        vec![seat('r', false), seat('g', false)],
+        Levels::default(),
+        PAUSE,
+        Pace::None,
+        ms(0),
+    );
+    commands(&mut s);
+    let (mut n, mut seed) = (0, 12345u64);
+    while !s.game().position().is_game_over() && n < 5000 {
+        let legal = s.game().position().legal_step_vec();
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let step = legal[(seed >> 33) as usize % legal.len()].to_string();
+        s.step(&step, ms(n)).unwrap();
+        n += 1;
+    }
+    assert!(s.game().position().is_game_over(), "no end in {n} steps");
+    assert_eq!(commands(&mut s), vec![Command::Quit]);
+    assert_eq!(state(&s)["engine_running"], false);
+    assert_eq!(s.step("x", ms(n)), Err(Refusal::GameOver));
+    s.take_back(ms(n)).unwrap();
+    assert_eq!(commands(&mut s), vec![Command::Start]);
+    assert_eq!(state(&s)["engine_running"], true);
+}
+
+#[test]
+fn records_name_the_seats() {
+    let mut s = person_vs_engine(Pace::None);
+    let step = legal(&s)[0].clone();
+    s.step(&step, ms(0)).unwrap();
+    let r = s.record();
+    assert!(r.contains("person"), "{r}");
+    assert!(r.contains("alphabeta"), "{r}");
+}
