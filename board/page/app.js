@@ -418,7 +418,14 @@ function drawStatus(st) {
   status.dataset.out = out.join("");
   // Nothing left to take back or hint for a person who is out.
   $("takeback").disabled = out.length > 0;
-  $("hint").disabled = out.length > 0 || hintBusy;
+  $("hint").disabled = hintOff(st) || hintBusy;
+}
+
+// No hint for a person who is out, nor on an engine's turn (it would be
+// the engine's own turn, issue 52).
+function hintOff(st) {
+  const mover = st && !st.gameover && st.side ? seatOf(st.side) : null;
+  return !st || personsOut(st).length > 0 || !!(mover && mover.engine);
 }
 
 // "Green, 3rd": the seats out and their places.
@@ -792,7 +799,7 @@ function drawOverlays() {
 }
 
 async function askHint() {
-  if (!game) return;
+  if (!game || hintOff(game)) return;
   if (viewing !== null) toLive();
   hintBusy = true;
   $("hint").disabled = true;
@@ -806,7 +813,7 @@ async function askHint() {
     $("hint-text").classList.remove("hidden");
   } catch (e) { showError(`Hint: ${e.message}`, false); }
   hintBusy = false;
-  $("hint").disabled = game && personsOut(game).length > 0;
+  $("hint").disabled = hintOff(game);
   $("hint").textContent = "Hint";
 }
 

@@ -107,6 +107,7 @@ class LocalGame {
     this.waiting = false;
     this.advance = false;
     this.busy = false;
+    this.takingBack = false;
     this.thinking = null;
     this.evals = [];
     this.error = null;
@@ -154,7 +155,9 @@ class LocalGame {
   }
 
   engineToMove() {
-    if (this.now.over || this.error || this.closed) return null;
+    // None while a take-back runs: run() starts no turn on the position
+    // being taken back (issue 52's race: the engine played Red's turn).
+    if (this.now.over || this.error || this.closed || this.takingBack) return null;
     return this.seats.find(s => s.engine && s.seat === this.now.side) || null;
   }
 
@@ -295,6 +298,16 @@ class LocalGame {
   /** Takes back the current part-turn or the last turn, then engine turns
    *  until a person is to move (session.rs `take_back`). */
   async takeBack() {
+    this.takingBack = true;
+    try {
+      return await this.undo();
+    } finally {
+      this.takingBack = false;
+      this.bump();
+    }
+  }
+
+  async undo() {
     await this.idle();
     if (this.steps.length === 0) throw new Refusal('nothing to take back');
     const anyPerson = this.seats.some(s => !s.engine);

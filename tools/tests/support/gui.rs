@@ -358,3 +358,38 @@ pub fn levels_engine(group: &str, log: &std::path::Path) -> String {
     std::fs::write(&script, text).unwrap();
     format!("sh '{}'", script.display())
 }
+
+/// The paths a file server was asked for, in order.
+pub type Asked = std::sync::Arc<std::sync::Mutex<Vec<String>>>;
+
+/// Serves the files of `dir` (a plain static file server, as any host
+/// would be) on a free port; every path requested is kept. The static
+/// board's host in the browser tests (gui_browser.rs, web.rs).
+pub fn static_server(dir: std::path::PathBuf) -> (u16, Asked) {
+    let server = tiny_http::Server::http("127.0.0.1:0").unwrap();
+    let port = server.server_addr().to_ip().unwrap().port();
+    let asked = Asked::default();
+    let seen = asked.clone();
+    std::thread::spawn(move || {
+        for request in server.incoming_requests() {
+            let path = request.url().split('?').next().unwrap_or("").to_string();
+            seen.lock().unwrap().push(path.clone());
+            let name = path.trim_start_matches('/');
+            let kind = match name.rsplit('.').next() {
+                Some("html") => "text/html; charset=utf-8",
+                Some("js" | "mjs") => "text/javascript",
+                Some("wasm") => "application/wasm",
+                Some("css") => "text/css",
+                _ => "application/octet-stream",
+            };
+            let file = dir.join(name);
+            let response = match std::fs::read(&file) {
+                Ok(bytes) if !name.contains("..") => tiny_http::Response::from_data(bytes)
+                    .with_header(tiny_http::Header::from_bytes("Content-Type", kind).unwrap()),
+                _ => tiny_http::Response::from_data(b"not found".to_vec()).with_status_code(404),
+            };
+            let _ = request.respond(response);
+        }
+    });
+    (port, asked)
+}

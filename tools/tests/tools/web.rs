@@ -7,12 +7,12 @@
 
 use crate::gui_browser::{Browser, THROW_SPN, browser_programs};
 use crate::support::engine::Engine;
+use crate::support::gui::{Asked, static_server};
 use crate::support::{SPLUT, splut, temp};
 use splut_engine::protocol::words::Info;
 use splut_play::record::{Participant, Reason, Strength, board_record, first_game, parse_records};
 use std::path::PathBuf;
 use std::process::Command;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 mod slices;
@@ -405,40 +405,6 @@ fn a_tournament_between_the_webassembly_and_the_native_engine_has_no_forfeit() {
             g.reason
         );
     }
-}
-
-/// The paths a file server was asked for, in order.
-type Asked = Arc<Mutex<Vec<String>>>;
-
-/// Serves the files of `dir` (a plain static file server, as any host
-/// would be) on a free port; every path requested is kept.
-fn static_server(dir: PathBuf) -> (u16, Asked) {
-    let server = tiny_http::Server::http("127.0.0.1:0").unwrap();
-    let port = server.server_addr().to_ip().unwrap().port();
-    let asked = Arc::new(Mutex::new(Vec::new()));
-    let seen = asked.clone();
-    std::thread::spawn(move || {
-        for request in server.incoming_requests() {
-            let path = request.url().split('?').next().unwrap_or("").to_string();
-            seen.lock().unwrap().push(path.clone());
-            let name = path.trim_start_matches('/');
-            let kind = match name.rsplit('.').next() {
-                Some("html") => "text/html; charset=utf-8",
-                Some("js" | "mjs") => "text/javascript",
-                Some("wasm") => "application/wasm",
-                Some("css") => "text/css",
-                _ => "application/octet-stream",
-            };
-            let file = dir.join(name);
-            let response = match std::fs::read(&file) {
-                Ok(bytes) if !name.contains("..") => tiny_http::Response::from_data(bytes)
-                    .with_header(tiny_http::Header::from_bytes("Content-Type", kind).unwrap()),
-                _ => tiny_http::Response::from_data(b"not found".to_vec()).with_status_code(404),
-            };
-            let _ = request.respond(response);
-        }
-    });
-    (port, asked)
 }
 
 /// A browser, and the folder scripts/web wrote on a plain file server (its
