@@ -362,6 +362,7 @@ function render(st) {
   const firstDraw = !game || game.id !== st.id;
   if (firstDraw) { buildBoard(); window.splut.log = []; lastThought = null; }
   game = st;
+  keepGame(st);
   document.body.classList.remove("no-game");
   if (firstDraw) {
     viewing = null; positions = null; hint = null; reviewed = null;
@@ -945,6 +946,58 @@ async function loadRecord(file) {
   } catch (e) { showError(e.message, false); }
 }
 
+// ----- the game kept over a reload -----
+
+// The game in play is kept in the browser (its start, steps, seats and
+// pace), so that a reload, or a phone that dropped the tab, finds it
+// again: natively the server still plays it and the page attaches to it;
+// on the static board (or after the server restarted) it is started again
+// from its steps.
+const KEPT = "splut.game";
+
+function keepGame(st) {
+  const kept = {
+    id: st.id, start: st.start, pace: st.pace,
+    steps: st.turns.flatMap((t) => t.steps),
+    seats: st.seats.map((s) => ({ engine: s.engine, algorithm: s.algorithm, movetime: s.movetime, level: s.level })),
+  };
+  try { localStorage.setItem(KEPT, JSON.stringify(kept)); } catch (e) { /* private mode: not kept */ }
+}
+
+function keptGame() {
+  try { return JSON.parse(localStorage.getItem(KEPT) || "null"); } catch (e) { return null; }
+}
+
+// The kept game's state: the host's own if it still plays that game (the
+// same start, the kept steps played in it), else the game started again
+// from its steps; null when none is kept or it cannot be.
+async function keptState() {
+  const k = keptGame();
+  if (!k || typeof k.start !== "string" || !Array.isArray(k.steps)) return null;
+  try {
+    const st = await api("GET", `/api/games/${Number(k.id)}`);
+    const steps = st.turns.flatMap((t) => t.steps);
+    if (st.start === k.start && k.steps.every((x, i) => steps[i] === x)) return st;
+  } catch (e) { /* not there: started again below */ }
+  try {
+    return await api("POST", "/api/games", { spn: k.start, moves: k.steps.join(" "), seats: k.seats, pace: k.pace });
+  } catch (e) {
+    try { localStorage.removeItem(KEPT); } catch (e2) { /* nothing kept */ }
+    return null;
+  }
+}
+
+// Takes up the kept game, if any; whether it did.
+async function resumeGame() {
+  const st = await keptState();
+  if (!st) return false;
+  game = null;
+  render(st);
+  pollToken++;
+  poll(pollToken);
+  return true;
+}
+
 async function poll(token) {
   while (token === pollToken && game) {
     try {
@@ -1299,7 +1352,7 @@ async function main() {
   wireLocalRecord();
   drawLevelChoice();
   drawSeatForm();
-  $("status").textContent = "Start a game";
+  if (!(await resumeGame())) $("status").textContent = "Start a game";
   window.splut.ready = performance.now();
   document.body.dataset.ready = "1";
 }

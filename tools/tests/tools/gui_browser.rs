@@ -1559,6 +1559,9 @@ fn what_happened_help_and_a_phone(host: Host) {
         "Emulation.setTouchEmulationEnabled",
         json!({"enabled": true, "maxTouchPoints": 5}),
     );
+    // A first visit: the game above no longer followed (its next state
+    // would keep it again) nor kept, which a reload would bring back.
+    b.js("pollToken++; localStorage.removeItem('splut.game'); return null;");
     b.open(&site.url(), "the page on a phone");
     let inner = b.js("return [window.innerWidth, window.innerHeight];");
     assert_eq!(inner, json!([390, 844]));
@@ -1944,5 +1947,55 @@ fn hint_while_the_engine_thinks(host: Host) {
     assert!(
         seen["hint"].is_null() && seen["text"].is_null(),
         "{host:?}: a hint was given while the engine thought on its own turn: {seen}"
+    );
+}
+
+on_both_hosts!(reload_mid_game: a_reload_mid_game_brings_the_game_back_in_a_real_browser_native, a_reload_mid_game_brings_the_game_back_in_a_real_browser_static);
+
+/// Issue 52: a reload mid-game brings the game back, its position, seats
+/// and turns, and it goes on: natively the page attaches to the game the
+/// server still plays; on the static board, whose game went with the page,
+/// it is started again from the steps the browser kept.
+fn reload_mid_game(host: Host) {
+    let Some((site, b)) = Site::start(host, &[]) else {
+        return;
+    };
+    let (id, _) = green_thinking(&b, &site, 1000);
+    let before = site.wait_for(&b, id, Duration::from_secs(15), "Green's answer", |s| {
+        s["side"] == "r" && s["thinking"].is_null() && s["step_count"].as_u64() >= Some(2)
+    });
+    b.open(&site.url(), "the page again");
+    let steps = before["step_count"].as_u64().unwrap();
+    b.wait(
+        &format!("document.body.dataset.ready && game && game.step_count === {steps}"),
+        Duration::from_secs(15),
+        "the game back",
+    );
+    let after = b.js("return game;");
+    for key in ["spn", "start", "seats", "side"] {
+        assert_eq!(after[key], before[key], "{host:?}: {key}");
+    }
+    let turns = |s: &Value| -> Vec<Value> {
+        s["turns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["steps"].clone())
+            .collect()
+    };
+    assert_eq!(turns(&after), turns(&before), "{host:?}");
+    if host == Host::Native {
+        assert_eq!(
+            after["id"],
+            json!(id),
+            "natively the same game, attached to"
+        );
+    }
+    assert_eq!(drawn(&b)["spn"], before["spn"], "the board drawn");
+    // It goes on: Red's steps are offered again.
+    b.wait(
+        "document.querySelectorAll('.hit.from').length > 0",
+        Duration::from_secs(5),
+        "Red's steps offered",
     );
 }
