@@ -130,6 +130,7 @@ pub fn review(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use splut_engine::winprob::{Estimate, win_probabilities};
     use splut_play::client::words::Score;
 
     const R: Seat = Seat::Red;
