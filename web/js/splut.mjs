@@ -66,19 +66,20 @@ export class Splut {
   }
 
   /** Calls export `name` with `text` (a string, or bytes as they are)
-   *  as its input; what it returns. */
-  input(name, text = '') {
+   *  as its input and `args` as its arguments; what it returns. */
+  input(name, text = '', ...args) {
     const x = this.#x;
     const bytes = text instanceof Uint8Array ? text : encoder.encode(text);
     // `input` may grow the memory, which replaces its buffer: read after.
     const at = x.input(bytes.length);
     new Uint8Array(x.memory.buffer, at, bytes.length).set(bytes);
-    return x[name]();
+    return x[name](...args);
   }
 
-  /** Calls export `name` with `text` as its input; its answer as text. */
-  call(name, text = '') {
-    const n = this.input(name, text);
+  /** Calls export `name` with `text` as its input (and `args`); its
+   *  answer as text. */
+  call(name, text = '', ...args) {
+    const n = this.input(name, text, ...args);
     return decoder.decode(new Uint8Array(this.#x.memory.buffer, this.#x.result(), n));
   }
 
@@ -133,6 +134,16 @@ export class Splut {
    */
   info(line) {
     return JSON.parse(this.call('play_info', String(line)));
+  }
+
+  /**
+   * The static board's session (web/src/board_session.rs, `splut gui`'s
+   * game machine): `what` ('new_game', 'step', 'engine_line', 'commands',
+   * …) for the game `id` with `body` (a request's JSON, an engine line),
+   * at `performance.now()`. Answers { ok: value } or { error }.
+   */
+  session(what, id = '', body = '') {
+    return JSON.parse(this.call('board_session', `${what}\n${id}\n${body}`, performance.now()));
   }
 
   /** `splut bench`'s lines with `args` ('--depth 8 --eval nnue'). */

@@ -6,8 +6,10 @@
 //! thread). The one import is `splut.now_ms`, the host's clock.
 #![allow(unsafe_code)]
 
+use crate::board_session::BoardSession;
 use crate::{Protocol, Status};
 use std::cell::RefCell;
+use std::time::Duration;
 
 #[link(wasm_import_module = "splut")]
 unsafe extern "C" {
@@ -24,6 +26,7 @@ thread_local! {
     static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     static RESULT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     static ENGINE: RefCell<Option<Protocol>> = const { RefCell::new(None) };
+    static BOARD: RefCell<Option<BoardSession>> = const { RefCell::new(None) };
 }
 
 /// The input text of the current call (its invalid UTF-8 replaced).
@@ -33,6 +36,11 @@ fn input_text() -> String {
 
 /// Leaves `text` in the result buffer; returns its length.
 fn answer(text: String) -> usize {
+    answer_text(text)
+}
+
+/// As [`answer`].
+fn answer_text(text: String) -> usize {
     RESULT.with_borrow_mut(|r| {
         *r = text.into_bytes();
         r.len()
@@ -164,6 +172,30 @@ pub extern "C" fn play_read_record() -> usize {
 #[unsafe(no_mangle)]
 pub extern "C" fn play_info() -> usize {
     answer(crate::play::info_json(&input_text()))
+}
+
+/// The static board's session (`board_session::BoardSession::call`):
+/// the input is three lines, what is called (`new_game`, `step`,
+/// `engine_line`, `commands`, …), the game's id and the body (the rest,
+/// which may hold newlines); `now_ms` is the host's clock. The answer is
+/// `{"ok": value}` or `{"error": why}`.
+#[unsafe(no_mangle)]
+pub extern "C" fn board_session(now_ms: f64) -> usize {
+    let text = input_text();
+    let mut parts = text.splitn(3, '\n');
+    let (what, id, body) = (
+        parts.next().unwrap_or(""),
+        parts.next().unwrap_or(""),
+        parts.next().unwrap_or(""),
+    );
+    // A clock that is not a number reads as its start.
+    let now = Duration::try_from_secs_f64(now_ms.max(0.0) / 1000.0).unwrap_or_default();
+    splut_engine::clock::set_source(host_now);
+    let answer = BOARD.with_borrow_mut(|b| {
+        b.get_or_insert_with(BoardSession::new)
+            .call(what, id, body, now)
+    });
+    answer_text(answer)
 }
 
 /// `splut bench` with the input's arguments (`--depth d`, `--eval e`).

@@ -14,12 +14,17 @@
 //! Beside them, for the static board: [`board`] (what the board shows, as
 //! `splut gui`'s server shows it) and [`play`] (the game's record written
 //! and read as the server writes and reads it, and an engine's `info`
-//! line read by the protocol's own reader).
+//! line read by the protocol's own reader), and [`board_session`]: the
+//! board's game itself, `splut gui`'s session machine
+//! ([`splut_board::session`]) answering the page's API, its engine's lines
+//! read by [`engine_reader`] (which `splut gui` reads them with too).
 //!
 //! The exports (`exports`, WebAssembly only) are plain functions over the
 //! module's memory; the one import is the host's clock, `splut.now_ms`.
 
 pub mod board;
+pub mod board_session;
+pub mod engine_reader;
 pub mod play;
 pub mod rules;
 

@@ -15,6 +15,7 @@
 pub mod levels;
 pub mod new_game;
 pub mod refusal;
+pub mod requests;
 pub mod view;
 
 #[cfg(test)]
@@ -252,6 +253,11 @@ impl Session {
         let step = self.step_due().filter(|_| self.pace != Pace::Step);
         let hung = self.searches.front().map(|s| s.deadline);
         step.into_iter().chain(hung).min()
+    }
+
+    /// The game's id.
+    pub fn id(&self) -> u64 {
+        self.id
     }
 
     /// The version of the state: bumped on every change the page sees.

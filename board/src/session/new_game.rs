@@ -93,7 +93,7 @@ impl NewGame {
             if s.engine && !known {
                 return Err(Refusal::BadInput("seats: unknown algorithm".into()));
             }
-            let movetime = s.movetime.unwrap_or(1000);
+            let movetime = s.movetime.unwrap_or(super::requests::DEFAULT_MOVETIME);
             if !bounds.contains(&movetime) {
                 return Err(Refusal::BadInput(format!(
                     "seats: movetime must be {} to {} ms",

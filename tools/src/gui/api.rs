@@ -3,12 +3,13 @@
 //! request changes nothing.
 
 use super::review::{evaluate, review};
+use super::session::Session;
 use super::session::winprob_json;
-use super::session::{Pace, Session};
 use serde::Deserialize;
 use splut_board::session::Refusal;
 use splut_board::session::levels::Levels;
-use splut_board::session::new_game::{NewGame, start_position};
+use splut_board::session::new_game::start_position;
+use splut_board::session::requests::{self, MOVETIME, PaceIn, StepIn};
 use splut_play::client::{Client, option_choices};
 use splut_rules::Position;
 use splut_rules::Seat;
@@ -22,9 +23,6 @@ pub const MAX_GAMES: usize = 8;
 
 /// Longest a long-poll waits for a change.
 const LONG_POLL: Duration = Duration::from_secs(20);
-
-/// Bounds on an engine's time per turn, in ms.
-const MOVETIME: std::ops::RangeInclusive<u64> = 10..=600_000;
 
 /// Longest SPN a preview reads (a real one is under 100 characters).
 const MAX_SPN: usize = 200;
@@ -132,13 +130,6 @@ pub struct Games {
     step_pause: Duration,
 }
 
-/// A change of pace.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PaceIn {
-    pace: Pace,
-}
-
 /// A hint or a review: how long the engine thinks for each position.
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
@@ -153,12 +144,6 @@ impl Drop for AnalysisSlot<'_> {
     fn drop(&mut self) {
         self.0.fetch_sub(1, Ordering::SeqCst);
     }
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct StepIn {
-    step: String,
 }
 
 impl Games {
@@ -260,7 +245,8 @@ impl Games {
                     "engine": self.command.join(" "),
                     "engine_error": self.engine_error,
                     "max_games": MAX_GAMES,
-                    "movetime": { "min": MOVETIME.start(), "max": MOVETIME.end(), "default": 1000 },
+                    "movetime": { "min": MOVETIME.start(), "max": MOVETIME.end(),
+                                  "default": requests::DEFAULT_MOVETIME },
                     "step_pause": self.step_pause.as_millis() as u64,
                     "levels": self.levels,
                     "review": {
@@ -334,14 +320,12 @@ impl Games {
     fn action(&self, s: &Session, action: &str, body: &str) -> Result<serde_json::Value, Refusal> {
         match action {
             "step" => {
-                let b = serde_json::from_str::<StepIn>(body)
-                    .map_err(|e| Refusal::BadRequest(format!("bad JSON: {e}")))?;
+                let b: StepIn = requests::body(body)?;
                 s.step(&b.step)
             }
             "takeback" => s.take_back(),
             "pace" => {
-                let b = serde_json::from_str::<PaceIn>(body)
-                    .map_err(|e| Refusal::BadRequest(format!("bad JSON: {e}")))?;
+                let b: PaceIn = requests::body(body)?;
                 s.set_pace(b.pace)
             }
             "next" => s.next_step(),
@@ -353,8 +337,7 @@ impl Games {
     }
 
     fn new_game(&self, body: &str) -> Result<Reply, Refusal> {
-        let mut req: NewGame = serde_json::from_str(body)
-            .map_err(|e| Refusal::BadRequest(format!("bad JSON: {e}")))?;
+        let mut req = requests::new_game(body)?;
         let (game, seats) = req.check(&self.algorithms, &self.levels, MOVETIME)?;
         let _creating = self.creating.lock().unwrap_or_else(|e| e.into_inner());
         // The game replaced makes room, but is closed only once the new
@@ -490,7 +473,7 @@ fn analysis_ms(body: &str, default: u64) -> Result<u64, Refusal> {
     let req: AnalysisIn = if body.trim().is_empty() {
         AnalysisIn::default()
     } else {
-        serde_json::from_str(body).map_err(|e| Refusal::BadRequest(format!("bad JSON: {e}")))?
+        requests::body(body)?
     };
     let ms = req.movetime.unwrap_or(default);
     if !ANALYSIS_MS.contains(&ms) {

@@ -13,54 +13,21 @@ pub use splut_board::review::{
     BLUNDER_DROP, Evaluation, MISTAKE_DROP, TurnReview, WinProb, expected_score, fixed_places,
     judge, mark, turn_bounds, turn_mark,
 };
-use splut_engine::winprob::{Estimate, win_probabilities};
 use splut_play::client::Client;
-use splut_play::client::words::{Info, Score};
+use splut_play::client::words::Info;
 use splut_play::judge::Forfeit;
 use splut_rules::{Game, Position, Seat, StepText};
+use splut_web::engine_reader::normalised;
+/// The one reading of a search's report as win probabilities, shared with
+/// the static board.
+pub use splut_web::engine_reader::{info_win_probabilities, score_to_win_probabilities};
 use std::time::Duration;
-
-/// Win probabilities from a score (from `mover`'s view, as protocol.md
-/// has it) among `seats`: the engine's own fitted mapping
-/// ([`splut_engine::winprob::win_probabilities`], the one the `winprob`
-/// words of its `info` lines come from), so the board and the engine
-/// agree. `None` if `mover` is not among `seats`.
-pub fn score_to_win_probabilities(score: Score, mover: Seat, seats: &[Seat]) -> Option<WinProb> {
-    if !seats.contains(&mover) {
-        return None;
-    }
-    let estimate = match score {
-        Score::Cp(v) => Estimate::Cp(v),
-        Score::Win(_) => Estimate::Win,
-        Score::Loss(_) => Estimate::Loss,
-    };
-    Some(win_probabilities(seats, mover, estimate))
-}
-
-/// An `info` line's `winprob` chances, normalised to sum to 1, in the
-/// line's order; `None` if there are none (or they sum to 0).
-fn normalised(chances: &[(Seat, f64)]) -> Option<WinProb> {
-    let sum: f64 = chances.iter().map(|x| x.1).sum();
-    if chances.is_empty() || sum <= 0.0 {
-        return None;
-    }
-    Some(chances.iter().map(|&(s, p)| (s, p / sum)).collect())
-}
 
 /// The `winprob <seat> <p> …` words of an `info` line, as
 /// [`Info::parse`] reads them, normalised to sum to 1; `None` if it has
 /// none (or the line does not read).
 pub fn parse_winprob(line: &str) -> Option<WinProb> {
     normalised(&Info::parse(line).ok()?.winprob)
-}
-
-/// The win probabilities a search's report gives: its `winprob`, else its
-/// score read from the side to move's view in `pos`.
-pub fn info_win_probabilities(info: &Info, pos: &Position) -> Option<WinProb> {
-    normalised(&info.winprob).or_else(|| {
-        let seats: Vec<Seat> = pos.seats_in_game().collect();
-        score_to_win_probabilities(info.score?, pos.side_to_move(), &seats)
-    })
 }
 
 /// The win probabilities an `info` line gives ([`info_win_probabilities`]
@@ -163,6 +130,8 @@ pub fn review(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use splut_engine::winprob::{Estimate, win_probabilities};
+    use splut_play::client::words::Score;
 
     const R: Seat = Seat::Red;
     const Y: Seat = Seat::Yellow;

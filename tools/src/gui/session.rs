@@ -4,14 +4,14 @@
 //! engine's lines and its timer wake-ups and carries out its commands;
 //! requests come in from `api.rs` under the same lock.
 
-use super::review::{WinProb, info_win_probabilities};
+use super::review::WinProb;
 use super::{QUIT_GRACE, start_engine};
 use splut_board::session::levels::Levels;
-use splut_board::session::{Command, EngineEvent, InfoView, Refusal};
+use splut_board::session::{Command, Refusal};
 pub use splut_board::session::{Pace, SeatConfig};
-use splut_play::client::words::{self, Line};
-use splut_play::client::{Answer, Client, ends_answer};
+use splut_play::client::Client;
 use splut_rules::Game;
+use splut_web::engine_reader::EngineReader;
 use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -30,24 +30,12 @@ pub fn winprob_json(w: &WinProb) -> serde_json::Value {
         .unwrap_or(serde_json::Value::Null)
 }
 
-/// A search's report as the page reads it, from the line as
-/// [`words::Info::parse`] reads it.
-pub fn info_view(i: &words::Info) -> InfoView {
-    InfoView {
-        depth: i.depth,
-        score: i.score.map(|s| s.to_string()),
-        nodes: i.nodes,
-        time: i.time_ms,
-        pv: i.pv.iter().map(|s| s.to_string()).collect(),
-    }
-}
-
 /// The machine, its engine and what the host keeps for them.
 struct Inner {
     machine: splut_board::session::Session,
     engine: Option<Client>,
-    /// The last `bestturn` line of the answer being read.
-    bestturn: Option<String>,
+    /// Reads the engine's lines into the machine's events.
+    reader: EngineReader,
     /// Engines to quit once the lock is let go (they are given a grace).
     quitting: Vec<Client>,
     last_seen: Instant,
@@ -93,7 +81,7 @@ impl Session {
             inner: Mutex::new(Inner {
                 machine,
                 engine: None,
-                bestturn: None,
+                reader: EngineReader::new(),
                 quitting: Vec::new(),
                 last_seen: Instant::now(),
             }),
@@ -128,7 +116,7 @@ impl Session {
             match c {
                 Command::Start => {
                     g.quitting.extend(g.engine.take());
-                    g.bestturn = None;
+                    g.reader.reset();
                     match start_engine(&self.command, &self.live) {
                         Ok((e, _)) => g.engine = Some(e),
                         Err(e) => {
@@ -175,43 +163,13 @@ impl Session {
         }
     }
 
-    /// One line from the engine, read by the engine's words, to the
-    /// machine.
+    /// One line from the engine, read by the board's one reader
+    /// ([`EngineReader`]), to the machine.
     fn engine_says(&self, g: &mut Inner, line: String) {
         let now = self.now();
-        if ends_answer(&line) {
-            let mut lines: Vec<String> = g.bestturn.take().into_iter().collect();
-            lines.push(line);
-            let answer = Answer {
-                lines,
-                elapsed: Duration::ZERO,
-            };
-            g.machine
-                .engine_event(EngineEvent::Answer(answer.steps()), now);
-            return;
+        if let Some(event) = g.reader.read(&line, g.machine.searched()) {
+            g.machine.engine_event(event, now);
         }
-        if !matches!(
-            words::BestTurn::parse(&line),
-            Err(words::ParseError::WrongKind { .. })
-        ) {
-            g.bestturn = Some(line);
-            return;
-        }
-        let event = match Line::parse(&line) {
-            Ok(Line::Info(info)) => {
-                let winprob = g
-                    .machine
-                    .searched()
-                    .and_then(|p| info_win_probabilities(&info, p));
-                EngineEvent::Info(info_view(&info), winprob)
-            }
-            Ok(Line::InfoString(text)) => match text.error_message() {
-                Some(e) => EngineEvent::Refused(e.to_string()),
-                None => return,
-            },
-            _ => return,
-        };
-        g.machine.engine_event(event, now);
     }
 
     /// Feeds the machine the engine's lines and the time until the game
@@ -359,44 +317,4 @@ fn quit_all(mut g: MutexGuard<'_, Inner>) {
     let quitting = std::mem::take(&mut g.quitting);
     drop(g);
     quitting.into_iter().for_each(|e| quit(Some(e)));
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    /// The page's view of `line`, as JSON.
-    fn view(line: &str) -> serde_json::Value {
-        let info = words::Info::parse(line).unwrap();
-        serde_json::to_value(info_view(&info)).unwrap()
-    }
-
-    #[test]
-    fn the_page_sees_info_lines_as_the_engines_words_read_them() {
-        // The engine's own line: the JSON the page has always read.
-        assert_eq!(
-            view(
-                "info depth 3 seldepth 4 score cp -14 nodes 120 nps 1000 time 5 hashfull 0 \
-                 pv d2d3@e1 e3e4 winprob r 0.61 g 0.39"
-            ),
-            json!({"depth": 3, "score": "cp -14", "nodes": 120, "time": 5,
-                   "pv": ["d2d3@e1", "e3e4"]})
-        );
-        // Other engines' words skipped, the pv ending at the first word
-        // that is no step, the score as the words print it.
-        let line = "info currmove e2e3 depth 2 score win 3 lowerbound pv e2e3 f8f7 \
-                    refutation e2e3 tbhits 0 nodes 7";
-        let info = words::Info::parse(line).unwrap();
-        assert_eq!(info.pv.len(), 2);
-        assert_eq!(
-            view(line),
-            json!({"depth": 2, "score": "win 3", "nodes": 7, "time": null,
-                   "pv": ["e2e3", "f8f7"]})
-        );
-        // None of the page's fields: an empty view, which the session
-        // does not show over the last one.
-        let info = words::Info::parse("info currmove e2e3 hashfull 3").unwrap();
-        assert_eq!(info_view(&info), InfoView::default());
-    }
 }

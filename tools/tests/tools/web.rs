@@ -957,8 +957,10 @@ fn the_static_boards_record_and_info_lines_are_splut_guis() {
 
 #[test]
 fn the_static_board_keeps_no_copy_of_the_match() {
-    // board-local.js asks the module (splut.mjs's `record`, `gameOfRecord`
-    // and `info`) for what splut-play and the engine's reader do.
+    // board-local.js is transport: the game is `splut gui`'s session in
+    // the module (splut.mjs's `session`), and a hint's or review's lines
+    // are read by the module (`info`); nothing of the match or the game's
+    // rules is copied into it.
     let source = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../web/js/board-local.js"
@@ -971,10 +973,78 @@ fn the_static_board_keeps_no_copy_of_the_match() {
         "[Reason ",
         "[TimeControl ",
         "'winprob'",
+        "bestturn ') && turn",
+        "takeBack",
+        "generation",
+        "levelOptions",
+        "ALGORITHMS",
+        "setoption name Algorithm",
+        "splut.record(",
+        "splut.gameOfRecord(",
     ] {
         assert!(!source.contains(copy), "board-local.js has its own {copy}");
     }
-    for call in ["splut.record(", "splut.gameOfRecord(", "splut.info("] {
+    for call in ["splut.session(", "splut.info("] {
         assert!(source.contains(call), "board-local.js does not call {call}");
     }
+    let lines = source.lines().count();
+    assert!(
+        lines <= 230,
+        "board-local.js is {lines} lines: transport only"
+    );
+}
+
+#[test]
+fn a_take_back_during_the_search_never_lets_the_engine_play_the_persons_turn() {
+    let Some((b, port, _)) = static_site() else {
+        return;
+    };
+    b.open(&format!("http://127.0.0.1:{port}/index.html"), "the board");
+    // Red a person, green an engine that thinks 1.5 s; the game's state
+    // read every 20 ms.
+    let st = b.js(
+        "const st = await window.splutBackend('POST', '/api/games', {players: 2, pace: 'none',
+            seats: [{engine: false}, {engine: true, algorithm: 'alphabeta', movetime: 1500}]});
+         window.st = st;
+         (async () => { for (;;) {
+             window.st = await window.splutBackend('GET', `/api/games/${st.id}`);
+             await new Promise(r => setTimeout(r, 20)); } })();
+         return st;",
+    );
+    let id = st["id"].as_u64().unwrap();
+    for round in 0..2 {
+        b.js(&format!(
+            "return await window.splutBackend('POST', '/api/games/{id}/step', {{step: 'e2e3'}});"
+        ));
+        b.wait(
+            "window.st.thinking && window.st.thinking.info",
+            Duration::from_secs(10),
+            "green's search",
+        );
+        let back = b.js(&format!(
+            "return await window.splutBackend('POST', '/api/games/{id}/takeback');"
+        ));
+        assert_eq!(back["step_count"], 0, "round {round}: {back}");
+        // Past the search's time: its late answer came, and was dropped.
+        std::thread::sleep(Duration::from_millis(2500));
+        let st = b.js("return window.st;");
+        assert_eq!(st["step_count"], 0, "round {round}: {st}");
+        assert_eq!(st["side"], "r", "round {round}: {st}");
+        assert_eq!(
+            st["thinking"],
+            serde_json::Value::Null,
+            "round {round}: {st}"
+        );
+        assert_eq!(st["error"], serde_json::Value::Null, "round {round}: {st}");
+    }
+    // The game goes on: red's step, then green's turn, played once.
+    b.js(&format!(
+        "return await window.splutBackend('POST', '/api/games/{id}/step', {{step: 'e2e3'}});"
+    ));
+    let st = b.wait(
+        "window.st.side === 'r' && window.st.step_count > 1 && window.st",
+        Duration::from_secs(10),
+        "green's turn",
+    );
+    assert_eq!(st["turns"].as_array().map(Vec::len), Some(2), "{st}");
 }

@@ -1,0 +1,241 @@
+//! The static board's session: `splut gui`'s game machine
+//! ([`splut_board::session`]) in the module, answering the page's API as
+//! the native server's `api.rs` answers it, with the same request bodies
+//! ([`splut_board::session::requests`]) and the same engine reader
+//! ([`crate::engine_reader`]). The page's JavaScript (`board-local.js`)
+//! only carries: requests in, the engine worker's lines in, the
+//! machine's [`Command`]s out to the worker, and one timer for
+//! [`BoardSession::wake_at`].
+//!
+//! Every answer is JSON: `{"ok": value}`, or `{"error": why}` for a
+//! refused request (the page shows `why`).
+
+use crate::engine_reader::EngineReader;
+use serde_json::{Value, json};
+use splut_board::review::{BLUNDER_DROP, MISTAKE_DROP};
+use splut_board::session::levels::Levels;
+use splut_board::session::requests::{self, DEFAULT_MOVETIME, MOVETIME, PaceIn, StepIn};
+use splut_board::session::{Command, Refusal, Session};
+use splut_play::client::option_choices;
+use std::time::Duration;
+
+/// The pause between the steps of an engine's turn, as `splut gui`'s
+/// default.
+pub const STEP_PAUSE: Duration = Duration::from_millis(350);
+
+/// The time the second engine thinks for a hint, and for each position
+/// of a review, in ms (the page's hints and reviews, as `splut gui`'s).
+pub const HINT_MS: u64 = 500;
+/// See [`HINT_MS`].
+pub const REVIEW_MS: u64 = 100;
+
+/// One game at a time on the static board, and what its engine offers.
+pub struct BoardSession {
+    game: Option<Session>,
+    reader: EngineReader,
+    next_id: u64,
+    algorithms: Vec<String>,
+    levels: Levels,
+    /// Commands of games closed, before the current game's.
+    pending: Vec<Command>,
+}
+
+impl Default for BoardSession {
+    fn default() -> Self {
+        BoardSession::new()
+    }
+}
+
+/// A request's answer: a JSON value or a refusal.
+type Answer = Result<Value, Refusal>;
+
+impl BoardSession {
+    /// No game yet; the engine's algorithms and levels from its own
+    /// handshake (this module's engine answering `ugi`).
+    pub fn new() -> BoardSession {
+        let mut engine = crate::Protocol::new();
+        engine.line("ugi");
+        let ugi: Vec<String> = engine.take_output().lines().map(String::from).collect();
+        let mut levels = Levels::from_ugi(&ugi);
+        // Full strength was measured natively (docs/results/levels.md);
+        // this engine searches 1.5-2.2 times slower, so no Elo is claimed
+        // for it. The levels below full strength are node-capped: they
+        // play as natively.
+        levels.full_elo = None;
+        BoardSession {
+            game: None,
+            reader: EngineReader::new(),
+            next_id: 1,
+            algorithms: option_choices(&ugi, "Algorithm"),
+            levels,
+            pending: Vec::new(),
+        }
+    }
+
+    /// Answers one call: `what` names it, `id` is the game's (for a
+    /// game's request), `body` the request's body (or the engine's line,
+    /// or why it is gone), `now` the host's clock.
+    pub fn call(&mut self, what: &str, id: &str, body: &str, now: Duration) -> String {
+        let answer = match what {
+            "config" => Ok(self.config()),
+            "new_game" => self.new_game(body, now),
+            "version" => Ok(self.version()),
+            "engine_line" => Ok(self.engine_line(body, now)),
+            "engine_gone" => Ok(self.engine_gone(body, now)),
+            "wake" => Ok(self.wake(now)),
+            "wake_at" => Ok(json!(self.wake_at().map(|t| t.as_millis() as u64))),
+            "commands" => Ok(self.take_commands()),
+            _ => self.request(what, id, body, now),
+        };
+        match answer {
+            Ok(v) => json!({ "ok": v }).to_string(),
+            Err(r) => json!({ "error": r.to_string() }).to_string(),
+        }
+    }
+
+    /// A request about the game `id`.
+    fn request(&mut self, what: &str, id: &str, body: &str, now: Duration) -> Answer {
+        let g = self.game(id)?;
+        match what {
+            "state" => {}
+            "step" => {
+                let b: StepIn = requests::body(body)?;
+                g.step(&b.step, now)?;
+            }
+            "takeback" => g.take_back(now)?,
+            "restart" => g.restart(now),
+            "pace" => {
+                let b: PaceIn = requests::body(body)?;
+                g.set_pace(b.pace, now);
+            }
+            "next" => g.next(now)?,
+            "close" => {
+                self.close();
+                return Ok(json!({ "closed": true }));
+            }
+            "record" => return Ok(json!(g.record())),
+            "positions" => {
+                let spns: Vec<String> = g.game().positions().iter().map(|p| p.to_spn()).collect();
+                return Ok(json!({ "spns": spns }));
+            }
+            _ => return Err(Refusal::NotFound("no such API route or method".into())),
+        }
+        Ok(serde_json::to_value(&*g).unwrap_or(Value::Null))
+    }
+
+    /// `GET /api/config`: as `splut gui`'s, for this engine.
+    fn config(&self) -> Value {
+        json!({
+            "algorithms": self.algorithms,
+            "engine": "splut (WebAssembly, in this page)",
+            "engine_error": null,
+            "max_games": 1,
+            "movetime": { "min": MOVETIME.start(), "max": MOVETIME.end(),
+                          "default": DEFAULT_MOVETIME },
+            "step_pause": STEP_PAUSE.as_millis() as u64,
+            "levels": self.levels,
+            "review": { "mistake": MISTAKE_DROP, "blunder": BLUNDER_DROP, "movetime": REVIEW_MS },
+            "hint_movetime": HINT_MS,
+        })
+    }
+
+    /// The game `id`, if it is the one playing.
+    fn game(&mut self, id: &str) -> Result<&mut Session, Refusal> {
+        let id = id.parse::<u64>().ok();
+        self.game
+            .as_mut()
+            .filter(|g| Some(g.id()) == id)
+            .ok_or_else(|| Refusal::NotFound("no such game (it ended or was abandoned)".into()))
+    }
+
+    /// `POST /api/games`: a new game, checked as `splut gui` checks it;
+    /// it replaces the game playing (one at a time here).
+    pub fn new_game(&mut self, body: &str, now: Duration) -> Answer {
+        let mut req = requests::new_game(body)?;
+        let (game, seats) = req.check(&self.algorithms, &self.levels, MOVETIME)?;
+        self.close();
+        let id = self.next_id;
+        self.next_id += 1;
+        let g = Session::new(id, game, seats, self.levels, STEP_PAUSE, req.pace, now);
+        let state = serde_json::to_value(&g).unwrap_or(Value::Null);
+        self.game = Some(g);
+        Ok(state)
+    }
+
+    /// Closes the game playing, if any: its engine's quit waits in the
+    /// commands.
+    pub fn close(&mut self) {
+        if let Some(mut g) = self.game.take() {
+            g.close();
+            while let Some(c) = g.command() {
+                self.pending.push(c);
+            }
+        }
+    }
+
+    /// A line from the game's engine; the game's version after it
+    /// (`[id, version]`).
+    pub fn engine_line(&mut self, line: &str, now: Duration) -> Value {
+        if let Some(g) = self.game.as_mut()
+            && let Some(event) = self.reader.read(line, g.searched())
+        {
+            g.engine_event(event, now);
+        }
+        self.version()
+    }
+
+    /// The game's engine is gone (`why`); the game's version after it.
+    pub fn engine_gone(&mut self, why: &str, now: Duration) -> Value {
+        if let Some(g) = self.game.as_mut() {
+            g.engine_gone(why, now);
+        }
+        self.version()
+    }
+
+    /// Time passed; the game's version after it.
+    pub fn wake(&mut self, now: Duration) -> Value {
+        if let Some(g) = self.game.as_mut() {
+            g.wake(now);
+        }
+        self.version()
+    }
+
+    /// When [`BoardSession::wake`] is wanted, on the host's clock.
+    pub fn wake_at(&self) -> Option<Duration> {
+        self.game.as_ref().and_then(Session::wake_at)
+    }
+
+    /// The game playing and its version, `[id, version]`: it changes
+    /// whenever the page should see a change; `null` with no game.
+    fn version(&self) -> Value {
+        json!(self.game.as_ref().map(|g| [g.id(), g.version()]))
+    }
+
+    /// The engine commands to carry out, in order: `{"do": "start"}` (a
+    /// fresh engine, with its handshake), `{"do": "send", "line": …}`,
+    /// `{"do": "quit"}`.
+    pub fn take_commands(&mut self) -> Value {
+        let mut out = std::mem::take(&mut self.pending);
+        if let Some(g) = self.game.as_mut() {
+            while let Some(c) = g.command() {
+                out.push(c);
+            }
+        }
+        let list: Vec<Value> = out
+            .into_iter()
+            .map(|c| match c {
+                Command::Start => {
+                    // A fresh engine: no answer of the old one is read on.
+                    self.reader.reset();
+                    json!({ "do": "start" })
+                }
+                Command::Send(line) => json!({ "do": "send", "line": line }),
+                Command::Quit => json!({ "do": "quit" }),
+            })
+            .collect();
+        Value::Array(list)
+    }
+}
+
+#[cfg(test)]
+mod tests;

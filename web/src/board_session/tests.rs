@@ -1,0 +1,190 @@
+use super::*;
+use crate::{Protocol, Status};
+
+fn ms(n: u64) -> Duration {
+    Duration::from_millis(n)
+}
+
+fn ok(answer: &str) -> Value {
+    let v: Value = serde_json::from_str(answer).unwrap_or_else(|e| panic!("{e}: {answer}"));
+    assert!(v.get("error").is_none(), "{answer}");
+    v["ok"].clone()
+}
+
+fn refused(answer: &str) -> String {
+    let v: Value = serde_json::from_str(answer).unwrap();
+    v["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("not refused: {answer}"))
+        .to_string()
+}
+
+/// The host's part, as board-local.js does it: the session's commands
+/// carried out on `engine` (a fresh one at `start`, with the handshake),
+/// and the engine's lines read back.
+fn carry_out(s: &mut BoardSession, engine: &mut Option<Protocol>, now: Duration) {
+    let commands = ok(&s.call("commands", "", "", now));
+    for c in commands.as_array().unwrap() {
+        match c["do"].as_str().unwrap() {
+            "start" => {
+                let mut e = Protocol::new();
+                for l in [
+                    "ugi",
+                    "setoption name UCI_ShowWinProb value true",
+                    "isready",
+                ] {
+                    e.line(l);
+                }
+                *engine = Some(e);
+            }
+            "send" => {
+                if let Some(e) = engine.as_mut() {
+                    e.line(c["line"].as_str().unwrap());
+                }
+            }
+            "quit" => *engine = None,
+            other => panic!("{other}"),
+        }
+    }
+    read_engine(s, engine, now);
+}
+
+/// The engine's lines so far, to the session.
+fn read_engine(s: &mut BoardSession, engine: &mut Option<Protocol>, now: Duration) {
+    if let Some(e) = engine.as_mut() {
+        for line in e.take_output().lines() {
+            s.call("engine_line", "", line, now);
+        }
+    }
+}
+
+fn state(s: &mut BoardSession, id: u64) -> Value {
+    ok(&s.call("state", &id.to_string(), "", ms(0)))
+}
+
+const GAME: &str = r#"{"players": 2, "pace": "none", "seats": [
+    {"engine": false}, {"engine": true, "algorithm": "alphabeta", "movetime": 5000}]}"#;
+
+#[test]
+fn a_take_back_during_the_search_drops_its_answer() {
+    let mut s = BoardSession::new();
+    let mut engine = None;
+    let st = ok(&s.call("new_game", "", GAME, ms(0)));
+    let id = st["id"].as_u64().unwrap();
+    carry_out(&mut s, &mut engine, ms(0));
+    ok(&s.call("step", &id.to_string(), r#"{"step": "e2e3"}"#, ms(10)));
+    carry_out(&mut s, &mut engine, ms(10));
+    // Green's search runs: some slices of it, its reports read.
+    let e = engine.as_mut().unwrap();
+    for _ in 0..5 {
+        assert_eq!(e.resume(), Status::Thinking);
+    }
+    read_engine(&mut s, &mut engine, ms(20));
+    assert_eq!(state(&mut s, id)["thinking"]["seat"], "g");
+    // The person takes back: the search is stopped, and its answer,
+    // which comes after, plays nothing.
+    let back = ok(&s.call("takeback", &id.to_string(), "", ms(30)));
+    assert_eq!(back["step_count"], 0);
+    carry_out(&mut s, &mut engine, ms(30));
+    let e = engine.as_mut().unwrap();
+    while e.resume() == Status::Thinking {}
+    read_engine(&mut s, &mut engine, ms(40));
+    for t in [50, 500, 5000] {
+        s.call("wake", "", "", ms(t));
+        carry_out(&mut s, &mut engine, ms(t));
+    }
+    let st = state(&mut s, id);
+    assert_eq!(st["step_count"], 0, "{st}");
+    assert_eq!(st["side"], "r");
+    assert_eq!(st["thinking"], Value::Null);
+    assert_eq!(st["error"], Value::Null);
+    // The game goes on: red's step, then green's whole turn.
+    ok(&s.call("step", &id.to_string(), r#"{"step": "e2e3"}"#, ms(6000)));
+    carry_out(&mut s, &mut engine, ms(6000));
+    ok(&s.call("pace", &id.to_string(), r#"{"pace": "none"}"#, ms(6000)));
+    let e = engine.as_mut().unwrap();
+    e.line("stop");
+    read_engine(&mut s, &mut engine, ms(6010));
+    s.call("wake", "", "", ms(6020));
+    carry_out(&mut s, &mut engine, ms(6020));
+    let st = state(&mut s, id);
+    assert!(st["step_count"].as_u64().unwrap() > 1, "{st}");
+    assert_eq!(st["turns"][1]["seat"], "g", "{st}");
+}
+
+#[test]
+fn requests_are_checked_as_splut_gui_checks_them() {
+    let mut s = BoardSession::new();
+    let config = ok(&s.call("config", "", "", ms(0)));
+    assert!(
+        config["algorithms"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("alphabeta"))
+    );
+    assert_eq!(config["levels"]["full_elo"], Value::Null);
+    assert!(config["levels"]["elo"]["max"].is_number(), "{config}");
+    assert_eq!(config["max_games"], 1);
+    assert_eq!(
+        refused(&s.call("new_game", "", "{", ms(0))).get(..9),
+        Some("bad JSON:")
+    );
+    assert!(refused(&s.call("new_game", "", r#"{"players": 9}"#, ms(0))).contains("players"));
+    let bad_algo =
+        r#"{"players": 2, "seats": [{"engine": true, "algorithm": "x"}, {"engine": false}]}"#;
+    assert_eq!(
+        refused(&s.call("new_game", "", bad_algo, ms(0))),
+        "seats: unknown algorithm"
+    );
+    let st = ok(&s.call(
+        "new_game",
+        "",
+        r#"{"players": 2, "seats": [{"engine": false}, {"engine": false}]}"#,
+        ms(0),
+    ));
+    let id = st["id"].as_u64().unwrap().to_string();
+    assert_eq!(
+        ok(&s.call("commands", "", "", ms(0))),
+        json!([{ "do": "start" }])
+    );
+    assert_eq!(
+        refused(&s.call("step", &id, "{}", ms(0))).get(..9),
+        Some("bad JSON:")
+    );
+    assert!(
+        refused(&s.call("step", &id, r#"{"step": "e2e9"}"#, ms(0))).contains("not a legal step")
+    );
+    assert_eq!(
+        refused(&s.call("takeback", &id, "", ms(0))),
+        "nothing to take back"
+    );
+    assert!(refused(&s.call("state", "99", "", ms(0))).starts_with("no such game"));
+    assert!(refused(&s.call("nonsense", &id, "", ms(0))).starts_with("no such API route"));
+    assert_eq!(
+        ok(&s.call("step", &id, r#"{"step": "e2e3"}"#, ms(0)))["step_count"],
+        1
+    );
+    assert_eq!(
+        ok(&s.call("positions", &id, "", ms(0)))["spns"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    assert!(
+        ok(&s.call("record", &id, "", ms(0)))
+            .as_str()
+            .unwrap()
+            .contains("[Seats "),
+    );
+    assert_eq!(
+        ok(&s.call("close", &id, "", ms(0))),
+        json!({ "closed": true })
+    );
+    assert_eq!(
+        ok(&s.call("commands", "", "", ms(0))),
+        json!([{ "do": "quit" }])
+    );
+    assert!(refused(&s.call("state", &id, "", ms(0))).starts_with("no such game"));
+    assert_eq!(ok(&s.call("version", "", "", ms(0))), Value::Null);
+}
