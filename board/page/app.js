@@ -1110,29 +1110,11 @@ function drawSeatForm() {
   syncLevel();
 }
 
-// The names for people of the levels, weakest first; each with its Elo
-// on the engine's ladder (docs/results/levels.md) beside it.
-const LEVEL_NAMES = ["Beginner", "Novice", "Casual", "Club player", "Strong", "Expert"];
-
-// The levels the engine offers, on one scale: [value, label]. With
-// `UCI_Elo`, six ratings spread over its range, named for people, then
-// full strength; with only `Skill Level`, six skill levels; "full" alone
-// when it offers neither.
+// The levels the engine offers, on one scale: [value, label], weakest
+// first, full strength last; named for people by the host
+// (splut_board::session::config, the same on both hosts).
 function levelChoices() {
-  const l = config && config.levels;
-  const fullElo = l && l.full_elo ? ` · over ${l.full_elo.at_least} at ${l.full_elo.movetime / 1000} s a turn` : "";
-  const full = ["full", `Full strength${fullElo}`];
-  if (!l || (!l.elo && !l.skill)) return [full];
-  const out = [];
-  const spin = l.elo || l.skill;
-  LEVEL_NAMES.forEach((name, i) => {
-    const raw = spin.min + (spin.max - spin.min) * i / LEVEL_NAMES.length;
-    const v = l.elo ? Math.min(spin.max, Math.max(spin.min, Math.round(raw / 10) * 10)) : Math.round(raw);
-    const value = l.elo ? `elo:${v}` : `skill:${v}`;
-    if (!out.some((o) => o[0] === value)) out.push([value, l.elo ? `${name} · ${v}` : `${name} (skill ${v})`]);
-  });
-  out.push(full);
-  return out;
+  return (config && config.level_choices && config.level_choices.length) ? config.level_choices : [["full", "Full strength"]];
 }
 
 // A seat's level as the seat list shows it.
@@ -1145,7 +1127,9 @@ function levelName(level) {
 
 // Each seat's level is remembered between games (and page loads).
 function rememberedLevel(s) {
-  try { return localStorage.getItem(`splut.level.${s}`) || "full"; } catch (e) { return "full"; }
+  // A first visit gets the host's beatable named level, not full strength.
+  const first = (config && config.level_default) || "full";
+  try { return localStorage.getItem(`splut.level.${s}`) || first; } catch (e) { return first; }
 }
 function rememberLevel(s, v) {
   try { localStorage.setItem(`splut.level.${s}`, v); } catch (e) { /* private mode: not kept */ }

@@ -12,7 +12,7 @@
 
 use crate::engine_reader::EngineReader;
 use serde_json::{Value, json};
-use splut_board::review::{BLUNDER_DROP, MISTAKE_DROP};
+use splut_board::session::config::Config;
 use splut_board::session::levels::Levels;
 use splut_board::session::requests::{self, DEFAULT_MOVETIME, MOVETIME, PaceIn, StepIn};
 use splut_board::session::{Command, Refusal, Session};
@@ -22,12 +22,6 @@ use std::time::Duration;
 /// The pause between the steps of an engine's turn, as `splut gui`'s
 /// default.
 pub const STEP_PAUSE: Duration = Duration::from_millis(350);
-
-/// The time the second engine thinks for a hint, and for each position
-/// of a review, in ms (the page's hints and reviews, as `splut gui`'s).
-pub const HINT_MS: u64 = 500;
-/// See [`HINT_MS`].
-pub const REVIEW_MS: u64 = 100;
 
 /// One game at a time on the static board, and what its engine offers.
 pub struct BoardSession {
@@ -125,18 +119,15 @@ impl BoardSession {
 
     /// `GET /api/config`: as `splut gui`'s, for this engine.
     fn config(&self) -> Value {
-        json!({
-            "algorithms": self.algorithms,
-            "engine": "splut (WebAssembly, in this page)",
-            "engine_error": null,
-            "max_games": 1,
-            "movetime": { "min": MOVETIME.start(), "max": MOVETIME.end(),
-                          "default": DEFAULT_MOVETIME },
-            "step_pause": STEP_PAUSE.as_millis() as u64,
-            "levels": self.levels,
-            "review": { "mistake": MISTAKE_DROP, "blunder": BLUNDER_DROP, "movetime": REVIEW_MS },
-            "hint_movetime": HINT_MS,
-        })
+        let config = Config::new(
+            ("splut (WebAssembly, in this page)".into(), None),
+            self.algorithms.clone(),
+            self.levels,
+            (MOVETIME, DEFAULT_MOVETIME),
+            STEP_PAUSE,
+            1,
+        );
+        serde_json::to_value(config).unwrap_or(Value::Null)
     }
 
     /// The game `id`, if it is the one playing.

@@ -7,6 +7,7 @@ use super::session::Session;
 use super::session::winprob_json;
 use serde::Deserialize;
 use splut_board::session::Refusal;
+use splut_board::session::config::{Config, HINT_MS, REVIEW_MS};
 use splut_board::session::levels::Levels;
 use splut_board::session::new_game::start_position;
 use splut_board::session::requests::{self, MOVETIME, PaceIn, StepIn};
@@ -33,8 +34,6 @@ const MAX_ANALYSES: usize = 2;
 /// Bounds on the time an engine thinks for a hint or for each position of
 /// a review, in ms, and the defaults.
 const ANALYSIS_MS: std::ops::RangeInclusive<u64> = 10..=10_000;
-const HINT_MS: u64 = 500;
-const REVIEW_MS: u64 = 100;
 
 /// The page, embedded in the binary: splut-board's (`board/page/`), as
 /// the static board copies it; this host's `host.js` is the empty one.
@@ -238,25 +237,17 @@ impl Games {
             ("GET", [""]) => page_file("index.html"),
             ("GET", ["host.js"]) => Reply::text("text/javascript; charset=utf-8", NATIVE_HOST_JS),
             ("GET", [name]) if PAGE_FILES.iter().any(|f| f.0 == *name) => page_file(name),
-            ("GET", ["api", "config"]) => Reply::json(
-                200,
-                serde_json::json!({
-                    "algorithms": self.algorithms,
-                    "engine": self.command.join(" "),
-                    "engine_error": self.engine_error,
-                    "max_games": MAX_GAMES,
-                    "movetime": { "min": MOVETIME.start(), "max": MOVETIME.end(),
-                                  "default": requests::DEFAULT_MOVETIME },
-                    "step_pause": self.step_pause.as_millis() as u64,
-                    "levels": self.levels,
-                    "review": {
-                        "mistake": super::review::MISTAKE_DROP,
-                        "blunder": super::review::BLUNDER_DROP,
-                        "movetime": REVIEW_MS,
-                    },
-                    "hint_movetime": HINT_MS,
-                }),
-            ),
+            ("GET", ["api", "config"]) => {
+                let config = Config::new(
+                    (self.command.join(" "), self.engine_error.clone()),
+                    self.algorithms.clone(),
+                    self.levels,
+                    (MOVETIME, requests::DEFAULT_MOVETIME),
+                    self.step_pause,
+                    MAX_GAMES,
+                );
+                Reply::json(200, serde_json::to_value(config).unwrap_or_default())
+            }
             ("GET", ["api", "status"]) => Reply::json(
                 200,
                 serde_json::json!({

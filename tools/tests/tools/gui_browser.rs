@@ -902,12 +902,11 @@ fn the_new_game_form(host: Host) {
     };
     b.open(&site.url(), "the page");
     // A first visit (a fresh browser profile, nothing remembered): the
-    // level the form offers. Today full strength on both hosts (issue 52
-    // asks for a beatable named level instead).
+    // form offers a beatable named level, not full strength, on both hosts.
     assert_eq!(
         b.js("return [document.getElementById('level').value, \
               document.getElementById('level').selectedOptions[0].textContent.split(' ·')[0]];"),
-        json!(["full", "Full strength"]),
+        json!(["elo:1090", "Novice"]),
         "{host:?}: the first visit's level"
     );
 
@@ -1840,6 +1839,9 @@ fn green_thinking(b: &Browser, site: &Site, ms: u32) -> (u64, Value) {
     b.click("#kind-g option[value=\"engine\"]");
     b.click("#algo-g option[value=\"alphabeta\"]");
     b.type_into("#ms-g", &ms.to_string());
+    // Full strength, which thinks its whole time (a first visit's level
+    // answers at once).
+    b.click("#level option[value=\"full\"]");
     b.start_game();
     b.wait(
         "document.getElementById('board').dataset.gameId",
