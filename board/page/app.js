@@ -369,6 +369,7 @@ function render(st) {
     $("browsing").classList.add("hidden");
     $("hint-text").classList.add("hidden");
     $("newgame").open = false;  // folded away while the game runs
+    $("level-next").classList.add("hidden");
     showReview();
   }
   story = narrateGame(st.turns);
@@ -834,9 +835,22 @@ function currentWinprob(st) {
   return out;
 }
 
+// Whose view the bar shows, when it is an engine's at a limited level:
+// that engine sees less than full strength, and the bar says so.
+function viewCaption(st) {
+  const e = st.evals && st.evals[st.evals.length - 1];
+  const seat = st.thinking && st.thinking.winprob ? st.thinking.seat : e ? e.seat : null;
+  const s = seat && seatOf(seat);
+  if (!s || !s.engine || !s.level) return "";
+  return `${SEAT_NAME[seat]}'s view, an engine at ${levelName(s.level)} (not full strength)`;
+}
+
 function drawEvalBar(st) {
   const bar = $("evalbar");
   const w = currentWinprob(st);
+  const caption = w ? viewCaption(st) : "";
+  $("evalbar-view").textContent = caption;
+  $("evalbar-view").classList.toggle("hidden", !caption);
   bar.textContent = "";
   bar.classList.toggle("hidden", !w);
   if (!w) return;
@@ -1103,7 +1117,7 @@ function drawSeatForm() {
       for (const [v, t] of choices) option(level, v, t);
       const kept = rememberedLevel(s);
       if (choices.some((c) => c[0] === kept)) level.value = kept;
-      level.addEventListener("change", () => { rememberLevel(s, level.value); syncLevel(); });
+      level.addEventListener("change", () => { rememberLevel(s, level.value); syncLevel(); noteLevelForNext(); });
       adv.append(level);
     }
   });
@@ -1137,6 +1151,11 @@ function rememberLevel(s, v) {
 
 // One choice sets every engine seat's level; it shows "mixed" when the
 // seats' own levels (advanced) differ.
+// A level chosen while a game runs is for the next one: said beside it.
+function noteLevelForNext() {
+  $("level-next").classList.toggle("hidden", !game || !!game.gameover);
+}
+
 function drawLevelChoice() {
   const sel = $("level");
   sel.textContent = "";
@@ -1267,7 +1286,7 @@ function wire() {
   // "change" too: a field cleared by a script or a form tool fires no "input".
   $("start-spn").addEventListener("change", () => { clearTimeout(spnTimer); formChanged(); });
   $("engines-only").addEventListener("change", setEnginesOnly);
-  $("level").addEventListener("change", setAllLevels);
+  $("level").addEventListener("change", () => { setAllLevels(); noteLevelForNext(); });
   $("newgame-form").addEventListener("submit", (ev) => { ev.preventDefault(); newGame(false); });
   $("confirm-replace").addEventListener("click", () => newGame(true));
   $("cancel-replace").addEventListener("click", () => $("replace-confirm").classList.add("hidden"));

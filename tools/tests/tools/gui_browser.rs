@@ -1355,6 +1355,28 @@ fn levels_offered_and_remembered(host: Host) {
         site.state(&b, id)["seats"][1]["level"],
         json!({"elo": first[4..].parse::<u32>().unwrap()})
     );
+    // The win bar says whose view it shows: Green's, at its level.
+    b.click_square("e2");
+    b.click_square("e3");
+    let view = b.wait(
+        "!document.getElementById('evalbar-view').classList.contains('hidden') && \
+         document.getElementById('evalbar-view').textContent",
+        Duration::from_secs(15),
+        "the win bar's view",
+    );
+    assert!(
+        view.as_str()
+            .unwrap()
+            .starts_with("Green's view, an engine at Beginner"),
+        "{view}"
+    );
+    // A level chosen while the game runs is said to be for the next one.
+    let said = b.js(&format!(
+        "const l = document.getElementById('level'); l.value = '{first}'; \
+         l.dispatchEvent(new Event('change')); \
+         return !document.getElementById('level-next').classList.contains('hidden');"
+    ));
+    assert_eq!(said, json!(true), "the level's note");
     // Remembered on the next visit.
     b.go(&site.url());
     b.wait(
