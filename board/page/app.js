@@ -333,9 +333,9 @@ function dragEnd(ev) {
 
 // The API: `splut gui`'s server, or without one (the static board of
 // `scripts/web`, docs/web.md) the back end it loaded into the page.
-async function api(method, path, body) {
+async function api(method, path, body, signal) {
   if (window.splutBackend) return window.splutBackend(method, path, body);
-  const opts = { method, headers: {} };
+  const opts = { method, headers: {}, signal };
   if (body !== undefined) { opts.body = JSON.stringify(body); opts.headers["Content-Type"] = "application/json"; }
   const r = await fetch(path, opts);
   let data = null;
@@ -948,8 +948,14 @@ function showReview() {
 async function loadRecord(file) {
   let text;
   try { text = await file.text(); } catch (e) { showError(`Cannot read the file: ${e.message}`, false); return; }
-  const body = { record: text };
-  if (game) body.replace = game.id;
+  await startNew({ record: text });
+}
+
+// Starts the game `body` asks for, replacing the one in play: that game's
+// poll is ended first, so that its request is not left to fail when the
+// host closes the game; if the host refuses, that game is followed again.
+async function startNew(body) {
+  if (game) { body.replace = game.id; stopPolling(); }
   try {
     const st = await api("POST", "/api/games", body);
     showError("", false);
@@ -957,7 +963,12 @@ async function loadRecord(file) {
     render(st);
     pollToken++;
     poll(pollToken);
-  } catch (e) { showError(e.message, false); }
+    return true;
+  } catch (e) {
+    showError(e.message, false);
+    if (game) { pollToken++; poll(pollToken); }
+    return false;
+  }
 }
 
 // ----- the game kept over a reload -----
@@ -1012,10 +1023,21 @@ async function resumeGame() {
   return true;
 }
 
+// The poll's request under way, aborted when the poll is no longer wanted.
+let pollAbort = null;
+
+function stopPolling() {
+  pollToken++;
+  if (pollAbort) pollAbort.abort();
+  pollAbort = null;
+}
+
 async function poll(token) {
+  const ctl = new AbortController();
+  pollAbort = ctl;
   while (token === pollToken && game) {
     try {
-      const st = await api("GET", `/api/games/${game.id}?since=${game.version}`);
+      const st = await api("GET", `/api/games/${game.id}?since=${game.version}`, undefined, ctl.signal);
       if (token !== pollToken) return;
       render(st);
     } catch (e) {
@@ -1249,18 +1271,7 @@ async function newGame(confirmed) {
   const spn = $("start-spn").value.trim();
   const body = spn ? { spn, seats } : { players: Number($("players").value), seats };
   body.pace = $("pace").value;
-  if (game) body.replace = game.id;
-  try {
-    const st = await api("POST", "/api/games", body);
-    showError("", false);
-    $("spn-hint").textContent = "";
-    game = null;
-    render(st);
-    pollToken++;
-    poll(pollToken);
-  } catch (e) {
-    showError(e.message, false);
-  }
+  if (await startNew(body)) $("spn-hint").textContent = "";
 }
 
 async function setPace() {

@@ -2023,3 +2023,34 @@ fn reload_mid_game(host: Host) {
         "Red's steps offered",
     );
 }
+
+/// Issue 52: "Replace it" (a new game over one in play) leaves no poll of
+/// the old game behind to fail when the server closes it (natively: the
+/// static host answers in the page, with no HTTP requests to watch).
+#[test]
+fn replacing_a_game_leaves_no_poll_behind_in_a_real_browser_native() {
+    let Some((site, b)) = Site::start(Host::Native, &[]) else {
+        return;
+    };
+    // A game whose long poll waits: Green thinks for 3 s.
+    let (id, _) = green_thinking(&b, &site, 3000);
+    b.start_game();
+    b.wait(
+        &format!("game && game.id !== {id}"),
+        Duration::from_secs(10),
+        "the new game",
+    );
+    std::thread::sleep(Duration::from_millis(1500));
+    let failed = b.js("return performance.getEntriesByType('resource') \
+           .filter(e => e.name.includes('/api/games/') && e.responseStatus >= 400) \
+           .map(e => `${e.responseStatus} ${e.name}`);");
+    let seen = b.js("return performance.getEntriesByType('resource') \
+           .filter(e => e.name.includes('/api/games/')).length;");
+    assert!(seen.as_u64() > Some(2), "the polls are seen: {seen}");
+    assert_eq!(failed, json!([]), "old polls failed after Replace");
+    assert_eq!(
+        b.js("return document.getElementById('error-text').textContent;"),
+        json!(""),
+        "no error said"
+    );
+}
