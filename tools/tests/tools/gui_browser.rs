@@ -1951,6 +1951,14 @@ fn hint_while_the_engine_thinks(host: Host) {
         return;
     };
     green_thinking(&b, &site, 3000);
+    // The thinking line, the same on both hosts: the last report with a
+    // depth, its score, nodes, time and line.
+    b.wait(
+        "/^Green thinking…\\ndepth \\d+  score (cp -?\\d+|win \\d+|loss \\d+)  nodes \\d+  \
+         time \\d+ ms\\npv [a-i]\\d/.test(document.getElementById('thinking').textContent)",
+        Duration::from_secs(5),
+        "the thinking line",
+    );
     let button = b.js("const h = document.getElementById('hint'); return {disabled: h.disabled};");
     if button["disabled"] == false {
         b.click("#hint");
