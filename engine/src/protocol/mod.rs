@@ -316,6 +316,13 @@ impl Session {
         if r.orders.busy() {
             return true;
         }
+        self.reap();
+        false
+    }
+
+    /// Drops the running job, waiting for a thread's to be done with it
+    /// (its last lines written, its search dropped).
+    fn reap(&mut self) {
         if let Some(Running {
             driver: Driver::Thread(done),
             ..
@@ -323,7 +330,6 @@ impl Session {
         {
             let _ = done.recv();
         }
-        false
     }
 
     /// Drives the running job once: a slice of a cooperative session's,
@@ -358,13 +364,7 @@ impl Session {
             }
         }
         self.stop();
-        if let Some(Running {
-            driver: Driver::Thread(done),
-            ..
-        }) = self.running.take()
-        {
-            let _ = done.recv();
-        }
+        self.reap();
     }
 
     /// `stop`: the running search answers with its best so far, a perft
