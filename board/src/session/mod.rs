@@ -495,6 +495,9 @@ impl Session {
                 };
                 if search.live {
                     self.answered(&search, answer, now);
+                } else {
+                    // Dropped; the page sees no search owed any more.
+                    self.bump();
                 }
                 self.advance(now);
             }

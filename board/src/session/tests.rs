@@ -213,6 +213,7 @@ fn a_take_back_during_a_search_drops_its_late_answer() {
     assert_eq!(st["step_count"], 0);
     assert_eq!(st["side"], "r");
     assert_eq!(st["thinking"], Value::Null);
+    assert_eq!(st["unanswered"], 1, "the stopped search owes its answer");
     // The person may play while the stopped search winds down.
     let other = legal(&s)[1].clone();
     s.step(&other, ms(30)).unwrap();
@@ -230,6 +231,26 @@ fn a_take_back_during_a_search_drops_its_late_answer() {
     assert_eq!(lines.len(), 2, "{lines:?}");
     assert!(lines[0].ends_with(&format!("moves {other}")), "{lines:?}");
     assert_eq!(lines[1], "go movetime 50");
+}
+
+#[test]
+fn the_page_sees_a_dropped_answer_come() {
+    // After a take-back to the person's turn, the stopped search's answer
+    // is owed until it comes; then the state changes (the browser test of
+    // take-back waits for it rather than a fixed time).
+    let mut s = person_vs_engine(Pace::None);
+    let step = legal(&s)[0].clone();
+    s.step(&step, ms(0)).unwrap();
+    let turn = engine_turn(&s);
+    s.take_back(ms(20)).unwrap();
+    let st = state(&s);
+    assert_eq!(st["unanswered"], 1);
+    s.engine_event(EngineEvent::Answer(Ok(turn)), ms(30));
+    let after = state(&s);
+    assert_eq!(after["unanswered"], 0);
+    assert_ne!(after["version"], st["version"]);
+    assert_eq!(after["step_count"], 0);
+    assert_eq!(after["side"], "r");
 }
 
 #[test]

@@ -87,6 +87,9 @@ impl Serialize for Session {
         m.serialize_entry("waiting", &self.waiting)?;
         m.serialize_entry("error", &self.error)?;
         m.serialize_entry("engine_running", &(self.engine == Engine::Up))?;
+        // The `go`s the engine has not answered, a dropped one included:
+        // at 0 after a take-back, its late answer came and was dropped.
+        m.serialize_entry("unanswered", &self.searches.len())?;
         m.serialize_entry("closed", &self.closed)?;
         m.end()
     }

@@ -1910,10 +1910,13 @@ fn take_back_while_the_engine_thinks(host: Host) {
         Duration::from_secs(5),
         "Red's steps offered",
     );
-    // Over the rest of the engine's time and a second more, no step
-    // appears and the engine does not think again (Red is to move).
+    // Until the stopped search's answer has come (the state owes none:
+    // `unanswered`), and a moment after, no step appears and the engine
+    // does not think again (Red is to move). No window to guess: the late
+    // answer is the one that would be played wrongly.
     b.js("window.splut.log = []; return null;");
-    while pressed.elapsed() < Duration::from_millis(u64::from(ms) + 1000) {
+    let mut answered_at = None;
+    loop {
         let seen = b.js(
             "return {log: window.splut.log.filter(e => e.steps > 0 || e.thinking).length, \
              steps: game.step_count, side: game.side, thinking: !!game.thinking};",
@@ -1922,6 +1925,17 @@ fn take_back_while_the_engine_thinks(host: Host) {
             seen,
             json!({"log": 0, "steps": 0, "side": "r", "thinking": false}),
             "the engine played or thought after the take-back"
+        );
+        let owed = site.state(&b, id)["unanswered"].as_u64();
+        match answered_at {
+            None if owed == Some(0) => answered_at = Some(Instant::now()),
+            Some(t) if t.elapsed() > Duration::from_millis(500) => break,
+            _ => {}
+        }
+        assert!(
+            pressed.elapsed() < Duration::from_millis(u64::from(ms) + 10_000),
+            "the stopped search never answered: {}",
+            site.state(&b, id)
         );
         std::thread::sleep(Duration::from_millis(100));
     }
