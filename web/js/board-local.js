@@ -108,8 +108,10 @@ function analyse(kind, id, body) {
         try { analyst = new Worker(new URL('./splut-worker.js', import.meta.url), { type: 'module' }); }
         catch (e) { return next('analysis_gone', String(e.message)); }
       }
-      analyst.onmessage = e => next('analysis_line', String(e.data));
-      analyst.onerror = e => next('analysis_gone', e.message || 'the worker failed');
+      if (what === kind) {
+        analyst.onmessage = e => next('analysis_line', String(e.data));
+        analyst.onerror = e => next('analysis_gone', e.message || 'the worker failed');
+      }
       for (const line of a.commands) analyst.postMessage(line);
     };
     next(kind, body === undefined ? '' : JSON.stringify(body));
