@@ -295,4 +295,13 @@ mod tests {
         assert_eq!(fixed_places(&game, 1), [(G, 2), (R, 1)]);
         assert_eq!(fixed_places(&game, 5), [(G, 2), (R, 1)]);
     }
+
+    #[test]
+    fn drops_are_marked() {
+        assert_eq!(mark(0.05), None);
+        assert_eq!(mark(-0.5), None);
+        assert_eq!(mark(0.10), Some("mistake"));
+        assert_eq!(mark(0.19), Some("mistake"));
+        assert_eq!(mark(0.2), Some("blunder"));
+    }
 }

@@ -8,9 +8,10 @@
 // it, and one timer wakes it when it asks. Loaded by the static board's
 // host.js (web/js/host.js); the page (board/page/app.js) calls
 // `window.splutBackend(method, path, body)` instead of `fetch`.
-// Hints and reviews still run here: they ask a second engine, in a
-// worker of its own, as the server asks its analyst, and splut.wasm
-// judges what it says (splut.info, board_marks, board_review).
+// Hints and reviews are the session's analysis machine
+// (splut_board::session::analysis): its lines go to a second engine
+// worker (the analyst), one analysis at a time, and the analyst's lines
+// back to it, as `splut gui` carries them to its analyst process.
 import { load } from './splut.mjs';
 
 /** A refusal, as the server's: the page shows its message. */
@@ -88,86 +89,35 @@ function changed(ms) {
   });
 }
 
-/** The engine worker for hints and reviews, started when first asked. */
-let analyst = null;
-let analysing = Promise.resolve();
+let analyst = null;               // the analyst worker, kept between analyses
+let analysing = Promise.resolve(); // the analysis before this one
 
-/** Sends `line` to the analyst and reads its lines up to `bestmove`. */
-function think(w, line, onLine) {
-  return new Promise((resolve, reject) => {
-    w.onmessage = e => {
-      const l = String(e.data);
-      if (l.startsWith('info string error: the engine could not load')) reject(new Refusal(`the engine failed: ${l.slice(19)}`));
-      else if (l.startsWith('bestmove ') || l === 'readyok') resolve();
-      else onLine(l);
+/** POST /api/games/<id>/hint or /review: the session's analysis, its
+ *  lines carried to the analyst and the analyst's back until it answers. */
+function analyse(kind, id, body) {
+  const run = analysing.then(() => new Promise((resolve, reject) => {
+    const next = (what, text) => {
+      let a;
+      try { a = raw(what, id, text); } catch (e) {
+        // An analyst that failed (or did not start) is not kept.
+        if (what !== kind && analyst) { analyst.terminate(); analyst = null; }
+        return reject(e);
+      }
+      if (a.done) { if (analyst) analyst.onmessage = analyst.onerror = null; return resolve(a.answer); }
+      if (!analyst) {
+        try { analyst = new Worker(new URL('./splut-worker.js', import.meta.url), { type: 'module' }); }
+        catch (e) { return next('analysis_gone', String(e.message)); }
+      }
+      if (what === kind) {
+        analyst.onmessage = e => next('analysis_line', String(e.data));
+        analyst.onerror = e => next('analysis_gone', e.message || 'the worker failed');
+      }
+      for (const line of a.commands) analyst.postMessage(line);
     };
-    w.postMessage(line);
-  });
-}
-
-async function theAnalyst() {
-  if (!analyst) {
-    const w = new Worker(new URL('./splut-worker.js', import.meta.url), { type: 'module' });
-    w.postMessage('ugi');
-    w.postMessage('setoption name UCI_ShowWinProb value true');
-    // A worker that could not start is not kept: the next asks again.
-    analyst = think(w, 'isready', () => {}).then(() => w, e => { w.terminate(); analyst = null; throw e; });
-  }
-  return analyst;
-}
-
-/** What the analyst thinks after `steps` from `start` (review.rs
- *  `evaluate`): { score, winprob (every seat of the game), best }. */
-async function evaluate(start, steps, ms) {
-  const at = splut.game(start, steps);
-  const seats = splut.game(start, []).seats;
-  if (at.over) return { score: null, winprob: Object.fromEntries(seats.map(c => [c, c === at.winner ? 1 : 0])), best: [] };
-  const w = await theAnalyst();
-  w.postMessage(`position spn ${start}${steps.length ? ` moves ${steps.join(' ')}` : ''}`);
-  let last = null, best = [];
-  await think(w, `go movetime ${ms}`, line => {
-    const read = splut.info(line);
-    if (read && read.info.score) last = read;
-    if (line.startsWith('bestturn ')) best = line.slice(9).trim().split(/\s+/).filter(s => s !== '(none)');
-  });
-  const probs = (last && last.winprob) || {};
-  return { score: last ? last.info.score : null, winprob: Object.fromEntries(seats.map(c => [c, probs[c] || 0])), best };
-}
-
-/** One analysis at a time (the analyst is one engine), on the game now. */
-function analyse(id, body, fallback, job) {
-  const ms = body && body.movetime !== undefined ? body.movetime : fallback;
-  if (!(Number.isInteger(ms) && ms >= 10 && ms <= 10000)) throw new Refusal('movetime must be 10 to 10000 ms');
-  const st = raw('state', id);
-  const run = analysing.then(() => job(st, st.turns.flatMap(t => t.steps), ms));
+    next(kind, body === undefined ? '' : JSON.stringify(body));
+  }));
   analysing = run.catch(() => {});
   return run;
-}
-
-/** POST /api/games/<id>/hint: the analyst's best turn, not played. */
-function hint(id, body) {
-  return analyse(id, body, raw('config').hint_movetime, async (st, steps, ms) => {
-    if (st.gameover) throw new Refusal('the game is over');
-    const e = await evaluate(st.start, steps, ms);
-    const marks = JSON.parse(splut.call('board_marks', `${st.spn}\n${e.best.join(' ')}`));
-    return { step_count: steps.length, seat: st.side, marks, steps: e.best, score: e.score, winprob: e.winprob };
-  });
-}
-
-/** POST /api/games/<id>/review: every turn judged (review.rs `review`). */
-function review(id, body) {
-  const config = raw('config').review;
-  return analyse(id, body, config.movetime, async (st, steps, ms) => {
-    const evals = [];
-    let n = 0;
-    for (const t of [{ steps: [] }, ...st.turns]) {
-      n += t.steps.length;
-      evals.push(await evaluate(st.start, steps.slice(0, n), ms));
-    }
-    const turns = JSON.parse(splut.call('board_review', JSON.stringify({ start: st.start, steps, evals })));
-    if (turns.error) throw new Refusal(turns.error);
-    return { movetime: ms, mistake: config.mistake, blunder: config.blunder, turns };
-  });
 }
 
 /** The page's API: `splut gui`'s routes (tools/src/gui/api.rs). */
@@ -199,8 +149,7 @@ async function route(method, url, body) {
     return raw('state', id);
   }
   if (method === 'DELETE' && action === undefined) return session('close', id);
-  if (method === 'POST' && action === 'hint') return hint(id, body);
-  if (method === 'POST' && action === 'review') return review(id, body);
+  if (method === 'POST' && (action === 'hint' || action === 'review')) return analyse(action, id, body);
   const calls = { 'GET positions': 'positions', 'GET record': 'record', 'POST step': 'step', 'POST takeback': 'takeback', 'POST restart': 'restart', 'POST pace': 'pace', 'POST next': 'next' };
   const call = calls[`${method} ${action}`];
   if (!call) throw new Refusal('no such API route or method');

@@ -1,12 +1,11 @@
 //! What the board shows about a game, for the web board without a server:
-//! `splut gui`'s threats, step marks and review judgement (the crate
-//! `splut-board`), answered in the same JSON as its API.
+//! `splut gui`'s threats and step events (the crate `splut-board`),
+//! answered in the same JSON as its API. Hints and reviews are the
+//! board's analysis machine, in [`crate::board_session`].
 
 use splut_board::events::{step_event, turn_events};
-use splut_board::marks::step_marks;
-use splut_board::review::{Evaluation, judge};
 use splut_board::threats::{seat_named, threats};
-use splut_rules::{Game, Position, Seat, StepText};
+use splut_rules::Position;
 
 fn error(e: &str) -> String {
     serde_json::json!({ "error": e }).to_string()
@@ -31,21 +30,6 @@ pub fn threats_json(spn: &str, seat: &str) -> String {
     }
 }
 
-/// How `steps` (step texts separated by spaces) are drawn, played one
-/// after another from the position `spn`.
-pub fn marks_json(spn: &str, steps: &str) -> String {
-    let pos = match Position::from_spn(spn.trim()) {
-        Ok(p) => p,
-        Err(e) => return error(&format!("bad SPN: {e}")),
-    };
-    // A step that does not read ends the list, as one not legal does.
-    let steps: Vec<StepText> = steps
-        .split_whitespace()
-        .map_while(|s| StepText::parse(s).ok())
-        .collect();
-    serde_json::to_string(&step_marks(&pos, &steps)).unwrap_or_else(|e| error(&e.to_string()))
-}
-
 /// The events of the game from `start` (`2`, `3`, `4` or an SPN) after
 /// `steps` (step texts separated by spaces), for the state the page
 /// reads, as `splut gui`'s session gives them: `{"turns": [[event, …],
@@ -66,76 +50,18 @@ pub fn events_json(start: &str, steps: &str) -> String {
     serde_json::json!({ "turns": turn_events(&game), "legal": legal }).to_string()
 }
 
-/// A review's turns (`POST /api/games/<id>/review`'s `turns`): the input
-/// is `{"start": SPN, "steps": [...], "evals": [{"score", "winprob":
-/// {"r": p, …}, "best": [...]}, …]}`, the engine's views at each turn's
-/// start and after the last step.
-pub fn review_json(input: &str) -> String {
-    let v: serde_json::Value = match serde_json::from_str(input) {
-        Ok(v) => v,
-        Err(e) => return error(&format!("bad JSON: {e}")),
-    };
-    let start = match Position::from_spn(v["start"].as_str().unwrap_or("")) {
-        Ok(p) => p,
-        Err(e) => return error(&format!("bad SPN: {e}")),
-    };
-    let mut game = Game::new(start);
-    for s in v["steps"].as_array().into_iter().flatten() {
-        if let Err(e) = game.play_text(s.as_str().unwrap_or("")) {
-            return error(&format!("steps: {e}"));
-        }
-    }
-    let evals: Vec<Evaluation> = v["evals"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|e| Evaluation {
-            score: e["score"].as_str().map(String::from),
-            winprob: e["winprob"]
-                .as_object()
-                .into_iter()
-                .flatten()
-                .filter_map(|(k, p)| Some((Seat::from_letter(k.chars().next()?)?, p.as_f64()?)))
-                .collect(),
-            best: e["best"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map_while(|s| StepText::parse(s.as_str()?).ok())
-                .collect(),
-        })
-        .collect();
-    if evals.len() != game.turns().len() + 1 {
-        return error("evals: one per turn and one after the last");
-    }
-    serde_json::to_string(&judge(&game, &evals)).unwrap_or_else(|e| error(&e.to_string()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use splut_rules::Game;
 
     #[test]
-    fn threats_marks_and_a_review_answer_as_the_server_does() {
+    fn threats_answer_as_the_server_does() {
         let spn = "R/gTgDgS/5/7/R7R/7/3R1/rSrDrT/1 r 3 3 - - -";
         let t = threats_json(spn, "r");
         assert!(t.starts_with("{\"seat\":\"r\",\"threats\":["), "{t}");
         assert!(threats_json(spn, "x").contains("error"));
         assert!(threats_json("nonsense", "r").contains("bad SPN"));
-        let m = marks_json(spn, "d2d3@f3 f2f3 f3f4*n");
-        assert!(m.contains("\"flight\":[\"f5\""), "{m}");
-        let review = serde_json::json!({
-            "start": Position::start(2).unwrap().to_spn(),
-            "steps": ["e2e3"],
-            "evals": [
-                { "score": "cp 0", "winprob": { "r": 0.5, "g": 0.5 }, "best": ["d2d3"] },
-                { "score": "cp 0", "winprob": { "r": 0.2, "g": 0.8 }, "best": [] },
-            ],
-        });
-        let r: serde_json::Value = serde_json::from_str(&review_json(&review.to_string())).unwrap();
-        assert_eq!(r[0]["mark"], "blunder");
-        assert_eq!(r[0]["winprob_after"]["g"], 0.8);
-        assert!(review_json("{}").contains("error"));
     }
 
     #[test]

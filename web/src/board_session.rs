@@ -5,13 +5,17 @@
 //! ([`crate::engine_reader`]). The page's JavaScript (`board-local.js`)
 //! only carries: requests in, the engine worker's lines in, the
 //! machine's [`Command`]s out to the worker, and one timer for
-//! [`BoardSession::wake_at`].
+//! [`BoardSession::wake_at`]. Hints and reviews are the board's analysis
+//! machine ([`splut_board::session::analysis`]), one at a time, whose
+//! lines the page carries to a second engine worker (the analyst) and
+//! back.
 //!
 //! Every answer is JSON: `{"ok": value}`, or `{"error": why}` for a
 //! refused request (the page shows `why`).
 
 use crate::engine_reader::EngineReader;
 use serde_json::{Value, json};
+use splut_board::session::analysis::{Analysis, Kind};
 use splut_board::session::config::Config;
 use splut_board::session::levels::Levels;
 use splut_board::session::requests::{self, DEFAULT_MOVETIME, MOVETIME, PaceIn, StepIn};
@@ -32,6 +36,10 @@ pub struct BoardSession {
     levels: Levels,
     /// Commands of games closed, before the current game's.
     pending: Vec<Command>,
+    /// The hint or review under way, if any.
+    analysis: Option<Analysis>,
+    /// Reads the analyst's lines into the analysis's events.
+    analyst_reader: EngineReader,
 }
 
 impl Default for BoardSession {
@@ -63,6 +71,8 @@ impl BoardSession {
             algorithms: option_choices(&ugi, "Algorithm"),
             levels,
             pending: Vec::new(),
+            analysis: None,
+            analyst_reader: EngineReader::new(),
         }
     }
 
@@ -79,6 +89,8 @@ impl BoardSession {
             "wake" => Ok(self.wake(now)),
             "wake_at" => Ok(json!(self.wake_at().map(|t| t.as_millis() as u64))),
             "commands" => Ok(self.take_commands()),
+            "analysis_line" => self.analysis_line(body),
+            "analysis_gone" => self.analysis_gone(body),
             _ => self.request(what, id, body, now),
         };
         match answer {
@@ -89,6 +101,9 @@ impl BoardSession {
 
     /// A request about the game `id`.
     fn request(&mut self, what: &str, id: &str, body: &str, now: Duration) -> Answer {
+        if let Some(kind) = Kind::named(what) {
+            return self.analysis_start(kind, id, body);
+        }
         let g = self.game(id)?;
         match what {
             "state" => {}
@@ -200,6 +215,54 @@ impl BoardSession {
     /// whenever the page should see a change; `null` with no game.
     fn version(&self) -> Value {
         json!(self.game.as_ref().map(|g| [g.id(), g.version()]))
+    }
+
+    /// `POST /api/games/<id>/hint` or `…/review`: the analysis of the
+    /// game `id` begins (refused as `splut gui` refuses it), replacing any
+    /// other (the page runs one at a time); its first lines for the
+    /// analyst ([`BoardSession::analysis_step`]). The analyst is one the
+    /// page keeps: the analysis sets its `UCI_ShowWinProb` first.
+    fn analysis_start(&mut self, kind: Kind, id: &str, body: &str) -> Answer {
+        let analysis = Analysis::new(kind, self.game(id)?.game(), body, true)?;
+        self.analyst_reader.reset();
+        self.analysis = Some(analysis);
+        self.analysis_step()
+    }
+
+    /// A line from the analyst, to the analysis under way.
+    fn analysis_line(&mut self, line: &str) -> Answer {
+        if let Some(a) = self.analysis.as_mut()
+            && let Some(event) = self.analyst_reader.read(line, a.searched())
+        {
+            a.engine_event(event);
+        }
+        self.analysis_step()
+    }
+
+    /// The analyst is gone (`why`): the analysis fails.
+    fn analysis_gone(&mut self, why: &str) -> Answer {
+        if let Some(a) = self.analysis.as_mut() {
+            a.engine_gone(why);
+        }
+        self.analysis_step()
+    }
+
+    /// The analysis's lines for the analyst, and its end: `{"commands":
+    /// [line, …], "done": false}` while it runs, `{"commands": [], "done":
+    /// true, "answer": …}` (the page's answer) once it is done, or its
+    /// refusal if it failed; an analysis done is forgotten.
+    fn analysis_step(&mut self) -> Answer {
+        let Some(a) = self.analysis.as_mut() else {
+            return Ok(json!({ "commands": [], "done": false }));
+        };
+        let commands = a.commands();
+        match a.outcome().cloned() {
+            None => Ok(json!({ "commands": commands, "done": false })),
+            Some(outcome) => {
+                self.analysis = None;
+                outcome.map(|answer| json!({ "commands": [], "done": true, "answer": answer }))
+            }
+        }
     }
 
     /// The engine commands to carry out, in order: `{"do": "start"}` (a

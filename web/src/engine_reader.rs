@@ -127,6 +127,118 @@ mod tests {
         serde_json::to_value(info_view(&info)).unwrap()
     }
 
+    const R: Seat = Seat::Red;
+    const Y: Seat = Seat::Yellow;
+    const G: Seat = Seat::Green;
+    const B: Seat = Seat::Blue;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-9
+    }
+
+    /// The `winprob` words of an `info` line, normalised; `None` if it
+    /// has none or does not read.
+    fn parse_winprob(line: &str) -> Option<WinProb> {
+        normalised(&Info::parse(line).ok()?.winprob)
+    }
+
+    /// The win probabilities an `info` line gives in `pos`.
+    fn line_win_probabilities(line: &str, pos: &Position) -> Option<WinProb> {
+        info_win_probabilities(&Info::parse(line).ok()?, pos)
+    }
+
+    #[test]
+    fn scores_map_to_probabilities_that_sum_to_one() {
+        // The engine's fitted mapping.
+        let two = score_to_win_probabilities(Score::Cp(0), R, &[R, G]).unwrap();
+        let engine = win_probabilities(&[Seat::Red, Seat::Green], Seat::Red, Estimate::Cp(0));
+        assert_eq!(two, vec![(R, engine[0].1), (G, engine[1].1)]);
+        let four = score_to_win_probabilities(Score::Cp(0), Y, &[R, Y, G, B]).unwrap();
+        assert!(
+            close(four.iter().map(|x| x.1).sum::<f64>(), 1.0),
+            "{four:?}"
+        );
+        // The others share alike.
+        assert!(close(four[0].1, four[2].1) && close(four[2].1, four[3].1));
+        for (score, want) in [(Score::Win(3), 1.0), (Score::Loss(1), 0.0)] {
+            let w = score_to_win_probabilities(score, G, &[R, Y, G]).unwrap();
+            assert!(close(w[2].1, want), "{score}");
+            assert!(close(w.iter().map(|x| x.1).sum::<f64>(), 1.0));
+        }
+        let cp = Score::Cp(1);
+        assert_eq!(score_to_win_probabilities(cp, B, &[R, G]), None);
+        // Higher scores, higher chances.
+        let p = |x: i32| score_to_win_probabilities(Score::Cp(x), R, &[R, G, B]).unwrap()[0].1;
+        assert!(p(-300) < p(0) && p(0) < p(300));
+    }
+
+    #[test]
+    fn winprob_words_are_read_and_checked() {
+        let w =
+            parse_winprob("info depth 3 score cp 10 winprob r 0.6 g 0.4 nodes 5 pv e2e3").unwrap();
+        assert_eq!(w, vec![(R, 0.6), (G, 0.4)]);
+        let w = parse_winprob("info winprob r 2 g 2").map(|w| w.len());
+        assert_eq!(w, None, "over 1");
+        let w = parse_winprob("info winprob r 0.2 y 0.2 g 0.2 b 0.2").unwrap();
+        assert!(w.iter().all(|x| close(x.1, 0.25)));
+        for bad in [
+            "info depth 3 score cp 1",
+            "info winprob",
+            "info winprob r x",
+            "info winprob r 0.5 r 0.5",
+        ] {
+            assert_eq!(parse_winprob(bad), None, "{bad}");
+        }
+        // From the score when there are no winprob words.
+        let pos = Position::start(2).unwrap();
+        let w = line_win_probabilities("info depth 2 score cp 0 pv e2e3", &pos).unwrap();
+        assert_eq!(
+            w,
+            score_to_win_probabilities(Score::Cp(0), R, &[R, G]).unwrap()
+        );
+    }
+
+    #[test]
+    fn lines_are_read_as_the_engines_words_read_them() {
+        let pos = Position::start(2).unwrap();
+        let from_score = |s| score_to_win_probabilities(s, R, &[R, G]);
+        // Other engines' words around winprob and a pv cut short by them;
+        // the chances in the line's order.
+        let line = "info depth 3 currmove e2e3 score cp 10 lowerbound pv e2e3 refutation \
+                    winprob g 0.3 r 0.3 tbhits 0";
+        let info = Info::parse(line).unwrap();
+        assert_eq!(info.winprob, [(Seat::Green, 0.3), (Seat::Red, 0.3)]);
+        assert_eq!(parse_winprob(line), Some(vec![(G, 0.5), (R, 0.5)]));
+        assert_eq!(line_win_probabilities(line, &pos), parse_winprob(line));
+        assert_eq!(info_win_probabilities(&info, &pos), parse_winprob(line));
+        // Lines the parser refuses give nothing, though they hold winprob
+        // words: free text, an unreadable field, winprob given twice.
+        for refused in [
+            "info string winprob r 0.6 g 0.4",
+            "info depth x winprob r 0.6 g 0.4",
+            "info score mate 3 winprob r 0.6 g 0.4",
+            "info winprob r 0.6 g 0.4 winprob r 0.5",
+            "information winprob r 0.6 g 0.4",
+        ] {
+            assert!(Info::parse(refused).is_err(), "{refused}");
+            assert_eq!(parse_winprob(refused), None, "{refused}");
+            assert_eq!(line_win_probabilities(refused, &pos), None, "{refused}");
+        }
+        // No winprob: the score as the parser reads it, wherever it is.
+        let line = "info nodes 5 score win 2 multipv 1 pv e2e3";
+        assert_eq!(Info::parse(line).unwrap().score, Some(Score::Win(2)));
+        assert_eq!(
+            line_win_probabilities(line, &pos),
+            from_score(Score::Win(2))
+        );
+        // Chances that sum to 0: the score instead.
+        let line = "info score cp -40 winprob r 0 g 0";
+        assert_eq!(
+            line_win_probabilities(line, &pos),
+            from_score(Score::Cp(-40))
+        );
+    }
+
     #[test]
     fn the_page_sees_info_lines_as_the_engines_words_read_them() {
         // The engine's own line: the JSON the page has always read.

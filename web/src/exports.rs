@@ -131,25 +131,12 @@ pub extern "C" fn board_threats() -> usize {
     answer(crate::board::threats_json(&spn, &seat))
 }
 
-/// The board: an SPN and steps on two lines; `board::marks_json`'s answer.
-#[unsafe(no_mangle)]
-pub extern "C" fn board_marks() -> usize {
-    let (spn, steps) = two_lines();
-    answer(crate::board::marks_json(&spn, &steps))
-}
-
 /// The board: a start and steps on two lines (as `rules_game`);
 /// `board::events_json`'s answer.
 #[unsafe(no_mangle)]
 pub extern "C" fn board_events() -> usize {
     let (start, steps) = two_lines();
     answer(crate::board::events_json(&start, &steps))
-}
-
-/// The board: a review's JSON input; `board::review_json`'s answer.
-#[unsafe(no_mangle)]
-pub extern "C" fn board_review() -> usize {
-    answer(crate::board::review_json(&input_text()))
 }
 
 /// The match: a game on the board as its record (`play::record_json`):

@@ -12,6 +12,7 @@
 //! moved away from (a take-back, a restart) is told to `stop` and its late
 //! answer is dropped: an engine never plays a turn it was not asked for.
 
+pub mod analysis;
 pub mod config;
 pub mod levels;
 pub mod new_game;

@@ -1,7 +1,8 @@
 //! The page's request bodies, read as both hosts read them (`splut gui`'s
 //! API and the static board's session in WebAssembly): a body that is not
 //! the JSON asked for is a [`Refusal::BadRequest`], and a new game is
-//! checked by [`NewGame::check`] within [`MOVETIME`].
+//! checked by [`NewGame::check`] within [`MOVETIME`]; a hint's or a
+//! review's time by [`analysis_ms`] within [`ANALYSIS_MS`].
 
 use super::Pace;
 use super::Refusal;
@@ -15,6 +16,39 @@ pub const MOVETIME: RangeInclusive<u64> = 10..=600_000;
 
 /// An engine's time per turn when a seat names none, in ms.
 pub const DEFAULT_MOVETIME: u64 = 1000;
+
+/// Bounds on the time an engine thinks for a hint or for each position of
+/// a review, in ms (the defaults: [`super::config::HINT_MS`],
+/// [`super::config::REVIEW_MS`]).
+pub const ANALYSIS_MS: RangeInclusive<u64> = 10..=10_000;
+
+/// `POST /api/games/<id>/hint` or `…/review`: how long the engine thinks
+/// for each position.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct AnalysisIn {
+    /// In ms; the host's default if none.
+    pub movetime: Option<u64>,
+}
+
+/// The `movetime` of a hint's or review's body (`default` if none, or if
+/// the body is empty), refused outside [`ANALYSIS_MS`].
+pub fn analysis_ms(text: &str, default: u64) -> Result<u64, Refusal> {
+    let req: AnalysisIn = if text.trim().is_empty() {
+        AnalysisIn::default()
+    } else {
+        body(text)?
+    };
+    let ms = req.movetime.unwrap_or(default);
+    if !ANALYSIS_MS.contains(&ms) {
+        return Err(Refusal::BadInput(format!(
+            "movetime must be {} to {} ms",
+            ANALYSIS_MS.start(),
+            ANALYSIS_MS.end()
+        )));
+    }
+    Ok(ms)
+}
 
 /// `POST /api/games/<id>/step`: a person's step.
 #[derive(Deserialize)]
@@ -63,5 +97,24 @@ mod tests {
         assert!(body::<PaceIn>(r#"{"pace":"fast"}"#).is_err());
         assert!(new_game(r#"{"players":2,"seats":[]}"#).is_ok());
         assert!(new_game(r#"{"players":"two"}"#).is_err());
+    }
+
+    #[test]
+    fn analysis_times_default_and_are_bounded() {
+        assert_eq!(analysis_ms("", 500), Ok(500));
+        assert_eq!(analysis_ms(" {} ", 100), Ok(100));
+        assert_eq!(analysis_ms(r#"{"movetime":10}"#, 500), Ok(10));
+        assert_eq!(analysis_ms(r#"{"movetime":10000}"#, 500), Ok(10_000));
+        for bad in [r#"{"movetime":9}"#, r#"{"movetime":10001}"#] {
+            let e = analysis_ms(bad, 500).unwrap_err();
+            assert_eq!(
+                e,
+                Refusal::BadInput("movetime must be 10 to 10000 ms".into())
+            );
+        }
+        for bad in [r#"{"movetime":-1}"#, r#"{"ms":5}"#, "x"] {
+            let e = analysis_ms(bad, 500).unwrap_err();
+            assert!(matches!(e, Refusal::BadRequest(_)), "{bad}: {e:?}");
+        }
     }
 }

@@ -2,18 +2,15 @@
 //! Nothing here trusts the page: every field is checked, and a refused
 //! request changes nothing.
 
-use super::review::{evaluate, review};
 use super::session::Session;
-use super::session::winprob_json;
-use serde::Deserialize;
 use splut_board::session::Refusal;
-use splut_board::session::config::{Config, HINT_MS, REVIEW_MS};
+use splut_board::session::analysis::{Analysis, Kind};
+use splut_board::session::config::Config;
 use splut_board::session::levels::Levels;
 use splut_board::session::new_game::start_position;
 use splut_board::session::requests::{self, MOVETIME, PaceIn, StepIn};
 use splut_play::client::{Client, option_choices};
 use splut_rules::Position;
-use splut_rules::Seat;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -30,10 +27,6 @@ const MAX_SPN: usize = 200;
 
 /// Most hints and reviews running at once (each starts an engine).
 const MAX_ANALYSES: usize = 2;
-
-/// Bounds on the time an engine thinks for a hint or for each position of
-/// a review, in ms, and the defaults.
-const ANALYSIS_MS: std::ops::RangeInclusive<u64> = 10..=10_000;
 
 /// The page, embedded in the binary: splut-board's (`board/page/`), as
 /// the static board copies it; this host's `host.js` is the empty one.
@@ -127,13 +120,6 @@ pub struct Games {
     engine_error: Option<String>,
     /// Pause between the steps of an engine's turn.
     step_pause: Duration,
-}
-
-/// A hint or a review: how long the engine thinks for each position.
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct AnalysisIn {
-    movetime: Option<u64>,
 }
 
 /// Counts an analysis engine while it runs.
@@ -321,9 +307,10 @@ impl Games {
             }
             "next" => s.next_step(),
             "restart" => s.restart_engine(),
-            "hint" => self.hint(s, body),
-            "review" => self.review(s, body),
-            _ => Err(Refusal::NotFound("no such action".into())),
+            _ => match Kind::named(action) {
+                Some(kind) => self.analyse(s, kind, body),
+                None => Err(Refusal::NotFound("no such action".into())),
+            },
         }
     }
 
@@ -416,65 +403,23 @@ impl Games {
         Ok((engine, slot))
     }
 
-    /// `POST /api/games/<id>/hint`: the engine's best turn for the side
-    /// to move, not played.
-    fn hint(&self, s: &Session, body: &str) -> Result<serde_json::Value, Refusal> {
-        let ms = analysis_ms(body, HINT_MS)?;
-        let (start, game) = s.game();
-        if game.position().is_game_over() {
-            return Err(Refusal::GameOver);
+    /// `POST /api/games/<id>/hint` (the engine's best turn for the side
+    /// to move, not played) or `…/review` (every turn's drop in its
+    /// mover's chance to win, the worst marked, with the engine's better
+    /// turn): the board's [`Analysis`] run against an engine of its own.
+    fn analyse(&self, s: &Session, kind: Kind, body: &str) -> Result<serde_json::Value, Refusal> {
+        let (_, game) = s.game();
+        let mut analysis = Analysis::new(kind, &game, body, false)?;
+        if !analysis.done() {
+            let (mut engine, _slot) = self.analyst()?;
+            super::analyst::run(&mut engine, &mut analysis);
+            engine.quit(super::QUIT_GRACE);
         }
-        let (mut engine, _slot) = self.analyst()?;
-        let seats: Vec<Seat> = game.start().seats_in_game().collect();
-        let steps: Vec<String> = game.steps().iter().map(|s| s.to_string()).collect();
-        let e = evaluate(&mut engine, &start, &steps, game.position(), &seats, ms)
-            .map_err(|e| Refusal::EngineFailed(format!("the engine failed the hint: {e}")));
-        engine.quit(super::QUIT_GRACE);
-        let e = e?;
-        Ok(serde_json::json!({
-            "step_count": steps.len(),
-            "seat": game.position().side_to_move().letter().to_string(),
-            "marks": super::review::step_marks(game.position(), &e.best),
-            "steps": e.best.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
-            "score": e.score,
-            "winprob": winprob_json(&e.winprob),
-        }))
+        analysis
+            .outcome()
+            .cloned()
+            .unwrap_or_else(|| Err(Refusal::EngineFailed("the analysis did not end".into())))
     }
-
-    /// `POST /api/games/<id>/review`: every turn's drop in its mover's
-    /// chance to win, the worst marked, with the engine's better turn.
-    fn review(&self, s: &Session, body: &str) -> Result<serde_json::Value, Refusal> {
-        let ms = analysis_ms(body, REVIEW_MS)?;
-        let (start, game) = s.game();
-        let (mut engine, _slot) = self.analyst()?;
-        let r = review(&mut engine, &start, &game, ms)
-            .map_err(|e| Refusal::EngineFailed(format!("the engine failed the review: {e}")));
-        engine.quit(super::QUIT_GRACE);
-        Ok(serde_json::json!({
-            "movetime": ms,
-            "mistake": super::review::MISTAKE_DROP,
-            "blunder": super::review::BLUNDER_DROP,
-            "turns": r?,
-        }))
-    }
-}
-
-/// The `movetime` of a hint's or review's body (`default` if none).
-fn analysis_ms(body: &str, default: u64) -> Result<u64, Refusal> {
-    let req: AnalysisIn = if body.trim().is_empty() {
-        AnalysisIn::default()
-    } else {
-        requests::body(body)?
-    };
-    let ms = req.movetime.unwrap_or(default);
-    if !ANALYSIS_MS.contains(&ms) {
-        return Err(Refusal::BadInput(format!(
-            "movetime must be {} to {} ms",
-            ANALYSIS_MS.start(),
-            ANALYSIS_MS.end()
-        )));
-    }
-    Ok(ms)
 }
 
 /// `GET /api/preview?players=N` or `?spn=…`: the position a new game

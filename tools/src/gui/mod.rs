@@ -4,8 +4,8 @@
 //! (through [`splut_play::client`]), which is also the only source of
 //! legal steps.
 
+pub mod analyst;
 pub mod api;
-pub mod review;
 pub mod server;
 pub mod session;
 pub use splut_board::threats;

@@ -4,7 +4,6 @@
 //! engine's lines and its timer wake-ups and carries out its commands;
 //! requests come in from `api.rs` under the same lock.
 
-use super::review::WinProb;
 use super::{QUIT_GRACE, start_engine};
 use splut_board::session::levels::Levels;
 use splut_board::session::{Command, Refusal};
@@ -22,13 +21,6 @@ const READ_EVERY: Duration = Duration::from_millis(10);
 
 /// How often an idle engine is checked for a crash.
 const CHECK_EVERY: Duration = Duration::from_millis(100);
-
-/// Win probabilities as JSON: `{"r": 0.6, "g": 0.4}`, as the board's
-/// values spell them ([`splut_board::letters::probabilities`]).
-pub fn winprob_json(w: &WinProb) -> serde_json::Value {
-    splut_board::letters::probabilities(w, serde_json::value::Serializer)
-        .unwrap_or(serde_json::Value::Null)
-}
 
 /// The machine, its engine and what the host keeps for them.
 struct Inner {

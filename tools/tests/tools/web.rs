@@ -958,9 +958,10 @@ fn the_static_boards_record_and_info_lines_are_splut_guis() {
 #[test]
 fn the_static_board_keeps_no_copy_of_the_match() {
     // board-local.js is transport: the game is `splut gui`'s session in
-    // the module (splut.mjs's `session`), and a hint's or review's lines
-    // are read by the module (`info`); nothing of the match or the game's
-    // rules is copied into it.
+    // the module (splut.mjs's `session`), and so are hints and reviews
+    // (its analysis, whose lines the page only carries to the analyst
+    // worker and back); nothing of the match or the game's rules is
+    // copied into it.
     let source = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../web/js/board-local.js"
@@ -981,15 +982,21 @@ fn the_static_board_keeps_no_copy_of_the_match() {
         "setoption name Algorithm",
         "splut.record(",
         "splut.gameOfRecord(",
+        "splut.info(",
+        "board_marks",
+        "board_review",
+        "movetime must be",
+        "position spn",
+        "go movetime",
     ] {
         assert!(!source.contains(copy), "board-local.js has its own {copy}");
     }
-    for call in ["splut.session(", "splut.info("] {
+    for call in ["splut.session(", "analysis_line", "analysis_gone"] {
         assert!(source.contains(call), "board-local.js does not call {call}");
     }
     let lines = source.lines().count();
     assert!(
-        lines <= 230,
+        lines <= 200,
         "board-local.js is {lines} lines: transport only"
     );
 }

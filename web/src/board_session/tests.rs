@@ -188,3 +188,89 @@ fn requests_are_checked_as_splut_gui_checks_them() {
     assert!(refused(&s.call("state", &id, "", ms(0))).starts_with("no such game"));
     assert_eq!(ok(&s.call("version", "", "", ms(0))), Value::Null);
 }
+
+/// The page's part in an analysis, as board-local.js does it: `start`'s
+/// answer (`hint` or `review`), then the analysis's lines to `analyst`
+/// and its lines back, until it answers; the answer (or the refusal).
+fn analyse(s: &mut BoardSession, analyst: &mut Protocol, start: String) -> Result<Value, String> {
+    let mut answer: Value = serde_json::from_str(&start).unwrap();
+    loop {
+        if let Some(e) = answer.get("error") {
+            return Err(e.as_str().unwrap().to_string());
+        }
+        let a = &answer["ok"];
+        if a["done"] == true {
+            return Ok(a["answer"].clone());
+        }
+        for line in a["commands"].as_array().unwrap() {
+            analyst.line(line.as_str().unwrap());
+        }
+        while analyst.resume() == Status::Thinking {}
+        let lines = analyst.take_output();
+        assert!(!lines.is_empty(), "the analyst said nothing");
+        for line in lines.lines() {
+            answer = serde_json::from_str(&s.call("analysis_line", "", line, ms(0))).unwrap();
+            if answer.get("error").is_some() || answer["ok"]["done"] == true {
+                break;
+            }
+        }
+    }
+}
+
+#[test]
+fn hints_and_reviews_are_the_boards_analysis_carried_to_an_analyst() {
+    let mut s = BoardSession::new();
+    let two_people = r#"{"players": 2, "seats": [{"engine": false}, {"engine": false}]}"#;
+    let id = ok(&s.call("new_game", "", two_people, ms(0)))["id"].to_string();
+    s.call("commands", "", "", ms(0));
+    for step in ["e2e3", "e8e7", "f8f7"] {
+        ok(&s.call("step", &id, &format!(r#"{{"step": "{step}"}}"#), ms(0)));
+    }
+    // One analyst worker, kept between analyses; no handshake but the
+    // analysis's own `setoption`.
+    let mut analyst = Protocol::new();
+    let body = r#"{"movetime": 20}"#;
+    let start = s.call("hint", &id, body, ms(0));
+    let first = ok(&start);
+    assert_eq!(first["done"], false);
+    assert_eq!(
+        first["commands"][0],
+        "setoption name UCI_ShowWinProb value true"
+    );
+    let hint = analyse(&mut s, &mut analyst, start).unwrap();
+    assert_eq!(hint["step_count"], 3);
+    assert_eq!(hint["seat"], "r");
+    assert_eq!(hint["steps"].as_array().unwrap().len(), 3, "{hint}");
+    assert_eq!(hint["marks"].as_array().unwrap().len(), 3, "{hint}");
+    assert!(hint["score"].is_string(), "{hint}");
+    let sum: f64 = ["r", "g"]
+        .iter()
+        .map(|c| hint["winprob"][c].as_f64().unwrap())
+        .sum();
+    assert!((sum - 1.0).abs() < 0.01, "{hint}");
+    let start = s.call("review", &id, body, ms(0));
+    let review = analyse(&mut s, &mut analyst, start).unwrap();
+    assert_eq!(review["movetime"], 20);
+    assert_eq!(review["turns"].as_array().unwrap().len(), 2, "{review}");
+    assert_eq!(review["turns"][1]["seat"], "g");
+    // Refused as `splut gui` refuses; a failed analyst fails it.
+    assert_eq!(
+        refused(&s.call("hint", &id, r#"{"movetime": 1}"#, ms(0))),
+        "movetime must be 10 to 10000 ms"
+    );
+    assert!(refused(&s.call("review", "99", "", ms(0))).starts_with("no such game"));
+    ok(&s.call("hint", &id, "", ms(0)));
+    let line = "info string error: the engine could not load: no wasm";
+    assert_eq!(
+        refused(&s.call("analysis_line", "", line, ms(0))),
+        "the engine failed the hint: the engine could not load: no wasm"
+    );
+    ok(&s.call("review", &id, "", ms(0)));
+    assert_eq!(
+        refused(&s.call("analysis_gone", "", "the worker failed", ms(0))),
+        "the engine failed the review: the worker failed"
+    );
+    // None under way: lines are dropped.
+    let idle = ok(&s.call("analysis_line", "", "bestmove e2e3", ms(0)));
+    assert_eq!(idle, json!({ "commands": [], "done": false }));
+}

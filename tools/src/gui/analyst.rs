@@ -1,0 +1,44 @@
+//! Hints and reviews natively: the board's analysis machine
+//! ([`splut_board::session::analysis`]), which does all their bookkeeping,
+//! run against an engine process of its own (the analyst). Here are only
+//! the process and the loop that carries the machine's lines to it and
+//! its lines back, read by the board's one engine reader
+//! ([`EngineReader`]), as the static board's page carries them to its
+//! analyst worker.
+
+use splut_board::session::analysis::Analysis;
+use splut_play::client::Client;
+use splut_web::engine_reader::EngineReader;
+use std::time::Instant;
+
+/// Runs `analysis` against `engine` (its handshake done) until it is
+/// done: the machine's lines sent, the engine's lines read back into it.
+/// An engine that ends, or does not answer a search within
+/// [`Analysis::limit`] of its lines, fails it.
+pub fn run(engine: &mut Client, analysis: &mut Analysis) {
+    let mut reader = EngineReader::new();
+    let mut deadline = Instant::now();
+    while !analysis.done() {
+        let lines = analysis.commands();
+        if !lines.is_empty() {
+            deadline = Instant::now() + analysis.limit();
+        }
+        for line in lines {
+            if let Err(e) = engine.send(&line) {
+                return analysis.engine_gone(&e.to_string());
+            }
+        }
+        match engine.recv(deadline.saturating_duration_since(Instant::now())) {
+            Ok(Some(line)) => {
+                if let Some(event) = reader.read(&line, analysis.searched()) {
+                    analysis.engine_event(event);
+                }
+            }
+            Ok(None) => analysis.engine_gone(&format!(
+                "the engine did not answer 'bestmove' within {} ms",
+                analysis.limit().as_millis()
+            )),
+            Err(e) => analysis.engine_gone(&e.to_string()),
+        }
+    }
+}
