@@ -9,8 +9,9 @@ use serde::Deserialize;
 use splut_board::session::Refusal;
 use splut_board::session::config::{Config, HINT_MS, REVIEW_MS};
 use splut_board::session::levels::Levels;
-use splut_board::session::new_game::start_position;
+use splut_board::session::new_game::{self, MAX_SPN};
 use splut_board::session::requests::{self, MOVETIME, PaceIn, StepIn};
+use splut_board::session::view::Positions;
 use splut_play::client::{Client, option_choices};
 use splut_rules::Position;
 use splut_rules::Seat;
@@ -24,9 +25,6 @@ pub const MAX_GAMES: usize = 8;
 
 /// Longest a long-poll waits for a change.
 const LONG_POLL: Duration = Duration::from_secs(20);
-
-/// Longest SPN a preview reads (a real one is under 100 characters).
-const MAX_SPN: usize = 200;
 
 /// Most hints and reviews running at once (each starts an engine).
 const MAX_ANALYSES: usize = 2;
@@ -286,8 +284,8 @@ impl Games {
             }
             ("GET", ["api", "games", id, "positions"]) => {
                 let (_, game) = self.session(id)?.game();
-                let spns: Vec<String> = game.positions().iter().map(|p| p.to_spn()).collect();
-                Reply::json(200, serde_json::json!({ "spns": spns }))
+                let positions = Positions::of(&game);
+                Reply::json(200, serde_json::to_value(positions).unwrap_or_default())
             }
             ("GET", ["api", "games", id, "record"]) => {
                 let s = self.session(id)?;
@@ -479,7 +477,7 @@ fn analysis_ms(body: &str, default: u64) -> Result<u64, Refusal> {
 
 /// `GET /api/preview?players=N` or `?spn=…`: the position a new game
 /// would start from, checked as `POST /api/games` checks it, for the page
-/// to draw before Start.
+/// to draw before Start (splut-board's `preview`, as the static board's).
 fn preview(query: &str) -> Result<Reply, Refusal> {
     for (k, _) in query_pairs(query)? {
         if k != "players" && k != "spn" {
@@ -489,27 +487,12 @@ fn preview(query: &str) -> Result<Reply, Refusal> {
             )));
         }
     }
-    let players = match query_value(query, "players")? {
-        Some(v) => Some(
-            v.parse::<u8>()
-                .map_err(|_| Refusal::BadInput("players: expected 2, 3 or 4".into()))?,
-        ),
-        None => None,
-    };
+    let players = query_value(query, "players")?;
     let spn = query_value(query, "spn")?;
-    if spn.as_ref().is_some_and(|s| s.len() > MAX_SPN) {
-        return Err(Refusal::BadInput(format!(
-            "bad SPN: over {MAX_SPN} characters"
-        )));
-    }
-    let start = start_position(players, spn.as_deref())?;
+    let p = new_game::preview(players.as_deref(), spn.as_deref())?;
     Ok(Reply::json(
         200,
-        serde_json::json!({
-            "spn": start.to_spn(),
-            "seats": start.seats_in_game().map(|s| s.letter().to_string()).collect::<Vec<_>>(),
-            "side": start.side_to_move().letter().to_string(),
-        }),
+        serde_json::to_value(p).unwrap_or_default(),
     ))
 }
 
@@ -643,6 +626,8 @@ mod tests {
         let two = ok("players=2");
         assert_eq!(two["spn"], "R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 1 1 - - -");
         assert_eq!(two["seats"], serde_json::json!(["r", "g"]));
+        assert_eq!(two["board"]["spn"], two["spn"]);
+        assert_eq!(two["board"]["pieces"]["d2"], "rS");
         assert_eq!(ok("players=3")["seats"], serde_json::json!(["r", "y", "g"]));
         assert_eq!(ok("players=4")["seats"].as_array().unwrap().len(), 4);
         let spn = "R/gTgDgS/5/7/R7R/7/3R1/rSrDrT/1 r 3 3 - - -";
