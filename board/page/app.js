@@ -1208,8 +1208,11 @@ async function readForm() {
   if (token !== previewToken) return;
   formStart = { query, start: p, error: err };
   $("spn-hint").textContent = err && typed ? `Not a starting position yet: ${err}` : "";
-  // Drawn again only when the seats change: the controls being set stay.
-  if ((seatLetters() || []).join("") !== drawnLetters) drawSeatForm();
+  // The seats drawn again only when a start read has others: the
+  // controls being set stay, and a start refused (an SPN half typed)
+  // moves nothing on the page.
+  const letters = seatLetters();
+  if (letters && letters.join("") !== drawnLetters) drawSeatForm();
   if (game || (p && p.spn === drawnSpn)) return;
   buildBoard();
   if (!p) return;
