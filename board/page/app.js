@@ -1,8 +1,9 @@
-// splut gui: the page. It draws what the server says (the engine's SPN and
-// its `query legal` list) and never decides legality itself: what each
-// step did or would do comes in the state as events (splut-board's
-// events: turns[].events, legal_events), which this file draws and
-// narrate.js puts in words.
+// splut gui: the page. It draws what the server says and never reads an
+// SPN nor decides legality itself: every position comes with its board as
+// the rules read it (splut-board's BoardView: `board` in the state,
+// `boards` in the positions, the preview's `board`), and what each step
+// did or would do comes as events (splut-board's events: turns[].events,
+// legal_events), which this file draws and narrate.js puts in words.
 "use strict";
 
 const SVGNS = "http://www.w3.org/2000/svg";
@@ -20,10 +21,10 @@ let drawnSpn = null;
 let lastThought = null;  // the engine's last search, shown after it
 let rockEls = new Map(); // square -> rock <g>
 let viewing = null;      // the step count of the position browsed, null: live
-let positions = null;    // {id, count, spns}: every position of the game
+let positions = null;    // {id, count, boards}: every position of the game
 let hint = null;         // the last hint: {step_count, steps, marks}
 let reviewed = null;     // the last review: {id, count, turns}
-let threatsShown = null; // the SPN whose threats are drawn
+let threatsShown = null; // the SPN of the position whose threats are drawn
 let pieceEls = new Map(); // "rS" -> piece <g>
 let story = null;        // the game's events by turn (narrate.js: narrateGame)
 let hintBusy = false;     // a hint is asked for
@@ -36,39 +37,6 @@ const $ = (id) => document.getElementById(id);
 const FILES = "abcdefghi";
 
 function onBoard(f, r) { return f >= 0 && f < 9 && r >= 0 && r < 9 && Math.abs(f - 4) + Math.abs(r - 4) <= 4; }
-
-// SPN → { board: {square: "R"|"rS"…}, side, steps, turn, lev, cooling[], moved[] },
-// what the board draws (the rules read it again in the server).
-function parseSpn(spn) {
-  const fields = String(spn).trim().split(" ");
-  if (fields.length !== 7) return null;
-  const ranks = fields[0].split("/");
-  if (ranks.length !== 9) return null;
-  const board = {};
-  for (let i = 0; i < 9; i++) {
-    const r = 8 - i, lo = Math.abs(r - 4), width = 9 - 2 * lo;
-    let f = lo;
-    const s = ranks[i];
-    for (let k = 0; k < s.length; k++) {
-      const c = s[k];
-      if (c >= "1" && c <= "9") { f += Number(c); continue; }
-      if (f >= lo + width) return null;
-      const sq = FILES[f] + (r + 1);
-      if (c === "R") { board[sq] = "R"; f++; continue; }
-      if (!"rygb".includes(c) || !"SDT".includes(s[k + 1] || "")) return null;
-      board[sq] = c + s[k + 1]; k++; f++;
-    }
-    if (f !== lo + width) return null;
-  }
-  const list = (x) => (x === "-" ? [] : x.split(","));
-  return { board, side: fields[1], steps: Number(fields[2]), turn: Number(fields[3]),
-           lev: fields[4], cooling: list(fields[5]), moved: list(fields[6]) };
-}
-
-// The seats whose sorcerer is on `board`.
-function seatsOn(board) {
-  return new Set(Object.values(board).filter((c) => c[1] === "S").map((c) => c[0]));
-}
 
 function centre(sq) {
   const f = FILES.indexOf(sq[0]), r = Number(sq[1]) - 1;
@@ -155,14 +123,14 @@ function makeRock() {
   return g;
 }
 
-// Draws the position, moving the pieces that moved (CSS transitions).
-function drawPosition(spn) {
-  const p = parseSpn(spn);
+// Draws a position as the host read it (its board: pieces, rocks cooling,
+// moved and levitated), moving the pieces that moved (CSS transitions).
+function drawPosition(p) {
   if (!p) return;
   const svg = $("board");
   // Team pieces are unique: key them by seat and kind.
   const seen = new Set();
-  for (const [sq, c] of Object.entries(p.board)) {
+  for (const [sq, c] of Object.entries(p.pieces)) {
     if (c === "R") continue;
     seen.add(c);
     let g = pieceEls.get(c);
@@ -172,7 +140,7 @@ function drawPosition(spn) {
   for (const [c, g] of pieceEls) if (!seen.has(c)) { g.remove(); pieceEls.delete(c); }
   // Rocks are alike: those still on their square stay, the others are
   // matched to the new rock squares nearest them, so a moved rock slides.
-  const newRocks = Object.keys(p.board).filter((s) => p.board[s] === "R");
+  const newRocks = Object.keys(p.pieces).filter((s) => p.pieces[s] === "R");
   const keep = new Map();
   const gone = [];
   for (const [sq, g] of rockEls) (newRocks.includes(sq) ? keep.set(sq, g) : gone.push(g));
@@ -202,17 +170,17 @@ function drawPosition(spn) {
   };
   for (const sq of p.cooling) ring(sq, "rock-cooling", 26, "cooling: moved last turn, cannot be levitated");
   for (const sq of p.moved) ring(sq, "rock-moved", 23, "moved this turn");
-  if (/^[a-i][1-9]$/.test(p.lev)) ring(p.lev, "rock-levitated", 27, "levitated this turn");
+  if (p.levitated) ring(p.levitated, "rock-levitated", 27, "levitated this turn");
   // Each square says what is on it, for tests and for the curious.
   for (const hit of layers.hits.children) {
     const sq = hit.dataset.square;
-    hit.dataset.content = p.board[sq] || "";
+    hit.dataset.content = p.pieces[sq] || "";
     hit.dataset.cooling = p.cooling.includes(sq) ? "1" : "";
     hit.dataset.moved = p.moved.includes(sq) ? "1" : "";
-    hit.dataset.levitated = p.lev === sq ? "1" : "";
+    hit.dataset.levitated = p.levitated === sq ? "1" : "";
   }
-  svg.dataset.spn = spn;
-  drawnSpn = spn;
+  svg.dataset.spn = p.spn;
+  drawnSpn = p.spn;
 }
 
 function seatOf(letter) { return game && game.seats.find((s) => s.seat === letter); }
@@ -375,7 +343,7 @@ function render(st) {
   story = narrateGame(st.turns);
   // The places are the rules' (Game::places, in the state), not the page's.
   if (story) story.places = st.places || {};
-  if (viewing === null && st.spn && st.spn !== drawnSpn) drawPosition(st.spn);
+  if (viewing === null && st.board && st.board.spn !== drawnSpn) drawPosition(st.board);
   window.splut.log.push({ t: performance.now(), version: st.version, steps: st.step_count,
                           side: st.side, thinking: !!st.thinking, spn: st.spn,
                           think: st.thinking ? `${st.step_count}${st.thinking.seat}` : null });
@@ -460,7 +428,7 @@ function drawThinking(st) {
 function viewerSeat() {
   if (!game) return null;
   const persons = game.seats.filter((s) => !s.engine).map((s) => s.seat);
-  const inGame = game.spn ? seatsOn(parseSpn(game.spn).board) : new Set(persons);
+  const inGame = new Set(game.board ? game.board.seats : persons);
   const order = "rygb";
   const from = Math.max(0, order.indexOf(game.side || "r"));
   for (let k = 0; k < 4; k++) {
@@ -635,28 +603,29 @@ function drawMoves(st) {
   if (viewing === null) ol.scrollTop = ol.scrollHeight;
 }
 
+// Every position of the game, each as the host read it (its board).
 async function gamePositions() {
   if (!positions || positions.id !== game.id || positions.count !== game.step_count) {
     const r = await api("GET", `/api/games/${game.id}/positions`);
-    positions = { id: game.id, count: r.spns.length - 1, spns: r.spns };
+    positions = { id: game.id, count: r.boards.length - 1, boards: r.boards };
   }
-  return positions.spns;
+  return positions.boards;
 }
 
 // Shows the position after `n` steps without changing the game.
 async function browseTo(n, marks) {
   if (!game) return;
-  let spns;
-  try { spns = await gamePositions(); } catch (e) { showError(`Positions: ${e.message}`, false); return; }
-  if (n >= spns.length - 1 && !marks) { toLive(); return; }
-  n = Math.max(0, Math.min(n, spns.length - 1));
+  let boards;
+  try { boards = await gamePositions(); } catch (e) { showError(`Positions: ${e.message}`, false); return; }
+  if (n >= boards.length - 1 && !marks) { toLive(); return; }
+  n = Math.max(0, Math.min(n, boards.length - 1));
   viewing = n;
   selected = null;
   hideChooser();
-  drawPosition(spns[n]);
+  drawPosition(boards[n]);
   $("board").dataset.viewing = String(n);
   $("browsing").classList.remove("hidden");
-  $("browsing-text").textContent = `Viewing the position after step ${n} of ${spns.length - 1}`;
+  $("browsing-text").textContent = `Viewing the position after step ${n} of ${boards.length - 1}`;
   hint = marks ? { step_count: game.step_count, marks, viewing: n } : null;
   drawMoves(game);
   highlight();
@@ -680,7 +649,7 @@ function toLive() {
   delete $("board").dataset.viewing;
   $("browsing").classList.add("hidden");
   if (hint && hint.viewing !== undefined) hint = null;
-  if (game && game.spn) drawPosition(game.spn);
+  if (game && game.board) drawPosition(game.board);
   if (game) { drawMoves(game); highlight(); drawOverlays(); }
 }
 
@@ -737,17 +706,15 @@ function drawHint() {
   });
 }
 
-function shownSpn() { return viewing !== null && positions ? positions.spns[viewing] : game && game.spn; }
+// The position shown: the one browsed, else the game's, as its board.
+function shownBoard() { return viewing !== null && positions ? positions.boards[viewing] : game && game.board; }
 
-// The seat whose threats are shown: the person to move, else the first
-// person in the game, else the side to move.
-function threatSeat(spn) {
-  const p = parseSpn(spn);
-  if (!p) return null;
+// The seat whose threats are shown in the position `p` (a board): the
+// person to move, else the first person in the game, else the side to move.
+function threatSeat(p) {
   const person = (s) => { const c = seatOf(s); return c && !c.engine; };
   if (person(p.side)) return p.side;
-  const alive = seatsOn(p.board);
-  const first = game.seats.find((s) => !s.engine && alive.has(s.seat));
+  const first = game.seats.find((s) => !s.engine && p.seats.includes(s.seat));
   return first ? first.seat : p.side;
 }
 
@@ -765,7 +732,8 @@ function killMark(k, kind) {
 
 async function drawThreats() {
   const on = $("threats-toggle").checked;
-  const spn = on && game ? shownSpn() : null;
+  const shown = on && game ? shownBoard() : null;
+  const spn = shown ? shown.spn : null;
   $("threat-list").classList.toggle("hidden", !spn);
   if (!spn || (game && game.gameover && viewing === null)) {
     layers.threats.textContent = ""; threatsShown = null; $("threat-list").textContent = "";
@@ -773,7 +741,7 @@ async function drawThreats() {
   }
   if (threatsShown === spn) return;
   threatsShown = spn;
-  const seat = threatSeat(spn);
+  const seat = threatSeat(shown);
   let t;
   try { t = await api("GET", `/api/threats?spn=${encodeURIComponent(spn)}&seat=${seat}`); }
   catch (e) { layers.threats.textContent = ""; $("threat-list").textContent = e.message; return; }
@@ -826,8 +794,8 @@ async function askHint() {
 function currentWinprob(st) {
   const e = st.evals && st.evals[st.evals.length - 1];
   const w = st.thinking && st.thinking.winprob ? st.thinking.winprob : e ? e.winprob : null;
-  if (!w || !st.spn) return w;
-  const alive = seatsOn(parseSpn(st.spn).board);
+  if (!w || !st.board) return w;
+  const alive = new Set(st.board.seats);
   let sum = 0;
   for (const s of Object.keys(w)) if (alive.has(s)) sum += w[s];
   const out = {};
@@ -1053,15 +1021,25 @@ async function poll(token) {
 
 // ----- the new-game form -----
 
-function seatLetters() {
+// The form's start as the host read it (GET /api/preview): the query
+// asked, and its answer ({spn, seats, side, board}) or why it was refused.
+let formStart = null;
+
+// The form's start as the preview's query: the SPN typed, else the
+// player count.
+function formQuery() {
   const spn = $("start-spn").value.trim();
-  if (spn) {
-    const p = parseSpn(spn);
-    if (!p) return null;
-    const present = seatsOn(p.board);
-    return "rygb".split("").filter((s) => present.has(s));
-  }
-  return { 2: ["r", "g"], 3: ["r", "y", "g"], 4: ["r", "y", "g", "b"] }[$("players").value];
+  return spn ? `spn=${encodeURIComponent(spn)}` : `players=${$("players").value}`;
+}
+
+// The seats of the form's start, as the host says: a player count's from
+// its config at once, a typed SPN's from its preview of it (none while
+// that is not read, or refused).
+function seatLetters() {
+  if (formStart && formStart.query === formQuery() && formStart.start) return formStart.start.seats;
+  const byPlayers = config && config.seats_by_players;
+  if (!$("start-spn").value.trim() && byPlayers) return byPlayers[$("players").value] || null;
+  return null;
 }
 
 // Each seat's choice of person or engine, kept while "Engines only" shows
@@ -1086,9 +1064,11 @@ function gridHeads(box, cols) {
 
 // The seats: person or engine for each (always shown), and in the
 // "Advanced" fold each engine's algorithm, time per turn and own level.
+let drawnLetters = null;  // the seats the form shows
 function drawSeatForm() {
   const box = $("seats"), adv = $("seats-advanced");
   const letters = seatLetters() || [];
+  drawnLetters = letters.join("");
   const old = {};
   for (const s of "rygb") {
     if ($(`algo-${s}`)) old[s] = { algo: $(`algo-${s}`).value, ms: $(`ms-${s}`).value };
@@ -1215,34 +1195,42 @@ function setEnginesOnly() {
   }
 }
 
-// Before the first game the board shows the position the form would start
-// from, as the server reads it (GET /api/preview). A start SPN is checked
-// once typing pauses, and only sent when it has an SPN's shape.
+// The host reads the form's start (GET /api/preview) when the form
+// changes, and once typing pauses: its seats for the form, its refusal
+// under the SPN, and before the first game its board drawn.
 let previewToken = 0;
-async function previewStart() {
-  if (game) return;
+async function readForm() {
   const token = ++previewToken;
-  const spn = $("start-spn").value.trim();
-  if (spn && !parseSpn(spn)) {
-    $("spn-hint").textContent = "Not a position yet: an SPN has seven fields, the first with nine ranks.";
-    buildBoard();
-    return;
-  }
-  const query = spn ? `spn=${encodeURIComponent(spn)}` : `players=${$("players").value}`;
+  const query = formQuery();
+  const typed = !!$("start-spn").value.trim();
   let p = null, err = null;
   try { p = await api("GET", `/api/preview?${query}`); } catch (e) { err = e.message; }
-  if (token !== previewToken || game) return;
-  $("spn-hint").textContent = err && spn ? `Not a starting position yet: ${err}` : "";
-  if (p && p.spn === drawnSpn) return;
+  if (token !== previewToken) return;
+  formStart = { query, start: p, error: err };
+  $("spn-hint").textContent = err && typed ? `Not a starting position yet: ${err}` : "";
+  // The seats drawn again only when a start read has others: the
+  // controls being set stay, and a start refused (an SPN half typed)
+  // moves nothing on the page.
+  const letters = seatLetters();
+  if (letters && letters.join("") !== drawnLetters) drawSeatForm();
+  if (game || (p && p.spn === drawnSpn)) return;
   buildBoard();
   if (!p) return;
-  drawPosition(p.spn);
+  drawPosition(p.board);
   $("board").dataset.preview = "1";
 }
 
+// The form's start as it reads now: asked again if it changed since.
+async function formNow() {
+  clearTimeout(spnTimer);
+  if (!formStart || formStart.query !== formQuery()) await readForm();
+  return formStart && formStart.query === formQuery() ? formStart : null;
+}
+
 function formChanged() {
-  drawSeatForm();
-  previewStart();
+  // A player count's seats at once; a typed SPN's once the host read it.
+  if (!$("start-spn").value.trim()) drawSeatForm();
+  return readForm();
 }
 
 let spnTimer = null;
@@ -1260,8 +1248,9 @@ async function newGame(confirmed) {
   }
   $("replace-confirm").classList.add("hidden");
   const allEngines = $("engines-only").checked;
+  const start = await formNow();
   const letters = seatLetters();
-  if (!letters) { showError("Bad SPN: it does not have seven fields and nine ranks", false); return; }
+  if (!letters) { showError(start && start.error ? start.error : "The start is not read yet: try again", false); return; }
   const seats = letters.map((s) => ({
     engine: allEngines || $(`kind-${s}`).value === "engine",
     algorithm: $(`algo-${s}`).value,
@@ -1357,7 +1346,7 @@ function wireLocalRecord() {
 
 async function main() {
   buildBoard();
-  previewStart();  // beside the config request, not after it
+  readForm();  // beside the config request, not after it
   wire();
   try {
     config = await api("GET", "/api/config");

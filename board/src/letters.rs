@@ -84,3 +84,16 @@ pub fn kind_or_null<S: Serializer>(
         None => s.serialize_none(),
     }
 }
+
+/// `(key, value)` pairs as an object of texts (a board's pieces:
+/// `{"e1": "rS", "a5": "R"}`).
+pub fn text_map<K: Display, V: Display, S: Serializer>(
+    value: &[(K, V)],
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    let mut m = s.serialize_map(Some(value.len()))?;
+    for (k, v) in value {
+        m.serialize_entry(&k.to_string(), &v.to_string())?;
+    }
+    m.end()
+}

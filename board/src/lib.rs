@@ -11,6 +11,9 @@
 //! - [`page`]: the page itself (`board/page/`), which both hosts serve;
 //! - [`review`]: a seat's expected score on the game's scale, and the
 //!   marks of a turn that drops it;
+//! - [`view`]: a position as the board draws it (its pieces, side,
+//!   steps, rocks cooling, moved and levitated, seats in), which both
+//!   hosts send beside every SPN: the page reads no SPN;
 //! - `session` (feature `serde`): one game on the board as a state
 //!   machine with no I/O: requests, engine answers and the time go in;
 //!   protocol lines for the engine, the timer it wants and the page's
@@ -31,3 +34,4 @@ pub mod review;
 #[cfg(feature = "serde")]
 pub mod session;
 pub mod threats;
+pub mod view;

@@ -41,4 +41,41 @@ mod tests {
             assert!(FILES.iter().any(|f| f.0 == name) && at(name) < usize::MAX);
         }
     }
+
+    /// No script of either host reads an SPN or splits one: every
+    /// position comes with its board read by the rules (`crate::view`),
+    /// and the page only draws it (issue 52).
+    #[test]
+    fn no_script_reads_an_spn() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut scripts: Vec<(String, String)> = vec![
+            ("app.js".into(), APP_JS.into()),
+            ("narrate.js".into(), NARRATE_JS.into()),
+        ];
+        // The static board's own scripts, where the workspace has them.
+        if let Ok(dir) = std::fs::read_dir(root.join("../web/js")) {
+            for e in dir.flatten() {
+                let path = e.path();
+                let ext = path.extension().and_then(|x| x.to_str()).unwrap_or("");
+                if ext == "js" || ext == "mjs" {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    scripts.push((path.display().to_string(), text));
+                }
+            }
+        }
+        assert!(scripts.len() > 2, "web/js not found");
+        for (name, text) in &scripts {
+            for word in ["parseSpn", "seatsOn", "parseSPN"] {
+                assert!(!text.contains(word), "{name} has {word}");
+            }
+            for (n, line) in text.lines().enumerate() {
+                let l = line.to_lowercase();
+                assert!(
+                    !(l.contains("spn") && l.contains(".split(")),
+                    "{name}:{}: an SPN split: {line}",
+                    n + 1
+                );
+            }
+        }
+    }
 }

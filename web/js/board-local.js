@@ -129,11 +129,7 @@ async function route(method, url, body) {
   if (api !== 'api') throw new Refusal('not found');
   if (method === 'GET' && what === 'config') return raw('config');
   if (method === 'GET' && what === 'preview') {
-    const spn = params.get('spn');
-    const g = splut.game(spn !== null ? spn : params.get('players') || '2', []);
-    if (g.error) throw new Refusal(spn !== null ? `bad SPN: ${g.error}` : 'players: expected 2, 3 or 4');
-    if (g.over) throw new Refusal('bad SPN: the game in it is already over');
-    return { spn: g.spn, seats: g.seats, side: g.side };
+    return raw('preview', '', JSON.stringify({ players: params.get('players'), spn: params.get('spn') }));
   }
   if (method === 'GET' && what === 'threats') {
     const t = JSON.parse(splut.call('board_threats', `${params.get('spn') || ''}\n${params.get('seat') || ''}`));

@@ -18,7 +18,9 @@ use serde_json::{Value, json};
 use splut_board::session::analysis::{Analysis, Kind};
 use splut_board::session::config::Config;
 use splut_board::session::levels::Levels;
+use splut_board::session::new_game;
 use splut_board::session::requests::{self, DEFAULT_MOVETIME, MOVETIME, PaceIn, StepIn};
+use splut_board::session::view::Positions;
 use splut_board::session::{Command, Refusal, Session};
 use splut_play::client::option_choices;
 use std::time::Duration;
@@ -51,6 +53,16 @@ impl Default for BoardSession {
 /// A request's answer: a JSON value or a refusal.
 type Answer = Result<Value, Refusal>;
 
+/// `GET /api/preview`: the body is `{"players": "2"}` or `{"spn": …}`,
+/// the query's values as given; the answer is `splut gui`'s
+/// ([`new_game::preview`]).
+fn preview(body: &str) -> Answer {
+    let q: Value =
+        serde_json::from_str(body).map_err(|e| Refusal::BadRequest(format!("bad JSON: {e}")))?;
+    let p = new_game::preview(q["players"].as_str(), q["spn"].as_str())?;
+    Ok(serde_json::to_value(p).unwrap_or(Value::Null))
+}
+
 impl BoardSession {
     /// No game yet; the engine's algorithms and levels from its own
     /// handshake (this module's engine answering `ugi`).
@@ -82,6 +94,7 @@ impl BoardSession {
     pub fn call(&mut self, what: &str, id: &str, body: &str, now: Duration) -> String {
         let answer = match what {
             "config" => Ok(self.config()),
+            "preview" => preview(body),
             "new_game" => self.new_game(body, now),
             "version" => Ok(self.version()),
             "engine_line" => Ok(self.engine_line(body, now)),
@@ -124,8 +137,7 @@ impl BoardSession {
             }
             "record" => return Ok(json!(g.record())),
             "positions" => {
-                let spns: Vec<String> = g.game().positions().iter().map(|p| p.to_spn()).collect();
-                return Ok(json!({ "spns": spns }));
+                return Ok(serde_json::to_value(Positions::of(g.game())).unwrap_or(Value::Null));
             }
             _ => return Err(Refusal::NotFound("no such API route or method".into())),
         }

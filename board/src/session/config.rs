@@ -4,6 +4,8 @@
 
 use super::levels::Levels;
 use serde::Serialize;
+use splut_rules::Position;
+use std::collections::BTreeMap;
 use std::ops::RangeInclusive;
 use std::time::Duration;
 
@@ -79,6 +81,9 @@ pub struct Config {
     pub review: ReviewConfig,
     /// A hint's time, in ms.
     pub hint_movetime: u64,
+    /// The seats of a new game of each player count the form offers,
+    /// `{"2": ["r", "g"], …}` (the rules' starts).
+    pub seats_by_players: BTreeMap<String, Vec<String>>,
 }
 
 impl Config {
@@ -115,6 +120,10 @@ impl Config {
                 movetime: REVIEW_MS,
             },
             hint_movetime: HINT_MS,
+            seats_by_players: (2..=4)
+                .filter_map(|n| Some((n.to_string(), Position::start(n)?)))
+                .map(|(n, p)| (n, p.seats_in_game().map(|s| s.to_string()).collect()))
+                .collect(),
         }
     }
 }

@@ -5,10 +5,15 @@
 
 use super::levels::{Level, Levels};
 use super::{Pace, Refusal, SeatConfig};
-use serde::Deserialize;
+use crate::view::BoardView;
+use serde::{Deserialize, Serialize};
 use splut_play::record::first_game;
 use splut_rules::{Game, Position};
 use std::ops::RangeInclusive;
+
+/// Longest SPN a preview or a threats request reads (a real one is under
+/// 100 characters).
+pub const MAX_SPN: usize = 200;
 
 /// A seat of a new game, as the page sends it.
 #[derive(Deserialize)]
@@ -158,6 +163,47 @@ pub fn start_position(players: Option<u8>, spn: Option<&str>) -> Result<Position
         ));
     }
     Ok(start)
+}
+
+/// The position a new game would start from (`GET /api/preview`, the
+/// same from both hosts), for the page to draw before Start and to offer
+/// its seats.
+#[derive(Serialize)]
+pub struct Preview {
+    /// The start's SPN.
+    pub spn: String,
+    /// The seats in the game, in turn order.
+    pub seats: Vec<String>,
+    /// The seat to move first.
+    pub side: String,
+    /// The start as the board draws it.
+    pub board: BoardView,
+}
+
+/// The preview of a new game from `players` seats or the position `spn`
+/// (as the page's query gives them, exactly one), checked as a new game's
+/// start is ([`start_position`]).
+pub fn preview(players: Option<&str>, spn: Option<&str>) -> Result<Preview, Refusal> {
+    let players = match players {
+        Some(v) => Some(
+            v.parse::<u8>()
+                .map_err(|_| Refusal::BadInput("players: expected 2, 3 or 4".into()))?,
+        ),
+        None => None,
+    };
+    if spn.is_some_and(|s| s.len() > MAX_SPN) {
+        return Err(Refusal::BadInput(format!(
+            "bad SPN: over {MAX_SPN} characters"
+        )));
+    }
+    let start = start_position(players, spn)?;
+    let board = BoardView::of(&start);
+    Ok(Preview {
+        spn: board.spn.clone(),
+        seats: board.seats.iter().map(|s| s.letter().to_string()).collect(),
+        side: board.side.letter().to_string(),
+        board,
+    })
 }
 
 /// At most `n` characters of `s`, control characters shown as `?`.

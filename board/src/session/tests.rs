@@ -90,6 +90,10 @@ fn a_new_game_is_the_pages_state() {
     assert_eq!(st["version"], 1);
     assert_eq!(st["spn"], "R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 1 1 - - -");
     assert_eq!(st["start"], st["spn"]);
+    // The position read by the rules, beside its SPN.
+    assert_eq!(st["board"]["spn"], st["spn"]);
+    assert_eq!(st["board"]["pieces"]["d2"], "rS");
+    assert_eq!(st["board"]["seats"], json!(["r", "g"]));
     assert_eq!(st["side"], "r");
     assert_eq!(st["steps_left"], 1);
     assert_eq!(st["gameover"], false);
@@ -388,4 +392,60 @@ fn records_name_the_seats() {
     let r = s.record();
     assert!(r.contains("person"), "{r}");
     assert!(r.contains("alphabeta"), "{r}");
+}
+
+#[test]
+fn the_positions_and_the_preview_come_with_their_boards() {
+    let mut game = Game::new(Position::start(2).unwrap());
+    game.play_text("e2e3").unwrap();
+    let p = serde_json::to_value(view::Positions::of(&game)).unwrap();
+    assert_eq!(p["spns"].as_array().unwrap().len(), 2);
+    for (spn, board) in p["spns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(p["boards"].as_array().unwrap())
+    {
+        assert_eq!(&board["spn"], spn);
+    }
+    assert_eq!(p["boards"][1]["pieces"]["e3"], "rD");
+    assert_eq!(p["boards"][1]["side"], "g");
+
+    let two = serde_json::to_value(new_game::preview(Some("2"), None).unwrap()).unwrap();
+    assert_eq!(two["spn"], "R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 1 1 - - -");
+    assert_eq!(two["seats"], json!(["r", "g"]));
+    assert_eq!(two["side"], "r");
+    assert_eq!(two["board"]["spn"], two["spn"]);
+    assert_eq!(two["board"]["seats"], two["seats"]);
+    let spn = "R/gTgDgS/5/7/R7R/7/3R1/rSrDrT/1 r 3 3 - - -";
+    let p = new_game::preview(None, Some(spn)).unwrap();
+    assert_eq!(p.board.spn, spn);
+    for (players, spn, why) in [
+        (Some("9"), None, "players: expected 2, 3 or 4"),
+        (Some("two"), None, "players: expected 2, 3 or 4"),
+        (None, Some("junk"), "bad SPN"),
+        (None, None, "give either players or spn"),
+        (Some("2"), Some("junk"), "give either players or spn"),
+    ] {
+        let e = new_game::preview(players, spn).map(|_| ()).unwrap_err();
+        assert!(e.to_string().starts_with(why), "{players:?} {spn:?}: {e}");
+    }
+    // The form's player counts' seats, without a preview.
+    let c = config::Config::new(
+        ("an engine".into(), None),
+        vec![],
+        Levels::default(),
+        (10..=100, 50),
+        PAUSE,
+        1,
+    );
+    assert_eq!(
+        serde_json::to_value(c).unwrap()["seats_by_players"],
+        json!({"2": ["r", "g"], "3": ["r", "y", "g"], "4": ["r", "y", "g", "b"]})
+    );
+    let long = "R".repeat(new_game::MAX_SPN + 1);
+    assert!(matches!(
+        new_game::preview(None, Some(&long)),
+        Err(Refusal::BadInput(_))
+    ));
 }

@@ -4,9 +4,10 @@
 
 use super::{Engine, Session, WinProb};
 use crate::events::{StepEvent, choice_events, turn_events};
+use crate::view::BoardView;
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
-use splut_rules::Seat;
+use splut_rules::{Game, Seat};
 
 /// A turn of the move list: its seat, its steps and what each did.
 #[derive(Serialize)]
@@ -68,6 +69,8 @@ impl Serialize for Session {
         m.serialize_entry("start", &self.start_spn)?;
         m.serialize_entry("seats", &self.seats)?;
         m.serialize_entry("spn", &pos.to_spn())?;
+        // The position read by the rules, for the page to draw.
+        m.serialize_entry("board", &BoardView::of(pos))?;
         m.serialize_entry("side", &pos.side_to_move().letter().to_string())?;
         m.serialize_entry("steps_left", &pos.steps_left())?;
         m.serialize_entry("gameover", &pos.is_game_over())?;
@@ -92,5 +95,27 @@ impl Serialize for Session {
         m.serialize_entry("unanswered", &self.searches.len())?;
         m.serialize_entry("closed", &self.closed)?;
         m.end()
+    }
+}
+
+/// Every position of a game, its start first (`GET
+/// /api/games/<id>/positions`, the same from both hosts): `spns`, and
+/// `boards`, each as the board draws it ([`BoardView`]).
+#[derive(Serialize)]
+pub struct Positions {
+    /// Each position's SPN.
+    pub spns: Vec<String>,
+    /// Each position read by the rules.
+    pub boards: Vec<BoardView>,
+}
+
+impl Positions {
+    /// The positions of `game`.
+    pub fn of(game: &Game) -> Positions {
+        let boards: Vec<BoardView> = game.positions().iter().map(BoardView::of).collect();
+        Positions {
+            spns: boards.iter().map(|b| b.spn.clone()).collect(),
+            boards,
+        }
     }
 }

@@ -7,8 +7,9 @@ use splut_board::session::Refusal;
 use splut_board::session::analysis::{Analysis, Kind};
 use splut_board::session::config::Config;
 use splut_board::session::levels::Levels;
-use splut_board::session::new_game::start_position;
+use splut_board::session::new_game::{self, MAX_SPN};
 use splut_board::session::requests::{self, MOVETIME, PaceIn, StepIn};
+use splut_board::session::view::Positions;
 use splut_play::client::{Client, option_choices};
 use splut_rules::Position;
 use std::collections::HashMap;
@@ -21,9 +22,6 @@ pub const MAX_GAMES: usize = 8;
 
 /// Longest a long-poll waits for a change.
 const LONG_POLL: Duration = Duration::from_secs(20);
-
-/// Longest SPN a preview reads (a real one is under 100 characters).
-const MAX_SPN: usize = 200;
 
 /// Most hints and reviews running at once (each starts an engine).
 const MAX_ANALYSES: usize = 2;
@@ -272,8 +270,8 @@ impl Games {
             }
             ("GET", ["api", "games", id, "positions"]) => {
                 let (_, game) = self.session(id)?.game();
-                let spns: Vec<String> = game.positions().iter().map(|p| p.to_spn()).collect();
-                Reply::json(200, serde_json::json!({ "spns": spns }))
+                let positions = Positions::of(&game);
+                Reply::json(200, serde_json::to_value(positions).unwrap_or_default())
             }
             ("GET", ["api", "games", id, "record"]) => {
                 let s = self.session(id)?;
@@ -424,7 +422,7 @@ impl Games {
 
 /// `GET /api/preview?players=N` or `?spn=…`: the position a new game
 /// would start from, checked as `POST /api/games` checks it, for the page
-/// to draw before Start.
+/// to draw before Start (splut-board's `preview`, as the static board's).
 fn preview(query: &str) -> Result<Reply, Refusal> {
     for (k, _) in query_pairs(query)? {
         if k != "players" && k != "spn" {
@@ -434,27 +432,12 @@ fn preview(query: &str) -> Result<Reply, Refusal> {
             )));
         }
     }
-    let players = match query_value(query, "players")? {
-        Some(v) => Some(
-            v.parse::<u8>()
-                .map_err(|_| Refusal::BadInput("players: expected 2, 3 or 4".into()))?,
-        ),
-        None => None,
-    };
+    let players = query_value(query, "players")?;
     let spn = query_value(query, "spn")?;
-    if spn.as_ref().is_some_and(|s| s.len() > MAX_SPN) {
-        return Err(Refusal::BadInput(format!(
-            "bad SPN: over {MAX_SPN} characters"
-        )));
-    }
-    let start = start_position(players, spn.as_deref())?;
+    let p = new_game::preview(players.as_deref(), spn.as_deref())?;
     Ok(Reply::json(
         200,
-        serde_json::json!({
-            "spn": start.to_spn(),
-            "seats": start.seats_in_game().map(|s| s.letter().to_string()).collect::<Vec<_>>(),
-            "side": start.side_to_move().letter().to_string(),
-        }),
+        serde_json::to_value(p).unwrap_or_default(),
     ))
 }
 
@@ -588,6 +571,8 @@ mod tests {
         let two = ok("players=2");
         assert_eq!(two["spn"], "R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 1 1 - - -");
         assert_eq!(two["seats"], serde_json::json!(["r", "g"]));
+        assert_eq!(two["board"]["spn"], two["spn"]);
+        assert_eq!(two["board"]["pieces"]["d2"], "rS");
         assert_eq!(ok("players=3")["seats"], serde_json::json!(["r", "y", "g"]));
         assert_eq!(ok("players=4")["seats"].as_array().unwrap().len(), 4);
         let spn = "R/gTgDgS/5/7/R7R/7/3R1/rSrDrT/1 r 3 3 - - -";

@@ -164,12 +164,21 @@ fn requests_are_checked_as_splut_gui_checks_them() {
         ok(&s.call("step", &id, r#"{"step": "e2e3"}"#, ms(0)))["step_count"],
         1
     );
+    let positions = ok(&s.call("positions", &id, "", ms(0)));
+    assert_eq!(positions["spns"].as_array().unwrap().len(), 2);
+    assert_eq!(positions["boards"][1]["spn"], positions["spns"][1]);
+    assert_eq!(positions["boards"][1]["pieces"]["e3"], "rD");
+    // The preview, as splut gui answers it.
+    let two = ok(&s.call("preview", "", r#"{"players": "2"}"#, ms(0)));
+    assert_eq!(two["seats"], json!(["r", "g"]));
+    assert_eq!(two["board"]["spn"], two["spn"]);
+    let spn = "R/gTgDgS/5/7/R7R/7/3R1/rSrDrT/1 r 3 3 - - -";
+    let p = ok(&s.call("preview", "", &json!({ "spn": spn }).to_string(), ms(0)));
+    assert_eq!(p["board"]["pieces"]["f3"], "R");
+    assert!(refused(&s.call("preview", "", r#"{"spn": "junk"}"#, ms(0))).starts_with("bad SPN"));
     assert_eq!(
-        ok(&s.call("positions", &id, "", ms(0)))["spns"]
-            .as_array()
-            .unwrap()
-            .len(),
-        2
+        refused(&s.call("preview", "", r#"{"players": "9"}"#, ms(0))),
+        "players: expected 2, 3 or 4"
     );
     assert!(
         ok(&s.call("record", &id, "", ms(0)))
