@@ -57,7 +57,7 @@ use super::{Algorithm, Info, Limits, Outcome, Search, Settings};
 use crate::eval::EvalParams;
 use crate::options::{ELO_MAX, ELO_MIN, Id, SKILL_MAX, Values};
 use rand::{Rng, SeedableRng};
-use splut_rules::{Position, StepKind};
+use splut_rules::{Position, Seat, StepKind};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -241,12 +241,15 @@ impl Skill {
         }
     }
 
-    /// The weights this level searches with on a turn it overlooks
-    /// `blind`: `full`'s, with the terms it is blind to set to 0 (a
-    /// next-turn kill dimmed), and kills set up by a levitation seen
-    /// ([`LEVITATION_SEEN`] when `full` has the term off) on a turn it
-    /// sees them, below [`BLIND_DANGER_BELOW`].
-    pub fn params(&self, full: &EvalParams, blind: &Blind) -> EvalParams {
+    /// The weights this level, playing `own`, searches with on a turn it
+    /// overlooks `blind`: `full`'s, with the terms it is blind to set to 0
+    /// (a next-turn kill dimmed), and on a turn it sees them, below
+    /// [`BLIND_DANGER_BELOW`], kills set up by a levitation seen as
+    /// threats to its own sorcerer only: when `full` has the term off, at
+    /// [`LEVITATION_SEEN`] with `levitation_victims` `own` alone, so that
+    /// the level parries such a kill without learning to make one
+    /// ([`SIGHT_AT_0`]).
+    pub fn params(&self, full: &EvalParams, blind: &Blind, own: Seat) -> EvalParams {
         let mut p = full.clone();
         if self.level < BLIND_DANGER_BELOW {
             if blind.danger {
@@ -256,6 +259,7 @@ impl Skill {
                 p.levitation_threat = 0;
             } else if p.levitation_threat == 0 {
                 p.levitation_threat = LEVITATION_SEEN;
+                p.levitation_victims = 1 << own.index();
             }
         }
         if self.level < BLIND_THREAT_BELOW && blind.threat {
@@ -290,7 +294,9 @@ impl Skill {
         let blind = self.blind(root, full.seed);
         Settings {
             algorithm: Algorithm::Auto,
-            params: full.params.map(|p| self.params(p, &blind)),
+            params: full
+                .params
+                .map(|p| self.params(p, &blind, root.side_to_move())),
             // The levels weaken the hand-written evaluation (and were
             // calibrated with it), whatever `UseNNUE` says.
             net: None,
@@ -514,6 +520,7 @@ pub(crate) fn choose_turn(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::EVERY_SEAT;
 
     #[test]
     fn levels_grow_and_the_top_is_the_full_engine() {
@@ -541,19 +548,40 @@ mod tests {
             threat: true,
             kills: true,
         };
-        let low = Skill::at(0.0).unwrap().params(&full, &all);
+        let own = Seat::Green;
+        let low = Skill::at(0.0).unwrap().params(&full, &all, own);
         assert_eq!((low.danger, low.threat, low.levitation_threat), (0, 0, 0));
         // A kill in the next turn: seen at 1/81 of its weight at level 0.
         assert_eq!(low.threat_unanswered, (full.threat_unanswered + 40) / 81);
         assert_eq!(low.kill_now, (full.kill_now + 40) / 81);
-        let none = Skill::at(0.0).unwrap().params(&full, &Blind::default());
+        let none = Skill::at(0.0)
+            .unwrap()
+            .params(&full, &Blind::default(), own);
+        // Levitation set-ups seen as threats to the level's own sorcerer only.
         assert_eq!(none.levitation_threat, LEVITATION_SEEN);
+        assert_eq!(none.levitation_victims, 1 << own.index());
         assert_eq!((none.danger, none.kill_now), (full.danger, full.kill_now));
-        let mid = Skill::at(8.0).unwrap().params(&full, &all);
+        // A file that turns the term on keeps it whole.
+        let on = EvalParams {
+            levitation_threat: 60,
+            ..full.clone()
+        };
+        let kept = Skill::at(0.0).unwrap().params(&on, &Blind::default(), own);
+        assert_eq!(
+            (kept.levitation_threat, kept.levitation_victims),
+            (60, EVERY_SEAT)
+        );
+        let mid = Skill::at(8.0).unwrap().params(&full, &all, own);
         assert_eq!((mid.danger, mid.threat), (0, full.threat));
         assert_eq!(mid.kill_now, full.kill_now);
-        assert_eq!(Skill::at(12.0).unwrap().params(&full, &all), full);
-        assert_eq!(Skill::at(19.0).unwrap().params(&full, &all), full);
+        assert_eq!(Skill::at(12.0).unwrap().params(&full, &all, own), full);
+        assert_eq!(
+            Skill::at(12.0)
+                .unwrap()
+                .params(&full, &Blind::default(), own),
+            full
+        );
+        assert_eq!(Skill::at(19.0).unwrap().params(&full, &all, own), full);
     }
 
     #[test]
