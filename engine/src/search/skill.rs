@@ -14,9 +14,9 @@
 //!   still be parried (`threat`, `exposed_line`, below
 //!   [`BLIND_THREAT_BELOW`]) and the full weight of a kill the next seat
 //!   can make (below [`BLIND_KILL_BELOW`]), each more often the lower the
-//!   level, and whether it sees a kill set up by a levitation
-//!   (`levitation_threat`, below [`BLIND_DANGER_BELOW`]; [`Skill::sight`],
-//!   [`SIGHT_AT_0`]). Until 2026-11-27 each was overlooked always below
+//!   level, and whether it sees a kill set up by a levitation against its
+//!   own sorcerer (`levitation_threat`, `levitation_victims`, below
+//!   [`BLIND_DANGER_BELOW`]; [`Skill::sight`], [`SIGHT_AT_0`]). Until 2026-11-27 each was overlooked always below
 //!   its threshold, and a person who found one kill the levels were blind
 //!   to won with it game after game: the scripted kill of issue 52 won 45
 //!   of 50 games against level 0, 34 against the board's Novice and 18
@@ -89,7 +89,8 @@ pub const SEE_LEVITATION_KILLS_FROM: f64 = 12.0;
 pub struct Blind {
     /// A troll that could throw a turn later (`danger`).
     pub danger: bool,
-    /// Kills set up by a levitation (`levitation_threat`).
+    /// Kills set up by a levitation against its own sorcerer
+    /// (`levitation_threat`).
     pub levitation: bool,
     /// Parryable threats (`threat`, `exposed_line`).
     pub threat: bool,
@@ -103,7 +104,7 @@ pub struct Blind {
 pub struct Sight {
     /// Of seeing `danger`.
     pub danger: f64,
-    /// Of seeing kills set up by a levitation.
+    /// Of seeing kills set up by a levitation against its own sorcerer.
     pub levitation: f64,
     /// Of seeing parryable threats.
     pub threat: f64,
@@ -119,11 +120,14 @@ pub const LEVITATION_SEEN: i32 = 100;
 
 /// The chances of seeing each blind spot at level 0, measured against
 /// the scripted kill of issue 52 (`tests/levels_trap.rs`,
-/// docs/results/levels.md, 2026-11-27): a levitation set-up is seen 4
-/// turns in 5 at level 0, less as the level rises, never from
-/// [`BLIND_DANGER_BELOW`] on, where the full engine's evaluation leaves
-/// it to the search (`levitation_threat` 0) and the deeper search sees
-/// it; a next-turn kill at full weight one turn in 2, danger and
+/// docs/results/levels.md, 2026-11-27): a levitation set-up against the
+/// level's own sorcerer is seen 4 turns in 5 at level 0, less as the
+/// level rises, never from [`BLIND_DANGER_BELOW`] on, where the full
+/// engine's evaluation leaves it to the search (`levitation_threat` 0)
+/// and the deeper search sees it. Only its own: seeing set-ups against
+/// others too would help a level make them, but the strength the levels
+/// gained came nearly all from the defence (levels.md: level 0 +124 Elo
+/// seeing every seat's, +108 its own only); a next-turn kill at full weight one turn in 2, danger and
 /// parryable threats never at level 0, each of these three more often as
 /// the level rises, always from its threshold on.
 pub const SIGHT_AT_0: Sight = Sight {
