@@ -3,6 +3,7 @@
 //! from there, so the page offers only what the engine has.
 
 use serde::{Deserialize, Serialize};
+use std::time::Duration;
 
 /// A spin option's default and bounds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -48,8 +49,27 @@ pub struct Levels {
     pub limit_strength: bool,
     /// Whether it has `UCI_ShowWinProb`.
     pub show_winprob: bool,
+    /// Whether it has `Seed`: each game then gets its own
+    /// ([`game_seed`]), so that a level does not answer the same steps
+    /// the same way game after game.
+    pub seed: bool,
     /// Its measured strength at full strength, if it is this engine.
     pub full_elo: Option<FullStrength>,
+}
+
+/// A game's `Seed` (0 to 2³² − 1, the engine's bounds) from its id and
+/// the host's clock when it began: another for each game, so that the
+/// levels, whose choices and blind spots are drawn from the seed and the
+/// position, vary from game to game; a game keeps its seed (a turn taken
+/// back and played again gets the same answer).
+pub fn game_seed(id: u64, now: Duration) -> u64 {
+    // SplitMix64's finaliser: nearby ids and times give unrelated seeds.
+    let mut z = id
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(now.as_nanos() as u64);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (z ^ (z >> 31)) & 0xFFFF_FFFF
 }
 
 /// A seat's level: an Elo on the engine's ladder, or a skill level.
@@ -107,6 +127,7 @@ impl Levels {
             skill: spin(ugi, "Skill Level"),
             limit_strength: has_option(ugi, "UCI_LimitStrength"),
             show_winprob: has_option(ugi, "UCI_ShowWinProb"),
+            seed: has_option(ugi, "Seed"),
             full_elo: ugi
                 .iter()
                 .any(|l| l.starts_with("id name splut "))
@@ -134,10 +155,14 @@ impl Levels {
         Ok(())
     }
 
-    /// The options that set `level` (full strength for `None`), in the
-    /// order to send them; only options the engine has.
-    pub fn options(&self, level: Option<Level>) -> Vec<(&'static str, String)> {
+    /// The options that set `level` (full strength for `None`), and the
+    /// game's `seed`, in the order to send them; only options the engine
+    /// has.
+    pub fn options(&self, level: Option<Level>, seed: u64) -> Vec<(&'static str, String)> {
         let mut out = Vec::new();
+        if self.seed {
+            out.push(("Seed", seed.to_string()));
+        }
         let limit = matches!(level, Some(Level::Elo(_)));
         if self.limit_strength {
             out.push(("UCI_LimitStrength", limit.to_string()));
@@ -172,6 +197,7 @@ mod tests {
             "option name UCI_Elo type spin default 1500 min 800 max 2400",
             "option name Skill Level type spin default 20 min 0 max 20",
             "option name UCI_ShowWinProb type check default false",
+            "option name Seed type spin default 0 min 0 max 4294967295",
         ]);
         let l = Levels::from_ugi(&ugi);
         assert_eq!(
@@ -190,7 +216,7 @@ mod tests {
                 max: 20
             })
         );
-        assert!(l.limit_strength && l.show_winprob);
+        assert!(l.limit_strength && l.show_winprob && l.seed);
         // Another engine: no measured full strength.
         assert_eq!(l.full_elo, None);
         let ours = Levels::from_ugi(&lines(&["id name splut 0.1.0"]));
@@ -199,15 +225,17 @@ mod tests {
         assert!(l.check(&Level::Elo(2401)).is_err());
         assert!(l.check(&Level::Skill(-1)).is_err());
         assert_eq!(
-            l.options(Some(Level::Elo(1200))),
+            l.options(Some(Level::Elo(1200)), 7),
             vec![
+                ("Seed", "7".into()),
                 ("UCI_LimitStrength", "true".into()),
                 ("UCI_Elo", "1200".into())
             ]
         );
         assert_eq!(
-            l.options(None),
+            l.options(None, 8),
             vec![
+                ("Seed", "8".into()),
                 ("UCI_LimitStrength", "false".into()),
                 ("Skill Level", "20".into())
             ]
@@ -216,12 +244,26 @@ mod tests {
         let none = Levels::from_ugi(&ugi[..2]);
         assert_eq!(none, Levels::default());
         assert!(none.check(&Level::Skill(3)).is_err());
-        assert!(none.options(None).is_empty());
+        assert!(none.options(None, 1).is_empty());
         // A malformed spin is no option.
         let bad = lines(&["option name UCI_Elo type spin default x min 1 max 2"]);
         assert_eq!(Levels::from_ugi(&bad).elo, None);
         let bad = lines(&["option name UCI_Elo type spin default 1 min 5 max 2"]);
         assert_eq!(Levels::from_ugi(&bad).elo, None);
+    }
+
+    #[test]
+    fn each_game_gets_its_own_seed_within_the_engines_bounds() {
+        let mut seen = std::collections::HashSet::new();
+        for id in 1..50 {
+            for ms in [0, 1, 1000] {
+                let s = game_seed(id, Duration::from_millis(ms));
+                assert!(s <= u64::from(u32::MAX));
+                seen.insert(s);
+            }
+        }
+        assert_eq!(seen.len(), 49 * 3);
+        assert_eq!(game_seed(3, Duration::ZERO), game_seed(3, Duration::ZERO));
     }
 
     #[test]

@@ -187,6 +187,8 @@ pub struct Session {
     game: Game,
     seats: Vec<SeatConfig>,
     levels: Levels,
+    /// The engine's `Seed` for this game ([`levels::game_seed`]).
+    seed: u64,
     step_pause: Duration,
     pace: Pace,
     engine: Engine,
@@ -226,6 +228,7 @@ impl Session {
             game,
             seats,
             levels,
+            seed: levels::game_seed(id, now),
             step_pause,
             pace,
             engine: Engine::Up,
@@ -640,7 +643,7 @@ impl Session {
     /// Asks the engine for `seat`'s turn: its options, the game, `go`.
     fn search(&mut self, seat: &SeatConfig, now: Duration) {
         let mut options = vec![("Algorithm".to_string(), seat.algorithm.clone())];
-        for (name, value) in self.levels.options(seat.level) {
+        for (name, value) in self.levels.options(seat.level, self.seed) {
             options.push((name.to_string(), value));
         }
         for (name, value) in options {

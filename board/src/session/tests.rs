@@ -449,3 +449,52 @@ fn the_positions_and_the_preview_come_with_their_boards() {
         Err(Refusal::BadInput(_))
     ));
 }
+
+/// The `Seed` sent to an engine that has one, at a level, in the game `id`
+/// begun at `now`.
+fn seed_sent(id: u64, now: Duration) -> String {
+    let ugi: Vec<String> = [
+        "option name UCI_LimitStrength type check default false",
+        "option name UCI_Elo type spin default 1910 min 930 max 1910",
+        "option name Seed type spin default 0 min 0 max 4294967295",
+    ]
+    .iter()
+    .map(|l| l.to_string())
+    .collect();
+    let engine = SeatConfig {
+        level: Some(Level::Elo(1090)),
+        ..seat('r', true)
+    };
+    let game = Game::new(Position::start(2).unwrap());
+    let mut s = Session::new(
+        id,
+        game,
+        vec![engine, seat('g', false)],
+        Levels::from_ugi(&ugi),
+        PAUSE,
+        Pace::None,
+        now,
+    );
+    let c = sent(&mut s);
+    assert!(
+        c.contains(&"setoption name UCI_Elo value 1090".to_string()),
+        "{c:?}"
+    );
+    assert!(c.last().unwrap().starts_with("go movetime"), "{c:?}");
+    c.into_iter()
+        .find_map(|l| {
+            l.strip_prefix("setoption name Seed value ")
+                .map(str::to_string)
+        })
+        .expect("a seed sent")
+}
+
+#[test]
+fn each_game_sends_the_engine_a_seed_of_its_own() {
+    // The levels draw their choices from the seed and the position: the
+    // same seed every game would answer the same steps the same way.
+    let first = seed_sent(1, ms(0));
+    assert_eq!(first, seed_sent(1, ms(0)));
+    assert_ne!(first, seed_sent(2, ms(0)));
+    assert_ne!(first, seed_sent(1, ms(5000)));
+}

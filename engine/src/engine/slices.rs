@@ -87,7 +87,7 @@ impl PreparedSearch {
         if let (Some(skill), None) = (&self.settings.skill, &self.slices.level) {
             self.slices.level = Some(Level {
                 limits: skill.limits(&self.limits),
-                settings: skill.settings(&self.settings),
+                settings: skill.settings(&self.settings, &self.root),
                 skill: skill.clone(),
                 lines: Lines::default(),
             });

@@ -16,8 +16,8 @@ pub mod threats;
 
 pub use cache::{EvalCache, EvalCaches, EvalState};
 pub use params::{
-    DEFAULT_PARAMS, DEFAULT_SET, EvalParams, EvalSet, MAX_EVAL, MAX_PARAMS_FILE, MAX_WEIGHT,
-    ParamsError, SetFlatError,
+    DEFAULT_PARAMS, DEFAULT_SET, EVERY_SEAT, EvalParams, EvalSet, MAX_EVAL, MAX_PARAMS_FILE,
+    MAX_WEIGHT, ParamsError, SetFlatError,
 };
 
 use splut_rules::{Bitboard, Kind, Levitation, Position, Seat};
@@ -262,13 +262,19 @@ pub fn seat_scores(pos: &Position, p: &EvalParams) -> [i32; 4] {
         let throws = Throws::new(pos, attacker, steps, true);
         let far = (p.danger != 0).then(|| throws.farther(DANGER_EXTRA_STEPS));
         // Most attackers float no rock anywhere useful: one cheap superset
-        // per attacker spares the exact search per victim.
+        // per attacker spares the exact search per victim. Only the victims
+        // in `levitation_victims` are aimed at (all by default; a strength
+        // level's own seat alone): another's landings stay empty.
         let landings = if p.levitation_threat != 0 {
             let aim = order
                 .iter()
-                .filter(|&&v| v != attacker)
+                .filter(|&&v| v != attacker && levitation_victim(p, v))
                 .fold(Bitboard::EMPTY, |a, v| a | targets[v.index()].near);
-            levitation_landings(pos, attacker, steps, floatable, aim)
+            if aim.any() {
+                levitation_landings(pos, attacker, steps, floatable, aim)
+            } else {
+                Bitboard::EMPTY
+            }
         } else {
             Bitboard::EMPTY
         };
@@ -279,6 +285,7 @@ pub fn seat_scores(pos: &Position, p: &EvalParams) -> [i32; 4] {
             let percent = if throws.hits_target(pos, &targets[victim.index()]) {
                 100
             } else if (landings & targets[victim.index()].near).any()
+                && levitation_victim(p, victim)
                 && levitation_steps_to_kill_onto(pos, attacker, victim, steps, floatable, landings)
                     .is_some()
             {
@@ -320,6 +327,12 @@ pub fn seat_scores(pos: &Position, p: &EvalParams) -> [i32; 4] {
         }
     }
     score
+}
+
+/// Whether `levitation_threat` counts a kill on `victim`'s sorcerer
+/// (`levitation_victims`).
+fn levitation_victim(p: &EvalParams, victim: Seat) -> bool {
+    p.levitation_victims & (1 << victim.index()) != 0
 }
 
 /// The rocks the seat moving `ia`-th from now (0: the side to move) may
@@ -568,6 +581,41 @@ mod tests {
         // The sorcerer has just floated d5 (from c5); it may float it on.
         let going = "1/3/gTgDgS2/7/R2R1rT2R/1rS5/4R/1rD1/1 r 2 10 d5 - d5";
         assert!(e(going, &DEFAULT_PARAMS) > 4000);
+    }
+
+    #[test]
+    fn levitation_threats_count_only_the_given_victims() {
+        // Red can kill green by a levitation this turn.
+        let p = pos(threats_levitate());
+        let with = |victims: u8| {
+            seat_scores(
+                &p,
+                &EvalParams {
+                    levitation_threat: 100,
+                    levitation_victims: victims,
+                    ..DEFAULT_PARAMS
+                },
+            )
+        };
+        let (r, g) = (Seat::Red.index(), Seat::Green.index());
+        let all = with(EVERY_SEAT);
+        let off = seat_scores(&p, &DEFAULT_PARAMS);
+        assert!(all[g] < off[g] - 4000, "{all:?} {off:?}");
+        // Green's danger alone: green is charged, red as with the term off.
+        let green = with(1 << g);
+        assert_eq!((green[r], green[g]), (off[r], all[g]));
+        // Red's alone: green's danger is not counted.
+        let red = with(1 << r);
+        assert_eq!((red[r], red[g]), (all[r], off[g]));
+        assert_eq!(with(0), off);
+        // Not part of the text form: a file leaves every seat in.
+        let text = EvalParams {
+            levitation_victims: 1 << g,
+            ..DEFAULT_PARAMS
+        }
+        .to_text();
+        assert!(!text.contains("levitation_victims"), "{text}");
+        assert_eq!(EvalParams::from_text(&text).unwrap(), DEFAULT_PARAMS);
     }
 
     #[test]

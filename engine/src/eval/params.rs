@@ -9,19 +9,35 @@ use super::EvalFileError;
 /// `[i32; N]`) and default value. The text form, the flat view for a tuner
 /// and the defaults are all derived from this one list, so a new weight is
 /// one entry here.
+///
+/// After the weights, `switches` declares the few settings that are no
+/// weights (a set of seats, say): fields of [`EvalParams`] with their
+/// defaults, left out of the text form and the flat view, so that
+/// neither a parameter file nor a tuner sets them.
 macro_rules! eval_params {
-    ($($(#[doc = $doc:literal])* $name:ident: $ty:ty = $default:expr,)*) => {
+    (
+        weights {
+            $($(#[doc = $doc:literal])* $name:ident: $ty:ty = $default:expr,)*
+        }
+        switches {
+            $($(#[doc = $sdoc:literal])* $sname:ident: $sty:ty = $sdefault:expr,)*
+        }
+    ) => {
         /// The evaluation's weights, in centi-units (a dwarf is worth about
         /// 150). As text ([`EvalParams::to_text`], [`EvalParams::from_text`]):
-        /// one `name value…` line per weight.
+        /// one `name value…` line per weight. A few switches that are no
+        /// weights follow them, which the text leaves out (they keep their
+        /// defaults when read back).
         #[derive(Clone, Debug, PartialEq)]
         pub struct EvalParams {
             $($(#[doc = $doc])* pub $name: $ty,)*
+            $($(#[doc = $sdoc])* pub $sname: $sty,)*
         }
 
         /// The weights the engine plays with.
         pub const DEFAULT_PARAMS: EvalParams = EvalParams {
             $($name: $default,)*
+            $($sname: $sdefault,)*
         };
 
         impl EvalParams {
@@ -64,52 +80,67 @@ impl<const N: usize> Weight for [i32; N] {
 }
 
 eval_params! {
-    /// Having one's dwarf: it pushes rocks and pieces, blocks lines and
-    /// shields the sorcerer (thrown rocks fly over it, levitated ones do not).
-    dwarf: i32 = 236,
-    /// Charged to a seat whose sorcerer the side to move can hit within the
-    /// steps it has left this turn: it is as good as dead. A throw ends the
-    /// turn, so only one such seat is charged (the one scoring best, the
-    /// likeliest target); any other the side to move could reach gets its
-    /// turn to react and is charged `threat`.
-    kill_now: i32 = 8783,
-    /// Charged to a seat whose sorcerer another seat, moving before it, can
-    /// hit within a full turn (3 steps): the victim cannot react in time.
-    threat_unanswered: i32 = 2278,
-    /// Charged to a seat whose sorcerer another seat can hit within a full
-    /// turn, when the victim moves first and may still parry.
-    threat: i32 = 150,
-    /// Added to `threat` for the side to move per step it has already
-    /// spent this turn (fewer steps left to parry).
-    threat_per_spent_step: i32 = -29,
-    /// Charged to a seat whose sorcerer another seat's troll could hit
-    /// with [`super::DANGER_EXTRA_STEPS`] more steps than a threat allows (a
-    /// turn later), the board standing still: a kill the other seats'
-    /// moves may bring forward. 0 turns it off and skips its work.
-    danger: i32 = 100,
-    /// A kill that needs a levitation first (the attacker's sorcerer floats
-    /// a rock into line, its troll throws it; [`super::threats::levitation_steps_to_kill`]),
-    /// in percent of the charge of a plain throw threat (`kill_now`,
-    /// `threat_unanswered`, `threat`); 0 turns the term off and skips its
-    /// work. Off by default: it costs about 30% of the search's nodes/s,
-    /// and stays off until a tournament shows it pays (docs/results/strength.md;
-    /// `EvalFile` with `levitation_threat 100` turns it on).
-    levitation_threat: i32 = 0,
-    /// Sorcerer safety: charged per rock lined up with one's sorcerer over
-    /// empty squares and dwarves (a throw waiting for a troll).
-    exposed_line: i32 = 86,
-    /// Sorcerer safety: per empty square next to one's sorcerer (room to
-    /// step out of a line).
-    sorcerer_freedom: i32 = -2,
-    /// Rock control: by the steps one's troll needs to stand next to a rock
-    /// (index 0 to 5; farther, or no troll, is worth nothing).
-    troll_near_rock: [i32; 6] = [716, 738, 759, 703, 469, 240],
-    /// Mobility: per empty square next to one of one's pieces.
-    mobility: i32 = 50,
-    /// Paranoid view: per opponent eliminated since the search's root (in
-    /// 3-4 player games each elimination brings the win closer).
-    eliminated_opponent: i32 = 5000,
+    weights {
+        /// Having one's dwarf: it pushes rocks and pieces, blocks lines and
+        /// shields the sorcerer (thrown rocks fly over it, levitated ones do not).
+        dwarf: i32 = 236,
+        /// Charged to a seat whose sorcerer the side to move can hit within the
+        /// steps it has left this turn: it is as good as dead. A throw ends the
+        /// turn, so only one such seat is charged (the one scoring best, the
+        /// likeliest target); any other the side to move could reach gets its
+        /// turn to react and is charged `threat`.
+        kill_now: i32 = 8783,
+        /// Charged to a seat whose sorcerer another seat, moving before it, can
+        /// hit within a full turn (3 steps): the victim cannot react in time.
+        threat_unanswered: i32 = 2278,
+        /// Charged to a seat whose sorcerer another seat can hit within a full
+        /// turn, when the victim moves first and may still parry.
+        threat: i32 = 150,
+        /// Added to `threat` for the side to move per step it has already
+        /// spent this turn (fewer steps left to parry).
+        threat_per_spent_step: i32 = -29,
+        /// Charged to a seat whose sorcerer another seat's troll could hit
+        /// with [`super::DANGER_EXTRA_STEPS`] more steps than a threat allows (a
+        /// turn later), the board standing still: a kill the other seats'
+        /// moves may bring forward. 0 turns it off and skips its work.
+        danger: i32 = 100,
+        /// A kill that needs a levitation first (the attacker's sorcerer floats
+        /// a rock into line, its troll throws it; [`super::threats::levitation_steps_to_kill`]),
+        /// in percent of the charge of a plain throw threat (`kill_now`,
+        /// `threat_unanswered`, `threat`); 0 turns the term off and skips its
+        /// work. Off by default: it costs about 30% of the search's nodes/s,
+        /// and stays off until a tournament shows it pays (docs/results/strength.md;
+        /// `EvalFile` with `levitation_threat 100` turns it on).
+        levitation_threat: i32 = 0,
+        /// Sorcerer safety: charged per rock lined up with one's sorcerer over
+        /// empty squares and dwarves (a throw waiting for a troll).
+        exposed_line: i32 = 86,
+        /// Sorcerer safety: per empty square next to one's sorcerer (room to
+        /// step out of a line).
+        sorcerer_freedom: i32 = -2,
+        /// Rock control: by the steps one's troll needs to stand next to a rock
+        /// (index 0 to 5; farther, or no troll, is worth nothing).
+        troll_near_rock: [i32; 6] = [716, 738, 759, 703, 469, 240],
+        /// Mobility: per empty square next to one of one's pieces.
+        mobility: i32 = 50,
+        /// Paranoid view: per opponent eliminated since the search's root (in
+        /// 3-4 player games each elimination brings the win closer).
+        eliminated_opponent: i32 = 5000,
+    }
+    switches {
+        /// The seats whose sorcerer `levitation_threat` counts as in
+        /// danger: a set of seats, bit `1 << seat.index()` for each
+        /// ([`EVERY_SEAT`] by default). The strength levels see a
+        /// levitation set-up only as a threat to their own sorcerer
+        /// (`crate::search::skill`): they parry such a kill without
+        /// learning to make one. A kill that needs no levitation is
+        /// counted whatever the set.
+        levitation_victims: u8 = EVERY_SEAT,
+    }
 }
+
+/// Every seat, as a set of seats (`levitation_victims`).
+pub const EVERY_SEAT: u8 = 0b1111;
 
 /// Largest magnitude of a weight in a parameter file: far below the
 /// search's proven-result scores even summed over every term.
