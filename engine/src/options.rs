@@ -119,7 +119,7 @@ pub const MULTI_PV_MAX: u64 = 64;
 
 /// Lowest `UCI_Elo`: the measured Elo of level 0 (mirrors
 /// `search::skill::LADDER`; a test checks the mirror).
-pub const ELO_MIN: u64 = 930;
+pub const ELO_MIN: u64 = 1055;
 /// Highest `UCI_Elo`: the measured Elo of the full engine, level 20.
 pub const ELO_MAX: u64 = 1910;
 /// Highest `Skill Level`: the full engine.

@@ -11,7 +11,7 @@ use splut_engine::Engine;
 use trap::End;
 
 /// The board's three lowest named levels: Beginner, Novice, Casual.
-const LOW: [u64; 3] = [930, 1090, 1260];
+const LOW: [u64; 3] = [1060, 1200, 1340];
 
 /// Games a level, seeds 1 to `GAMES`.
 const GAMES: u64 = 40;
@@ -33,7 +33,7 @@ fn the_low_levels_fall_for_one_scripted_kill_in_at_most_half_their_games() {
         );
     }
     // The script is the kill it claims to be: some beginners fall for it.
-    assert!(trap::trapped(&engine, 930, 1..GAMES + 1) > 0);
+    assert!(trap::trapped(&engine, LOW[0], 1..GAMES + 1) > 0);
 }
 
 #[test]

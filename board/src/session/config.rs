@@ -28,7 +28,7 @@ pub const LEVEL_NAMES: [&str; 6] = [
 
 /// The named level a first visit is offered ([`LEVEL_NAMES`]' index):
 /// one a newcomer can beat, not full strength, which beats people.
-pub const FIRST_VISIT_LEVEL: usize = 1;
+pub const FIRST_VISIT_LEVEL: usize = 0;
 
 /// The value of the full-strength choice.
 pub const FULL: &str = "full";
@@ -210,7 +210,7 @@ mod tests {
         );
         assert_eq!(choices[1].1, "Novice · 1090");
         assert_eq!(choices[6].1, "Full strength · over 2000 at 1 s a turn");
-        assert_eq!(first_visit_level(&choices), "elo:1090");
+        assert_eq!(first_visit_level(&choices), "elo:930");
     }
 
     #[test]
