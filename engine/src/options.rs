@@ -119,9 +119,9 @@ pub const MULTI_PV_MAX: u64 = 64;
 
 /// Lowest `UCI_Elo`: the measured Elo of level 0 (mirrors
 /// `search::skill::LADDER`; a test checks the mirror).
-pub const ELO_MIN: u64 = 1055;
+pub const ELO_MIN: u64 = 1040;
 /// Highest `UCI_Elo`: the measured Elo of the full engine, level 20.
-pub const ELO_MAX: u64 = 1910;
+pub const ELO_MAX: u64 = 2290;
 /// Highest `Skill Level`: the full engine.
 pub const SKILL_MAX: u64 = 20;
 

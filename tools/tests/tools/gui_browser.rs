@@ -906,7 +906,7 @@ fn the_new_game_form(host: Host) {
     assert_eq!(
         b.js("return [document.getElementById('level').value, \
               document.getElementById('level').selectedOptions[0].textContent.split(' ·')[0]];"),
-        json!(["elo:1060", "Beginner"]),
+        json!(["elo:1040", "Beginner"]),
         "{host:?}: the first visit's level"
     );
 
@@ -1277,7 +1277,7 @@ on_both_hosts!(levels_offered_and_remembered: levels_are_offered_and_remembered_
 
 fn levels_offered_and_remembered(host: Host) {
     // Natively an engine advertising another Elo range (800-2400) than
-    // splut's; the static host's levels are board-local.js's (1055-1910,
+    // splut's; the static host's levels are board-local.js's (1040-2290,
     // no full-strength Elo claimed).
     let engine = match host {
         Host::Native => levels_engine(
@@ -1322,10 +1322,10 @@ fn levels_offered_and_remembered(host: Host) {
             assert_eq!(
                 values,
                 json!([
-                    "elo:1060", "elo:1200", "elo:1340", "elo:1480", "elo:1630", "elo:1770", "full"
+                    "elo:1040", "elo:1250", "elo:1460", "elo:1670", "elo:1870", "elo:2080", "full"
                 ])
             );
-            assert_eq!(labels[0], "Beginner · 1060");
+            assert_eq!(labels[0], "Beginner · 1040");
             assert_eq!(labels[5], "Expert · 1750");
             assert_eq!(labels[6], "Full strength");
         }
