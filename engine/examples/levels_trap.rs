@@ -8,8 +8,8 @@
 //! ```
 //!
 //! Defaults: 50 games (seeds 1 to 50) at each of the board's three
-//! lowest named levels, Beginner 1040, Novice 1250 and Casual 1460, and
-//! the next, Club player 1670. `-v` prints each game's green turns.
+//! lowest named levels, Beginner 1040, Novice 1200 and Casual 1350, and
+//! the next, Club player 1510. `-v` prints each game's green turns.
 
 #[path = "../tests/trap/mod.rs"]
 mod trap;
@@ -23,7 +23,7 @@ fn main() {
     let games = numbers.first().copied().unwrap_or(50);
     let mut elos: Vec<u64> = numbers.iter().skip(1).copied().collect();
     if elos.is_empty() {
-        elos = vec![1040, 1250, 1460, 1670];
+        elos = vec![1040, 1200, 1350, 1510];
     }
     let engine = Engine::new();
     for elo in elos {

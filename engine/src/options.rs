@@ -120,8 +120,13 @@ pub const MULTI_PV_MAX: u64 = 64;
 /// Lowest `UCI_Elo`: the measured Elo of level 0 (mirrors
 /// `search::skill::LADDER`; a test checks the mirror).
 pub const ELO_MIN: u64 = 1040;
-/// Highest `UCI_Elo`: the measured Elo of the full engine, level 20.
-pub const ELO_MAX: u64 = 2290;
+/// Highest `UCI_Elo`: the measured Elo of level 19, the strongest level
+/// below the full engine. Levels 19 to 20 play alike (node-capped, the
+/// hand-written evaluation), and the full engine is far above them (2282
+/// at 50000 nodes a turn, docs/results/levels.md, 2026-11-27), so no
+/// rating between them could be played honestly: as in UCI, full strength
+/// is `UCI_LimitStrength` off (or `Skill Level` 20), not a rating.
+pub const ELO_MAX: u64 = 1970;
 /// Highest `Skill Level`: the full engine.
 pub const SKILL_MAX: u64 = 20;
 

@@ -58,13 +58,18 @@ fn strength_options_give_a_level() {
     e.set_option("Skill Level", "5").unwrap();
     assert_eq!(settings(&e).skill.map(|s| s.level), Some(5.0));
     // UCI_Elo wins over Skill Level once UCI_LimitStrength is on.
-    e.set_option("UCI_Elo", "1440").unwrap();
+    e.set_option("UCI_Elo", "1590").unwrap();
     assert_eq!(settings(&e).skill.map(|s| s.level), Some(5.0));
     e.set_option("UCI_LimitStrength", "true").unwrap();
     let level = settings(&e).skill.map(|s| s.level).unwrap();
     assert!((level - 15.0).abs() < 1e-9, "{level}");
+    // Its top is the strongest limited level, not the full engine
+    // (`UCI_LimitStrength` off, or `Skill Level` 20).
     e.set_option("UCI_Elo", &crate::options::ELO_MAX.to_string())
         .unwrap();
+    assert_eq!(settings(&e).skill.map(|s| s.level), Some(19.0));
+    e.set_option("UCI_LimitStrength", "false").unwrap();
+    e.set_option("Skill Level", "20").unwrap();
     assert_eq!(settings(&e).skill, None);
     assert!(e.set_option("Skill Level", "21").is_err());
     assert!(!e.options().check(Id::ShowWinProb));

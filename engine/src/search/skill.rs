@@ -138,15 +138,16 @@ pub const SIGHT_AT_0: Sight = Sight {
 };
 
 /// The measured ladder: (level, Elo), levels rising, Elo rising; `greedy`
-/// is 1000. Measured 2026-11-25 in 2-player games at `--tc nodes=50000`
-/// (the levels below the top cap their nodes lower; the top, the full
-/// engine, is stronger with more time), each Elo the Bradley-Terry fit
-/// of 4200 games rounded to 10, ±38 to ±88 at 95% relative to `greedy`
-/// (docs/results/levels.md has the tournaments and `scripts/ladder`,
-/// which replays them). Level 15 was measured afterwards, against 14 and
-/// 16 (400 games, the joint fit 1444 ± 78): the strength between 14 and
-/// 16 is not linear in the level. The first and last Elo are the bounds
-/// of `UCI_Elo` ([`ELO_MIN`], [`ELO_MAX`]).
+/// is 1000. Measured 2026-11-27 in 2-player games at `--tc nodes=50000`
+/// (the levels cap their own nodes lower; level 20, the full engine, is
+/// rated 2282 there and is stronger with more time), each Elo the
+/// Bradley-Terry fit of 16,000 games rounded to 10, ±24 to ±62 at 95%
+/// relative to `greedy` (docs/results/levels.md has the tournaments and
+/// `scripts/ladder`, which replays them; levels 15 and 19 were measured
+/// beside it, against their neighbours). The first and last Elo are the
+/// bounds of `UCI_Elo` ([`ELO_MIN`], [`ELO_MAX`]): its top is level 19,
+/// the strongest limited level, since levels 19 to 20 play alike (1971
+/// and 1969 at 19 and 19.5) far below the full engine.
 pub const LADDER: [(f64, f64); 12] = [
     (0.0, ELO_MIN as f64),
     (2.0, 1120.0),
@@ -159,7 +160,7 @@ pub const LADDER: [(f64, f64); 12] = [
     (15.0, 1590.0),
     (16.0, 1800.0),
     (18.0, 1950.0),
-    (TOP, ELO_MAX as f64),
+    (19.0, ELO_MAX as f64),
 ];
 
 /// How a level below the top plays.
@@ -681,12 +682,12 @@ mod tests {
     #[test]
     fn elo_maps_onto_the_ladder() {
         assert_eq!(LADDER[0].1, ELO_MIN as f64);
-        assert_eq!(LADDER[LADDER.len() - 1], (TOP, ELO_MAX as f64));
+        assert_eq!(LADDER[LADDER.len() - 1], (19.0, ELO_MAX as f64));
         for w in LADDER.windows(2) {
             assert!(w[0].0 < w[1].0 && w[0].1 < w[1].1, "{w:?}");
         }
         assert_eq!(level_for_elo(0.0), 0.0);
-        assert_eq!(level_for_elo(ELO_MAX as f64 + 500.0), TOP);
+        assert_eq!(level_for_elo(ELO_MAX as f64 + 500.0), 19.0);
         let mut last = -1.0;
         for elo in (ELO_MIN..=ELO_MAX).step_by(25) {
             let l = level_for_elo(elo as f64);

@@ -1277,7 +1277,7 @@ on_both_hosts!(levels_offered_and_remembered: levels_are_offered_and_remembered_
 
 fn levels_offered_and_remembered(host: Host) {
     // Natively an engine advertising another Elo range (800-2400) than
-    // splut's; the static host's levels are board-local.js's (1040-2290,
+    // splut's; the static host's levels are board-local.js's (1040-1970,
     // no full-strength Elo claimed).
     let engine = match host {
         Host::Native => levels_engine(
@@ -1322,7 +1322,7 @@ fn levels_offered_and_remembered(host: Host) {
             assert_eq!(
                 values,
                 json!([
-                    "elo:1040", "elo:1250", "elo:1460", "elo:1670", "elo:1870", "elo:2080", "full"
+                    "elo:1040", "elo:1200", "elo:1350", "elo:1510", "elo:1660", "elo:1820", "full"
                 ])
             );
             assert_eq!(labels[0], "Beginner · 1040");

@@ -748,7 +748,7 @@ fn the_static_boards_record_and_info_lines_are_splut_guis() {
                 }
                 let level = match rng.random_range(0..3) {
                     0 => json!(null),
-                    1 => json!({"elo": rng.random_range(1040..=2290)}),
+                    1 => json!({"elo": rng.random_range(1040..=1970)}),
                     _ => json!({"skill": rng.random_range(0..=20)}),
                 };
                 let algorithm = algorithms[rng.random_range(0..algorithms.len())];
