@@ -15,14 +15,14 @@
 //!   [`BLIND_THREAT_BELOW`]) and the full weight of a kill the next seat
 //!   can make (below [`BLIND_KILL_BELOW`]), each more often the lower the
 //!   level, and whether it sees a kill set up by a levitation against its
-//!   own sorcerer (`levitation_threat`, `levitation_victims`, below
-//!   [`BLIND_DANGER_BELOW`]; [`Skill::sight`], [`SIGHT_AT_0`]). Until 2026-11-27 each was overlooked always below
-//!   its threshold, and a person who found one kill the levels were blind
-//!   to won with it game after game: the scripted kill of issue 52 won 45
-//!   of 50 games against level 0, 34 against the board's Novice and 18
-//!   against its Casual, one seed a game (and every game with the
-//!   board's one seed); now 18, 19 and 12 of 50 (`tests/levels_trap.rs`,
-//!   docs/results/levels.md);
+//!   own sorcerer (`levitation_threat`, `levitation_victims`: 4 turns in
+//!   5 at level 0, always from [`BLIND_DANGER_BELOW`] to the top;
+//!   [`Skill::sight`], [`SIGHT_AT_0`]). Until 2026-11-27 each was
+//!   overlooked always below its threshold and the board sent no `Seed`,
+//!   so a person who found one kill the levels were blind to won with it
+//!   game after game; the scripted kill of issue 52 now wins 44% of the
+//!   games against the board's Beginner, 10% against Novice and 2%
+//!   against Casual (`tests/levels_trap.rs`, docs/results/levels.md);
 //! - **a choice among good turns**: it searches the best
 //!   [`Skill::lines`] turns (`MultiPV`) and picks one at random, each with
 //!   weight `exp((score − best) / temperature)`, the temperature rising as
