@@ -132,7 +132,7 @@ eval_params! {
         /// danger: a set of seats, bit `1 << seat.index()` for each
         /// ([`EVERY_SEAT`] by default). The strength levels see a
         /// levitation set-up only as a threat to their own sorcerer
-        /// (`crate::search::skill`): they parry such a kill without
+        /// (see `skill.rs`): they parry such a kill without
         /// learning to make one. A kill that needs no levitation is
         /// counted whatever the set.
         levitation_victims: u8 = EVERY_SEAT,

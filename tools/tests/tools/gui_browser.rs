@@ -1326,7 +1326,7 @@ fn levels_offered_and_remembered(host: Host) {
                 ])
             );
             assert_eq!(labels[0], "Beginner · 1040");
-            assert_eq!(labels[5], "Expert · 1750");
+            assert_eq!(labels[5], "Expert · 1820");
             assert_eq!(labels[6], "Full strength");
         }
     }
@@ -1715,7 +1715,7 @@ on_both_hosts!(notices_marks_and_a_person_out: notices_marks_and_a_person_out_in
 
 /// Issue 52's page items: legal squares in no seat's colour, arrowheads
 /// with a rim, the error, the confirm and the end banner over the board
-/// (it does not move), and a person out of a 3-player game: the header
+/// (it does not move), and a person out of a 4-player game: the header
 /// says so, no hint or take-back, only the last turn marked.
 fn notices_marks_and_a_person_out(host: Host) {
     let Some((site, b)) = Site::start(host, &[]) else {
@@ -1799,11 +1799,11 @@ fn notices_marks_and_a_person_out(host: Host) {
     assert!(!shown(&b, "#banner"));
     assert_eq!(site.state(&b, id)["gameover"], true);
 
-    // 3 players, Green a person: Yellow's troll crushes Green's sorcerer,
-    // and the engines play on.
+    // 4 players, Green a person: Yellow's troll crushes Green's sorcerer,
+    // and the three engines play on.
     b.type_into(
         "#start-spn",
-        "R/gTgDgS/5/7/yS7R/yD6/3R1/rDrSyT/R y 3 3 - - -",
+        "R/gTgDgS/5/bS6/yS7R/yD5bT/3R1/rDrSyT/R y 3 3 - - -",
     );
     b.wait(
         "document.getElementById('kind-y')",
@@ -1817,9 +1817,14 @@ fn notices_marks_and_a_person_out(host: Host) {
     b.click("#kind-y option[value=\"engine\"]");
     b.click("#algo-y option[value=\"greedy\"]");
     b.type_into("#ms-y", "100");
+    b.click("#kind-b option[value=\"engine\"]");
+    b.type_into("#ms-b", "100");
     b.click("#kind-g option[value=\"person\"]");
+    // Full strength: a level below it (a first visit's) may overlook the
+    // kill, and each game draws its own seed.
+    b.click("#level option[value=\"full\"]");
     b.start_game();
-    b.wait_other_game(&id.to_string(), "the 3-player game");
+    b.wait_other_game(&id.to_string(), "the 4-player game");
     let seen = b.wait(
         // A whole last turn: the game over, or another seat to move (the
         // engines may already think again: at no pause they always do).
@@ -1845,7 +1850,7 @@ fn notices_marks_and_a_person_out(host: Host) {
             seen["status"]
                 .as_str()
                 .unwrap()
-                .starts_with("You are out (Green, 3rd)."),
+                .starts_with("You are out (Green, 4th)."),
             "{seen}"
         );
         assert_eq!(seen["hint"], true, "{seen}");
