@@ -170,11 +170,11 @@ pub fn level_choices(levels: &Levels) -> Vec<(String, String)> {
 /// named level [`FIRST_VISIT_LEVEL`] (or the nearest below it), full
 /// strength when no other is offered.
 pub fn first_visit_level(choices: &[(String, String)]) -> String {
-    let named = choices.len().saturating_sub(1);
-    if named == 0 {
-        return FULL.to_string();
+    let named = &choices[..choices.len().saturating_sub(1)];
+    match named.get(FIRST_VISIT_LEVEL).or(named.last()) {
+        Some(choice) => choice.0.clone(),
+        None => FULL.to_string(),
     }
-    choices[FIRST_VISIT_LEVEL.min(named - 1)].0.clone()
 }
 
 #[cfg(test)]
