@@ -38,6 +38,9 @@ pub enum Refusal {
     TooLarge(usize),
     /// Too many requests at once.
     Busy,
+    /// The host could not keep the change (its database failed): nothing
+    /// changed.
+    NotSaved(String),
 }
 
 impl fmt::Display for Refusal {
@@ -50,6 +53,7 @@ impl fmt::Display for Refusal {
             | Refusal::EngineDown(m)
             | Refusal::EngineFailed(m)
             | Refusal::Forbidden(m) => f.write_str(m),
+            Refusal::NotSaved(m) => write!(f, "not saved, nothing changed: {m}"),
             Refusal::NotPersonsTurn => f.write_str("it is the engine's turn"),
             Refusal::GameOver => f.write_str("the game is over"),
             Refusal::NothingToTakeBack => f.write_str("nothing to take back"),
