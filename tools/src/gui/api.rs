@@ -551,6 +551,11 @@ mod tests {
                 "cannot start",
             ),
             (Refusal::Busy, 503, "too many requests at once"),
+            (
+                Refusal::NotSaved(m("disk full")),
+                500,
+                "not saved, nothing changed: disk full",
+            ),
         ] {
             assert_eq!(status(&refusal), want, "{refusal:?}");
             let reply = Reply::from(refusal.clone());
