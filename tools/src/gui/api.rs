@@ -91,7 +91,7 @@ pub fn status(r: &Refusal) -> u16 {
         Refusal::BadInput(_) | Refusal::IllegalStep(_) => 422,
         Refusal::TooManyGames(_) => 429,
         Refusal::EngineFailed(_) => 502,
-        Refusal::NotSaved(_) => 500,
+        Refusal::Store(_) => 500,
         Refusal::Busy => 503,
     }
 }
@@ -260,6 +260,8 @@ impl Games {
                 ..Reply::json(200, serde_json::json!({ "stopping": true }))
             },
             ("POST", ["api", "games"]) => self.new_game(body)?,
+            ("GET", ["api", "history"]) => self.history()?,
+            ("GET", ["api", "history", id, "record"]) => self.history_record(id)?,
             ("GET", ["api", "games", id]) => {
                 let s = self.session(id)?;
                 match query_value(query, "since")? {
@@ -552,9 +554,9 @@ mod tests {
             ),
             (Refusal::Busy, 503, "too many requests at once"),
             (
-                Refusal::NotSaved(m("disk full")),
+                Refusal::Store(m("not saved: disk full")),
                 500,
-                "not saved, nothing changed: disk full",
+                "not saved: disk full",
             ),
         ] {
             assert_eq!(status(&refusal), want, "{refusal:?}");

@@ -273,7 +273,7 @@ impl Session {
         // undone, and the request refused.
         if let Err(e) = self.save(&mut g) {
             g.machine = before;
-            return Err(Refusal::NotSaved(e.to_string()));
+            return Err(Refusal::Store(format!("not saved, nothing changed: {e}")));
         }
         let done = self.carry_out(&mut g).map(|_| json(&g));
         quit_all(g);

@@ -111,3 +111,56 @@ fn a_file_in_use_or_not_a_games_database_is_refused() {
         "not a database\n".repeat(100)
     );
 }
+
+/// Red steps its sorcerer into its own line of fire and throws: green
+/// wins (as in gui_analysis.rs).
+const THROW_SPN: &str = "R/gTgDgS/5/7/R7R/7/3R1/rSrDrT/1 r 3 3 - - -";
+
+#[test]
+fn finished_games_are_listed_and_download_as_records_replay_accepts() {
+    let db = fresh("history.db");
+    let mut gui = on(&db);
+    let st = gui.new_game(json!({
+        "spn": THROW_SPN,
+        "moves": "d2d3",
+        "seats": [{"engine": false}, {"engine": false}],
+    }));
+    let id = st["id"].as_u64().unwrap();
+    assert_eq!(gui.get("/api/history").json()["games"], json!([]));
+    let r = gui.post(&format!("/api/games/{id}/step"), r#"{"step":"f2f3*w"}"#);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["gameover"], true);
+    kill_9(&mut gui);
+
+    // Kept through the kill; over, so not resumed.
+    let gui = on(&db);
+    assert_eq!(gui.get(&format!("/api/games/{id}")).status, 404);
+    let h = gui.get("/api/history").json();
+    let games = h["games"].as_array().unwrap();
+    assert_eq!(games.len(), 1, "{h}");
+    assert_eq!(games[0]["id"], id);
+    assert_eq!(games[0]["result"], "g > r");
+    assert_eq!(games[0]["steps"], 2);
+    assert_eq!(games[0]["seats"][0]["engine"], false);
+    let r = gui.get(&format!("/api/history/{id}/record"));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(
+        r.header("Content-Disposition")
+            .unwrap()
+            .contains("attachment")
+    );
+    assert!(r.body.contains("[Result g > r]"), "{}", r.body);
+    let file = temp("gui-store", "history-record.txt");
+    std::fs::write(&file, &r.body).unwrap();
+    let out = crate::support::splut(&["replay", file.to_str().unwrap()]);
+    let stdout = crate::support::stdout(&out);
+    assert!(
+        out.status.success() && stdout.contains("1 games, 1 valid"),
+        "{stdout}\n{}",
+        r.body
+    );
+    for bad in ["999", "x", &format!("{}", id + 1)] {
+        let r = gui.get(&format!("/api/history/{bad}/record"));
+        assert_eq!(r.status, 404, "{bad}: {}", r.body);
+    }
+}

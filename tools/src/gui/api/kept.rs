@@ -1,7 +1,8 @@
 //! The games kept in the store: a new game written before it is
 //! acknowledged, and the unfinished ones resumed at start.
 
-use super::{Games, MAX_GAMES, NewGame, Session, Status, StoredGame, unix_now};
+use super::super::store::StoreError;
+use super::{Games, MAX_GAMES, NewGame, Reply, Session, Status, StoredGame, unix_now};
 use splut_board::session::{Pace, Refusal, SeatConfig};
 use splut_rules::{Game, Position};
 use std::sync::atomic::Ordering;
@@ -15,7 +16,7 @@ impl Games {
         seats: &[SeatConfig],
         pace: Pace,
     ) -> Result<(), Refusal> {
-        let not_saved = |e: super::super::store::StoreError| Refusal::NotSaved(e.0);
+        let not_saved = |e: StoreError| Refusal::Store(format!("not saved: {e}"));
         let new = NewGame {
             id,
             start: game.start().to_spn(),
@@ -60,6 +61,56 @@ impl Games {
         Ok(resumed)
     }
 
+    /// `GET /api/history`: the finished games, last finished first:
+    /// `{"games": [{"id", "created", "ended", "result", "seats", "steps"}]}`
+    /// (times in seconds since the Unix epoch, `steps` a count).
+    pub(super) fn history(&self) -> Result<Reply, Refusal> {
+        let games = self.store.finished().map_err(read_failed)?;
+        let list: Vec<serde_json::Value> = games
+            .iter()
+            .map(|g| {
+                let (result, ended) = match &g.status {
+                    Status::Finished { result, at } => (Some(result.clone()), Some(*at)),
+                    _ => (None, None),
+                };
+                let seats: serde_json::Value =
+                    serde_json::from_str(&g.game.seats).unwrap_or_default();
+                serde_json::json!({
+                    "id": g.game.id,
+                    "created": g.game.created,
+                    "ended": ended,
+                    "result": result,
+                    "seats": seats,
+                    "steps": g.steps.len(),
+                })
+            })
+            .collect();
+        Ok(Reply::json(200, serde_json::json!({ "games": list })))
+    }
+
+    /// `GET /api/history/<id>/record`: a finished game as a records file,
+    /// as `GET /api/games/<id>/record` writes a game being played.
+    pub(super) fn history_record(&self, id: &str) -> Result<Reply, Refusal> {
+        let missing = || Refusal::NotFound("no such finished game".into());
+        let id = id.parse::<u64>().map_err(|_| missing())?;
+        let g = self
+            .store
+            .game(id)
+            .map_err(read_failed)?
+            .ok_or_else(missing)?;
+        if !matches!(g.status, Status::Finished { .. }) {
+            return Err(missing());
+        }
+        let (_, game, seats, _) = read_back(&g).map_err(Refusal::Store)?;
+        Ok(Reply {
+            status: 200,
+            content_type: "text/plain; charset=utf-8",
+            body: splut_board::session::record_text(&game, &seats),
+            download: Some(format!("splut-game-{id}.txt")),
+            shutdown: false,
+        })
+    }
+
     /// One kept game, playing again.
     fn resume_one(&self, g: StoredGame) -> Result<(), String> {
         let (id, game, seats, pace) = read_back(&g)?;
@@ -94,6 +145,11 @@ pub(super) fn read_back(g: &StoredGame) -> Result<(u64, Game, Vec<SeatConfig>, P
     let pace = serde_json::from_value(serde_json::Value::String(g.game.pace.clone()))
         .map_err(|e| format!("bad pace: {e}"))?;
     Ok((g.game.id, game, seats, pace))
+}
+
+/// A failed read of the store, as the request's refusal.
+fn read_failed(e: StoreError) -> Refusal {
+    Refusal::Store(format!("cannot read the games: {e}"))
 }
 
 /// A pace as the store keeps it: its name in the API (`normal`).
