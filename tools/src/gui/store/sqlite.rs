@@ -61,6 +61,8 @@ impl Sqlite {
             None => Connection::open_in_memory(),
         }
         .map_err(fail)?;
+        // A file another server holds is refused at once, not waited for.
+        conn.busy_timeout(std::time::Duration::ZERO).map_err(fail)?;
         conn.pragma_update(None, "locking_mode", "EXCLUSIVE")
             .map_err(fail)?;
         migrate(&mut conn).map_err(|e| StoreError(format!("games database {named}: {e}")))?;
