@@ -694,6 +694,12 @@ pub struct GuiArgs {
     /// each piece can be seen moving (0 to 5000; 0 plays at full speed).
     #[arg(long, value_name = "MS", default_value_t = 350, value_parser = clap::value_parser!(u64).range(0..=5_000))]
     step_pause: u64,
+    /// SQLite file the games are kept in (made if missing): each step is
+    /// written before it is acknowledged, and unfinished games resume
+    /// when the server starts again on the file. Default: kept in memory
+    /// only, lost when the server stops.
+    #[arg(long, value_name = "FILE")]
+    db: Option<PathBuf>,
 }
 
 /// Starts the GUI's server; exit code 2 if it cannot.
@@ -721,6 +727,7 @@ fn run_gui(a: GuiArgs) -> i32 {
         open: a.open,
         abandon_after: std::time::Duration::from_secs(a.abandon_after),
         step_pause: std::time::Duration::from_millis(a.step_pause),
+        db: a.db,
     })
 }
 

@@ -35,8 +35,8 @@ use std::time::Duration;
 /// An engine silent this long past its time per turn is hung.
 pub const HUNG_AFTER: Duration = Duration::from_secs(10);
 
-/// Who plays a seat.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// Who plays a seat (read back by a host that keeps its games).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatConfig {
     /// `r`, `y`, `g` or `b`.
     pub seat: char,
@@ -699,13 +699,18 @@ impl Session {
     /// game is cut to its last whole turn and recorded as a draw by a turn
     /// limit at that turn.
     pub fn record(&self) -> String {
-        let seats: Vec<(Seat, Participant)> = self
-            .seats
-            .iter()
-            .filter_map(|c| Seat::from_letter(c.seat).map(|s| (s, participant(c))))
-            .collect();
-        board_record(&self.game, &seats).to_text()
+        record_text(&self.game, &self.seats)
     }
+}
+
+/// A game with these seats in the tournament records format, as
+/// [`Session::record`] writes it (for a host's kept games too).
+pub fn record_text(game: &Game, seats: &[SeatConfig]) -> String {
+    let seats: Vec<(Seat, Participant)> = seats
+        .iter()
+        .filter_map(|c| Seat::from_letter(c.seat).map(|s| (s, participant(c))))
+        .collect();
+    board_record(game, &seats).to_text()
 }
 
 /// Who plays a seat, as its record names it.

@@ -38,6 +38,8 @@ pub enum Refusal {
     TooLarge(usize),
     /// Too many requests at once.
     Busy,
+    /// The host's games database failed (a change not kept is undone).
+    Store(String),
 }
 
 impl fmt::Display for Refusal {
@@ -50,6 +52,7 @@ impl fmt::Display for Refusal {
             | Refusal::EngineDown(m)
             | Refusal::EngineFailed(m)
             | Refusal::Forbidden(m) => f.write_str(m),
+            Refusal::Store(m) => f.write_str(m),
             Refusal::NotPersonsTurn => f.write_str("it is the engine's turn"),
             Refusal::GameOver => f.write_str("the game is over"),
             Refusal::NothingToTakeBack => f.write_str("nothing to take back"),

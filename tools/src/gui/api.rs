@@ -3,6 +3,7 @@
 //! request changes nothing.
 
 use super::session::Session;
+use super::store::{NewGame, Status, Store, StoredGame, unix_now};
 use splut_board::session::Refusal;
 use splut_board::session::analysis::{Analysis, Kind};
 use splut_board::session::config::Config;
@@ -16,6 +17,8 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+
+mod kept;
 
 /// Most games (each with one engine process) at once.
 pub const MAX_GAMES: usize = 8;
@@ -88,6 +91,7 @@ pub fn status(r: &Refusal) -> u16 {
         Refusal::BadInput(_) | Refusal::IllegalStep(_) => 422,
         Refusal::TooManyGames(_) => 429,
         Refusal::EngineFailed(_) => 502,
+        Refusal::Store(_) => 500,
         Refusal::Busy => 503,
     }
 }
@@ -118,6 +122,8 @@ pub struct Games {
     engine_error: Option<String>,
     /// Pause between the steps of an engine's turn.
     step_pause: Duration,
+    /// Where the games are kept.
+    store: Arc<dyn Store>,
 }
 
 /// Counts an analysis engine while it runs.
@@ -131,8 +137,10 @@ impl Drop for AnalysisSlot<'_> {
 
 impl Games {
     /// Probes the engine once for its algorithms. Each game's engine
-    /// waits `step_pause` between the steps of its turns.
-    pub fn new(command: Vec<String>, step_pause: Duration) -> Games {
+    /// waits `step_pause` between the steps of its turns; the games are
+    /// kept in `store` (call [`Games::resume`] to play on its unfinished
+    /// ones).
+    pub fn new(command: Vec<String>, step_pause: Duration, store: Arc<dyn Store>) -> Games {
         let live = Arc::new(AtomicUsize::new(0));
         let (algorithms, levels, engine_error) = match super::start_engine(&command, &live) {
             Ok((e, ugi)) => {
@@ -156,6 +164,7 @@ impl Games {
             engine_error,
             analyses: AtomicUsize::new(0),
             step_pause,
+            store,
         }
     }
 
@@ -175,12 +184,17 @@ impl Games {
             .ok_or_else(|| Refusal::NotFound("no such game (it ended or was abandoned)".into()))
     }
 
-    /// Closes the game and forgets it.
-    fn close(&self, id: u64) -> bool {
+    /// Closes the game and forgets it; the store keeps it as abandoned
+    /// unless it is `kept` to be resumed (at shutdown).
+    fn close(&self, id: u64, kept: bool) -> bool {
         let s = self.sessions().remove(&id);
         match s {
             Some(s) => {
                 s.close();
+                let abandoned = Status::Abandoned { at: unix_now() };
+                if !kept && let Err(e) = self.store.end(id, &abandoned) {
+                    eprintln!("warning: game {id}: {e}");
+                }
                 true
             }
             None => false,
@@ -197,15 +211,15 @@ impl Games {
             .map(|s| s.id)
             .collect();
         for id in idle {
-            self.close(id);
+            self.close(id, false);
         }
     }
 
-    /// Closes every game (at shutdown).
+    /// Closes every game (at shutdown); the store keeps them to resume.
     pub fn close_all(&self) {
         let ids: Vec<u64> = self.sessions().keys().copied().collect();
         for id in ids {
-            self.close(id);
+            self.close(id, true);
         }
     }
 
@@ -246,6 +260,8 @@ impl Games {
                 ..Reply::json(200, serde_json::json!({ "stopping": true }))
             },
             ("POST", ["api", "games"]) => self.new_game(body)?,
+            ("GET", ["api", "history"]) => self.history()?,
+            ("GET", ["api", "history", id, "record"]) => self.history_record(id)?,
             ("GET", ["api", "games", id]) => {
                 let s = self.session(id)?;
                 match query_value(query, "since")? {
@@ -259,7 +275,7 @@ impl Games {
                 }
             }
             ("DELETE", ["api", "games", id]) => {
-                match id.parse().ok().filter(|&id| self.close(id)) {
+                match id.parse().ok().filter(|&id| self.close(id, false)) {
                     Some(_) => Reply::json(200, serde_json::json!({ "closed": true })),
                     None => return Err(Refusal::NotFound("no such game".into())),
                 }
@@ -323,16 +339,19 @@ impl Games {
             return Err(Refusal::TooManyGames(MAX_GAMES));
         }
         let id = self.next_id.fetch_add(1, Ordering::SeqCst);
+        self.keep_new(id, &game, &seats, req.pace)?;
         let session = Session::start(
-            id,
-            game,
-            seats,
+            (id, game, seats),
             self.command.clone(),
             self.live.clone(),
             (self.step_pause, self.levels, req.pace),
-        )?;
+            self.store.clone(),
+        )
+        .inspect_err(|_| {
+            let _ = self.store.end(id, &Status::Abandoned { at: unix_now() });
+        })?;
         if let Some(old) = replaced {
-            self.close(old);
+            self.close(old, false);
         }
         let state = session.get(None, Duration::ZERO);
         self.sessions().insert(id, session);
@@ -534,6 +553,11 @@ mod tests {
                 "cannot start",
             ),
             (Refusal::Busy, 503, "too many requests at once"),
+            (
+                Refusal::Store(m("not saved: disk full")),
+                500,
+                "not saved: disk full",
+            ),
         ] {
             assert_eq!(status(&refusal), want, "{refusal:?}");
             let reply = Reply::from(refusal.clone());

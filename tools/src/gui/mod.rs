@@ -8,6 +8,7 @@ pub mod analyst;
 pub mod api;
 pub mod server;
 pub mod session;
+pub mod store;
 pub use splut_board::threats;
 
 use splut_play::client::Client;
@@ -61,6 +62,9 @@ pub struct Config {
     /// Pause between the steps of an engine's turn, so a person sees
     /// each piece move.
     pub step_pause: Duration,
+    /// The games database (SQLite); `None` keeps the games in memory
+    /// only, as they were before there was a database.
+    pub db: Option<std::path::PathBuf>,
 }
 
 /// Splits an engine command line into words; `"…"` and `'…'` group words.
@@ -115,7 +119,24 @@ pub fn run(cfg: Config) -> i32 {
             return 2;
         }
     };
-    let games = Arc::new(api::Games::new(cfg.engine.clone(), cfg.step_pause));
+    let store = match store::sqlite::Sqlite::open(cfg.db.as_deref()) {
+        Ok(s) => Arc::new(s),
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let games = Arc::new(api::Games::new(cfg.engine.clone(), cfg.step_pause, store));
+    // Before the address is printed: a client that sees it finds the
+    // games where they were.
+    match games.resume() {
+        Ok(0) => {}
+        Ok(n) => eprintln!("resumed {n} unfinished game(s)"),
+        Err(e) => {
+            eprintln!("error: cannot read the kept games: {e}");
+            return 2;
+        }
+    }
     let hosts = Arc::new(server::Hosts::new(&cfg.host, addr.port()));
     let shown = if addr.ip().is_unspecified() {
         format!("127.0.0.1:{}", addr.port())

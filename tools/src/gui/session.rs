@@ -2,8 +2,11 @@
 //! which makes every decision. Here are only its engine process (through
 //! [`splut_play::client`]) and the thread that feeds the machine the
 //! engine's lines and its timer wake-ups and carries out its commands;
-//! requests come in from `api.rs` under the same lock.
+//! requests come in from `api.rs` under the same lock. Each change of the
+//! game's steps is written to the store ([`super::store`]) under that
+//! lock, before any answer shows it.
 
+use super::store::{Status, Store, StoreError, unix_now};
 use super::{QUIT_GRACE, start_engine};
 use splut_board::session::levels::Levels;
 use splut_board::session::{Command, Refusal};
@@ -31,6 +34,12 @@ struct Inner {
     /// Engines to quit once the lock is let go (they are given a grace).
     quitting: Vec<Client>,
     last_seen: Instant,
+    /// The steps as the store has them.
+    saved: Vec<String>,
+    /// Whether the store has the game's end.
+    ended: bool,
+    /// The last failure to write, reported once.
+    save_error: Option<String>,
 }
 
 /// A game and its engine.
@@ -43,6 +52,8 @@ pub struct Session {
     live: Arc<AtomicUsize>,
     /// The machine's clock: time since this game began.
     began: Instant,
+    /// Where its steps are kept.
+    store: Arc<dyn Store>,
 }
 
 impl Session {
@@ -50,15 +61,16 @@ impl Session {
     /// game, in seat order), its engine and the thread that plays its
     /// turns, which shows an engine's steps at `pace` (`step_pause` the
     /// normal pause between them) and sets each seat's level through
-    /// `levels` before its turn.
+    /// `levels` before its turn. The game is in `store` already, with the
+    /// steps of `game`; later steps are written there as they are played.
     pub fn start(
-        id: u64,
-        game: Game,
-        seats: Vec<SeatConfig>,
+        (id, game, seats): (u64, Game, Vec<SeatConfig>),
         command: Vec<String>,
         live: Arc<AtomicUsize>,
         (step_pause, levels, pace): (Duration, Levels, Pace),
+        store: Arc<dyn Store>,
     ) -> Result<Arc<Session>, Refusal> {
+        let saved = game.steps().iter().map(|s| s.to_string()).collect();
         let machine = splut_board::session::Session::new(
             id,
             game,
@@ -76,11 +88,15 @@ impl Session {
                 reader: EngineReader::new(),
                 quitting: Vec::new(),
                 last_seen: Instant::now(),
+                saved,
+                ended: false,
+                save_error: None,
             }),
             changed: Condvar::new(),
             command,
             live,
             began: Instant::now(),
+            store,
         });
         {
             let mut g = session.lock();
@@ -180,6 +196,11 @@ impl Session {
             self.read_engine(&mut g);
             let now = self.now();
             g.machine.wake(now);
+            // The engine's steps are kept before anyone can see them; a
+            // failure is tried again on the next round.
+            if let Err(e) = self.save(&mut g) {
+                self.report(&mut g, e);
+            }
             let _ = self.carry_out(&mut g);
             if g.machine.version() != version {
                 self.changed.notify_all();
@@ -201,6 +222,42 @@ impl Session {
         }
     }
 
+    /// Writes to the store what changed in the game since it last did:
+    /// steps taken back are deleted, new steps appended, the end kept.
+    fn save(&self, g: &mut Inner) -> Result<(), StoreError> {
+        let game = g.machine.game();
+        let now: Vec<String> = game.steps().iter().map(|s| s.to_string()).collect();
+        let same = g.saved.iter().zip(&now).take_while(|(a, b)| a == b).count();
+        if g.saved.len() > same {
+            self.store.take_back(self.id, same)?;
+            g.saved.truncate(same);
+            g.ended = false;
+        }
+        if now.len() > same {
+            self.store.append(self.id, same, &now[same..])?;
+            g.saved.extend_from_slice(&now[same..]);
+        }
+        if game.position().is_game_over() && !g.ended {
+            let result = game.places().to_string();
+            let end = Status::Finished {
+                result,
+                at: unix_now(),
+            };
+            self.store.end(self.id, &end)?;
+            g.ended = true;
+        }
+        g.save_error = None;
+        Ok(())
+    }
+
+    /// A failure to write the engine's steps, on stderr once.
+    fn report(&self, g: &mut Inner, e: StoreError) {
+        if g.save_error.as_deref() != Some(e.0.as_str()) {
+            eprintln!("warning: game {}: {e} (trying again)", self.id);
+            g.save_error = Some(e.0);
+        }
+    }
+
     /// A request: `f` on the machine at this time, its commands carried
     /// out; the state after it.
     fn request(
@@ -210,7 +267,14 @@ impl Session {
         let mut g = self.lock();
         g.last_seen = Instant::now();
         let now = self.now();
+        let before = g.machine.clone();
         f(&mut g.machine, now)?;
+        // Acknowledged only once kept: a change the store refused is
+        // undone, and the request refused.
+        if let Err(e) = self.save(&mut g) {
+            g.machine = before;
+            return Err(Refusal::Store(format!("not saved, nothing changed: {e}")));
+        }
         let done = self.carry_out(&mut g).map(|_| json(&g));
         quit_all(g);
         done

@@ -1,0 +1,153 @@
+use super::*;
+
+fn game(id: u64) -> NewGame {
+    NewGame {
+        id,
+        start: "R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 1 1 - - -".into(),
+        seats: r#"[{"seat":"r","engine":false}]"#.into(),
+        pace: "normal".into(),
+        created: 1_700_000_000 + id as i64,
+    }
+}
+
+fn steps(s: &[&str]) -> Vec<String> {
+    s.iter().map(|x| x.to_string()).collect()
+}
+
+/// A fresh file in the temp dir, none there yet.
+fn temp_file(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("splut-store-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    for ext in ["", "-wal", "-shm", "-journal"] {
+        let _ = std::fs::remove_file(format!("{}{ext}", p.display()));
+    }
+    p
+}
+
+#[test]
+fn games_and_steps_round_trip() {
+    let db = Sqlite::open(None).unwrap();
+    assert_eq!(db.highest_id().unwrap(), 0);
+    db.create(&game(3)).unwrap();
+    db.append(3, 0, &steps(&["e2e3"])).unwrap();
+    db.append(3, 1, &steps(&["e8e7", "d8d7"])).unwrap();
+    let g = db.game(3).unwrap().unwrap();
+    assert_eq!(g.game, game(3));
+    assert_eq!(g.steps, steps(&["e2e3", "e8e7", "d8d7"]));
+    assert_eq!(g.status, Status::Playing);
+    assert_eq!(db.game(4).unwrap(), None);
+    assert_eq!(db.highest_id().unwrap(), 3);
+    // A step at an index already kept is refused, all or none.
+    assert!(db.append(3, 2, &steps(&["x", "y"])).is_err());
+    assert_eq!(db.game(3).unwrap().unwrap().steps.len(), 3);
+    // The same id twice is refused.
+    assert!(db.create(&game(3)).is_err());
+}
+
+#[test]
+fn take_backs_delete_the_steps_above_and_reopen_a_finished_game() {
+    let db = Sqlite::open(None).unwrap();
+    db.create(&game(1)).unwrap();
+    db.append(1, 0, &steps(&["a", "b", "c", "d"])).unwrap();
+    let done = Status::Finished {
+        result: "r > g".into(),
+        at: 5,
+    };
+    db.end(1, &done).unwrap();
+    assert_eq!(db.game(1).unwrap().unwrap().status, done);
+    assert_eq!(db.finished().unwrap().len(), 1);
+    db.take_back(1, 1).unwrap();
+    let g = db.game(1).unwrap().unwrap();
+    assert_eq!(g.steps, steps(&["a"]));
+    assert_eq!(g.status, Status::Playing);
+    assert!(db.finished().unwrap().is_empty());
+    db.append(1, 1, &steps(&["b2"])).unwrap();
+    assert_eq!(db.game(1).unwrap().unwrap().steps, steps(&["a", "b2"]));
+}
+
+#[test]
+fn unfinished_games_are_listed_for_resume() {
+    let db = Sqlite::open(None).unwrap();
+    for id in 1..=4 {
+        db.create(&game(id)).unwrap();
+        db.append(id, 0, &steps(&["s"])).unwrap();
+    }
+    db.end(
+        2,
+        &Status::Finished {
+            result: "g > r".into(),
+            at: 9,
+        },
+    )
+    .unwrap();
+    db.end(3, &Status::Abandoned { at: 10 }).unwrap();
+    // Abandoning a finished game leaves it finished.
+    db.end(2, &Status::Abandoned { at: 11 }).unwrap();
+    let ids = |v: Vec<StoredGame>| v.into_iter().map(|g| g.game.id).collect::<Vec<_>>();
+    assert_eq!(ids(db.unfinished().unwrap()), vec![1, 4]);
+    assert_eq!(ids(db.finished().unwrap()), vec![2]);
+    assert_eq!(db.unfinished().unwrap()[0].steps, steps(&["s"]));
+    assert_eq!(
+        db.game(3).unwrap().unwrap().status,
+        Status::Abandoned { at: 10 }
+    );
+}
+
+#[test]
+fn a_file_keeps_its_games_across_opens() {
+    let path = temp_file("kept.db");
+    {
+        let db = Sqlite::open(Some(&path)).unwrap();
+        db.create(&game(7)).unwrap();
+        db.append(7, 0, &steps(&["e2e3"])).unwrap();
+        // A second server on the same file is refused while this one runs.
+        let second = Sqlite::open(Some(&path));
+        assert!(second.is_err());
+    }
+    let db = Sqlite::open(Some(&path)).unwrap();
+    let g = db.unfinished().unwrap();
+    assert_eq!(g.len(), 1);
+    assert_eq!(g[0].steps, steps(&["e2e3"]));
+    assert_eq!(db.highest_id().unwrap(), 7);
+}
+
+#[test]
+fn foreign_and_corrupt_files_are_refused_and_left_alone() {
+    let text = temp_file("notes.txt");
+    let words = "these are not the games you are looking for\n".repeat(200);
+    std::fs::write(&text, &words).unwrap();
+    let e = Sqlite::open(Some(&text)).err().unwrap();
+    assert!(e.0.contains("notes.txt"), "{e}");
+    assert_eq!(std::fs::read_to_string(&text).unwrap(), words);
+
+    // Another program's SQLite database.
+    let other = temp_file("other.db");
+    {
+        let c = Connection::open(&other).unwrap();
+        c.execute_batch("CREATE TABLE birds (name TEXT); INSERT INTO birds VALUES ('owl');")
+            .unwrap();
+    }
+    let before = std::fs::read(&other).unwrap();
+    let e = Sqlite::open(Some(&other)).err().unwrap();
+    assert!(e.0.contains("not a splut gui database"), "{e}");
+    assert_eq!(std::fs::read(&other).unwrap(), before);
+
+    // Ours, with a newer schema.
+    let newer = temp_file("newer.db");
+    drop(Sqlite::open(Some(&newer)).unwrap());
+    {
+        let c = Connection::open(&newer).unwrap();
+        c.pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+            .unwrap();
+    }
+    let e = Sqlite::open(Some(&newer)).err().unwrap();
+    assert!(e.0.contains("newer"), "{e}");
+
+    // A database cut short: a header and garbage.
+    let cut = temp_file("cut.db");
+    let mut bytes = b"SQLite format 3\0".to_vec();
+    bytes.extend((0..5000u32).map(|i| (i * 7919 % 251) as u8));
+    std::fs::write(&cut, &bytes).unwrap();
+    assert!(Sqlite::open(Some(&cut)).is_err());
+}
