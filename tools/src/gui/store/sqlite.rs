@@ -20,7 +20,7 @@ use std::sync::{Mutex, MutexGuard};
 pub const APPLICATION_ID: i64 = 0x5350_4C54;
 
 /// The schema's version (`user_version`); a migration from each older
-/// version goes in [`migrate`].
+/// version goes in `migrate`.
 pub const SCHEMA_VERSION: i64 = 1;
 
 /// The schema of version 1.
