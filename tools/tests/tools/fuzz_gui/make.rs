@@ -233,6 +233,16 @@ pub fn route(rng: &mut Rng, k: &Known) -> (String, String, Vec<u8>) {
             format!("/api/games/{id}?since={}", rng.below(40)),
             vec![],
         ),
+        9 if rng.chance(25) => {
+            // The finished games kept (the store's history).
+            let path = match rng.below(4) {
+                0 => "/api/history".to_string(),
+                1 => format!("/api/history/{id}/record"),
+                2 => format!("/api/history/{id}"),
+                _ => format!("/api/history/{}/record", rng.below(1 << 20)),
+            };
+            ("GET".into(), path, vec![])
+        }
         9 => (
             "GET".into(),
             format!(
