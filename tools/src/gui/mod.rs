@@ -287,10 +287,15 @@ mod tests {
             assert!(!h.allows_origin(bad), "{bad}");
         }
         for local in ["127.0.0.1", "localhost", "::1", "[::1]", "127.0.0.2"] {
-            assert!(!server::Hosts::new(local, 8080, &[]).exposed(), "{local}");
+            let h = server::Hosts::new(local, 8080, &[]);
+            assert!(!h.exposed() && !h.rate_limited(), "{local}");
+            // Behind a proxy: no shutdown, the rate is the proxy's.
+            let h = server::Hosts::new(local, 8080, &names);
+            assert!(h.exposed() && !h.rate_limited(), "{local}");
         }
         for public in ["0.0.0.0", "::", "192.168.1.5"] {
-            assert!(server::Hosts::new(public, 8080, &[]).exposed(), "{public}");
+            let h = server::Hosts::new(public, 8080, &[]);
+            assert!(h.exposed() && h.rate_limited(), "{public}");
         }
         assert!(server::check_public_name("splut.example.org:443").is_ok());
         for bad in ["", "https://x.org", "x.org/path", "a b", ":80"] {

@@ -48,7 +48,7 @@ const IDLE_TIME: Duration = Duration::from_secs(60);
 const MAX_KEEP_ALIVE: usize = 1000;
 
 /// The Host values this server answers to, and whether it is exposed
-/// (bound beyond loopback).
+/// (bound beyond loopback, or given a public name).
 pub struct Hosts {
     allowed: Vec<String>,
     /// The public names (with the port where none was given).
@@ -60,7 +60,7 @@ pub struct Hosts {
 impl Hosts {
     /// The loopback names and `host`, each with `port`, and each public
     /// name (`splut.example.org`, or with a port); exposed unless `host`
-    /// is a loopback address or `localhost`.
+    /// is a loopback address or `localhost` and no public name is given.
     pub fn new(host: &str, port: u16, public: &[String]) -> Hosts {
         let mut allowed: Vec<String> = ["127.0.0.1", "localhost", "[::1]"]
             .iter()
@@ -107,9 +107,16 @@ impl Hosts {
             .is_some_and(|name| self.public.iter().any(|p| p.eq_ignore_ascii_case(name)))
     }
 
-    /// Bound beyond loopback: no shutdown from the page, and every client
-    /// is held to the rate ([`super::rate`]).
+    /// Reached beyond this machine (bound beyond loopback, or by a public
+    /// name, through a proxy): no shutdown from the page.
     pub fn exposed(&self) -> bool {
+        !self.loopback || !self.public.is_empty()
+    }
+
+    /// Bound beyond loopback: every client is held to the rate
+    /// ([`super::rate`]). (Behind a proxy on loopback every client comes
+    /// from the proxy's address: the rate is the proxy's to enforce.)
+    pub fn rate_limited(&self) -> bool {
         !self.loopback
     }
 }
@@ -502,10 +509,10 @@ struct Shared {
 }
 
 impl Shared {
-    /// `Some(refusal)` when the server is exposed and the client at `ip`
+    /// `Some(refusal)` when the server is bound beyond loopback and the client at `ip`
     /// is over its rate: 429, with `Retry-After`.
     fn over_rate(&self, ip: Option<std::net::IpAddr>) -> Option<Reply> {
-        let ip = ip.filter(|_| self.hosts.exposed())?;
+        let ip = ip.filter(|_| self.hosts.rate_limited())?;
         let mut rates = self.rates.lock().unwrap_or_else(|e| e.into_inner());
         let wait = rates.take(ip, Instant::now()).err()?;
         Some(Reply {

@@ -24,7 +24,11 @@ fn the_page_cannot_stop_a_server_bound_beyond_loopback() {
     );
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(gui.get("/api/status").status, 200, "still serving");
-    // On loopback it still stops.
+    // Nor one on loopback behind a proxy (given a public name).
+    let proxied = Gui::start(&["--public-name", "splut.example.org"]);
+    let r = request(proxied.port, "POST", "/api/shutdown", &[], b"").unwrap();
+    assert_eq!(r.status, 403, "{}", r.body);
+    // On loopback alone it still stops.
     let mut local = Gui::start(&[]);
     local.shutdown();
 }
