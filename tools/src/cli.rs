@@ -679,6 +679,12 @@ pub struct GuiArgs {
     /// machines play on this one.
     #[arg(long, default_value = "127.0.0.1")]
     host: String,
+    /// A name the server is reached by besides its address (a DNS name,
+    /// or a proxy's), like `splut.example.org` or
+    /// `splut.example.org:443`: accepted in the Host and Origin headers
+    /// (`http://` and `https://`). May be given more than once.
+    #[arg(long, value_name = "NAME")]
+    public_name: Vec<String>,
     /// The engine: any program that speaks the protocol, with its
     /// arguments (default: this program).
     #[arg(long)]
@@ -704,6 +710,14 @@ pub struct GuiArgs {
 
 /// Starts the GUI's server; exit code 2 if it cannot.
 fn run_gui(a: GuiArgs) -> i32 {
+    if let Some(e) = a
+        .public_name
+        .iter()
+        .find_map(|n| crate::gui::server::check_public_name(n).err())
+    {
+        eprintln!("error: {e}");
+        return 2;
+    }
     let engine = match &a.engine {
         Some(cmd) => match crate::gui::split_command(cmd) {
             Ok(words) => words,
@@ -722,6 +736,7 @@ fn run_gui(a: GuiArgs) -> i32 {
     };
     crate::gui::run(crate::gui::Config {
         host: a.host,
+        public_names: a.public_name,
         port: a.port,
         engine,
         open: a.open,

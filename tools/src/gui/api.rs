@@ -46,6 +46,8 @@ pub struct Reply {
     pub download: Option<String>,
     /// Stop every engine and exit once this is sent.
     pub shutdown: bool,
+    /// `Retry-After`, in seconds (a client over its rate).
+    pub retry_after: Option<u64>,
 }
 
 impl Reply {
@@ -56,6 +58,7 @@ impl Reply {
             body: v.to_string(),
             download: None,
             shutdown: false,
+            retry_after: None,
         }
     }
 
@@ -72,6 +75,7 @@ impl Reply {
             body: body.to_string(),
             download: None,
             shutdown: false,
+            retry_after: None,
         }
     }
 }
@@ -297,6 +301,7 @@ impl Games {
                     body: s.record(),
                     download: Some(format!("splut-game-{id}.txt")),
                     shutdown: false,
+                    retry_after: None,
                 }
             }
             (_, ["api", ..]) => {

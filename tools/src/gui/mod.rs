@@ -6,6 +6,7 @@
 
 pub mod analyst;
 pub mod api;
+pub mod rate;
 pub mod server;
 pub mod session;
 pub mod store;
@@ -51,6 +52,9 @@ pub fn start_engine(
 pub struct Config {
     /// Address to bind (127.0.0.1 unless told otherwise).
     pub host: String,
+    /// Names the server is reached by besides its address (behind a
+    /// proxy, or by DNS): accepted in `Host` and `Origin`.
+    pub public_names: Vec<String>,
     /// Port; 0 takes any free one.
     pub port: u16,
     /// The engine's program and arguments.
@@ -137,7 +141,11 @@ pub fn run(cfg: Config) -> i32 {
             return 2;
         }
     }
-    let hosts = Arc::new(server::Hosts::new(&cfg.host, addr.port()));
+    let hosts = Arc::new(server::Hosts::new(
+        &cfg.host,
+        addr.port(),
+        &cfg.public_names,
+    ));
     let shown = if addr.ip().is_unspecified() {
         format!("127.0.0.1:{}", addr.port())
     } else {
@@ -224,7 +232,7 @@ mod tests {
 
     #[test]
     fn hosts_are_checked() {
-        let h = server::Hosts::new("127.0.0.1", 8080);
+        let h = server::Hosts::new("127.0.0.1", 8080, &[]);
         for ok in [
             "127.0.0.1:8080",
             "localhost:8080",
@@ -235,6 +243,63 @@ mod tests {
         }
         for bad in ["evil.com:8080", "127.0.0.1:8081", "localhost", "127.0.0.1"] {
             assert!(!h.allows(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn public_names_are_answered_to_and_exposure_follows_the_address() {
+        let names = [
+            "splut.example.org".to_string(),
+            "play.example.net:443".to_string(),
+        ];
+        let h = server::Hosts::new("0.0.0.0", 8080, &names);
+        assert!(h.exposed());
+        for ok in [
+            "splut.example.org",
+            "splut.example.org:8080",
+            "SPLUT.example.org",
+            "play.example.net:443",
+            "0.0.0.0:8080",
+        ] {
+            assert!(h.allows(ok), "{ok}");
+        }
+        for bad in [
+            "splut.example.org:444",
+            "play.example.net",
+            "evil.example.org",
+        ] {
+            assert!(!h.allows(bad), "{bad}");
+        }
+        for ok in [
+            "http://splut.example.org",
+            "https://splut.example.org",
+            "https://play.example.net:443",
+        ] {
+            assert!(h.allows_origin(ok), "{ok}");
+        }
+        for bad in [
+            "https://evil.example.org",
+            "http://127.0.0.1:8080",
+            "ftp://splut.example.org",
+            "splut.example.org",
+            "null",
+        ] {
+            assert!(!h.allows_origin(bad), "{bad}");
+        }
+        for local in ["127.0.0.1", "localhost", "::1", "[::1]", "127.0.0.2"] {
+            let h = server::Hosts::new(local, 8080, &[]);
+            assert!(!h.exposed() && !h.rate_limited(), "{local}");
+            // Behind a proxy: no shutdown, the rate is the proxy's.
+            let h = server::Hosts::new(local, 8080, &names);
+            assert!(h.exposed() && !h.rate_limited(), "{local}");
+        }
+        for public in ["0.0.0.0", "::", "192.168.1.5"] {
+            let h = server::Hosts::new(public, 8080, &[]);
+            assert!(h.exposed() && h.rate_limited(), "{public}");
+        }
+        assert!(server::check_public_name("splut.example.org:443").is_ok());
+        for bad in ["", "https://x.org", "x.org/path", "a b", ":80"] {
+            assert!(server::check_public_name(bad).is_err(), "{bad}");
         }
     }
 }

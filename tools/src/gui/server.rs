@@ -12,11 +12,12 @@
 //! header lines of any length.)
 
 use super::api::{Games, Reply};
+use super::rate::Rates;
 use splut_board::session::Refusal;
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Largest request body read.
@@ -46,14 +47,21 @@ const IDLE_TIME: Duration = Duration::from_secs(60);
 /// Most requests on one connection.
 const MAX_KEEP_ALIVE: usize = 1000;
 
-/// The Host values this server answers to.
+/// The Host values this server answers to, and whether it is exposed
+/// (bound beyond loopback, or given a public name).
 pub struct Hosts {
     allowed: Vec<String>,
+    /// The public names (with the port where none was given).
+    public: Vec<String>,
+    /// Bound to a loopback address: only this machine reaches it.
+    loopback: bool,
 }
 
 impl Hosts {
-    /// The loopback names and `host`, each with `port`.
-    pub fn new(host: &str, port: u16) -> Hosts {
+    /// The loopback names and `host`, each with `port`, and each public
+    /// name (`splut.example.org`, or with a port); exposed unless `host`
+    /// is a loopback address or `localhost` and no public name is given.
+    pub fn new(host: &str, port: u16, public: &[String]) -> Hosts {
         let mut allowed: Vec<String> = ["127.0.0.1", "localhost", "[::1]"]
             .iter()
             .map(|h| format!("{h}:{port}"))
@@ -64,11 +72,80 @@ impl Hosts {
             host.to_string()
         };
         allowed.push(format!("{h}:{port}"));
-        Hosts { allowed }
+        let mut names = Vec::new();
+        for name in public {
+            names.push(name.clone());
+            if !has_port(name) {
+                names.push(format!("{name}:{port}"));
+            }
+        }
+        allowed.extend(names.iter().cloned());
+        let loopback = host.eq_ignore_ascii_case("localhost")
+            || host
+                .trim_matches(['[', ']'])
+                .parse::<std::net::IpAddr>()
+                .is_ok_and(|ip| ip.is_loopback());
+        Hosts {
+            allowed,
+            public: names,
+            loopback,
+        }
     }
 
     pub(crate) fn allows(&self, host: &str) -> bool {
         self.allowed.iter().any(|a| a.eq_ignore_ascii_case(host))
+    }
+
+    /// Whether an `Origin` is a public name's: `http://` or `https://`
+    /// and the name (the page as a proxy or DNS name serves it). Besides
+    /// these, only `http://` and the request's own Host is accepted.
+    pub(crate) fn allows_origin(&self, origin: &str) -> bool {
+        let lower = origin.to_ascii_lowercase();
+        lower
+            .strip_prefix("http://")
+            .or_else(|| lower.strip_prefix("https://"))
+            .is_some_and(|name| self.public.iter().any(|p| p.eq_ignore_ascii_case(name)))
+    }
+
+    /// Reached beyond this machine (bound beyond loopback, or by a public
+    /// name, through a proxy): no shutdown from the page.
+    pub fn exposed(&self) -> bool {
+        !self.loopback || !self.public.is_empty()
+    }
+
+    /// Bound beyond loopback: every client is held to the rate
+    /// ([`super::rate`]). (Behind a proxy on loopback every client comes
+    /// from the proxy's address: the rate is the proxy's to enforce.)
+    pub fn rate_limited(&self) -> bool {
+        !self.loopback
+    }
+}
+
+/// Whether a host name ends in `:port` (`[::1]` alone has none).
+fn has_port(name: &str) -> bool {
+    match name.rsplit_once(':') {
+        Some((_, p)) => {
+            !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) && !name.ends_with(']')
+        }
+        None => false,
+    }
+}
+
+/// Checks a `--public-name`: a host name or address, with a port or not,
+/// nothing else (no scheme, path or spaces).
+pub fn check_public_name(name: &str) -> Result<(), String> {
+    let ok = !name.is_empty()
+        && name.len() <= 253
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b))
+        && !name.starts_with(['.', '-', ':']);
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "--public-name: expected a host name, optionally with :port (like splut.example.org:443), not '{name}'"
+        ))
     }
 }
 
@@ -344,9 +421,16 @@ fn check(hosts: &Hosts, req: &Request) -> Result<(String, String), Refusal> {
     if changes
         && let Some(origin) = req.header("Origin")
         && !origin.eq_ignore_ascii_case(&format!("http://{host}"))
+        && !hosts.allows_origin(origin)
     {
         return Err(Refusal::Forbidden(
             "cross-origin requests may not change anything".into(),
+        ));
+    }
+    if hosts.exposed() && method == "POST" && req.target.split('?').next() == Some("/api/shutdown")
+    {
+        return Err(Refusal::Forbidden(
+            "this server is reachable beyond this machine: it cannot be stopped from the page (stop it where it runs, with Ctrl-C)".into(),
         ));
     }
     let Ok(body) = String::from_utf8(req.body.clone()) else {
@@ -403,6 +487,9 @@ fn respond(stream: &mut TcpStream, reply: &Reply, head_only: bool, keep: bool) -
             &format!("attachment; filename=\"{name}\""),
         );
     }
+    if let Some(s) = reply.retry_after {
+        add("Retry-After", &s.to_string());
+    }
     add("Connection", if keep { "keep-alive" } else { "close" });
     h.push_str("\r\n");
     let mut out = h.into_bytes();
@@ -412,9 +499,34 @@ fn respond(stream: &mut TcpStream, reply: &Reply, head_only: bool, keep: bool) -
     stream.write_all(&out).and_then(|_| stream.flush()).is_ok()
 }
 
+/// What every connection shares: the games, the names answered to, the
+/// requests running, and each client's rate.
+struct Shared {
+    games: Arc<Games>,
+    hosts: Arc<Hosts>,
+    running: AtomicUsize,
+    rates: Mutex<Rates>,
+}
+
+impl Shared {
+    /// `Some(refusal)` when the server is bound beyond loopback and the client at `ip`
+    /// is over its rate: 429, with `Retry-After`.
+    fn over_rate(&self, ip: Option<std::net::IpAddr>) -> Option<Reply> {
+        let ip = ip.filter(|_| self.hosts.rate_limited())?;
+        let mut rates = self.rates.lock().unwrap_or_else(|e| e.into_inner());
+        let wait = rates.take(ip, Instant::now()).err()?;
+        Some(Reply {
+            retry_after: Some(wait.as_secs()),
+            ..Reply::error(429, "too many requests from this address: wait a moment")
+        })
+    }
+}
+
 /// Serves one connection: its requests in turn, until it closes, asks to,
 /// breaks a rule, or idles.
-fn connection(stream: TcpStream, games: &Games, hosts: &Hosts, running: &AtomicUsize) {
+fn connection(stream: TcpStream, shared: &Shared) {
+    let (games, hosts, running) = (&*shared.games, &*shared.hosts, &shared.running);
+    let ip = stream.peer_addr().ok().map(|a| a.ip());
     let _ = stream.set_write_timeout(Some(REQUEST_TIME));
     let _ = stream.set_nodelay(true);
     let Ok(mut out) = stream.try_clone() else {
@@ -441,6 +553,12 @@ fn connection(stream: TcpStream, games: &Games, hosts: &Hosts, running: &AtomicU
         };
         let head_only = req.method.eq_ignore_ascii_case("HEAD");
         let keep = req.keep_alive() && n + 1 < MAX_KEEP_ALIVE;
+        if let Some(reply) = shared.over_rate(ip) {
+            if !respond(&mut out, &reply, head_only, keep) || !keep {
+                break;
+            }
+            continue;
+        }
         if running.fetch_add(1, Ordering::SeqCst) >= MAX_REQUESTS {
             running.fetch_sub(1, Ordering::SeqCst);
             respond(&mut out, &Refusal::Busy.into(), head_only, false);
@@ -483,7 +601,12 @@ fn linger(input: &mut Input, out: &TcpStream) {
 
 /// Serves until the process exits.
 pub fn serve(listener: TcpListener, games: Arc<Games>, hosts: Arc<Hosts>) {
-    let running = Arc::new(AtomicUsize::new(0));
+    let shared = Arc::new(Shared {
+        games,
+        hosts,
+        running: AtomicUsize::new(0),
+        rates: Mutex::new(Rates::default()),
+    });
     let open = Arc::new(AtomicUsize::new(0));
     for conn in listener.incoming() {
         let stream = match conn {
@@ -500,9 +623,9 @@ pub fn serve(listener: TcpListener, games: Arc<Games>, hosts: Arc<Hosts>) {
             drop(stream);
             continue;
         }
-        let (g, h, r, o) = (games.clone(), hosts.clone(), running.clone(), open.clone());
+        let (s, o) = (shared.clone(), open.clone());
         let spawned = std::thread::Builder::new().spawn(move || {
-            connection(stream, &g, &h, &r);
+            connection(stream, &s);
             o.fetch_sub(1, Ordering::SeqCst);
         });
         if spawned.is_err() {

@@ -12,6 +12,7 @@ mod fuzz_gui;
 mod gui_analysis;
 mod gui_api;
 mod gui_browser;
+mod gui_expose;
 mod gui_store;
 mod properties_records;
 mod replay_hardening;

@@ -108,6 +108,7 @@ impl Games {
             body: splut_board::session::record_text(&game, &seats),
             download: Some(format!("splut-game-{id}.txt")),
             shutdown: false,
+            retry_after: None,
         })
     }
 
