@@ -227,11 +227,9 @@ impl Analysis {
         while let Some(&b) = self.bounds.get(self.evals.len()) {
             let pos = &self.game.positions()[b];
             if pos.is_game_over() {
-                let winner = pos.winner();
-                let decided = self.game.start().seats_in_game();
-                let winprob = decided
-                    .map(|s| (s, if Some(s) == winner { 1.0 } else { 0.0 }))
-                    .collect();
+                // Decided: the winner 1, every other seat 0.
+                let won: Vec<(Seat, f64)> = pos.winner().map(|w| (w, 1.0)).into_iter().collect();
+                let winprob = self.every_seat(Some(&won));
                 self.evals.push(Evaluation {
                     score: None,
                     winprob,
@@ -239,16 +237,7 @@ impl Analysis {
                 });
                 continue;
             }
-            let mut position = format!("position spn {}", self.game.start().to_spn());
-            let steps = &self.game.steps()[..b];
-            if !steps.is_empty() {
-                position.push_str(" moves");
-                for s in steps {
-                    position.push(' ');
-                    position.push_str(&s.to_string());
-                }
-            }
-            self.out.push(position);
+            self.out.push(super::position_line(&self.game, b));
             self.out.push(format!("go movetime {}", self.ms));
             return;
         }

@@ -655,7 +655,10 @@ impl Session {
                 self.options.push((name, value));
             }
         }
-        self.out.push_back(Command::Send(self.position_command()));
+        self.out.push_back(Command::Send(position_line(
+            &self.game,
+            self.game.steps().len(),
+        )));
         self.out
             .push_back(Command::Send(format!("go movetime {}", seat.movetime)));
         let limit = Duration::from_millis(seat.movetime) + HUNG_AFTER;
@@ -681,19 +684,6 @@ impl Session {
             .map(|(_, v)| v.as_str())
     }
 
-    /// `position spn <start> moves <steps>` for the game.
-    fn position_command(&self) -> String {
-        let mut cmd = format!("position spn {}", self.start_spn);
-        if !self.game.steps().is_empty() {
-            cmd.push_str(" moves");
-            for s in self.game.steps() {
-                cmd.push(' ');
-                cmd.push_str(&s.to_string());
-            }
-        }
-        cmd
-    }
-
     /// The game in the tournament records format (`splut replay` reads
     /// it), as [`board_record`] writes it for both hosts: an unfinished
     /// game is cut to its last whole turn and recorded as a draw by a turn
@@ -711,6 +701,20 @@ pub fn record_text(game: &Game, seats: &[SeatConfig]) -> String {
         .filter_map(|c| Seat::from_letter(c.seat).map(|s| (s, participant(c))))
         .collect();
     board_record(game, &seats).to_text()
+}
+
+/// `position spn <start> moves <steps>`: `game` after its first `upto`
+/// steps, as the session's engine and the analyst are told it.
+fn position_line(game: &Game, upto: usize) -> String {
+    let mut cmd = format!("position spn {}", game.start().to_spn());
+    if upto > 0 {
+        cmd.push_str(" moves");
+        for s in &game.steps()[..upto] {
+            cmd.push(' ');
+            cmd.push_str(&s.to_string());
+        }
+    }
+    cmd
 }
 
 /// Who plays a seat, as its record names it.

@@ -12,7 +12,7 @@ use splut_board::session::levels::Levels;
 use splut_board::session::{Command, Refusal};
 pub use splut_board::session::{Pace, SeatConfig};
 use splut_play::client::Client;
-use splut_rules::Game;
+use splut_rules::{Game, Step};
 use splut_web::engine_reader::EngineReader;
 use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -35,7 +35,7 @@ struct Inner {
     quitting: Vec<Client>,
     last_seen: Instant,
     /// The steps as the store has them.
-    saved: Vec<String>,
+    saved: Vec<Step>,
     /// Whether the store has the game's end.
     ended: bool,
     /// The last failure to write, reported once.
@@ -70,7 +70,7 @@ impl Session {
         (step_pause, levels, pace): (Duration, Levels, Pace),
         store: Arc<dyn Store>,
     ) -> Result<Arc<Session>, Refusal> {
-        let saved = game.steps().iter().map(|s| s.to_string()).collect();
+        let saved = game.steps().to_vec();
         let machine = splut_board::session::Session::new(
             id,
             game,
@@ -225,16 +225,18 @@ impl Session {
     /// Writes to the store what changed in the game since it last did:
     /// steps taken back are deleted, new steps appended, the end kept.
     fn save(&self, g: &mut Inner) -> Result<(), StoreError> {
+        // Compared as steps, not text: this runs on every engine line.
         let game = g.machine.game();
-        let now: Vec<String> = game.steps().iter().map(|s| s.to_string()).collect();
-        let same = g.saved.iter().zip(&now).take_while(|(a, b)| a == b).count();
+        let now = game.steps();
+        let same = g.saved.iter().zip(now).take_while(|(a, b)| a == b).count();
         if g.saved.len() > same {
             self.store.take_back(self.id, same)?;
             g.saved.truncate(same);
             g.ended = false;
         }
         if now.len() > same {
-            self.store.append(self.id, same, &now[same..])?;
+            let new: Vec<String> = now[same..].iter().map(|s| s.to_string()).collect();
+            self.store.append(self.id, same, &new)?;
             g.saved.extend_from_slice(&now[same..]);
         }
         if game.position().is_game_over() && !g.ended {
