@@ -388,7 +388,11 @@ pub fn static_server(dir: std::path::PathBuf) -> (u16, Asked) {
                     .with_header(tiny_http::Header::from_bytes("Content-Type", kind).unwrap()),
                 _ => tiny_http::Response::from_data(b"not found".to_vec()).with_status_code(404),
             };
-            let _ = request.respond(response);
+            // Each answer on its own thread: a client that does not read
+            // its answer must not hold up the others (the page's load).
+            std::thread::spawn(move || {
+                let _ = request.respond(response);
+            });
         }
     });
     (port, asked)

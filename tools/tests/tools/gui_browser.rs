@@ -12,11 +12,20 @@
 use crate::support::gui::*;
 use serde_json::{Value, json};
 use splut_rules::{Position, Square};
+use std::cell::Cell;
 use std::process::{Child, Command, Stdio};
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// The element key of W3C WebDriver.
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
+
+/// A 4-player position where yellow (d8), green (e8) and blue (f8) have
+/// only their sorcerers, walled in by each other, the rocks and the
+/// board's edge, so their only step is `pass`; red's troll (c7) crushes
+/// one of them a turn, each with its first step (onto d7 and north, then
+/// e7, then f7), and the game ends on red's third turn.
+pub(crate) const FOUR_BOXED_SPN: &str = "R/ySgSbS/rTRRR1/7/9/7/5/1rS1/1 r 3 5 - - -";
 
 /// A position (2 players, red to move, 3 steps) where red can levitate
 /// (`d2d3@f3`) and its troll can throw the rock on f3 (north kills green).
@@ -65,6 +74,54 @@ fn free_port() -> u16 {
         .port()
 }
 
+/// Longest a page's load may take before it is tried again (`go`).
+const PAGE_LOAD: Duration = Duration::from_secs(20);
+
+/// Whether some test's browsers are running now.
+static BROWSER_BUSY: Mutex<bool> = Mutex::new(false);
+/// Told when they are done.
+static BROWSER_FREE: Condvar = Condvar::new();
+
+thread_local! {
+    /// How many of this thread's browsers are running.
+    static BROWSERS_HERE: Cell<usize> = const { Cell::new(0) };
+}
+
+/// One test's turn at the browser: the tests run their browsers one test
+/// at a time. Two Chromiums, each with an engine thinking, on a 2-core
+/// machine beside the other tests' engines slowed a page's load past a
+/// minute (CI, 2026-11-27). A test may hold several browsers at once (its
+/// people and spectators): its thread takes the turn once.
+struct BrowserTurn;
+
+impl BrowserTurn {
+    fn take() -> BrowserTurn {
+        BROWSERS_HERE.with(|n| {
+            if n.get() == 0 {
+                let mut busy = BROWSER_BUSY.lock().unwrap_or_else(|e| e.into_inner());
+                while *busy {
+                    busy = BROWSER_FREE.wait(busy).unwrap_or_else(|e| e.into_inner());
+                }
+                *busy = true;
+            }
+            n.set(n.get() + 1);
+        });
+        BrowserTurn
+    }
+}
+
+impl Drop for BrowserTurn {
+    fn drop(&mut self) {
+        BROWSERS_HERE.with(|n| {
+            n.set(n.get() - 1);
+            if n.get() == 0 {
+                *BROWSER_BUSY.lock().unwrap_or_else(|e| e.into_inner()) = false;
+                BROWSER_FREE.notify_one();
+            }
+        });
+    }
+}
+
 /// A chromedriver process and one browser session.
 pub(crate) struct Browser {
     driver: Child,
@@ -73,10 +130,13 @@ pub(crate) struct Browser {
     /// Put before the names of its screenshots ("static-" on the static
     /// host, whose pictures never go to docs/img).
     shots: &'static str,
+    /// Last, so it is given up after the browser has gone.
+    _turn: BrowserTurn,
 }
 
 impl Browser {
     pub(crate) fn start(chromium: &str, chromedriver: &str) -> Browser {
+        let turn = BrowserTurn::take();
         let port = free_port();
         let driver = Command::new(chromedriver)
             .arg(format!("--port={port}"))
@@ -89,6 +149,7 @@ impl Browser {
             port,
             session: String::new(),
             shots: "",
+            _turn: turn,
         };
         let t0 = Instant::now();
         loop {
@@ -105,10 +166,17 @@ impl Browser {
         }
         let caps = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
+            // A load that hangs is an error after this long (see `go`),
+            // not a WebDriver request that never answers.
+            "timeouts": {"pageLoad": PAGE_LOAD.as_millis() as u64},
             "goog:chromeOptions": {
                 "binary": chromium,
+                // No calls out: this machine's network is closed, and
+                // Chromium's background connections fail many at a time.
                 "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
-                         "--disable-dev-shm-usage", "--window-size=1200,960"],
+                         "--disable-dev-shm-usage", "--window-size=1200,960",
+                         "--disable-background-networking", "--disable-component-update",
+                         "--disable-sync", "--disable-quic", "--no-first-run"],
             },
         }}});
         let v = b.call("POST", "/session", Some(caps));
@@ -136,8 +204,27 @@ impl Browser {
         format!("/session/{}{rest}", self.session)
     }
 
+    /// Navigates to `url`. A load that has not ended after [`PAGE_LOAD`]
+    /// is tried once more: on CI a static page's load once hung for over
+    /// a minute, alone among hundreds, and never here.
     pub(crate) fn go(&self, url: &str) {
-        self.call("POST", &self.s("/url"), Some(json!({ "url": url })));
+        let body = json!({ "url": url }).to_string();
+        for attempt in 1..=2 {
+            let r = request(
+                self.port,
+                "POST",
+                &self.s("/url"),
+                &[("Content-Type", "application/json")],
+                body.as_bytes(),
+            )
+            .expect("WebDriver request");
+            if r.status == 200 {
+                return;
+            }
+            let timed_out = r.json()["value"]["error"] == "timeout";
+            assert!(timed_out && attempt == 1, "WebDriver POST /url: {}", r.body);
+            eprintln!("gui_browser: loading {url} timed out; loading it again");
+        }
     }
 
     /// Opens the page at `url` and waits until it says it is ready;
@@ -297,9 +384,25 @@ impl Browser {
             if !(v.is_null() || v == false || v == "" || v == 0) {
                 return v;
             }
-            assert!(t0.elapsed() < limit, "timed out waiting for {what}");
+            if t0.elapsed() >= limit {
+                panic!(
+                    "timed out waiting for {what}; the page: {}",
+                    self.page_now()
+                );
+            }
             std::thread::sleep(Duration::from_millis(30));
         }
+    }
+
+    /// What the page shows and its game's state, for a failure's message.
+    fn page_now(&self) -> Value {
+        self.js("const g = window.game || {}; return { \
+               status: (document.getElementById('status') || {}).textContent, \
+               error: (document.getElementById('error-text') || {}).textContent, \
+               game: { id: g.id, version: g.version, side: g.side, steps: g.step_count, \
+                 over: g.gameover, thinking: g.thinking, unanswered: g.unanswered, \
+                 error: g.error, seats: g.seats }, \
+               log: (window.splut && window.splut.log || []).slice(-5) };")
     }
 
     fn screenshot(&self, name: &str) {
@@ -793,10 +896,17 @@ fn plays_a_whole_game(host: Host) {
     );
     b.screenshot("gui-win.png");
 
-    // A 4-player engine game watched to its end.
-    b.type_into("#start-spn", "");
-    b.click("#players option[value=\"4\"]");
-    // Strong and weak players, so the game ends soon.
+    // A 4-player engine game watched to its end: from a position where
+    // the others can only pass and red's troll crushes them one a turn,
+    // so it ends in a few turns whatever the engines' seeds (from the
+    // start, its length varied from 30 to over 160 turns, and CI's
+    // 300 s were once not enough).
+    b.type_into("#start-spn", FOUR_BOXED_SPN);
+    b.wait(
+        "document.getElementById('kind-b')",
+        Duration::from_secs(5),
+        "the four seats",
+    );
     for (seat, kind, algo) in [
         ("r", "person", "alphabeta"),
         ("y", "engine", "greedy"),
@@ -805,14 +915,16 @@ fn plays_a_whole_game(host: Host) {
     ] {
         set_seat(seat, kind, algo, 20);
     }
-    // "Engines only" makes red the engine's too.
+    // "Engines only" makes red the engine's too; full strength, as a
+    // level below it may overlook a kill for a turn or more.
     b.click("#engines-only");
+    b.click("#level option[value=\"full\"]");
     let kill_id = b.shown_game();
     b.start_game();
     b.wait_other_game(&kill_id, "the new game");
     b.wait(
         "!document.getElementById('banner').classList.contains('hidden')",
-        Duration::from_secs(300),
+        Duration::from_secs(120),
         "the end of the 4-player game",
     );
     let id = game_id(&b);
