@@ -171,6 +171,12 @@ impl BoardSession {
     pub fn new_game(&mut self, body: &str, now: Duration) -> Answer {
         let mut req = requests::new_game(body)?;
         let (game, seats) = req.check(&self.algorithms, &self.levels, MOVETIME)?;
+        if seats.iter().any(|s| s.invited) {
+            // One page, one device: a table with friends needs a server.
+            return Err(Refusal::BadInput(
+                "seats: invitations need a server (splut gui); here every person plays at this screen".into(),
+            ));
+        }
         self.close();
         let id = self.next_id;
         self.next_id += 1;

@@ -48,6 +48,34 @@ pub struct SeatConfig {
     pub movetime: u64,
     /// The engine's level (full strength if none).
     pub level: Option<Level>,
+    /// A person's seat that waits for someone invited to it (a table's
+    /// open seat, `splut gui` only): that person plays it, from their own
+    /// device.
+    #[serde(default)]
+    pub invited: bool,
+    /// The name its person gave (none until then).
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+/// Longest name a person may give their seat, in characters.
+pub const MAX_NAME: usize = 24;
+
+/// A person's name for their seat, checked: 1 to [`MAX_NAME`] characters
+/// once trimmed, none of them a control character. The page shows it as
+/// text, never as markup.
+pub fn seat_name(name: &str) -> Result<String, Refusal> {
+    let name = name.trim();
+    let n = name.chars().count();
+    if n == 0 || n > MAX_NAME {
+        return Err(Refusal::BadInput(format!(
+            "name: 1 to {MAX_NAME} characters"
+        )));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(Refusal::BadInput("name: no control characters".into()));
+    }
+    Ok(name.to_string())
 }
 
 /// How fast an engine's steps are shown to the people watching.
@@ -309,6 +337,26 @@ impl Session {
         }
         let side = pos.side_to_move().letter();
         self.seats.iter().find(|s| s.seat == side && s.engine)
+    }
+
+    /// The seats, one per seat in the game, in seat order.
+    pub fn seats(&self) -> &[SeatConfig] {
+        &self.seats
+    }
+
+    /// A person names their seat (an invited one when they take it).
+    pub fn set_name(&mut self, seat: char, name: &str) -> Result<(), Refusal> {
+        let name = seat_name(name)?;
+        let s = self
+            .seats
+            .iter_mut()
+            .find(|s| s.seat == seat && !s.engine)
+            .ok_or_else(|| Refusal::BadInput("name: not a person's seat".into()))?;
+        if s.name.as_deref() != Some(name.as_str()) {
+            s.name = Some(name);
+            self.bump();
+        }
+        Ok(())
     }
 
     /// A person's step.

@@ -27,6 +27,10 @@ pub struct SeatIn {
     pub movetime: Option<u64>,
     /// The engine's level (full strength if none).
     pub level: Option<Level>,
+    /// A person's seat kept for someone invited (a table's open seat):
+    /// `splut gui` gives it an invitation link.
+    #[serde(default)]
+    pub invite: bool,
 }
 
 /// A new game, as the page sends it.
@@ -72,6 +76,7 @@ impl NewGame {
                     algorithm: None,
                     movetime: None,
                     level: None,
+                    invite: false,
                 })
                 .collect();
         }
@@ -95,6 +100,11 @@ impl NewGame {
             } else {
                 algorithms.contains(&algorithm)
             };
+            if s.engine && s.invite {
+                return Err(Refusal::BadInput(
+                    "seats: an engine's seat takes no invitation".into(),
+                ));
+            }
             if s.engine && !known {
                 return Err(Refusal::BadInput("seats: unknown algorithm".into()));
             }
@@ -115,6 +125,8 @@ impl NewGame {
                 algorithm,
                 movetime,
                 level: s.level,
+                invited: s.invite,
+                name: None,
             });
         }
         Ok((game, seats))

@@ -17,6 +17,8 @@ fn seat(letter: char, engine: bool) -> SeatConfig {
         algorithm: "alphabeta".into(),
         movetime: 50,
         level: None,
+        invited: false,
+        name: None,
     }
 }
 
@@ -497,4 +499,41 @@ fn each_game_sends_the_engine_a_seed_of_its_own() {
     assert_eq!(first, seed_sent(1, ms(0)));
     assert_ne!(first, seed_sent(2, ms(0)));
     assert_ne!(first, seed_sent(1, ms(5000)));
+}
+
+#[test]
+fn a_person_names_their_seat_and_the_page_sees_it() {
+    let game = Game::new(Position::start(2).unwrap());
+    let mut s = Session::new(
+        3,
+        game,
+        vec![seat('r', false), seat('g', true)],
+        Levels::default(),
+        Duration::ZERO,
+        Pace::None,
+        Duration::ZERO,
+    );
+    let v = s.version();
+    // Markup is a name like any other: the page shows it as text.
+    s.set_name('r', "  <b>Ann</b> ").unwrap();
+    assert_eq!(s.seats()[0].name.as_deref(), Some("<b>Ann</b>"));
+    assert!(s.version() > v);
+    let v = s.version();
+    s.set_name('r', "<b>Ann</b>").unwrap();
+    assert_eq!(s.version(), v, "the same name is no change");
+    for bad in ["", "   ", "a\u{7}b", &"x".repeat(MAX_NAME + 1)] {
+        assert!(
+            matches!(s.set_name('r', bad), Err(Refusal::BadInput(_))),
+            "{bad:?}"
+        );
+    }
+    assert!(
+        s.set_name('g', "Bot").is_err(),
+        "the engine's seat has no person"
+    );
+    assert!(s.set_name('b', "Bob").is_err(), "no such seat");
+    assert_eq!(
+        seat_name(&"é".repeat(MAX_NAME)).unwrap().chars().count(),
+        MAX_NAME
+    );
 }

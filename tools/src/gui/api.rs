@@ -4,6 +4,7 @@
 
 use super::session::Session;
 use super::store::{NewGame, Status, Store, StoredGame, unix_now};
+use super::table::{Access, Who};
 use splut_board::session::Refusal;
 use splut_board::session::analysis::{Analysis, Kind};
 use splut_board::session::config::Config;
@@ -110,6 +111,8 @@ impl From<Refusal> for Reply {
 /// Every game, the engine command and what the engine offers.
 pub struct Games {
     sessions: Mutex<HashMap<u64, Arc<Session>>>,
+    /// Each game's table: who may do what ([`super::table`]).
+    tables: Mutex<HashMap<u64, Access>>,
     /// Held while a game is made, so the cap on games holds under
     /// concurrent requests.
     creating: Mutex<()>,
@@ -159,6 +162,7 @@ impl Games {
         };
         Games {
             sessions: Mutex::new(HashMap::new()),
+            tables: Mutex::new(HashMap::new()),
             creating: Mutex::new(()),
             next_id: AtomicU64::new(1),
             live,
@@ -181,6 +185,34 @@ impl Games {
         self.sessions.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    fn tables(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Access>> {
+        self.tables.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Game `id` and who `token` is at its table: a game that is not
+    /// there is not found, a token that is not its own forbidden.
+    fn seated(&self, id: &str, token: Option<&str>) -> Result<(Arc<Session>, Who), Refusal> {
+        let s = self.session(id)?;
+        let who = self
+            .tables()
+            .get(&s.id)
+            .ok_or_else(|| Refusal::NotFound("no such game".into()))?
+            .check(token)?;
+        Ok((s, who))
+    }
+
+    /// The state as `who` sees it: who they are at the table and, for the
+    /// host alone, the tokens its links are made of.
+    fn seen_by(&self, id: u64, who: Who, mut state: serde_json::Value) -> serde_json::Value {
+        state["you"] = who.view();
+        if who == Who::Host
+            && let Some(a) = self.tables().get(&id)
+        {
+            state["links"] = a.links();
+        }
+        state
+    }
+
     fn session(&self, id: &str) -> Result<Arc<Session>, Refusal> {
         id.parse::<u64>()
             .ok()
@@ -192,6 +224,7 @@ impl Games {
     /// unless it is `kept` to be resumed (at shutdown).
     fn close(&self, id: u64, kept: bool) -> bool {
         let s = self.sessions().remove(&id);
+        self.tables().remove(&id);
         match s {
             Some(s) => {
                 s.close();
@@ -227,12 +260,20 @@ impl Games {
         }
     }
 
-    /// Answers one request.
-    pub fn handle(&self, method: &str, url: &str, body: &str) -> Reply {
-        self.route(method, url, body).unwrap_or_else(Reply::from)
+    /// Answers one request, which carries `token` (its `Authorization:
+    /// Bearer` header) if any.
+    pub fn handle(&self, method: &str, url: &str, body: &str, token: Option<&str>) -> Reply {
+        self.route(method, url, body, token)
+            .unwrap_or_else(Reply::from)
     }
 
-    fn route(&self, method: &str, url: &str, body: &str) -> Result<Reply, Refusal> {
+    fn route(
+        &self,
+        method: &str,
+        url: &str,
+        body: &str,
+        token: Option<&str>,
+    ) -> Result<Reply, Refusal> {
         let (path, query) = url.split_once('?').unwrap_or((url, ""));
         let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
         Ok(match (method, parts.as_slice()) {
@@ -267,34 +308,36 @@ impl Games {
             ("GET", ["api", "history"]) => self.history()?,
             ("GET", ["api", "history", id, "record"]) => self.history_record(id)?,
             ("GET", ["api", "games", id]) => {
-                let s = self.session(id)?;
-                match query_value(query, "since")? {
+                let (s, who) = self.seated(id, token)?;
+                let state = match query_value(query, "since")? {
                     Some(v) => {
                         let v = v.parse::<u64>().map_err(|_| {
                             Refusal::BadRequest("since: expected a version number".into())
                         })?;
-                        Reply::json(200, s.get(Some(v), LONG_POLL))
+                        s.get(Some(v), LONG_POLL)
                     }
-                    None => Reply::json(200, s.get(None, Duration::ZERO)),
-                }
+                    None => s.get(None, Duration::ZERO),
+                };
+                Reply::json(200, self.seen_by(s.id, who, state))
             }
             ("DELETE", ["api", "games", id]) => {
-                match id.parse().ok().filter(|&id| self.close(id, false)) {
-                    Some(_) => Reply::json(200, serde_json::json!({ "closed": true })),
-                    None => return Err(Refusal::NotFound("no such game".into())),
-                }
+                let (s, who) = self.seated(id, token)?;
+                who.host_only("close the game")?;
+                self.close(s.id, false);
+                Reply::json(200, serde_json::json!({ "closed": true }))
             }
             ("POST", ["api", "games", id, action]) => {
-                let s = self.session(id)?;
-                Reply::json(200, self.action(&s, action, body)?)
+                let (s, who) = self.seated(id, token)?;
+                let state = self.action(&s, who, action, body)?;
+                Reply::json(200, self.seen_by(s.id, who, state))
             }
             ("GET", ["api", "games", id, "positions"]) => {
-                let (_, game) = self.session(id)?.game();
+                let (_, game) = self.seated(id, token)?.0.game();
                 let positions = Positions::of(&game);
                 Reply::json(200, serde_json::to_value(positions).unwrap_or_default())
             }
             ("GET", ["api", "games", id, "record"]) => {
-                let s = self.session(id)?;
+                let (s, _) = self.seated(id, token)?;
                 Reply {
                     status: 200,
                     content_type: "text/plain; charset=utf-8",
@@ -311,23 +354,50 @@ impl Games {
         })
     }
 
-    /// `POST /api/games/<id>/<action>`: a step, a take-back, a restart, a
-    /// hint, a review, a change of pace or the next engine step.
-    fn action(&self, s: &Session, action: &str, body: &str) -> Result<serde_json::Value, Refusal> {
+    /// `POST /api/games/<id>/<action>`, by `who`: a step or a hint for
+    /// their own seat, a review by anyone seated, a name for an invited
+    /// seat, and the host's take-back, restart, change of pace or next
+    /// engine step.
+    fn action(
+        &self,
+        s: &Session,
+        who: Who,
+        action: &str,
+        body: &str,
+    ) -> Result<serde_json::Value, Refusal> {
         match action {
             "step" => {
                 let b: StepIn = requests::body(body)?;
+                own_turn(s, who)?;
                 s.step(&b.step)
             }
-            "takeback" => s.take_back(),
+            "join" => {
+                let b: JoinIn = requests::body(body)?;
+                match who {
+                    Who::Seat(seat) => s.set_name(seat, &b.name),
+                    _ => Err(Refusal::Forbidden(
+                        "only an invited seat's link takes a name".into(),
+                    )),
+                }
+            }
+            "takeback" => who.host_only("take back").and_then(|_| s.take_back()),
             "pace" => {
                 let b: PaceIn = requests::body(body)?;
+                who.host_only("change the pace")?;
                 s.set_pace(b.pace)
             }
-            "next" => s.next_step(),
-            "restart" => s.restart_engine(),
+            "next" => who
+                .host_only("show the next step")
+                .and_then(|_| s.next_step()),
+            "restart" => who
+                .host_only("restart the engine")
+                .and_then(|_| s.restart_engine()),
             _ => match Kind::named(action) {
-                Some(kind) => self.analyse(s, kind, body),
+                Some(Kind::Hint) => {
+                    own_turn(s, who).and_then(|_| self.analyse(s, Kind::Hint, body))
+                }
+                Some(kind) if who != Who::Spectator => self.analyse(s, kind, body),
+                Some(_) => Err(Refusal::Forbidden("spectators ask for no reviews".into())),
                 None => Err(Refusal::NotFound("no such action".into())),
             },
         }
@@ -344,7 +414,8 @@ impl Games {
             return Err(Refusal::TooManyGames(MAX_GAMES));
         }
         let id = self.next_id.fetch_add(1, Ordering::SeqCst);
-        self.keep_new(id, &game, &seats, req.pace)?;
+        let access = Access::new(&seats)?;
+        self.keep_new(id, &game, &seats, req.pace, &access)?;
         let session = Session::start(
             (id, game, seats),
             self.command.clone(),
@@ -360,8 +431,34 @@ impl Games {
         }
         let state = session.get(None, Duration::ZERO);
         self.sessions().insert(id, session);
-        Ok(Reply::json(201, state))
+        self.tables().insert(id, access);
+        Ok(Reply::json(201, self.seen_by(id, Who::Host, state)))
     }
+}
+
+/// `POST /api/games/<id>/join`: the name an invited person gives.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JoinIn {
+    name: String,
+}
+
+/// Refused when a person other than `who` is to move (a step or a hint
+/// is the mover's alone); a spectator is refused always. The engine's
+/// turn and a finished game are left to the game to refuse (409).
+fn own_turn(s: &Session, who: Who) -> Result<(), Refusal> {
+    let (_, game) = s.game();
+    let pos = game.position();
+    let side = pos.side_to_move().letter();
+    let seats = s.seats();
+    let engines = seats.iter().any(|c| c.seat == side && c.engine);
+    if who != Who::Spectator && (who.plays(side, &seats) || engines || pos.is_game_over()) {
+        return Ok(());
+    }
+    Err(match who {
+        Who::Spectator => Refusal::Forbidden("spectators play no seat".into()),
+        _ => Refusal::Forbidden("not your seat: the side to move is another's".into()),
+    })
 }
 
 /// One of the page's files by name; `index.html` for a name it lacks.

@@ -10,6 +10,7 @@ pub mod rate;
 pub mod server;
 pub mod session;
 pub mod store;
+pub mod table;
 pub use splut_board::threats;
 
 use splut_play::client::Client;

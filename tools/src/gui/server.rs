@@ -401,10 +401,21 @@ fn read_body(input: &mut Input, req: &Request) -> Result<Vec<u8>, ReadError> {
     }
 }
 
+/// The request's `Authorization: Bearer <token>`, if it has one (the
+/// table's token: [`super::table`]).
+fn bearer(req: &Request) -> Option<&str> {
+    let value = req.header("Authorization")?;
+    let (scheme, token) = value.split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim())
+        .filter(|t| !t.is_empty())
+}
+
 /// The checks, then the API.
 fn answer(games: &Games, hosts: &Hosts, req: &Request) -> Reply {
     match check(hosts, req) {
-        Ok((method, body)) => games.handle(&method, &req.target, &body),
+        Ok((method, body)) => games.handle(&method, &req.target, &body, bearer(req)),
         Err(r) => r.into(),
     }
 }

@@ -355,6 +355,27 @@ impl Session {
     pub fn record(&self) -> String {
         self.lock().machine.record()
     }
+
+    /// The seats, one per seat in the game, in seat order.
+    pub fn seats(&self) -> Vec<SeatConfig> {
+        self.lock().machine.seats().to_vec()
+    }
+
+    /// A person names their seat; the state after it. Kept before it is
+    /// acknowledged, as a step is.
+    pub fn set_name(&self, seat: char, name: &str) -> Result<serde_json::Value, Refusal> {
+        let mut g = self.lock();
+        g.last_seen = Instant::now();
+        let before = g.machine.clone();
+        g.machine.set_name(seat, name)?;
+        let seats = serde_json::to_string(g.machine.seats()).unwrap_or_default();
+        if let Err(e) = self.store.set_seats(self.id, &seats) {
+            g.machine = before;
+            return Err(Refusal::Store(format!("not saved, nothing changed: {e}")));
+        }
+        self.changed.notify_all();
+        Ok(json(&g))
+    }
 }
 
 /// The state as the page reads it.

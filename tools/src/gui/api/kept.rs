@@ -2,7 +2,7 @@
 //! acknowledged, and the unfinished ones resumed at start.
 
 use super::super::store::StoreError;
-use super::{Games, MAX_GAMES, NewGame, Reply, Session, Status, StoredGame, unix_now};
+use super::{Access, Games, MAX_GAMES, NewGame, Reply, Session, Status, StoredGame, unix_now};
 use splut_board::session::{Pace, Refusal, SeatConfig};
 use splut_rules::{Game, Position};
 use std::sync::atomic::Ordering;
@@ -15,6 +15,7 @@ impl Games {
         game: &Game,
         seats: &[SeatConfig],
         pace: Pace,
+        access: &Access,
     ) -> Result<(), Refusal> {
         let not_saved = |e: StoreError| Refusal::Store(format!("not saved: {e}"));
         let new = NewGame {
@@ -23,6 +24,7 @@ impl Games {
             seats: serde_json::to_string(seats).unwrap_or_default(),
             pace: pace_name(pace),
             created: unix_now(),
+            access: serde_json::to_string(access).unwrap_or_default(),
         };
         self.store.create(&new).map_err(not_saved)?;
         let steps: Vec<String> = game.steps().iter().map(|s| s.to_string()).collect();
@@ -115,6 +117,15 @@ impl Games {
     /// One kept game, playing again.
     fn resume_one(&self, g: StoredGame) -> Result<(), String> {
         let (id, game, seats, pace) = read_back(&g)?;
+        let access = if g.game.access.is_empty() {
+            // Kept before tables: new tokens (its old page cannot come back).
+            let a = Access::new(&seats).map_err(|e| e.to_string())?;
+            let text = serde_json::to_string(&a).unwrap_or_default();
+            self.store.set_access(id, &text).map_err(|e| e.0)?;
+            a
+        } else {
+            serde_json::from_str(&g.game.access).map_err(|e| format!("bad tokens: {e}"))?
+        };
         let session = Session::start(
             (id, game, seats),
             self.command.clone(),
@@ -124,6 +135,7 @@ impl Games {
         )
         .map_err(|e| e.to_string())?;
         self.sessions().insert(id, session);
+        self.tables().insert(id, access);
         Ok(())
     }
 }

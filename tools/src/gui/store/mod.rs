@@ -22,6 +22,9 @@ pub struct NewGame {
     pub pace: String,
     /// When it was made, in seconds since the Unix epoch.
     pub created: i64,
+    /// Its table's tokens as JSON (`super::table::Access`; empty for a
+    /// game kept before tables).
+    pub access: String,
 }
 
 /// Where a stored game stands.
@@ -78,6 +81,10 @@ pub trait Store: Send + Sync {
     /// Deletes game `id`'s steps from index `keep` on (a take-back); a
     /// finished game is being played again.
     fn take_back(&self, id: u64, keep: usize) -> Result<(), StoreError>;
+    /// Keeps game `id`'s seats anew (a person named theirs).
+    fn set_seats(&self, id: u64, seats: &str) -> Result<(), StoreError>;
+    /// Keeps game `id`'s table tokens anew (a game kept before tables).
+    fn set_access(&self, id: u64, access: &str) -> Result<(), StoreError>;
     /// Marks game `id` finished (or abandoned) with `status`; a game that
     /// is no longer being played is left as it is by `Abandoned`.
     fn end(&self, id: u64, status: &Status) -> Result<(), StoreError>;

@@ -21,9 +21,9 @@ pub const APPLICATION_ID: i64 = 0x5350_4C54;
 
 /// The schema's version (`user_version`); a migration from each older
 /// version goes in `migrate`.
-pub const SCHEMA_VERSION: i64 = 1;
+pub const SCHEMA_VERSION: i64 = 2;
 
-/// The schema of version 1.
+/// The schema (of version [`SCHEMA_VERSION`]).
 const SCHEMA: &str = "
 CREATE TABLE games (
     id      INTEGER PRIMARY KEY,
@@ -34,7 +34,8 @@ CREATE TABLE games (
     status  TEXT NOT NULL DEFAULT 'playing'
             CHECK (status IN ('playing', 'finished', 'abandoned')),
     result  TEXT,
-    ended   INTEGER
+    ended   INTEGER,
+    access  TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE steps (
     game INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
@@ -44,6 +45,9 @@ CREATE TABLE steps (
 ) WITHOUT ROWID;
 CREATE INDEX games_by_status ON games(status);
 ";
+
+/// From version 1: a table's tokens beside each game.
+const TO_2: &str = "ALTER TABLE games ADD COLUMN access TEXT NOT NULL DEFAULT '';";
 
 /// Games kept in SQLite, behind one connection.
 pub struct Sqlite {
@@ -89,7 +93,7 @@ impl Sqlite {
     fn games_where(&self, status: &str, order: &str) -> Result<Vec<StoredGame>, StoreError> {
         let conn = self.conn();
         let sql = format!(
-            "SELECT id, start, seats, pace, created, status, result, ended
+            "SELECT id, start, seats, pace, created, status, result, ended, access
              FROM games WHERE status = ?1 ORDER BY {order}"
         );
         let mut stmt = conn.prepare(&sql).map_err(err)?;
@@ -136,6 +140,11 @@ fn migrate(conn: &mut Connection) -> Result<(), String> {
             .map_err(|e| e.to_string())?;
         }
         (APPLICATION_ID, SCHEMA_VERSION) => {}
+        (APPLICATION_ID, 1) => {
+            tx.execute_batch(TO_2).map_err(|e| e.to_string())?;
+            tx.execute_batch(&format!("PRAGMA user_version = {SCHEMA_VERSION};"))
+                .map_err(|e| e.to_string())?;
+        }
         (APPLICATION_ID, v) if v > SCHEMA_VERSION => {
             return Err(format!(
                 "schema version {v} is newer than this program's ({SCHEMA_VERSION}): \
@@ -171,6 +180,7 @@ fn row_game(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<StoredGame, StoreE
         seats: r.get(2)?,
         pace: r.get(3)?,
         created: r.get(4)?,
+        access: r.get(8)?,
     };
     Ok(status.map(|status| StoredGame {
         game,
@@ -196,8 +206,9 @@ impl Store for Sqlite {
     fn create(&self, g: &NewGame) -> Result<(), StoreError> {
         self.conn()
             .execute(
-                "INSERT INTO games (id, start, seats, pace, created) VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![key(g.id)?, g.start, g.seats, g.pace, g.created],
+                "INSERT INTO games (id, start, seats, pace, created, access)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![key(g.id)?, g.start, g.seats, g.pace, g.created, g.access],
             )
             .map_err(err)?;
         Ok(())
@@ -235,6 +246,26 @@ impl Store for Sqlite {
         tx.commit().map_err(err)
     }
 
+    fn set_seats(&self, id: u64, seats: &str) -> Result<(), StoreError> {
+        self.conn()
+            .execute(
+                "UPDATE games SET seats = ?2 WHERE id = ?1",
+                params![key(id)?, seats],
+            )
+            .map_err(err)?;
+        Ok(())
+    }
+
+    fn set_access(&self, id: u64, access: &str) -> Result<(), StoreError> {
+        self.conn()
+            .execute(
+                "UPDATE games SET access = ?2 WHERE id = ?1",
+                params![key(id)?, access],
+            )
+            .map_err(err)?;
+        Ok(())
+    }
+
     fn end(&self, id: u64, status: &Status) -> Result<(), StoreError> {
         let conn = self.conn();
         match status {
@@ -265,7 +296,7 @@ impl Store for Sqlite {
         let conn = self.conn();
         let g = conn
             .query_row(
-                "SELECT id, start, seats, pace, created, status, result, ended
+                "SELECT id, start, seats, pace, created, status, result, ended, access
                  FROM games WHERE id = ?1",
                 [key(id)?],
                 row_game,

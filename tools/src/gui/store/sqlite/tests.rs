@@ -7,6 +7,7 @@ fn game(id: u64) -> NewGame {
         seats: r#"[{"seat":"r","engine":false}]"#.into(),
         pace: "normal".into(),
         created: 1_700_000_000 + id as i64,
+        access: format!(r#"{{"host":"h{id}"}}"#),
     }
 }
 
@@ -150,4 +151,46 @@ fn foreign_and_corrupt_files_are_refused_and_left_alone() {
     bytes.extend((0..5000u32).map(|i| (i * 7919 % 251) as u8));
     std::fs::write(&cut, &bytes).unwrap();
     assert!(Sqlite::open(Some(&cut)).is_err());
+}
+
+#[test]
+fn seats_and_tokens_are_kept_anew() {
+    let db = Sqlite::open(None).unwrap();
+    db.create(&game(5)).unwrap();
+    db.set_seats(5, r#"[{"seat":"r","name":"Ann"}]"#).unwrap();
+    db.set_access(5, r#"{"host":"x"}"#).unwrap();
+    let g = db.game(5).unwrap().unwrap();
+    assert_eq!(g.game.seats, r#"[{"seat":"r","name":"Ann"}]"#);
+    assert_eq!(g.game.access, r#"{"host":"x"}"#);
+}
+
+#[test]
+fn a_version_1_file_is_brought_up_to_date_with_its_games() {
+    let path = temp_file("v1.db");
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(&format!(
+            "CREATE TABLE games (id INTEGER PRIMARY KEY, start TEXT NOT NULL,
+               seats TEXT NOT NULL, pace TEXT NOT NULL, created INTEGER NOT NULL,
+               status TEXT NOT NULL DEFAULT 'playing', result TEXT, ended INTEGER);
+             CREATE TABLE steps (game INTEGER NOT NULL, idx INTEGER NOT NULL,
+               step TEXT NOT NULL, PRIMARY KEY (game, idx)) WITHOUT ROWID;
+             INSERT INTO games (id, start, seats, pace, created)
+               VALUES (7, 'R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 1 1 - - -', '[]', 'normal', 1);
+             INSERT INTO steps VALUES (7, 0, 'e2e3');
+             PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = 1;"
+        ))
+        .unwrap();
+    }
+    let db = Sqlite::open(Some(&path)).unwrap();
+    let g = db.game(7).unwrap().unwrap();
+    assert_eq!(g.steps, steps(&["e2e3"]));
+    assert_eq!(g.game.access, "", "a game from before tables has no tokens");
+    db.set_access(7, "{}").unwrap();
+    drop(db);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let v: i64 = conn
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .unwrap();
+    assert_eq!(v, SCHEMA_VERSION);
 }
