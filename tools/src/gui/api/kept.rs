@@ -117,7 +117,7 @@ impl Games {
         let (id, game, seats, pace) = read_back(&g)?;
         let session = Session::start(
             (id, game, seats),
-            self.command.clone(),
+            self.engines.clone(),
             self.live.clone(),
             (self.step_pause, self.levels, pace),
             self.store.clone(),
