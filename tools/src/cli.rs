@@ -686,9 +686,18 @@ pub struct GuiArgs {
     #[arg(long, value_name = "NAME")]
     public_name: Vec<String>,
     /// The engine: any program that speaks the protocol, with its
-    /// arguments (default: this program).
+    /// arguments, started for each game. Default: the engine in this
+    /// process, its searches in a shared pool (`--searches`).
     #[arg(long)]
     engine: Option<String>,
+    /// Most searches at once of the in-process engine seats, the others
+    /// waiting their turn (1 to 256; default: the machine's cores). Not
+    /// with `--engine`.
+    #[arg(long, value_name = "N", conflicts_with = "engine", value_parser = clap::value_parser!(u64).range(1..=256))]
+    searches: Option<u64>,
+    /// Most games at once (1 to 1000; default 8).
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    max_games: u64,
     /// Open the default browser at the page.
     #[arg(long)]
     open: bool,
@@ -734,11 +743,19 @@ fn run_gui(a: GuiArgs) -> i32 {
             }
         },
     };
+    // Without --engine the seats play in this process; hints and reviews
+    // still start this program (the analyst).
+    let searches = match (&a.engine, a.searches) {
+        (Some(_), _) => None,
+        (None, n) => Some(n.map_or_else(crate::gui::pool::Pool::cores, |n| n as usize)),
+    };
     crate::gui::run(crate::gui::Config {
         host: a.host,
         public_names: a.public_name,
         port: a.port,
         engine,
+        searches,
+        max_games: a.max_games as usize,
         open: a.open,
         abandon_after: std::time::Duration::from_secs(a.abandon_after),
         step_pause: std::time::Duration::from_millis(a.step_pause),

@@ -120,6 +120,10 @@ pub struct Games {
     /// Live engine processes.
     pub live: Arc<AtomicUsize>,
     command: Vec<String>,
+    /// Where the games' engines come from.
+    engines: super::Engines,
+    /// Most games at once.
+    max_games: usize,
     algorithms: Vec<String>,
     /// The engine's level options.
     levels: Levels,
@@ -143,13 +147,19 @@ impl Drop for AnalysisSlot<'_> {
 }
 
 impl Games {
-    /// Probes the engine once for its algorithms. Each game's engine
+    /// Probes the games' engine (from `engines`; `command` is the
+    /// analyst's) once for its algorithms. Each game's engine
     /// waits `step_pause` between the steps of its turns; the games are
     /// kept in `store` (call [`Games::resume`] to play on its unfinished
     /// ones).
-    pub fn new(command: Vec<String>, step_pause: Duration, store: Arc<dyn Store>) -> Games {
+    pub fn new(
+        command: Vec<String>,
+        engines: super::Engines,
+        step_pause: Duration,
+        store: Arc<dyn Store>,
+    ) -> Games {
         let live = Arc::new(AtomicUsize::new(0));
-        let (algorithms, levels, engine_error) = match super::start_engine(&command, &live) {
+        let (algorithms, levels, engine_error) = match engines.start(&live, &Default::default()) {
             Ok((e, ugi)) => {
                 e.quit(super::QUIT_GRACE);
                 (
@@ -167,12 +177,22 @@ impl Games {
             next_id: AtomicU64::new(1),
             live,
             command,
+            engines,
+            max_games: MAX_GAMES,
             algorithms,
             levels,
             engine_error,
             analyses: AtomicUsize::new(0),
             step_pause,
             store,
+        }
+    }
+
+    /// At most `n` games at once (default [`MAX_GAMES`]).
+    pub fn with_max_games(self, n: usize) -> Games {
+        Games {
+            max_games: n.max(1),
+            ..self
         }
     }
 
@@ -287,17 +307,22 @@ impl Games {
                     self.levels,
                     (MOVETIME, requests::DEFAULT_MOVETIME),
                     self.step_pause,
-                    MAX_GAMES,
+                    self.max_games,
                 );
                 Reply::json(200, serde_json::to_value(config).unwrap_or_default())
             }
-            ("GET", ["api", "status"]) => Reply::json(
-                200,
-                serde_json::json!({
-                    "engines": self.live.load(Ordering::SeqCst),
-                    "games": self.sessions().len(),
-                }),
-            ),
+            ("GET", ["api", "status"]) => {
+                let (searching, queued) = self.engines.searches();
+                Reply::json(
+                    200,
+                    serde_json::json!({
+                        "engines": self.live.load(Ordering::SeqCst),
+                        "games": self.sessions().len(),
+                        "searching": searching,
+                        "queued": queued,
+                    }),
+                )
+            }
             ("GET", ["api", "preview"]) => preview(query)?,
             ("GET", ["api", "threats"]) => threats(query)?,
             ("POST", ["api", "shutdown"]) => Reply {
@@ -410,15 +435,15 @@ impl Games {
         // The game replaced makes room, but is closed only once the new
         // one runs: a refused new game leaves the old one playing.
         let replaced = req.replace.filter(|old| self.sessions().contains_key(old));
-        if self.sessions().len() - usize::from(replaced.is_some()) >= MAX_GAMES {
-            return Err(Refusal::TooManyGames(MAX_GAMES));
+        if self.sessions().len() - usize::from(replaced.is_some()) >= self.max_games {
+            return Err(Refusal::TooManyGames(self.max_games));
         }
         let id = self.next_id.fetch_add(1, Ordering::SeqCst);
         let access = Access::new(&seats)?;
         self.keep_new(id, &game, &seats, req.pace, &access)?;
         let session = Session::start(
             (id, game, seats),
-            self.command.clone(),
+            self.engines.clone(),
             self.live.clone(),
             (self.step_pause, self.levels, req.pace),
             self.store.clone(),

@@ -1,11 +1,12 @@
 //! `splut gui`: a local web board. A small HTTP server (`server`) serves
 //! the page (`page/`, embedded) and a JSON API (`api`); each game
-//! (`session`) has one engine process spoken to over the protocol
-//! (through [`splut_play::client`]), which is also the only source of
-//! legal steps.
+//! (`session`) has one engine spoken to over the protocol ([`Link`]): an
+//! engine in this process whose searches share a bounded [`pool`], or,
+//! with `--engine`, a process of its own (through [`splut_play::client`]).
 
 pub mod analyst;
 pub mod api;
+pub mod pool;
 pub mod rate;
 pub mod server;
 pub mod session;
@@ -48,6 +49,88 @@ pub fn start_engine(
     Ok((engine, ugi))
 }
 
+/// Where the games' engines come from.
+#[derive(Clone)]
+pub enum Engines {
+    /// A process per game, running this command (`--engine`).
+    Process(Vec<String>),
+    /// An engine per game in this process, its searches in this pool.
+    InProcess(pool::Pool),
+}
+
+impl Engines {
+    /// A game's engine, its handshake done, with its lines up to `ugiok`;
+    /// a process is counted in `live`, an in-process engine's waits for a
+    /// slot in `waited`.
+    pub fn start(
+        &self,
+        live: &Arc<AtomicUsize>,
+        waited: &Arc<pool::Waited>,
+    ) -> Result<(Link, Vec<String>), String> {
+        match self {
+            Engines::Process(command) => {
+                start_engine(command, live).map(|(e, ugi)| (Link::Process(e), ugi))
+            }
+            Engines::InProcess(pool) => pool::start_seat(pool, waited, ANSWER_TIMEOUT)
+                .map(|(s, ugi)| (Link::InProcess(s), ugi)),
+        }
+    }
+
+    /// The pool's searches running and waiting (none without a pool).
+    pub fn searches(&self) -> (usize, usize) {
+        match self {
+            Engines::Process(_) => (0, 0),
+            Engines::InProcess(pool) => pool.counts(),
+        }
+    }
+}
+
+/// One game's engine: a process, or an engine in this process; both
+/// speak protocol lines.
+pub enum Link {
+    /// A process (`--engine`).
+    Process(Client),
+    /// An engine in this process.
+    InProcess(pool::Seat),
+}
+
+impl Link {
+    /// Sends one protocol line.
+    pub fn send(&mut self, line: &str) -> Result<(), String> {
+        match self {
+            Link::Process(c) => c.send(line).map_err(|e| e.to_string()),
+            Link::InProcess(s) => s.send(line),
+        }
+    }
+
+    /// The engine's next line if one is there; `Ok(None)` also once it
+    /// ended ([`Link::alive`] tells).
+    pub fn try_recv(&mut self) -> Result<Option<String>, String> {
+        match self {
+            Link::Process(c) => c.recv(Duration::ZERO).map_err(|e| e.to_string()),
+            Link::InProcess(s) => Ok(s.recv(Duration::ZERO)),
+        }
+    }
+
+    /// Whether the engine still runs.
+    pub fn alive(&mut self) -> bool {
+        match self {
+            Link::Process(c) => c.alive(),
+            Link::InProcess(s) => s.alive(),
+        }
+    }
+
+    /// Ends the engine: a process is given `grace` to quit, then killed.
+    pub fn quit(self, grace: Duration) {
+        match self {
+            Link::Process(c) => {
+                c.quit(grace);
+            }
+            Link::InProcess(s) => s.quit(),
+        }
+    }
+}
+
 /// `splut gui` options.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -58,8 +141,14 @@ pub struct Config {
     pub public_names: Vec<String>,
     /// Port; 0 takes any free one.
     pub port: u16,
-    /// The engine's program and arguments.
+    /// The engine's program and arguments: the analyst's, and every
+    /// game's when `searches` is `None`.
     pub engine: Vec<String>,
+    /// Engine seats in this process, at most this many searches at once;
+    /// `None` starts `engine` for each game (`--engine`).
+    pub searches: Option<usize>,
+    /// Most games at once.
+    pub max_games: usize,
     /// Open the default browser.
     pub open: bool,
     /// A game nobody asked about for this long is closed.
@@ -131,7 +220,12 @@ pub fn run(cfg: Config) -> i32 {
             return 2;
         }
     };
-    let games = Arc::new(api::Games::new(cfg.engine.clone(), cfg.step_pause, store));
+    let engines = match cfg.searches {
+        Some(n) => Engines::InProcess(pool::Pool::new(n)),
+        None => Engines::Process(cfg.engine.clone()),
+    };
+    let games = api::Games::new(cfg.engine.clone(), engines, cfg.step_pause, store);
+    let games = Arc::new(games.with_max_games(cfg.max_games));
     // Before the address is printed: a client that sees it finds the
     // games where they were.
     match games.resume() {

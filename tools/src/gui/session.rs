@@ -1,17 +1,18 @@
 //! One game in the GUI: the host of its [`splut_board::session`] machine,
-//! which makes every decision. Here are only its engine process (through
-//! [`splut_play::client`]) and the thread that feeds the machine the
-//! engine's lines and its timer wake-ups and carries out its commands;
+//! which makes every decision. Here are only its engine (a [`Link`]: a
+//! process, or an engine in this process) and the thread that feeds the
+//! machine the engine's lines and its timer wake-ups and carries out its
+//! commands;
 //! requests come in from `api.rs` under the same lock. Each change of the
 //! game's steps is written to the store ([`super::store`]) under that
 //! lock, before any answer shows it.
 
+use super::pool::Waited;
 use super::store::{Status, Store, StoreError, unix_now};
-use super::{QUIT_GRACE, start_engine};
+use super::{Engines, Link, QUIT_GRACE};
 use splut_board::session::levels::Levels;
 use splut_board::session::{Command, Refusal};
 pub use splut_board::session::{Pace, SeatConfig};
-use splut_play::client::Client;
 use splut_rules::{Game, Step};
 use splut_web::engine_reader::EngineReader;
 use std::sync::atomic::AtomicUsize;
@@ -19,7 +20,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 /// How often the engine is read while it searches (its lines come in on
-/// the client's channel, which the thread cannot wait on with the lock).
+/// the link's channel, which the thread cannot wait on with the lock).
 const READ_EVERY: Duration = Duration::from_millis(10);
 
 /// How often an idle engine is checked for a crash.
@@ -28,11 +29,13 @@ const CHECK_EVERY: Duration = Duration::from_millis(100);
 /// The machine, its engine and what the host keeps for them.
 struct Inner {
     machine: splut_board::session::Session,
-    engine: Option<Client>,
+    engine: Option<Link>,
     /// Reads the engine's lines into the machine's events.
     reader: EngineReader,
     /// Engines to quit once the lock is let go (they are given a grace).
-    quitting: Vec<Client>,
+    quitting: Vec<Link>,
+    /// The machine's time last told it: it never goes back.
+    told: Duration,
     last_seen: Instant,
     /// The steps as the store has them.
     saved: Vec<Step>,
@@ -48,24 +51,27 @@ pub struct Session {
     pub id: u64,
     inner: Mutex<Inner>,
     changed: Condvar,
-    command: Vec<String>,
+    engines: Engines,
     live: Arc<AtomicUsize>,
-    /// The machine's clock: time since this game began.
+    /// The machine's clock: time since this game began, less the time
+    /// its searches waited for a slot in the pool.
     began: Instant,
+    /// How long its searches waited for a slot.
+    waited: Arc<Waited>,
     /// Where its steps are kept.
     store: Arc<dyn Store>,
 }
 
 impl Session {
     /// Starts a game from `start` with these seats (one per seat in the
-    /// game, in seat order), its engine and the thread that plays its
+    /// game, in seat order), its engine (from `engines`) and the thread that plays its
     /// turns, which shows an engine's steps at `pace` (`step_pause` the
     /// normal pause between them) and sets each seat's level through
     /// `levels` before its turn. The game is in `store` already, with the
     /// steps of `game`; later steps are written there as they are played.
     pub fn start(
         (id, game, seats): (u64, Game, Vec<SeatConfig>),
-        command: Vec<String>,
+        engines: Engines,
         live: Arc<AtomicUsize>,
         (step_pause, levels, pace): (Duration, Levels, Pace),
         store: Arc<dyn Store>,
@@ -87,15 +93,17 @@ impl Session {
                 engine: None,
                 reader: EngineReader::new(),
                 quitting: Vec::new(),
+                told: Duration::ZERO,
                 last_seen: Instant::now(),
                 saved,
                 ended: false,
                 save_error: None,
             }),
             changed: Condvar::new(),
-            command,
+            engines,
             live,
             began: Instant::now(),
+            waited: Arc::new(Waited::default()),
             store,
         });
         {
@@ -112,8 +120,15 @@ impl Session {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn now(&self) -> Duration {
-        self.began.elapsed()
+    /// The machine's time. It stands still while the game's search
+    /// waits for a slot, so the machine's watchdog (a search's time plus
+    /// [`splut_board::session::HUNG_AFTER`]) counts from the search's
+    /// start, as the engine's time does.
+    fn now(&self, g: &mut Inner) -> Duration {
+        let waited = self.waited.total();
+        let now = self.began.elapsed().saturating_sub(waited).max(g.told);
+        g.told = now;
+        now
     }
 
     /// Carries out the machine's commands; a failed start is told to the
@@ -125,10 +140,11 @@ impl Session {
                 Command::Start => {
                     g.quitting.extend(g.engine.take());
                     g.reader.reset();
-                    match start_engine(&self.command, &self.live) {
+                    match self.engines.start(&self.live, &self.waited) {
                         Ok((e, _)) => g.engine = Some(e),
                         Err(e) => {
-                            g.machine.engine_gone(&e, self.now());
+                            let now = self.now(g);
+                            g.machine.engine_gone(&e, now);
                             failed = Some(e);
                         }
                     }
@@ -138,7 +154,8 @@ impl Session {
                         && let Err(err) = e.send(&line)
                     {
                         g.engine = None;
-                        g.machine.engine_gone(&err.to_string(), self.now());
+                        let now = self.now(g);
+                        g.machine.engine_gone(&err, now);
                     }
                 }
                 Command::Quit => g.quitting.extend(g.engine.take()),
@@ -155,11 +172,11 @@ impl Session {
         };
         let mut lines = Vec::new();
         let gone = loop {
-            match engine.recv(Duration::ZERO) {
+            match engine.try_recv() {
                 Ok(Some(line)) => lines.push(line),
                 Ok(None) if engine.alive() => break None,
                 Ok(None) => break Some("the engine exited".to_string()),
-                Err(e) => break Some(e.to_string()),
+                Err(e) => break Some(e),
             }
         };
         for line in lines {
@@ -167,14 +184,15 @@ impl Session {
         }
         if let Some(why) = gone {
             g.engine = None;
-            g.machine.engine_gone(&why, self.now());
+            let now = self.now(g);
+            g.machine.engine_gone(&why, now);
         }
     }
 
     /// One line from the engine, read by the board's one reader
     /// ([`EngineReader`]), to the machine.
     fn engine_says(&self, g: &mut Inner, line: String) {
-        let now = self.now();
+        let now = self.now(g);
         if let Some(event) = g.reader.read(&line, g.machine.searched()) {
             g.machine.engine_event(event, now);
         }
@@ -194,7 +212,7 @@ impl Session {
             }
             let version = g.machine.version();
             self.read_engine(&mut g);
-            let now = self.now();
+            let now = self.now(&mut g);
             g.machine.wake(now);
             // The engine's steps are kept before anyone can see them; a
             // failure is tried again on the next round.
@@ -268,7 +286,7 @@ impl Session {
     ) -> Result<serde_json::Value, Refusal> {
         let mut g = self.lock();
         g.last_seen = Instant::now();
-        let now = self.now();
+        let now = self.now(&mut g);
         let before = g.machine.clone();
         f(&mut g.machine, now)?;
         // Acknowledged only once kept: a change the store refused is
@@ -312,7 +330,7 @@ impl Session {
         self.request(|m, now| m.take_back(now))
     }
 
-    /// Starts a new engine process after a crash (or any time).
+    /// Starts a new engine after a crash (or any time).
     pub fn restart_engine(&self) -> Result<serde_json::Value, Refusal> {
         self.request(|m, now| {
             m.restart(now);
@@ -384,7 +402,7 @@ fn json(g: &Inner) -> serde_json::Value {
 }
 
 /// Quits an engine (given its grace).
-fn quit(engine: Option<Client>) {
+fn quit(engine: Option<Link>) {
     if let Some(e) = engine {
         e.quit(QUIT_GRACE);
     }

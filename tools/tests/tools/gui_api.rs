@@ -6,6 +6,17 @@ use std::time::Duration;
 
 const START2: &str = "R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 1 1 - - -";
 
+/// `splut gui` with an engine process per game (`--engine`, this
+/// program), and `args`: the tests that count or kill engine processes.
+fn with_processes(args: &[&str]) -> Gui {
+    let splut = format!("'{}'", env!("CARGO_BIN_EXE_splut"));
+    let all: Vec<&str> = ["--engine", splut.as_str()]
+        .into_iter()
+        .chain(args.iter().copied())
+        .collect();
+    Gui::start(&all)
+}
+
 fn person_vs_engine(gui: &Gui) -> u64 {
     let st = gui.new_game(json!({
         "players": 2,
@@ -106,7 +117,7 @@ fn a_person_plays_and_the_engine_replies() {
 
 #[test]
 fn records_replay() {
-    let gui = Gui::start(&[]);
+    let gui = with_processes(&[]);
     let dir = std::env::temp_dir().join(format!("splut-gui-records-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let replay = |name: &str, text: &str| {
@@ -306,7 +317,7 @@ fn malformed_and_hostile_requests_change_nothing() {
 
 #[test]
 fn engine_processes_end_with_their_games() {
-    let mut gui = Gui::start(&["--abandon-after", "3"]);
+    let mut gui = with_processes(&["--abandon-after", "3"]);
     assert_eq!(gui.engines(), 0);
     let a = person_vs_engine(&gui);
     let b = person_vs_engine(&gui);
@@ -369,7 +380,7 @@ fn engine_processes_end_with_their_games() {
 
 #[test]
 fn ctrl_c_stops_the_engines() {
-    let mut gui = Gui::start(&[]);
+    let mut gui = with_processes(&[]);
     person_vs_engine(&gui);
     person_vs_engine(&gui);
     let pids = gui.child_pids();
@@ -391,7 +402,7 @@ fn ctrl_c_stops_the_engines() {
 
 #[test]
 fn a_crashed_engine_is_reported_and_restarted() {
-    let gui = Gui::start(&[]);
+    let gui = with_processes(&[]);
     let id = person_vs_engine(&gui);
     let pid = gui.children()[0].0;
     std::process::Command::new("kill")
@@ -442,7 +453,7 @@ fn a_crashed_engine_is_reported_and_restarted() {
 fn engines_end_even_when_the_server_is_killed() {
     // No chance to clean up: the engines see the end of their input and
     // quit by themselves (protocol.md).
-    let mut gui = Gui::start(&[]);
+    let mut gui = with_processes(&[]);
     person_vs_engine(&gui);
     person_vs_engine(&gui);
     let pids = gui.child_pids();

@@ -659,7 +659,9 @@ fn engine_latency(b: &Browser, steps_before: u64) -> f64 {
 on_both_hosts!(plays_a_whole_game: the_page_plays_a_whole_game_in_a_real_browser_native, the_page_plays_a_whole_game_in_a_real_browser_static);
 
 fn plays_a_whole_game(host: Host) {
-    let Some((site, b)) = Site::start(host, &[]) else {
+    // The native engine is killed below: a process of its own.
+    let splut = format!("'{}'", env!("CARGO_BIN_EXE_splut"));
+    let Some((site, b)) = Site::start(host, &["--engine", &splut]) else {
         return;
     };
     let movetime = 200.0;

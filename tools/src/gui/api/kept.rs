@@ -128,7 +128,7 @@ impl Games {
         };
         let session = Session::start(
             (id, game, seats),
-            self.command.clone(),
+            self.engines.clone(),
             self.live.clone(),
             (self.step_pause, self.levels, pace),
             self.store.clone(),
