@@ -185,10 +185,109 @@ function drawPosition(p) {
 
 function seatOf(letter) { return game && game.seats.find((s) => s.seat === letter); }
 
+// ----- tables: whose seats this page plays (splut gui) -----
+
+// Each game's token, by id: the host's from its making, a guest's or a
+// spectator's from the link they opened. Kept in the browser, so a reload
+// or a phone that dropped the tab comes back to the same seat.
+const TOKENS = "splut.tokens";
+
+function tokens() {
+  try { return JSON.parse(localStorage.getItem(TOKENS) || "{}") || {}; } catch (e) { return {}; }
+}
+
+function tokenFor(id) { return tokens()[String(id)] || memoryTokens[String(id)] || null; }
+
+// Where the browser keeps nothing (private mode), for this page's life.
+const memoryTokens = {};
+
+function keepToken(id, token) {
+  memoryTokens[String(id)] = token;
+  const all = tokens();
+  all[String(id)] = token;
+  // The newest 20 games' tokens at most.
+  const ids = Object.keys(all).map(Number).sort((a, b) => b - a).slice(0, 20);
+  const kept = Object.fromEntries(ids.map((i) => [String(i), all[String(i)]]));
+  try { localStorage.setItem(TOKENS, JSON.stringify(kept)); } catch (e) { /* private mode */ }
+}
+
+// A person's seat this page plays: the host plays the people at its
+// screen, a guest their own seat, a spectator none. (The static board
+// has no tables: every person is at its screen.)
+function mine(s, st) {
+  if (!s || s.engine) return false;
+  const you = (st || game || {}).you;
+  if (!you || you.role === "host") return !s.invited;
+  return you.role === "seat" && you.seat === s.seat;
+}
+
+// The table as this page sees it: the host, the links of the invited
+// seats and the spectators'; a guest not yet named, the form to take the
+// seat. Names are text, never markup.
+function drawTable(st) {
+  const links = st.links;
+  const invited = st.seats.filter((s) => s.invited);
+  $("table-links").classList.toggle("hidden", !links || !invited.length);
+  if (links && invited.length) {
+    const base = `${location.origin}${location.pathname}#join=${st.id}.`;
+    const rows = invited.map((s) => [s.seat, `${SEAT_NAME[s.seat]}${s.name ? ` (${s.name})` : ""}`, links.seats[s.seat]])
+      .concat([["spectator", "Spectators", links.spectator]]);
+    const ul = $("table-link-list");
+    ul.replaceChildren(...rows.map(([key, label, token]) => {
+      const li = document.createElement("li");
+      li.dataset.seat = key;
+      const text = document.createElement("span");
+      text.textContent = `${label}: `;
+      const input = document.createElement("input");
+      input.readOnly = true; input.className = "link"; input.value = base + token;
+      input.setAttribute("aria-label", `${label}'s link`);
+      li.append(text, input);
+      return li;
+    }));
+  }
+  const you = st.you;
+  const seat = you && you.role === "seat" ? seatOf(you.seat) : null;
+  const form = $("join");
+  const unnamed = !!seat && !seat.name;
+  if (unnamed && form.classList.contains("hidden")) {
+    $("join-text").textContent = `You are invited to play ${SEAT_NAME[you.seat]}.`;
+    $("join-name").focus();
+  }
+  form.classList.toggle("hidden", !unnamed);
+}
+
+async function takeSeat(ev) {
+  ev.preventDefault();
+  if (!game) return;
+  try { render(await api("POST", `/api/games/${game.id}/join`, { name: $("join-name").value })); }
+  catch (e) { showError(`Your name: ${e.message}`, false); }
+}
+
+// An invitation's (or a spectator's) link, `#join=<game>.<token>`: its
+// token kept, and its game taken up. Whether the page was opened by one.
+async function joinFromLink() {
+  const m = /^#join=(\d+)\.([0-9a-f]{32})$/.exec(location.hash);
+  if (!m || window.splutBackend) return false;
+  keepToken(m[1], m[2]);
+  try {
+    const st = await api("GET", `/api/games/${m[1]}`);
+    game = null;
+    render(st);
+    pollToken++;
+    poll(pollToken);
+  } catch (e) { showError(`This link's game: ${e.message}`, false); }
+  return true;
+}
+
+// A person's seat in words: the name they gave, else who they are.
+function personWord(s) {
+  if (s && s.name) return s.name;
+  return s && s.invited ? "invited" : "person";
+}
+
 function personToMove() {
   if (!game || viewing !== null || game.gameover || game.error || game.thinking || !game.side) return false;
-  const s = seatOf(game.side);
-  return !!s && !s.engine;
+  return mine(seatOf(game.side));
 }
 
 // The steps a person may choose, each as the event it would be.
@@ -304,6 +403,10 @@ function dragEnd(ev) {
 async function api(method, path, body, signal) {
   if (window.splutBackend) return window.splutBackend(method, path, body);
   const opts = { method, headers: {}, signal };
+  // A game's table knows us by the token its link (or its making) gave.
+  const m = /^\/api\/games\/(\d+)/.exec(path);
+  const token = m && tokenFor(m[1]);
+  if (token) opts.headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) { opts.body = JSON.stringify(body); opts.headers["Content-Type"] = "application/json"; }
   const r = await fetch(path, opts);
   let data = null;
@@ -327,6 +430,7 @@ async function playStep(text) {
 
 function render(st) {
   if (!st || (game && st.id === game.id && st.version < game.version)) return;
+  if (st.links) keepToken(st.id, st.links.host);
   const firstDraw = !game || game.id !== st.id;
   if (firstDraw) { buildBoard(); window.splut.log = []; lastThought = null; }
   game = st;
@@ -361,12 +465,16 @@ function render(st) {
   drawMoves(st);
   drawLog();
   drawSeatList(st);
+  drawTable(st);
   drawEvalBar(st);
   drawGraph(st);
   if (hint && hint.step_count !== st.step_count) { hint = null; $("hint-text").classList.add("hidden"); }
   drawOverlays();
   $("spn-text").value = st.spn || "";
-  if (!window.splutBackend) $("download").href = `/api/games/${st.id}/record`;
+  if (!window.splutBackend) {
+    const t = tokenFor(st.id);
+    $("download").href = `/api/games/${st.id}/record` + (t ? `?token=${t}` : "");
+  }
   $("pass").classList.toggle("hidden", !(personToMove() && st.legal.includes("pass")));
   if (st.pace && $("pace").value !== st.pace) $("pace").value = st.pace;
   $("next-step").classList.toggle("hidden", !st.waiting);
@@ -380,14 +488,15 @@ function drawStatus(st) {
   if (st.gameover) status.textContent = "Game over";
   else if (st.side) {
     const who = seatOf(st.side);
-    status.textContent = `${SEAT_NAME[st.side]} to move (${who && who.engine ? "engine" : "you"}), ` +
+    status.textContent = `${SEAT_NAME[st.side]} to move (${who && who.engine ? "engine" : mine(who, st) ? "you" : personWord(who)}), ` +
       `${st.steps_left} step${st.steps_left === 1 ? "" : "s"} left, turn ${st.turn}`;
     if (out.length) status.textContent = `You are out (${outWords(out, st)}). ` + status.textContent;
   }
   status.className = "status seat-" + (st.side || "");
   status.dataset.out = out.join("");
-  // Nothing left to take back or hint for a person who is out.
-  $("takeback").disabled = out.length > 0;
+  // Nothing left to take back or hint for a person who is out; at a
+  // table, take-backs are the host's.
+  $("takeback").disabled = out.length > 0 || (!!st.you && st.you.role !== "host");
   $("hint").disabled = hintOff(st) || hintBusy;
 }
 
@@ -395,7 +504,7 @@ function drawStatus(st) {
 // the engine's own turn, issue 52).
 function hintOff(st) {
   const mover = st && !st.gameover && st.side ? seatOf(st.side) : null;
-  return !st || personsOut(st).length > 0 || !!(mover && mover.engine);
+  return !st || personsOut(st).length > 0 || !!(mover && (mover.engine || !mine(mover)));
 }
 
 // "Green, 3rd": the seats out and their places.
@@ -427,7 +536,7 @@ function drawThinking(st) {
 // None either once every person is out: their next turn never comes.
 function viewerSeat() {
   if (!game) return null;
-  const persons = game.seats.filter((s) => !s.engine).map((s) => s.seat);
+  const persons = game.seats.filter((s) => mine(s)).map((s) => s.seat);
   const inGame = new Set(game.board ? game.board.seats : persons);
   const order = "rygb";
   const from = Math.max(0, order.indexOf(game.side || "r"));
@@ -441,7 +550,7 @@ function viewerSeat() {
 // The person seats, when every one of them is out of a game that goes on
 // (the engines play it out); else none.
 function personsOut(st) {
-  const persons = st.seats.filter((s) => !s.engine).map((s) => s.seat);
+  const persons = st.seats.filter((s) => mine(s, st)).map((s) => s.seat);
   const out = story ? story.outOrder : [];
   return !st.gameover && persons.length && persons.every((s) => out.includes(s)) ? persons : [];
 }
@@ -542,7 +651,7 @@ function drawSeatList(st) {
     const name = document.createElement("span");
     name.className = "seat-name seat-" + s.seat;
     name.textContent = SEAT_NAME[s.seat];
-    const who = s.engine ? `engine, ${levelName(s.level)}` : "person";
+    const who = s.engine ? `engine, ${levelName(s.level)}` : mine(s, st) && s.invited ? `you, ${personWord(s)}` : personWord(s);
     let state = "";
     if (out) state = ` — out, ${ORDINAL[place]}`;
     else if (st.gameover && place === 1) state = " — wins";
@@ -950,7 +1059,7 @@ const KEPT = "splut.game";
 
 function keepGame(st) {
   const kept = {
-    id: st.id, start: st.start, pace: st.pace,
+    id: st.id, start: st.start, pace: st.pace, role: st.you ? st.you.role : "host",
     steps: st.turns.flatMap((t) => t.steps),
     seats: st.seats.map((s) => ({ engine: s.engine, algorithm: s.algorithm, movetime: s.movetime, level: s.level })),
   };
@@ -972,6 +1081,8 @@ async function keptState() {
     const steps = st.turns.flatMap((t) => t.steps);
     if (st.start === k.start && k.steps.every((x, i) => steps[i] === x)) return st;
   } catch (e) { /* not there: started again below */ }
+  // A guest's or a spectator's game is the host's to start again.
+  if (k.role && k.role !== "host") return null;
   try {
     return await api("POST", "/api/games", { spn: k.start, moves: k.steps.join(" "), seats: k.seats, pace: k.pace });
   } catch (e) {
@@ -1096,6 +1207,8 @@ function drawSeatForm() {
     named(kind, "col-kind", `seat-${s}`);
     option(kind, "person", "person");
     option(kind, "engine", "engine");
+    // A friend on their own device: a server's tables only.
+    if (!window.splutBackend) option(kind, "invite", "friend (link)");
     if (!chosenKind[s]) chosenKind[s] = i === 0 ? "person" : "engine";
     kind.value = enginesOnly ? "engine" : chosenKind[s];
     kind.disabled = enginesOnly;
@@ -1253,6 +1366,7 @@ async function newGame(confirmed) {
   if (!letters) { showError(start && start.error ? start.error : "The start is not read yet: try again", false); return; }
   const seats = letters.map((s) => ({
     engine: allEngines || $(`kind-${s}`).value === "engine",
+    invite: !allEngines && $(`kind-${s}`).value === "invite",
     algorithm: $(`algo-${s}`).value,
     movetime: Number($(`ms-${s}`).value) || 1000,
     level: levelOf(s),
@@ -1291,6 +1405,7 @@ function wire() {
   $("confirm-replace").addEventListener("click", () => newGame(true));
   $("cancel-replace").addEventListener("click", () => $("replace-confirm").classList.add("hidden"));
   $("pass").addEventListener("click", () => playStep("pass"));
+  $("join").addEventListener("submit", takeSeat);
   $("pace").addEventListener("change", setPace);
   $("next-step").addEventListener("click", nextStep);
   $("help-open").addEventListener("click", () => showHelp(true));
@@ -1355,7 +1470,7 @@ async function main() {
   wireLocalRecord();
   drawLevelChoice();
   drawSeatForm();
-  if (!(await resumeGame())) $("status").textContent = "Start a game";
+  if (!(await joinFromLink()) && !(await resumeGame())) $("status").textContent = "Start a game";
   window.splut.ready = performance.now();
   document.body.dataset.ready = "1";
 }

@@ -339,6 +339,13 @@ impl Session {
         self.seats.iter().find(|s| s.seat == side && s.engine)
     }
 
+    /// Raises the version to at least `floor`: a game resumed by a
+    /// restarted host counts on from above every version its pages saw
+    /// before (they ignore an older one).
+    pub fn lift_version(&mut self, floor: u64) {
+        self.version = self.version.max(floor);
+    }
+
     /// The seats, one per seat in the game, in seat order.
     pub fn seats(&self) -> &[SeatConfig] {
         &self.seats

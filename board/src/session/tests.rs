@@ -110,7 +110,7 @@ fn a_new_game_is_the_pages_state() {
     assert_eq!(
         st["seats"][1],
         json!({"seat": "g", "engine": true, "algorithm": "alphabeta",
-               "movetime": 50, "level": null})
+               "movetime": 50, "level": null, "invited": false, "name": null})
     );
     assert_eq!(
         legal(&s).len(),

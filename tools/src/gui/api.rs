@@ -296,6 +296,13 @@ impl Games {
     ) -> Result<Reply, Refusal> {
         let (path, query) = url.split_once('?').unwrap_or((url, ""));
         let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+        // A link the browser follows (a record's download) sends no
+        // header: its token may come in the query instead.
+        let in_query = match parts.as_slice() {
+            ["api", "games", ..] if token.is_none() => query_value(query, "token")?,
+            _ => None,
+        };
+        let token = token.or(in_query.as_deref());
         Ok(match (method, parts.as_slice()) {
             ("GET", [""]) => page_file("index.html"),
             ("GET", ["host.js"]) => Reply::text("text/javascript; charset=utf-8", NATIVE_HOST_JS),

@@ -374,6 +374,12 @@ impl Session {
         self.lock().machine.record()
     }
 
+    /// Raises the state's version to at least `floor` (a resumed game:
+    /// above every version the pages saw before the restart).
+    pub fn lift_version(&self, floor: u64) {
+        self.lock().machine.lift_version(floor);
+    }
+
     /// The seats, one per seat in the game, in seat order.
     pub fn seats(&self) -> Vec<SeatConfig> {
         self.lock().machine.seats().to_vec()

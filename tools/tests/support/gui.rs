@@ -110,8 +110,13 @@ pub fn request(
 /// piped, stderr as given) and reads the port from its first line; the
 /// rest of stdout is the caller's to drain.
 pub fn spawn(args: &[&str], stderr: Stdio) -> (Child, u16, BufReader<ChildStdout>) {
+    spawn_on(0, args, stderr)
+}
+
+/// [`spawn`] on this port (0: any free one).
+pub fn spawn_on(port: u16, args: &[&str], stderr: Stdio) -> (Child, u16, BufReader<ChildStdout>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_splut"))
-        .args(["gui", "--port", "0"])
+        .args(["gui", "--port", &port.to_string()])
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -128,6 +133,34 @@ pub fn spawn(args: &[&str], stderr: Stdio) -> (Child, u16, BufReader<ChildStdout
         .and_then(|x| x.parse().ok())
         .unwrap_or_else(|| panic!("unexpected first line: '{line}'"));
     (child, port, out)
+}
+
+/// The host tokens of the games the tests made, by server port and game
+/// id (kept across a restart on the same port).
+static TOKENS: std::sync::Mutex<Vec<((u16, u64), String)>> = std::sync::Mutex::new(Vec::new());
+
+/// Keeps `token` as the host token of game `id` on the server at `port`
+/// (a game the page made: its token is the page's).
+pub fn keep_token(port: u16, id: u64, token: &str) {
+    TOKENS.lock().unwrap().push(((port, id), token.to_string()));
+}
+
+/// The host token of the game `path` is about (`/api/games/<id>…`), if a
+/// test made it on the server at `port`.
+pub fn host_token(port: u16, path: &str) -> Option<String> {
+    let id: u64 = path
+        .strip_prefix("/api/games/")?
+        .split(['/', '?'])
+        .next()?
+        .parse()
+        .ok()?;
+    TOKENS
+        .lock()
+        .unwrap()
+        .iter()
+        .rev()
+        .find(|(k, _)| *k == (port, id))
+        .map(|(_, t)| t.clone())
 }
 
 /// The real binary's `splut gui --port 0`.
@@ -150,27 +183,73 @@ impl Gui {
         Gui { child, port }
     }
 
+    /// As [`Gui::start`], on this port (a restart where the links point).
+    pub fn start_on(port: u16, args: &[&str]) -> Gui {
+        let args: Vec<&str> = ["--step-pause", "0"].iter().chain(args).copied().collect();
+        let (child, port, _) = spawn_on(port, &args, Stdio::inherit());
+        Gui { child, port }
+    }
+
     pub fn url(&self) -> String {
         format!("http://127.0.0.1:{}/", self.port)
     }
 
+    /// GET `path`, as the game's host when it is a game's (the token
+    /// its new game was answered with).
     pub fn get(&self, path: &str) -> Resp {
-        request(self.port, "GET", path, &[], b"").expect("GET")
+        self.get_as(path, host_token(self.port, path).as_deref())
     }
 
+    /// GET `path` with this token (none: no `Authorization`).
+    pub fn get_as(&self, path: &str, token: Option<&str>) -> Resp {
+        let auth = token.map(|t| format!("Bearer {t}"));
+        let headers: Vec<(&str, &str)> =
+            auth.iter().map(|a| ("Authorization", a.as_str())).collect();
+        request(self.port, "GET", path, &headers, b"").expect("GET")
+    }
+
+    /// POST `path`, as the game's host when it is a game's; a new game's
+    /// host token is kept for the requests about it.
     pub fn post(&self, path: &str, body: &str) -> Resp {
-        request(
-            self.port,
-            "POST",
-            path,
-            &[("Content-Type", "application/json")],
-            body.as_bytes(),
-        )
-        .expect("POST")
+        let r = self.post_as(path, body, host_token(self.port, path).as_deref());
+        if path == "/api/games"
+            && r.status == 201
+            && let (Some(id), Some(t)) =
+                (r.json()["id"].as_u64(), r.json()["links"]["host"].as_str())
+        {
+            TOKENS
+                .lock()
+                .unwrap()
+                .push(((self.port, id), t.to_string()));
+        }
+        r
+    }
+
+    /// The host tokens of the games a server on `port` made, for this
+    /// one (restarted on the same database).
+    pub fn adopt_tokens(&self, port: u16) {
+        let mut t = TOKENS.lock().unwrap();
+        let theirs: Vec<_> = t.iter().filter(|((p, _), _)| *p == port).cloned().collect();
+        t.extend(
+            theirs
+                .into_iter()
+                .map(|((_, id), tok)| ((self.port, id), tok)),
+        );
+    }
+
+    /// POST `path` with this token (none: no `Authorization`).
+    pub fn post_as(&self, path: &str, body: &str, token: Option<&str>) -> Resp {
+        let auth = token.map(|t| format!("Bearer {t}"));
+        let mut headers = vec![("Content-Type", "application/json")];
+        headers.extend(auth.iter().map(|a| ("Authorization", a.as_str())));
+        request(self.port, "POST", path, &headers, body.as_bytes()).expect("POST")
     }
 
     pub fn delete(&self, path: &str) -> Resp {
-        request(self.port, "DELETE", path, &[], b"").expect("DELETE")
+        let auth = host_token(self.port, path).map(|t| format!("Bearer {t}"));
+        let headers: Vec<(&str, &str)> =
+            auth.iter().map(|a| ("Authorization", a.as_str())).collect();
+        request(self.port, "DELETE", path, &headers, b"").expect("DELETE")
     }
 
     /// A new game; panics unless it was made.

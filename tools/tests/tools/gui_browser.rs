@@ -20,6 +20,15 @@ use std::time::{Duration, Instant};
 /// The element key of W3C WebDriver.
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
+/// The token the page keeps for game `id` (the host's, or its link's).
+pub(crate) fn page_token(b: &Browser, id: u64) -> Option<String> {
+    b.js(&format!(
+        "return JSON.parse(localStorage.getItem('splut.tokens') || '{{}}')['{id}'] || null;"
+    ))
+    .as_str()
+    .map(str::to_string)
+}
+
 /// A 4-player position where yellow (d8), green (e8) and blue (f8) have
 /// only their sorcerers, walled in by each other, the rocks and the
 /// board's edge, so their only step is `pass`; red's troll (c7) crushes
@@ -343,7 +352,7 @@ impl Browser {
         }
     }
 
-    fn choose(&self, step: &str) {
+    pub(crate) fn choose(&self, step: &str) {
         self.click(&format!("#chooser button[data-step=\"{step}\"]"));
     }
 
@@ -396,13 +405,15 @@ impl Browser {
 
     /// What the page shows and its game's state, for a failure's message.
     fn page_now(&self) -> Value {
-        self.js("const g = window.game || {}; return { \
+        self.js(
+            "const g = (typeof game !== 'undefined' && game) || {}; return { \
                status: (document.getElementById('status') || {}).textContent, \
                error: (document.getElementById('error-text') || {}).textContent, \
                game: { id: g.id, version: g.version, side: g.side, steps: g.step_count, \
                  over: g.gameover, thinking: g.thinking, unanswered: g.unanswered, \
                  error: g.error, seats: g.seats }, \
-               log: (window.splut && window.splut.log || []).slice(-5) };")
+               log: (window.splut && window.splut.log || []).slice(-5) };",
+        )
     }
 
     fn screenshot(&self, name: &str) {
@@ -550,7 +561,13 @@ impl Site {
     pub(crate) fn get(&self, b: &Browser, path: &str) -> Value {
         match &self.gui {
             Some(gui) => {
-                let r = gui.get(path);
+                // As the page asks: with the token its game gave it.
+                let id = path
+                    .strip_prefix("/api/games/")
+                    .and_then(|r| r.split(['/', '?']).next())
+                    .and_then(|id| id.parse().ok());
+                let token = id.and_then(|id| page_token(b, id));
+                let r = gui.get_as(path, token.as_deref());
                 assert_eq!(r.status, 200, "{path}: {}", r.body);
                 if path.ends_with("/record") {
                     Value::String(r.body)
@@ -577,6 +594,9 @@ impl Site {
         done: impl Fn(&Value) -> bool,
     ) -> Value {
         if let Some(gui) = &self.gui {
+            if let Some(t) = page_token(b, id) {
+                keep_token(gui.port, id, &t);
+            }
             return gui.wait_for(id, limit, what, done);
         }
         let t0 = Instant::now();
@@ -722,7 +742,19 @@ fn plays_a_whole_game(host: Host) {
         // The static host makes the file in the page when the link is
         // clicked (no href): its record is read through the page below.
         let href = b.js("return document.getElementById('download').getAttribute('href');");
-        assert_eq!(href, format!("/api/games/{id}/record"));
+        // The game's token rides in the link: a download sends no header.
+        let href = href.as_str().unwrap();
+        assert!(
+            href.starts_with(&format!("/api/games/{id}/record?token=")),
+            "{href}"
+        );
+        let gui = site.gui().unwrap();
+        let r = gui.get_as(href, None);
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(
+            gui.get_as(&format!("/api/games/{id}/record"), None).status,
+            403
+        );
     }
     let record = site.get(&b, &format!("/api/games/{id}/record"));
     assert!(record.as_str().unwrap().starts_with("[Game 1]"), "{record}");

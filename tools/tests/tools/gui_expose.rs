@@ -63,7 +63,13 @@ fn a_public_name_is_answered_to_and_no_other() {
         let r = request(port, "POST", "/api/games", &h, body.as_bytes()).unwrap();
         assert!(r.status < 300, "{origin}: {} {}", r.status, r.body);
         let id = r.json()["id"].as_u64().unwrap();
-        assert_eq!(gui.delete(&format!("/api/games/{id}")).status, 200);
+        let auth = format!("Bearer {}", r.json()["links"]["host"].as_str().unwrap());
+        let h = [
+            ("Host", "splut.example.org"),
+            ("Authorization", auth.as_str()),
+        ];
+        let r = request(port, "DELETE", &format!("/api/games/{id}"), &h, b"").unwrap();
+        assert_eq!(r.status, 200, "{}", r.body);
     }
     for origin in [
         "https://evil.example.org",

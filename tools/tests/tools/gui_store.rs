@@ -24,6 +24,14 @@ fn kill_9(gui: &mut Gui) {
     gui.child.wait().unwrap();
 }
 
+/// The server on `db` again after `old` was killed, its games' host
+/// tokens with it (the page keeps them).
+fn again(db: &Path, old: &Gui) -> Gui {
+    let gui = on(db);
+    gui.adopt_tokens(old.port);
+    gui
+}
+
 /// Red (a person) plays the first legal step until its turn is over;
 /// the steps the last acknowledgement shows.
 fn play_reds_turn(gui: &Gui, id: u64) -> Vec<String> {
@@ -63,7 +71,7 @@ fn kill_9_loses_no_acknowledged_step_and_the_engine_plays_on() {
     let acked = play_reds_turn(&gui, id);
     kill_9(&mut gui);
 
-    let mut gui = on(&db);
+    let mut gui = again(&db, &gui);
     let st = gui.state(id);
     let kept = steps_of(&st);
     assert_eq!(kept[..acked.len()], acked[..], "{st}");
@@ -82,7 +90,7 @@ fn kill_9_loses_no_acknowledged_step_and_the_engine_plays_on() {
     assert_eq!(back, acked[..back.len()]);
     assert!(back.len() < acked.len());
     kill_9(&mut gui);
-    let gui = on(&db);
+    let gui = again(&db, &gui);
     assert_eq!(steps_of(&gui.state(id)), back);
     assert_eq!(gui.state(other["id"].as_u64().unwrap())["step_count"], 0);
 }

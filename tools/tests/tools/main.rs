@@ -15,6 +15,8 @@ mod gui_browser;
 mod gui_expose;
 mod gui_pool;
 mod gui_store;
+mod gui_tables;
+mod gui_tables_browser;
 mod properties_records;
 mod replay_hardening;
 mod shards;

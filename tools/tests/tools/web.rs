@@ -586,13 +586,29 @@ fn static_threats_and_review(b: &Browser) {
     b.type_into("#start-spn", "");
 }
 
+/// A 3-player position where yellow (d8) and green (e8) have only their
+/// sorcerers, walled in, so their only step is `pass`; red's troll (c7)
+/// crushes yellow (onto d7, north), then green (onto e7, north).
+const THREE_BOXED_SPN: &str = "R/ySgSR/rTRR2/7/9/7/5/1rS1/1 r 3 5 - - -";
+
 /// On the static board: an engines-only 3-player game, watched to its
 /// end; the game's final state.
 fn static_engines_only_game(b: &Browser) -> serde_json::Value {
     b.click("#players option[value=\"3\"]");
+    // Where yellow and green can only pass and red's troll crushes them
+    // one a turn: the game ends in red's second turn (from the start, its
+    // length varied, once past 500 turns and the 300 s waited).
+    b.type_into("#start-spn", THREE_BOXED_SPN);
+    b.wait(
+        "document.getElementById('kind-y') && !document.getElementById('kind-b')",
+        Duration::from_secs(5),
+        "the three seats",
+    );
     b.click("#engines-only");
+    b.click("#level option[value=\"full\"]");
     for seat in ["r", "y", "g"] {
-        b.click(&format!("#algo-{seat} option[value=\"greedy\"]"));
+        let algo = if seat == "r" { "alphabeta" } else { "greedy" };
+        b.click(&format!("#algo-{seat} option[value=\"{algo}\"]"));
         b.type_into(&format!("#ms-{seat}"), "20");
     }
     let old = b.shown_game();
@@ -600,7 +616,7 @@ fn static_engines_only_game(b: &Browser) -> serde_json::Value {
     b.wait_other_game(&old, "the new game");
     b.wait(
         "!document.getElementById('banner').classList.contains('hidden')",
-        Duration::from_secs(300),
+        Duration::from_secs(120),
         "the end of the engines' game",
     );
     let st = b.js("return game;");

@@ -134,6 +134,12 @@ impl Games {
             self.store.clone(),
         )
         .map_err(|e| e.to_string())?;
+        // Its pages knew versions counted since it began: count on from
+        // the clock's milliseconds, above any of them.
+        let ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
+        session.lift_version(ms);
         self.sessions().insert(id, session);
         self.tables().insert(id, access);
         Ok(())

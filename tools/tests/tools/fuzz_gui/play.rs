@@ -42,6 +42,8 @@ pub struct Stats {
     pub reviews: AtomicU64,
     pub restarts: AtomicU64,
     pub gameovers: AtomicU64,
+    /// Requests about a game sent without its host token (and refused).
+    pub refused_tokens: AtomicU64,
 }
 
 fn add(c: &AtomicU64) {
@@ -62,6 +64,8 @@ pub struct Failure {
 #[derive(Default)]
 pub struct Pool {
     pub ids: Vec<u64>,
+    /// Each game's host token (every worker plays as the host).
+    pub tokens: std::collections::HashMap<u64, String>,
     pub max_id: u64,
     pub spns: Vec<String>,
     pub records: Vec<String>,
@@ -211,7 +215,12 @@ impl Worker {
     /// One well-formed request; its answer if it came, checked to be one
     /// of `allowed` statuses.
     fn call(&mut self, method: &str, target: &str, body: &[u8], allowed: &[u16]) -> Option<Answer> {
-        let req = Req::new(self.sh.port, method, target, body);
+        let (req, allowed) = self.as_host(
+            Req::new(self.sh.port, method, target, body),
+            target,
+            allowed,
+        );
+        let allowed = &allowed[..];
         let out = self.send(&[req], Pacing::Whole, End::Read, ANSWER_WAIT);
         let a = out.answers.into_iter().next()?;
         if a.status == 503 && is_busy(&a) {
@@ -234,6 +243,50 @@ impl Worker {
             );
         }
         Some(a)
+    }
+
+    /// `req` as the game's host (its token), mostly; sometimes with no
+    /// token, a made-up one or the spectators', which must be refused
+    /// (403) whatever it asks. A game whose token is not known may refuse
+    /// too.
+    fn as_host(&mut self, mut req: Req, target: &str, allowed: &[u16]) -> (Req, Vec<u16>) {
+        let id = target
+            .strip_prefix("/api/games/")
+            .and_then(|r| r.split(['/', '?']).next())
+            .and_then(|x| x.parse::<u64>().ok());
+        let Some(id) = id else {
+            return (req, allowed.to_vec());
+        };
+        let known = self.sh.pool.lock().unwrap().tokens.get(&id).cloned();
+        let Some(token) = known else {
+            return (req, [allowed, &[403]].concat());
+        };
+        let token = match self.rng.below(40) {
+            0 => None,
+            1 => Some("0123456789abcdef0123456789abcdef".to_string()),
+            2 => Some(format!("{token}x")),
+            _ => Some(token),
+        };
+        let host = token.as_deref()
+            == self
+                .sh
+                .pool
+                .lock()
+                .unwrap()
+                .tokens
+                .get(&id)
+                .map(String::as_str);
+        if let Some(t) = token {
+            req.headers
+                .push(format!("Authorization: Bearer {t}").into_bytes());
+        }
+        if host {
+            (req, allowed.to_vec())
+        } else {
+            add(&self.sh.stats.refused_tokens);
+            // The game may have gone meanwhile.
+            (req, vec![403, 404])
+        }
     }
 
     /// The server answers `GET /api/status` at once, as JSON.
@@ -590,6 +643,9 @@ impl Worker {
         let mut pool = self.sh.pool.lock().unwrap();
         if let Some(id) = st["id"].as_u64() {
             pool.max_id = pool.max_id.max(id);
+            if let Some(t) = st["links"]["host"].as_str() {
+                pool.tokens.insert(id, t.to_string());
+            }
             if st["gameover"] == true && pool.over.insert(id) {
                 add(&self.sh.stats.gameovers);
             }

@@ -1,0 +1,231 @@
+//! A table with friends in a real browser (issue 53): three browsers,
+//! the host (red), a friend invited to yellow and a spectator, at a
+//! 3-player game with the engine at green, played by clicks to its end.
+//! The friend reloads mid-game and plays on; the server is killed with
+//! `kill -9` and started again on the same file and port, and every step
+//! is still there; a step for another's seat is refused.
+
+use crate::gui_browser::{Browser, browser_programs, page_token};
+use crate::support::gui::*;
+use crate::support::temp;
+use serde_json::{Value, json};
+use std::time::Duration;
+
+/// Green (the engine) and red have only their sorcerers walled in (d8,
+/// e8); red's troll (c7) can crush green (onto d7, north), yellow's troll
+/// (f7) red (onto e7, north). Each person walks a turn first, green
+/// passes, then red crushes green and yellow red: yellow wins.
+const TABLE_SPN: &str = "R/gSrSR/rTRRyT1/7/9/7/yS4/3/1 r 3 5 - - -";
+
+/// Plays `steps` by clicks (from, then to; the chooser's button where a
+/// click is not enough), waiting for each to show.
+fn click_steps(b: &Browser, steps: &[&str]) {
+    for step in steps {
+        let before = b.js("return game.step_count;");
+        b.click_square(&step[0..2]);
+        b.click_square(&step[2..4]);
+        let chooser =
+            b.js("return !document.getElementById('chooser').classList.contains('hidden');");
+        if chooser == true {
+            b.choose(step);
+        }
+        b.wait(
+            &format!("game.step_count > {before}"),
+            Duration::from_secs(10),
+            &format!("the step {step}"),
+        );
+    }
+}
+
+/// The seat's link as the host's page lists it.
+fn link(host: &Browser, key: &str) -> String {
+    let v = host.wait(
+        &format!("(document.querySelector('#table-link-list li[data-seat=\"{key}\"] input') || {{}}).value"),
+        Duration::from_secs(10),
+        "the table's links",
+    );
+    v.as_str().unwrap().to_string()
+}
+
+/// A step posted by this page with its own token: the answer's status.
+fn post_step_as_page(b: &Browser, id: u64, step: &str) -> Value {
+    let tok = page_token(b, id).unwrap_or_default();
+    b.js(&format!(
+        "return fetch('/api/games/{id}/step', {{method: 'POST', \
+           headers: {{'Content-Type': 'application/json', Authorization: 'Bearer {tok}'}}, \
+           body: JSON.stringify({{step: '{step}'}})}}).then(r => r.status);"
+    ))
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+#[test]
+fn friends_at_a_table_play_to_the_end_through_a_reload_and_a_kill_9() {
+    let Some((chromium, chromedriver)) = browser_programs() else {
+        return;
+    };
+    let db = temp("gui-tables", "browser.db");
+    let _ = std::fs::remove_file(&db);
+    let _ = std::fs::remove_file(format!("{}-wal", db.display()));
+    let port = free_port();
+    let args = ["--db", db.to_str().unwrap()];
+    let mut gui = Gui::start_on(port, &args);
+    let url = gui.url();
+    let host = Browser::start(&chromium, &chromedriver);
+    let friend = Browser::start(&chromium, &chromedriver);
+    let watcher = Browser::start(&chromium, &chromedriver);
+
+    // The host: red at its screen, yellow a friend's, green the engine.
+    host.open(&url, "the host's page");
+    host.type_into("#start-spn", TABLE_SPN);
+    host.wait(
+        "document.getElementById('kind-y') && !document.getElementById('kind-b')",
+        Duration::from_secs(5),
+        "the seats",
+    );
+    host.click("#kind-y option[value=\"invite\"]");
+    host.click("#kind-g option[value=\"engine\"]");
+    host.click("#algo-g option[value=\"random\"]");
+    host.type_into("#ms-g", "50");
+    host.start_game();
+    host.wait(
+        "document.getElementById('board').dataset.gameId",
+        Duration::from_secs(10),
+        "the game",
+    );
+    let id: u64 = host.js("return game.id;").as_u64().unwrap();
+    let (yellow, watch) = (link(&host, "y"), link(&host, "spectator"));
+    assert!(yellow.starts_with(&format!("{url}#join={id}.")), "{yellow}");
+    assert_ne!(yellow, watch);
+
+    // The friend opens yellow's link and gives a name (markup is text).
+    friend.open(&yellow, "the friend's page");
+    friend.wait(
+        "!document.getElementById('join').classList.contains('hidden')",
+        Duration::from_secs(10),
+        "the name form",
+    );
+    friend.type_into("#join-name", "<b>Yan</b>");
+    friend.click("#join-take");
+    friend.wait(
+        "game.seats[1].name === '<b>Yan</b>'",
+        Duration::from_secs(10),
+        "the name taken",
+    );
+    host.wait(
+        "[...document.querySelectorAll('#seat-list li')].some(l => l.textContent.includes('<b>Yan</b>'))",
+        Duration::from_secs(10),
+        "the friend's name on the host's page",
+    );
+    assert_eq!(
+        host.js("return document.querySelectorAll('#seat-list b').length;"),
+        0
+    );
+
+    // The spectator sees the game, with nothing to click and no links.
+    watcher.open(&watch, "the spectator's page");
+    watcher.wait(
+        "typeof game !== 'undefined' && game.you && game.you.role === 'spectator'",
+        Duration::from_secs(10),
+        "the spectator's game",
+    );
+    assert_eq!(
+        watcher.js(
+            "return document.querySelectorAll('.hit.from, .hit.target, circle.movable').length;"
+        ),
+        0
+    );
+    assert_eq!(
+        watcher.js("return document.getElementById('table-links').classList.contains('hidden');"),
+        true
+    );
+    assert_eq!(post_step_as_page(&watcher, id, "c7c6"), 403);
+    assert_eq!(
+        post_step_as_page(&friend, id, "c7c6"),
+        403,
+        "red's turn is not yellow's"
+    );
+
+    // Red (the host) walks its troll; yellow (the friend) too; green passes.
+    click_steps(&host, &["c7c6", "c6c7", "c7c6"]);
+    friend.wait(
+        "game.side === 'y'",
+        Duration::from_secs(10),
+        "yellow's turn",
+    );
+    assert_eq!(
+        post_step_as_page(&host, id, "f7g7"),
+        403,
+        "yellow's turn is not the host's"
+    );
+    click_steps(&friend, &["f7g7", "g7f7", "f7g7"]);
+    host.wait(
+        "game.side === 'r' && game.step_count === 7",
+        Duration::from_secs(20),
+        "green's pass",
+    );
+
+    // The friend reloads: the same seat, its name, the game as it is.
+    friend.go(&url);
+    friend.wait(
+        "typeof game !== 'undefined' && game.you && game.you.seat === 'y' && game.step_count === 7",
+        Duration::from_secs(10),
+        "the game after the reload",
+    );
+
+    // kill -9, and the server again on the same file and port.
+    gui.child.kill().unwrap();
+    gui.child.wait().unwrap();
+    let _gui = Gui::start_on(port, &args);
+    // Each page finds the server again: its poll, lost, asks again each
+    // second, and the "lost" notice goes once it is answered.
+    std::thread::sleep(Duration::from_millis(1500));
+    for b in [&host, &friend, &watcher] {
+        b.wait(
+            "document.getElementById('error').classList.contains('hidden') && game.step_count === 7",
+            Duration::from_secs(15),
+            "the page back with the server",
+        );
+    }
+
+    // Red crushes green; yellow crushes red and wins.
+    click_steps(&host, &["c6c7", "c7d7*n"]);
+    friend.wait(
+        "game.side === 'y'",
+        Duration::from_secs(15),
+        "yellow's last turn",
+    );
+    click_steps(&friend, &["g7f7", "f7e7*n"]);
+    for b in [&host, &friend, &watcher] {
+        b.wait(
+            "game.gameover && game.winner === 'y'",
+            Duration::from_secs(15),
+            "the end on every page",
+        );
+    }
+    let st = friend.js("return game;");
+    let steps: Vec<String> = st["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|t| {
+            t["steps"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s.as_str().unwrap().to_string())
+        })
+        .collect();
+    assert_eq!(
+        steps.join(" "),
+        "c7c6 c6c7 c7c6 f7g7 g7f7 f7g7 pass c6c7 c7d7*n g7f7 f7e7*n",
+        "{st}"
+    );
+    assert_eq!(st["places"], json!({"y": 1, "r": 2, "g": 3}));
+}
