@@ -404,8 +404,10 @@ async function api(method, path, body, signal) {
   if (window.splutBackend) return window.splutBackend(method, path, body);
   const opts = { method, headers: {}, signal };
   // A game's table knows us by the token its link (or its making) gave.
+  // (A new game replacing one: that one's, the host's alone closing it.)
   const m = /^\/api\/games\/(\d+)/.exec(path);
-  const token = m && tokenFor(m[1]);
+  const about = m ? m[1] : path === "/api/games" && body && body.replace;
+  const token = about && tokenFor(about);
   if (token) opts.headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) { opts.body = JSON.stringify(body); opts.headers["Content-Type"] = "application/json"; }
   const r = await fetch(path, opts);

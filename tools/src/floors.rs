@@ -44,7 +44,14 @@ const FLOORS: &[(&str, &[&str])] = &[
         &["rules", "eval", "search", "engine", "options", "clock"],
     ),
     ("tournament", &["rules", "play", "options", "system"]),
-    ("gui", &["rules", "play", "board", "winprob"]),
+    // The GUI's engine seats run in process, spoken to through the
+    // protocol as a process would be (gui/pool.rs).
+    (
+        "gui",
+        &[
+            "rules", "play", "board", "winprob", "protocol", "engine", "Engine",
+        ],
+    ),
     (
         "datagen",
         &["rules", "play", "eval", "search", "engine", "system"],

@@ -336,7 +336,7 @@ impl Games {
                 shutdown: true,
                 ..Reply::json(200, serde_json::json!({ "stopping": true }))
             },
-            ("POST", ["api", "games"]) => self.new_game(body)?,
+            ("POST", ["api", "games"]) => self.new_game(body, token)?,
             ("GET", ["api", "history"]) => self.history()?,
             ("GET", ["api", "history", id, "record"]) => self.history_record(id)?,
             ("GET", ["api", "games", id]) => {
@@ -435,13 +435,19 @@ impl Games {
         }
     }
 
-    fn new_game(&self, body: &str) -> Result<Reply, Refusal> {
+    /// `POST /api/games`; a game it `replace`s is closed only when the
+    /// request holds that game's host token (a guest's new game leaves
+    /// the table playing).
+    fn new_game(&self, body: &str, token: Option<&str>) -> Result<Reply, Refusal> {
         let mut req = requests::new_game(body)?;
         let (game, seats) = req.check(&self.algorithms, &self.levels, MOVETIME)?;
         let _creating = self.creating.lock().unwrap_or_else(|e| e.into_inner());
         // The game replaced makes room, but is closed only once the new
         // one runs: a refused new game leaves the old one playing.
-        let replaced = req.replace.filter(|old| self.sessions().contains_key(old));
+        let replaced = req.replace.filter(|old| {
+            self.sessions().contains_key(old)
+                && self.tables().get(old).and_then(|a| a.who(token)) == Some(Who::Host)
+        });
         if self.sessions().len() - usize::from(replaced.is_some()) >= self.max_games {
             return Err(Refusal::TooManyGames(self.max_games));
         }

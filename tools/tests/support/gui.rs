@@ -211,7 +211,14 @@ impl Gui {
     /// POST `path`, as the game's host when it is a game's; a new game's
     /// host token is kept for the requests about it.
     pub fn post(&self, path: &str, body: &str) -> Resp {
-        let r = self.post_as(path, body, host_token(self.port, path).as_deref());
+        // A new game that replaces one: the host of that one asks.
+        let replaced = serde_json::from_str::<serde_json::Value>(body)
+            .ok()
+            .and_then(|b| b["replace"].as_u64())
+            .filter(|_| path == "/api/games")
+            .map(|id| format!("/api/games/{id}"));
+        let about = replaced.as_deref().unwrap_or(path);
+        let r = self.post_as(path, body, host_token(self.port, about).as_deref());
         if path == "/api/games"
             && r.status == 201
             && let (Some(id), Some(t)) =

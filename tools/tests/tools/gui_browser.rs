@@ -431,7 +431,7 @@ impl Browser {
     /// A screenshot of the element `css` alone, to `target/<name>` (and
     /// to `docs/img/<name>` with `SPLUT_GUI_IMAGES=1`: the
     /// README's pictures).
-    fn screenshot_of(&self, css: &str, name: &str) {
+    pub(crate) fn screenshot_of(&self, css: &str, name: &str) {
         std::thread::sleep(Duration::from_millis(300));
         let e = self.find(css);
         let v = self.call("GET", &self.s(&format!("/element/{e}/screenshot")), None);

@@ -151,6 +151,20 @@ fn each_seat_is_played_by_its_own_link_only() {
         s["side"] == "r"
     });
     assert_eq!(seen(watcher).status, 200);
+    // A guest's new game that names the table to replace leaves it
+    // playing: only its host closes it.
+    let body =
+        json!({"players": 2, "seats": [{"engine": false}, {"engine": false}], "replace": id});
+    let r = gui.post_as("/api/games", &body.to_string(), Some(guest));
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert_eq!(seen(watcher).status, 200, "a guest closed the table");
+    let r = gui.post_as("/api/games", &body.to_string(), Some(host));
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert_eq!(
+        seen(watcher).status,
+        404,
+        "the host's replacing game closes it"
+    );
 }
 
 #[test]

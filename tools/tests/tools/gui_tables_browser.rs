@@ -111,15 +111,15 @@ fn friends_at_a_table_play_to_the_end_through_a_reload_and_a_kill_9() {
         Duration::from_secs(10),
         "the name form",
     );
-    friend.type_into("#join-name", "<b>Yan</b>");
+    friend.type_into("#join-name", "Yan <i>");
     friend.click("#join-take");
     friend.wait(
-        "game.seats[1].name === '<b>Yan</b>'",
+        "game.seats[1].name === 'Yan <i>'",
         Duration::from_secs(10),
         "the name taken",
     );
     host.wait(
-        "[...document.querySelectorAll('#seat-list li')].some(l => l.textContent.includes('<b>Yan</b>'))",
+        "[...document.querySelectorAll('#seat-list li')].some(l => l.textContent.includes('Yan <i>'))",
         Duration::from_secs(10),
         "the friend's name on the host's page",
     );
@@ -131,7 +131,7 @@ fn friends_at_a_table_play_to_the_end_through_a_reload_and_a_kill_9() {
     // The spectator sees the game, with nothing to click and no links.
     watcher.open(&watch, "the spectator's page");
     watcher.wait(
-        "typeof game !== 'undefined' && game.you && game.you.role === 'spectator'",
+        "typeof game !== 'undefined' && game && game.you && game.you.role === 'spectator'",
         Duration::from_secs(10),
         "the spectator's game",
     );
@@ -164,6 +164,13 @@ fn friends_at_a_table_play_to_the_end_through_a_reload_and_a_kill_9() {
         403,
         "yellow's turn is not the host's"
     );
+    host.wait(
+        "game.side === 'y'",
+        Duration::from_secs(10),
+        "yellow's turn on the host's page",
+    );
+    // The README's picture: the host's page, the friend to move.
+    host.screenshot_of("body", "gui-table.png");
     click_steps(&friend, &["f7g7", "g7f7", "f7g7"]);
     host.wait(
         "game.side === 'r' && game.step_count === 7",
@@ -174,7 +181,7 @@ fn friends_at_a_table_play_to_the_end_through_a_reload_and_a_kill_9() {
     // The friend reloads: the same seat, its name, the game as it is.
     friend.go(&url);
     friend.wait(
-        "typeof game !== 'undefined' && game.you && game.you.seat === 'y' && game.step_count === 7",
+        "typeof game !== 'undefined' && game && game.you && game.you.seat === 'y' && game.step_count === 7",
         Duration::from_secs(10),
         "the game after the reload",
     );

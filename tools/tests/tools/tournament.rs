@@ -353,7 +353,7 @@ fn a_pondering_participant_ponders_and_every_game_is_played_out() {
     );
     let rec = temp("ponder.games");
     let o = tournament(
-        "--players 2 --tc clock=1+0.05 --rounds 1 --seed 4",
+        "--players 2 --tc clock=3+0.1 --rounds 1 --seed 4",
         &[
             "--engine",
             "name=ponderer",

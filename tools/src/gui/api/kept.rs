@@ -2,7 +2,7 @@
 //! acknowledged, and the unfinished ones resumed at start.
 
 use super::super::store::StoreError;
-use super::{Access, Games, MAX_GAMES, NewGame, Reply, Session, Status, StoredGame, unix_now};
+use super::{Access, Games, NewGame, Reply, Session, Status, StoredGame, unix_now};
 use splut_board::session::{Pace, Refusal, SeatConfig};
 use splut_rules::{Game, Position};
 use std::sync::atomic::Ordering;
@@ -36,19 +36,19 @@ impl Games {
 
     /// Plays on the store's unfinished games, each under its old id from
     /// its start, seats and steps (an engine to move thinks again); new
-    /// ids go above every kept one. At most [`MAX_GAMES`], the newest: the
+    /// ids go above every kept one. At most `--max-games`, the newest: the
     /// older ones, and any that no longer read, are kept as abandoned.
     /// Returns how many were resumed.
     pub fn resume(&self) -> Result<usize, String> {
         let highest = self.store.highest_id().map_err(|e| e.0)?;
         self.next_id.fetch_max(highest + 1, Ordering::SeqCst);
         let games = self.store.unfinished().map_err(|e| e.0)?;
-        let skip = games.len().saturating_sub(MAX_GAMES);
+        let skip = games.len().saturating_sub(self.max_games);
         let mut resumed = 0;
         for (i, g) in games.into_iter().enumerate() {
             let id = g.game.id;
             let outcome = if i < skip {
-                Err(format!("over {MAX_GAMES} games to resume"))
+                Err(format!("over {} games to resume", self.max_games))
             } else {
                 self.resume_one(g)
             };
