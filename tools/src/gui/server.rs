@@ -23,11 +23,13 @@ use std::time::{Duration, Instant};
 /// Largest request body read.
 pub const MAX_BODY: usize = 64 * 1024;
 
-/// Most requests handled at once (long-polls included).
-const MAX_REQUESTS: usize = 64;
+/// Most requests handled at once (long-polls included: each person at a
+/// table holds one, so 200 tables of 4 hold 800; a waiting long-poll is a
+/// sleeping thread).
+const MAX_REQUESTS: usize = 1536;
 
 /// Most connections open at once; more are closed as they come.
-const MAX_CONNECTIONS: usize = 256;
+const MAX_CONNECTIONS: usize = 2048;
 
 /// Longest request line or header line, in bytes.
 const MAX_LINE: usize = 16 * 1024;
