@@ -38,9 +38,22 @@ const FILES = "abcdefghi";
 
 function onBoard(f, r) { return f >= 0 && f < 9 && r >= 0 && r < 9 && Math.abs(f - 4) + Math.abs(r - 4) <= 4; }
 
+// The board turned so that the seat of the one looking sits at the
+// bottom: red's as drawn, yellow's (west) a quarter turn, green's a half,
+// blue's (east) three quarters. Only squares move; pieces stay upright.
+const QUARTER_TURNS = { r: 0, y: 1, g: 2, b: 3 };
+let boardTurns = 0;
+
 function centre(sq) {
   const f = FILES.indexOf(sq[0]), r = Number(sq[1]) - 1;
-  return [OX + f * CELL + CELL / 2, OY + (8 - r) * CELL + CELL / 2];
+  let x = f - 4, y = 4 - r;  // from the centre, y down the screen
+  for (let k = 0; k < boardTurns; k++) [x, y] = [y, -x];
+  return [OX + (x + 4) * CELL + CELL / 2, OY + (y + 4) * CELL + CELL / 2];
+}
+
+// A guest sees the board from their seat; the host and spectators from red's.
+function turnsFor(st) {
+  return st.you && st.you.role === "seat" ? QUARTER_TURNS[st.you.seat] || 0 : 0;
 }
 
 function allSquares() {
@@ -434,7 +447,7 @@ function render(st) {
   if (!st || (game && st.id === game.id && st.version < game.version)) return;
   if (st.links) keepToken(st.id, st.links.host);
   const firstDraw = !game || game.id !== st.id;
-  if (firstDraw) { buildBoard(); window.splut.log = []; lastThought = null; }
+  if (firstDraw) { boardTurns = turnsFor(st); buildBoard(); window.splut.log = []; lastThought = null; }
   game = st;
   keepGame(st);
   document.body.classList.remove("no-game");

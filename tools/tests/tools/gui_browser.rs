@@ -416,7 +416,7 @@ impl Browser {
         )
     }
 
-    fn screenshot(&self, name: &str) {
+    pub(crate) fn screenshot(&self, name: &str) {
         // Let the pieces' slide (250 ms) end.
         std::thread::sleep(Duration::from_millis(300));
         let v = self.call("GET", &self.s("/screenshot"), None);

@@ -128,6 +128,13 @@ fn friends_at_a_table_play_to_the_end_through_a_reload_and_a_kill_9() {
         0
     );
 
+    // The friend sees the board from yellow's side (a5, its west tip, at
+    // the bottom); the host from red's (e1 at the bottom).
+    let lowest = "(() => { const y = (s) => document.querySelector(`[data-square=\"${s}\"]`).getBBox().y; \
+                  return ['a5', 'e1', 'e9', 'i5'].reduce((a, b) => (y(b) > y(a) ? b : a)); })()";
+    assert_eq!(friend.js(&format!("return {lowest};")), "a5");
+    assert_eq!(host.js(&format!("return {lowest};")), "e1");
+
     // The spectator sees the game, with nothing to click and no links.
     watcher.open(&watch, "the spectator's page");
     watcher.wait(
@@ -171,6 +178,7 @@ fn friends_at_a_table_play_to_the_end_through_a_reload_and_a_kill_9() {
     );
     // The README's picture: the host's page, the friend to move.
     host.screenshot_of("body", "gui-table.png");
+    friend.screenshot("gui-table-friend.png");
     click_steps(&friend, &["f7g7", "g7f7", "f7g7"]);
     host.wait(
         "game.side === 'r' && game.step_count === 7",
