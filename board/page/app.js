@@ -267,6 +267,20 @@ function drawTable(st) {
     $("join-name").focus();
   }
   form.classList.toggle("hidden", !unnamed);
+  // A guest may leave for good (not once they have, nor after the end).
+  $("seat-away").classList.toggle("hidden", !seat || !!seat.left || st.gameover);
+}
+
+// The takeover time is asked for when a seat is a friend's.
+function showTakeover() {
+  const any = [...document.querySelectorAll("#seats select")].some((k) => k.value === "invite");
+  $("takeover-row").classList.toggle("hidden", !any);
+}
+
+async function leaveSeat() {
+  if (!game || !confirm("Leave the game? The engine plays your seat to the end.")) return;
+  try { render(await api("POST", `/api/games/${game.id}/leave`)); }
+  catch (e) { showError(`Leave: ${e.message}`, false); }
 }
 
 async function takeSeat(ev) {
@@ -666,7 +680,9 @@ function drawSeatList(st) {
     const name = document.createElement("span");
     name.className = "seat-name seat-" + s.seat;
     name.textContent = SEAT_NAME[s.seat];
-    const who = s.engine ? `engine, ${levelName(s.level)}` : mine(s, st) && s.invited ? `you, ${personWord(s)}` : personWord(s);
+    const who = s.engine ? `engine, ${levelName(s.level)}`
+      : s.stand_in ? `engine for ${personWord(s)}, ${s.left ? "who left" : "away"}`
+      : mine(s, st) && s.invited ? `you, ${personWord(s)}` : personWord(s);
     let state = "";
     if (out) state = ` — out, ${ORDINAL[place]}`;
     else if (st.gameover && place === 1) state = " — wins";
@@ -1227,8 +1243,9 @@ function drawSeatForm() {
     if (!chosenKind[s]) chosenKind[s] = i === 0 ? "person" : "engine";
     kind.value = enginesOnly ? "engine" : chosenKind[s];
     kind.disabled = enginesOnly;
-    kind.addEventListener("change", () => { chosenKind[s] = kind.value; });
+    kind.addEventListener("change", () => { chosenKind[s] = kind.value; showTakeover(); });
     box.append(name(`seat-${s}`), kind);
+    showTakeover();
     const algo = document.createElement("select");
     algo.id = `algo-${s}`;
     named(algo, "col-algo", `seat-adv-${s}`);
@@ -1386,9 +1403,11 @@ async function newGame(confirmed) {
     movetime: Number($(`ms-${s}`).value) || 1000,
     level: levelOf(s),
   }));
+  const invites = seats.some((s) => s.invite);
   const spn = $("start-spn").value.trim();
   const body = spn ? { spn, seats } : { players: Number($("players").value), seats };
   body.pace = $("pace").value;
+  if (invites) body.takeover = Number($("takeover").value) || 60;
   if (await startNew(body)) $("spn-hint").textContent = "";
 }
 
@@ -1421,6 +1440,7 @@ function wire() {
   $("cancel-replace").addEventListener("click", () => $("replace-confirm").classList.add("hidden"));
   $("pass").addEventListener("click", () => playStep("pass"));
   $("join").addEventListener("submit", takeSeat);
+  $("leave").addEventListener("click", leaveSeat);
   $("pace").addEventListener("change", setPace);
   $("next-step").addEventListener("click", nextStep);
   $("help-open").addEventListener("click", () => showHelp(true));

@@ -534,6 +534,12 @@ pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, String> {
 pub enum Participant {
     /// A person, playing by clicks.
     Person,
+    /// A person for whom the engine played these turns while they were
+    /// away or after they left (a table's takeover): unrated for them.
+    StoodIn {
+        /// The turns the engine played, in order.
+        turns: Vec<u32>,
+    },
     /// An engine.
     Engine {
         /// Its `Algorithm` option.
@@ -557,10 +563,15 @@ pub enum Strength {
 impl Participant {
     /// The name a record gives it: `person`, or the engine's
     /// `<algorithm>-<ms>ms`, with `-elo<v>` or `-skill<v>` for a level
-    /// (`alphabeta-1000ms-elo1500`).
+    /// (`alphabeta-1000ms-elo1500`); a person the engine stood in for,
+    /// `person-unrated(engine:5,7)` (the turns it played).
     pub fn name(&self) -> String {
         match self {
             Participant::Person => "person".to_string(),
+            Participant::StoodIn { turns } => {
+                let turns: Vec<String> = turns.iter().map(u32::to_string).collect();
+                format!("person-unrated(engine:{})", turns.join(","))
+            }
             Participant::Engine {
                 algorithm,
                 movetime,
@@ -586,12 +597,15 @@ fn board_time_control(seats: &[(Seat, Participant)]) -> String {
             Participant::Engine { movetime, .. } => {
                 Some(format!("{}=movetime={movetime}", p.name()))
             }
-            Participant::Person => None,
+            Participant::Person | Participant::StoodIn { .. } => None,
         })
         .collect();
     tcs.sort();
     tcs.dedup();
-    if seats.iter().any(|(_, p)| *p == Participant::Person) {
+    if seats
+        .iter()
+        .any(|(_, p)| matches!(p, Participant::Person | Participant::StoodIn { .. }))
+    {
         tcs.push("person=none".into());
     }
     tcs.join(" ")

@@ -56,6 +56,23 @@ pub struct SeatConfig {
     /// The name its person gave (none until then).
     #[serde(default)]
     pub name: Option<String>,
+    /// A person's seat the engine plays for now: its person is away (a
+    /// table's takeover) or left for good.
+    #[serde(default)]
+    pub stand_in: bool,
+    /// Its person left for good: the engine plays it to the end.
+    #[serde(default)]
+    pub left: bool,
+    /// The turns the engine played for this person (unrated for them).
+    #[serde(default)]
+    pub stood_in: Vec<u32>,
+}
+
+impl SeatConfig {
+    /// Whether the engine plays this seat now (its own, or standing in).
+    pub fn engine_plays(&self) -> bool {
+        self.engine || self.stand_in
+    }
 }
 
 /// Longest name a person may give their seat, in characters.
@@ -336,7 +353,9 @@ impl Session {
             return None;
         }
         let side = pos.side_to_move().letter();
-        self.seats.iter().find(|s| s.seat == side && s.engine)
+        self.seats
+            .iter()
+            .find(|s| s.seat == side && s.engine_plays())
     }
 
     /// Raises the version to at least `floor`: a game resumed by a
@@ -363,6 +382,40 @@ impl Session {
             s.name = Some(name);
             self.bump();
         }
+        Ok(())
+    }
+
+    /// The engine plays a person's seat from now on (`on`: its person is
+    /// away, or has `left` for good), or gives it back to its person (not
+    /// after they left). A search or turn being shown for it when it is
+    /// given back is dropped, and the person plays on from there.
+    pub fn stand_in(
+        &mut self,
+        seat: char,
+        (on, left): (bool, bool),
+        now: Duration,
+    ) -> Result<(), Refusal> {
+        let c = self
+            .seats
+            .iter_mut()
+            .find(|c| c.seat == seat && !c.engine)
+            .ok_or_else(|| Refusal::BadInput("not a person's seat".into()))?;
+        if !on && c.left {
+            return Err(Refusal::Forbidden(
+                "this seat's person left the game".into(),
+            ));
+        }
+        if c.stand_in == on && c.left == (on && (left || c.left)) {
+            return Ok(());
+        }
+        c.stand_in = on;
+        c.left = on && (left || c.left);
+        let to_move = self.game.position().side_to_move().letter() == seat;
+        if !on && to_move {
+            self.cancel(now);
+        }
+        self.bump();
+        self.advance(now);
         Ok(())
     }
 
@@ -423,7 +476,7 @@ impl Session {
             && self
                 .seats
                 .iter()
-                .any(|s| s.engine && s.seat == game.position().side_to_move().letter())
+                .any(|s| s.engine_plays() && s.seat == game.position().side_to_move().letter())
         {
             undo_turn(&mut game);
         }
@@ -434,6 +487,10 @@ impl Session {
         }
         let left = game.steps().len();
         self.evals.retain(|e| e.step <= left);
+        let turn = game.position().turn();
+        for c in &mut self.seats {
+            c.stood_in.retain(|&t| t < turn);
+        }
         self.game = game;
         self.last_step = None;
         if self.engine == Engine::Up {
@@ -633,7 +690,7 @@ impl Session {
             .len()
             .checked_sub(2)
             .map(|i| positions[i].side_to_move().letter())
-            .is_some_and(|c| self.seats.iter().any(|s| s.engine && s.seat == c))
+            .is_some_and(|c| self.seats.iter().any(|s| s.engine_plays() && s.seat == c))
     }
 
     /// Moves the game on as far as it may go now: the engine's steps whose
@@ -681,10 +738,19 @@ impl Session {
         let Some(text) = s.turn.get(s.next).cloned() else {
             return;
         };
+        let (side, turn) = {
+            let pos = self.game.position();
+            (pos.side_to_move().letter(), pos.turn())
+        };
         if let Err(e) = self.game.play_text(&text) {
             self.error = Some(format!("the engine played an illegal step: {e}"));
             self.bump();
             return;
+        }
+        if let Some(c) = self.seats.iter_mut().find(|c| c.seat == side && c.stand_in)
+            && c.stood_in.last() != Some(&turn)
+        {
+            c.stood_in.push(turn);
         }
         self.last_step = Some(text);
         s.next += 1;
@@ -774,8 +840,13 @@ fn position_line(game: &Game, upto: usize) -> String {
 
 /// Who plays a seat, as its record names it.
 fn participant(c: &SeatConfig) -> Participant {
-    if !c.engine {
+    if !c.engine && c.stood_in.is_empty() {
         return Participant::Person;
+    }
+    if !c.engine {
+        return Participant::StoodIn {
+            turns: c.stood_in.clone(),
+        };
     }
     Participant::Engine {
         algorithm: c.algorithm.clone(),

@@ -53,7 +53,14 @@ pub struct NewGame {
     /// How fast the engine's steps are shown (default `normal`).
     #[serde(default)]
     pub pace: Pace,
+    /// A table's takeover: an invited person away this many seconds at
+    /// their turn has the engine play for them until they come back
+    /// (none: never).
+    pub takeover: Option<u64>,
 }
+
+/// Bounds on a table's takeover time, in seconds.
+pub const TAKEOVER: RangeInclusive<u64> = 1..=3600;
 
 impl NewGame {
     /// The game asked for and its seats, checked against the engine's
@@ -65,6 +72,13 @@ impl NewGame {
         levels: &Levels,
         bounds: RangeInclusive<u64>,
     ) -> Result<(Game, Vec<SeatConfig>), Refusal> {
+        if self.takeover.is_some_and(|t| !TAKEOVER.contains(&t)) {
+            return Err(Refusal::BadInput(format!(
+                "takeover must be {} to {} seconds",
+                TAKEOVER.start(),
+                TAKEOVER.end()
+            )));
+        }
         let game = game_of(self)?;
         let start = *game.start();
         let letters: Vec<char> = start.seats_in_game().map(|s| s.letter()).collect();
@@ -127,6 +141,9 @@ impl NewGame {
                 level: s.level,
                 invited: s.invite,
                 name: None,
+                stand_in: false,
+                left: false,
+                stood_in: Vec::new(),
             });
         }
         Ok((game, seats))

@@ -19,6 +19,9 @@ fn seat(letter: char, engine: bool) -> SeatConfig {
         level: None,
         invited: false,
         name: None,
+        stand_in: false,
+        left: false,
+        stood_in: Vec::new(),
     }
 }
 
@@ -110,7 +113,8 @@ fn a_new_game_is_the_pages_state() {
     assert_eq!(
         st["seats"][1],
         json!({"seat": "g", "engine": true, "algorithm": "alphabeta",
-               "movetime": 50, "level": null, "invited": false, "name": null})
+               "movetime": 50, "level": null, "invited": false, "name": null,
+               "stand_in": false, "left": false, "stood_in": []})
     );
     assert_eq!(
         legal(&s).len(),
@@ -536,4 +540,62 @@ fn a_person_names_their_seat_and_the_page_sees_it() {
         seat_name(&"é".repeat(MAX_NAME)).unwrap().chars().count(),
         MAX_NAME
     );
+}
+
+#[test]
+fn the_engine_stands_in_for_an_away_person_and_gives_the_seat_back() {
+    // Two people; green goes away after red's first step.
+    let game = Game::new(Position::start(2).unwrap());
+    let mut s = Session::new(
+        9,
+        game,
+        vec![seat('r', false), seat('g', false)],
+        Levels::default(),
+        Duration::ZERO,
+        Pace::None,
+        ms(0),
+    );
+    commands(&mut s);
+    let step = legal(&s)[0].clone();
+    s.step(&step, ms(1)).unwrap();
+    assert!(sent(&mut s).is_empty(), "no engine seat: no search");
+    s.stand_in('g', (true, false), ms(2)).unwrap();
+    assert!(sent(&mut s).iter().any(|l| l.starts_with("go movetime")));
+    assert_eq!(state(&s)["seats"][1]["stand_in"], true);
+    // Green's person may not play while the engine stands in.
+    let next = legal(&s)[0].clone();
+    assert_eq!(s.step(&next, ms(3)), Err(Refusal::NotPersonsTurn));
+    // The engine's turn (its 2 steps) is played and marked as its.
+    let turn = engine_turn(&s);
+    s.engine_event(EngineEvent::Answer(Ok(turn)), ms(10));
+    assert_eq!(state(&s)["step_count"], 3);
+    assert_eq!(s.seats()[1].stood_in, vec![2]);
+    let record = s.record();
+    assert!(record.contains("g=person-unrated(engine:2)"), "{record}");
+    // Red plays; green is away again at its turn, then comes back while
+    // the engine thinks: the search is dropped and the person plays.
+    for _ in 0..3 {
+        let step = legal(&s)[0].clone();
+        s.step(&step, ms(20)).unwrap();
+    }
+    assert!(sent(&mut s).iter().any(|l| l.starts_with("go movetime")));
+    s.stand_in('g', (false, false), ms(30)).unwrap();
+    assert_eq!(sent(&mut s), vec!["stop".to_string()]);
+    let late = engine_turn(&s);
+    s.engine_event(EngineEvent::Answer(Ok(late)), ms(31));
+    assert_eq!(
+        state(&s)["step_count"],
+        6,
+        "the dropped answer plays nothing"
+    );
+    let mine = legal(&s)[0].clone();
+    s.step(&mine, ms(32)).unwrap();
+    // Left for good: the engine plays on, and the seat is not given back.
+    s.stand_in('g', (true, true), ms(40)).unwrap();
+    assert_eq!(state(&s)["seats"][1]["left"], true);
+    assert!(matches!(
+        s.stand_in('g', (false, false), ms(41)),
+        Err(Refusal::Forbidden(_))
+    ));
+    assert!(s.stand_in('b', (true, false), ms(42)).is_err());
 }

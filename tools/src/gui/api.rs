@@ -113,6 +113,9 @@ pub struct Games {
     sessions: Mutex<HashMap<u64, Arc<Session>>>,
     /// Each game's table: who may do what ([`super::table`]).
     tables: Mutex<HashMap<u64, Access>>,
+    /// When each invited seat's person was last seen, and their requests
+    /// under way (a long-poll is someone there).
+    presence: Mutex<HashMap<(u64, char), Presence>>,
     /// Held while a game is made, so the cap on games holds under
     /// concurrent requests.
     creating: Mutex<()>,
@@ -173,6 +176,7 @@ impl Games {
         Games {
             sessions: Mutex::new(HashMap::new()),
             tables: Mutex::new(HashMap::new()),
+            presence: Mutex::new(HashMap::new()),
             creating: Mutex::new(()),
             next_id: AtomicU64::new(1),
             live,
@@ -210,15 +214,75 @@ impl Games {
     }
 
     /// Game `id` and who `token` is at its table: a game that is not
-    /// there is not found, a token that is not its own forbidden.
-    fn seated(&self, id: &str, token: Option<&str>) -> Result<(Arc<Session>, Who), Refusal> {
+    /// there is not found, a token that is not its own forbidden. An
+    /// invited person is seen (for as long as the request lasts: the
+    /// [`Seen`] kept), and given back their seat if the engine stood in.
+    fn seated(
+        &self,
+        id: &str,
+        token: Option<&str>,
+    ) -> Result<(Arc<Session>, Who, Seen<'_>), Refusal> {
         let s = self.session(id)?;
         let who = self
             .tables()
             .get(&s.id)
             .ok_or_else(|| Refusal::NotFound("no such game".into()))?
             .check(token)?;
-        Ok((s, who))
+        let seen = match who {
+            Who::Seat(seat) => {
+                let seen = Seen::begin(self, (s.id, seat));
+                let back = s
+                    .seats()
+                    .iter()
+                    .any(|c| c.seat == seat && c.stand_in && !c.left);
+                if back {
+                    s.stand_in(seat, false, false)?;
+                }
+                seen
+            }
+            _ => Seen(None),
+        };
+        Ok((s, who, seen))
+    }
+
+    fn presence(&self) -> std::sync::MutexGuard<'_, HashMap<(u64, char), Presence>> {
+        self.presence.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The engine stands in for each invited person away at their turn
+    /// past their table's takeover time (called every half second).
+    pub fn take_over(&self) {
+        let tables: Vec<(u64, u64)> = self
+            .tables()
+            .iter()
+            .filter_map(|(id, a)| a.takeover.map(|t| (*id, t)))
+            .collect();
+        for (id, after) in tables {
+            let Some(s) = self.sessions().get(&id).cloned() else {
+                continue;
+            };
+            let (_, game) = s.game();
+            let pos = game.position();
+            if pos.is_game_over() {
+                continue;
+            }
+            let side = pos.side_to_move().letter();
+            let seats = s.seats();
+            let Some(c) = seats
+                .iter()
+                .find(|c| c.seat == side && c.invited && !c.stand_in)
+            else {
+                continue;
+            };
+            let away = self
+                .presence()
+                .entry((id, c.seat))
+                .or_insert_with(Presence::new)
+                .away_for();
+            if away >= Duration::from_secs(after) {
+                let _ = s.stand_in(c.seat, true, false);
+            }
+        }
     }
 
     /// The state as `who` sees it: who they are at the table and, for the
@@ -245,6 +309,7 @@ impl Games {
     fn close(&self, id: u64, kept: bool) -> bool {
         let s = self.sessions().remove(&id);
         self.tables().remove(&id);
+        self.presence().retain(|(game, _), _| *game != id);
         match s {
             Some(s) => {
                 s.close();
@@ -340,7 +405,7 @@ impl Games {
             ("GET", ["api", "history"]) => self.history()?,
             ("GET", ["api", "history", id, "record"]) => self.history_record(id)?,
             ("GET", ["api", "games", id]) => {
-                let (s, who) = self.seated(id, token)?;
+                let (s, who, _seen) = self.seated(id, token)?;
                 let state = match query_value(query, "since")? {
                     Some(v) => {
                         let v = v.parse::<u64>().map_err(|_| {
@@ -353,13 +418,13 @@ impl Games {
                 Reply::json(200, self.seen_by(s.id, who, state))
             }
             ("DELETE", ["api", "games", id]) => {
-                let (s, who) = self.seated(id, token)?;
+                let (s, who, _seen) = self.seated(id, token)?;
                 who.host_only("close the game")?;
                 self.close(s.id, false);
                 Reply::json(200, serde_json::json!({ "closed": true }))
             }
             ("POST", ["api", "games", id, action]) => {
-                let (s, who) = self.seated(id, token)?;
+                let (s, who, _seen) = self.seated(id, token)?;
                 let state = self.action(&s, who, action, body)?;
                 Reply::json(200, self.seen_by(s.id, who, state))
             }
@@ -369,7 +434,7 @@ impl Games {
                 Reply::json(200, serde_json::to_value(positions).unwrap_or_default())
             }
             ("GET", ["api", "games", id, "record"]) => {
-                let (s, _) = self.seated(id, token)?;
+                let (s, _, _seen) = self.seated(id, token)?;
                 Reply {
                     status: 200,
                     content_type: "text/plain; charset=utf-8",
@@ -412,6 +477,13 @@ impl Games {
                     )),
                 }
             }
+            "leave" => match who {
+                // For good: the engine plays the seat to the game's end.
+                Who::Seat(seat) => s.stand_in(seat, true, true),
+                _ => Err(Refusal::Forbidden(
+                    "only an invited seat's link leaves the game".into(),
+                )),
+            },
             "takeback" => who.host_only("take back").and_then(|_| s.take_back()),
             "pace" => {
                 let b: PaceIn = requests::body(body)?;
@@ -452,7 +524,7 @@ impl Games {
             return Err(Refusal::TooManyGames(self.max_games));
         }
         let id = self.next_id.fetch_add(1, Ordering::SeqCst);
-        let access = Access::new(&seats)?;
+        let access = Access::new(&seats, req.takeover)?;
         self.keep_new(id, &game, &seats, req.pace, &access)?;
         let session = Session::start(
             (id, game, seats),
@@ -471,6 +543,58 @@ impl Games {
         self.sessions().insert(id, session);
         self.tables().insert(id, access);
         Ok(Reply::json(201, self.seen_by(id, Who::Host, state)))
+    }
+}
+
+/// An invited person's comings and goings.
+struct Presence {
+    /// Their requests under way.
+    in_flight: usize,
+    /// When they were last seen (their last request's end, or the
+    /// table's making).
+    last: std::time::Instant,
+}
+
+impl Presence {
+    fn new() -> Presence {
+        Presence {
+            in_flight: 0,
+            last: std::time::Instant::now(),
+        }
+    }
+
+    /// How long nobody has been there (zero while a request is).
+    fn away_for(&self) -> Duration {
+        if self.in_flight > 0 {
+            Duration::ZERO
+        } else {
+            self.last.elapsed()
+        }
+    }
+}
+
+/// An invited person's request under way: seen until it ends.
+struct Seen<'a>(Option<(&'a Games, (u64, char))>);
+
+impl<'a> Seen<'a> {
+    fn begin(games: &'a Games, key: (u64, char)) -> Seen<'a> {
+        games
+            .presence()
+            .entry(key)
+            .or_insert_with(Presence::new)
+            .in_flight += 1;
+        Seen(Some((games, key)))
+    }
+}
+
+impl Drop for Seen<'_> {
+    fn drop(&mut self) {
+        if let Some((games, key)) = self.0 {
+            let mut p = games.presence();
+            let e = p.entry(key).or_insert_with(Presence::new);
+            e.in_flight = e.in_flight.saturating_sub(1);
+            e.last = std::time::Instant::now();
+        }
     }
 }
 

@@ -264,6 +264,8 @@ pub fn run(cfg: Config) -> i32 {
         loop {
             std::thread::sleep(Duration::from_millis(500).min(after));
             g.reap(after);
+            // Invited people away at their turn: the engine stands in.
+            g.take_over();
         }
     });
     if cfg.open {

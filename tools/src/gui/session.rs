@@ -39,6 +39,8 @@ struct Inner {
     last_seen: Instant,
     /// The steps as the store has them.
     saved: Vec<Step>,
+    /// The seats as the store has them (names, stand-ins, their turns).
+    saved_seats: Vec<SeatConfig>,
     /// Whether the store has the game's end.
     ended: bool,
     /// The last failure to write, reported once.
@@ -77,6 +79,7 @@ impl Session {
         store: Arc<dyn Store>,
     ) -> Result<Arc<Session>, Refusal> {
         let saved = game.steps().to_vec();
+        let saved_seats = seats.clone();
         let machine = splut_board::session::Session::new(
             id,
             game,
@@ -96,6 +99,7 @@ impl Session {
                 told: Duration::ZERO,
                 last_seen: Instant::now(),
                 saved,
+                saved_seats,
                 ended: false,
                 save_error: None,
             }),
@@ -266,6 +270,11 @@ impl Session {
             self.store.end(self.id, &end)?;
             g.ended = true;
         }
+        if g.machine.seats() != g.saved_seats.as_slice() {
+            let seats = serde_json::to_string(g.machine.seats()).unwrap_or_default();
+            self.store.set_seats(self.id, &seats)?;
+            g.saved_seats = g.machine.seats().to_vec();
+        }
         g.save_error = None;
         Ok(())
     }
@@ -388,17 +397,13 @@ impl Session {
     /// A person names their seat; the state after it. Kept before it is
     /// acknowledged, as a step is.
     pub fn set_name(&self, seat: char, name: &str) -> Result<serde_json::Value, Refusal> {
-        let mut g = self.lock();
-        g.last_seen = Instant::now();
-        let before = g.machine.clone();
-        g.machine.set_name(seat, name)?;
-        let seats = serde_json::to_string(g.machine.seats()).unwrap_or_default();
-        if let Err(e) = self.store.set_seats(self.id, &seats) {
-            g.machine = before;
-            return Err(Refusal::Store(format!("not saved, nothing changed: {e}")));
-        }
-        self.changed.notify_all();
-        Ok(json(&g))
+        self.request(|m, _| m.set_name(seat, name))
+    }
+
+    /// The engine plays a person's seat (`on`: away, or `left` for good)
+    /// or gives it back; kept before it is acknowledged.
+    pub fn stand_in(&self, seat: char, on: bool, left: bool) -> Result<serde_json::Value, Refusal> {
+        self.request(|m, now| m.stand_in(seat, (on, left), now))
     }
 }
 

@@ -20,6 +20,10 @@ pub struct Access {
     spectator: String,
     /// Each invited seat's letter and token.
     invited: Vec<(char, String)>,
+    /// Seconds an invited person may be away at their turn before the
+    /// engine plays for them (none: never).
+    #[serde(default)]
+    pub takeover: Option<u64>,
 }
 
 /// Who a request comes from, by its token.
@@ -35,8 +39,9 @@ pub enum Who {
 
 impl Access {
     /// New tokens for a game with these seats (an invited seat gets one).
-    pub fn new(seats: &[SeatConfig]) -> Result<Access, Refusal> {
+    pub fn new(seats: &[SeatConfig], takeover: Option<u64>) -> Result<Access, Refusal> {
         Ok(Access {
+            takeover,
             host: token()?,
             spectator: token()?,
             invited: seats
@@ -146,6 +151,9 @@ mod tests {
             level: None,
             invited,
             name: None,
+            stand_in: false,
+            left: false,
+            stood_in: Vec::new(),
         }
     }
 
@@ -156,7 +164,7 @@ mod tests {
             seat('y', false, true),
             seat('g', true, false),
         ];
-        let a = Access::new(&seats).unwrap();
+        let a = Access::new(&seats, None).unwrap();
         let links = a.links();
         let host = links["host"].as_str().unwrap();
         let guest = links["seats"]["y"].as_str().unwrap();
@@ -191,7 +199,10 @@ mod tests {
     #[test]
     fn tokens_differ_every_time() {
         let seats = [seat('r', false, true), seat('g', false, true)];
-        let (a, b) = (Access::new(&seats).unwrap(), Access::new(&seats).unwrap());
+        let (a, b) = (
+            Access::new(&seats, None).unwrap(),
+            Access::new(&seats, None).unwrap(),
+        );
         assert_ne!(a.links(), b.links());
     }
 }

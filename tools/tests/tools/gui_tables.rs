@@ -257,3 +257,68 @@ fn a_seats_link_comes_back_after_kill_9_with_its_name_and_game() {
     );
     assert_eq!(gui.get_as(&path, None).status, 403);
 }
+
+/// Waits (polling as the host) until `done` holds for game `id`.
+fn until(gui: &Gui, id: u64, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+    gui.wait_for(id, Duration::from_secs(30), what, done)
+}
+
+#[test]
+fn the_engine_stands_in_for_an_away_friend_until_they_come_back_or_leave() {
+    let gui = Gui::start(&[]);
+    let st = gui.new_game(json!({
+        "players": 2,
+        "takeover": 2,
+        "seats": [
+            {"engine": false},
+            {"engine": false, "invite": true, "algorithm": "random", "movetime": 50},
+        ],
+    }));
+    let id = st["id"].as_u64().unwrap();
+    let host = st["links"]["host"].as_str().unwrap().to_string();
+    let guest = st["links"]["seats"]["g"].as_str().unwrap().to_string();
+    let path = format!("/api/games/{id}");
+
+    // Red plays; green's friend is not there: after 2 s the engine plays
+    // green's turn, and red is to move again.
+    play_turn(&gui, id, &host);
+    let st = until(&gui, id, "the engine's turn for green", |s| {
+        s["side"] == "r"
+    });
+    assert_eq!(st["seats"][1]["stand_in"], true, "{st}");
+    assert_eq!(st["seats"][1]["stood_in"], json!([2]));
+    let record = gui.get(&format!("{path}/record")).body;
+    assert!(record.contains("g=person-unrated(engine:2)"), "{record}");
+
+    // The friend comes back (any request of theirs), and plays their turn.
+    let st = gui.get_as(&path, Some(&guest)).json();
+    assert_eq!(st["seats"][1]["stand_in"], false, "{st}");
+    play_turn(&gui, id, &host);
+    let st = play_turn(&gui, id, &guest);
+    assert_eq!(st["side"], "r");
+    assert_eq!(
+        st["seats"][1]["stood_in"],
+        json!([2]),
+        "the friend's own turn is theirs"
+    );
+
+    // Another's link cannot leave for the friend; the friend leaves for
+    // good: the engine plays green to the end, whatever they ask.
+    let r = gui.post_as(&format!("{path}/leave"), "", Some(&host));
+    assert_eq!(r.status, 403, "{}", r.body);
+    let r = gui.post_as(&format!("{path}/leave"), "", Some(&guest));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["seats"][1]["left"], true);
+    play_turn(&gui, id, &host);
+    let st = gui.get_as(&path, Some(&guest)).json();
+    assert_eq!(
+        st["seats"][1]["stand_in"], true,
+        "a friend who left is not back: {st}"
+    );
+    until(&gui, id, "the engine's turn after leaving", |s| {
+        s["side"] == "r"
+    });
+    // Out of bounds: refused.
+    let bad = json!({"players": 2, "takeover": 0, "seats": [{"engine": false}, {"engine": false}]});
+    assert_eq!(gui.post("/api/games", &bad.to_string()).status, 422);
+}

@@ -119,7 +119,7 @@ impl Games {
         let (id, game, seats, pace) = read_back(&g)?;
         let access = if g.game.access.is_empty() {
             // Kept before tables: new tokens (its old page cannot come back).
-            let a = Access::new(&seats).map_err(|e| e.to_string())?;
+            let a = Access::new(&seats, None).map_err(|e| e.to_string())?;
             let text = serde_json::to_string(&a).unwrap_or_default();
             self.store.set_access(id, &text).map_err(|e| e.0)?;
             a

@@ -27,8 +27,8 @@ pub struct Req {
 }
 
 /// The API's actions on a game.
-pub const ACTIONS: [&str; 7] = [
-    "step", "takeback", "restart", "hint", "review", "pace", "next",
+pub const ACTIONS: [&str; 9] = [
+    "step", "takeback", "restart", "hint", "review", "pace", "next", "join", "leave",
 ];
 
 impl Req {
@@ -286,6 +286,16 @@ pub fn action_body(rng: &mut Rng, action: &str) -> Vec<u8> {
                 "e2e3 e3e4",
             ]);
             serde_json::json!({ "step": step }).to_string().into_bytes()
+        }
+        "join" => {
+            let name = rng.pick(&[
+                "Ann",
+                "",
+                "<script>x</script>",
+                "a\u{1b}b",
+                "xxxxxxxxxxxxxxxxxxxxxxxxxx",
+            ]);
+            serde_json::json!({ "name": name }).to_string().into_bytes()
         }
         "pace" => {
             let p = rng.pick(&["none", "normal", "slow", "step", "fast", ""]);
