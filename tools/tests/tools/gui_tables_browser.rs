@@ -244,3 +244,110 @@ fn friends_at_a_table_play_to_the_end_through_a_reload_and_a_kill_9() {
     );
     assert_eq!(st["places"], json!({"y": 1, "r": 2, "g": 3}));
 }
+
+/// The first plain step of the side to move that a click from and a
+/// click to play alone (no chooser), from the page's legal steps.
+fn a_plain_step(b: &Browser) -> String {
+    b.js(
+        "const l = game.legal.filter(s => /^[a-i][1-9][a-i][1-9]$/.test(s)); \
+         return l.find(s => game.legal.filter(t => t.startsWith(s)).length === 1);",
+    )
+    .as_str()
+    .expect("a plain step")
+    .to_string()
+}
+
+#[test]
+fn the_engine_plays_for_a_friend_who_went_away_and_the_friend_plays_on() {
+    let Some((chromium, chromedriver)) = browser_programs() else {
+        return;
+    };
+    let gui = Gui::start(&[]);
+    let url = gui.url();
+    let host = Browser::start(&chromium, &chromedriver);
+    let friend = Browser::start(&chromium, &chromedriver);
+    host.open(&url, "the host's page");
+    host.click("#kind-g option[value=\"invite\"]");
+    host.wait(
+        "!document.getElementById('takeover-row').classList.contains('hidden')",
+        Duration::from_secs(5),
+        "the takeover setting",
+    );
+    host.type_into("#takeover", "2");
+    host.click("#algo-g option[value=\"random\"]");
+    host.type_into("#ms-g", "50");
+    host.start_game();
+    host.wait(
+        "document.getElementById('board').dataset.gameId",
+        Duration::from_secs(10),
+        "the game",
+    );
+    let green = link(&host, "g");
+    friend.open(&green, "the friend's page");
+    friend.wait(
+        "!document.getElementById('join').classList.contains('hidden')",
+        Duration::from_secs(10),
+        "the name form",
+    );
+    friend.type_into("#join-name", "Gil");
+    friend.click("#join-take");
+    friend.wait(
+        "game.seats[1].name === 'Gil'",
+        Duration::from_secs(10),
+        "the name",
+    );
+
+    // The friend goes away (the tab closed); red plays its first step.
+    friend.go("about:blank");
+    click_steps(&host, &["e2e3"]);
+    // Two seconds after the friend's last request ended (their long-poll
+    // may wait up to 20 s for news), the engine plays green's turn.
+    host.wait(
+        "game.side === 'r' && game.step_count === 3 && game.seats[1].stand_in",
+        Duration::from_secs(40),
+        "the engine's turn for the friend",
+    );
+    host.wait(
+        "[...document.querySelectorAll('#seat-list li')].some(l => l.textContent.includes('engine for Gil, away'))",
+        Duration::from_secs(5),
+        "the seat list saying so",
+    );
+    // During red's turn the friend comes back (the page again): the seat
+    // is theirs at once; red ends its turn and the friend plays theirs.
+    let red = a_plain_step(&host);
+    click_steps(&host, &[red.as_str()]);
+    friend.open(&url, "the friend's page again");
+    friend.wait(
+        "game.you && game.you.seat === 'g' && !game.seats[1].stand_in",
+        Duration::from_secs(20),
+        "the friend's seat back",
+    );
+    while host.js("return game.side;") == "r" {
+        let red = a_plain_step(&host);
+        click_steps(&host, &[red.as_str()]);
+    }
+    friend.wait(
+        "game.side === 'g'",
+        Duration::from_secs(10),
+        "the friend's turn",
+    );
+    let st = friend.js("return game;");
+    assert_eq!(st["seats"][1]["stood_in"], json!([2]), "{st}");
+    for _ in 0..3 {
+        if friend.js("return game.side;") != "g" {
+            break;
+        }
+        let step = a_plain_step(&friend);
+        click_steps(&friend, &[step.as_str()]);
+    }
+    let st = host.wait(
+        "game.side === 'r' && game.step_count === 9 && game",
+        Duration::from_secs(10),
+        "the friend's own turn",
+    );
+    assert_eq!(
+        st["seats"][1]["stood_in"],
+        json!([2]),
+        "the friend's turn is theirs: {st}"
+    );
+}
