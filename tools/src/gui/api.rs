@@ -261,13 +261,9 @@ impl Games {
             let Some(s) = self.sessions().get(&id).cloned() else {
                 continue;
             };
-            let (_, game) = s.game();
-            let pos = game.position();
-            if pos.is_game_over() {
+            let Some((side, seats)) = s.mover() else {
                 continue;
-            }
-            let side = pos.side_to_move().letter();
-            let seats = s.seats();
+            };
             let Some(c) = seats
                 .iter()
                 .find(|c| c.seat == side && c.invited && !c.stand_in)
@@ -609,12 +605,13 @@ struct JoinIn {
 /// is the mover's alone); a spectator is refused always. The engine's
 /// turn and a finished game are left to the game to refuse (409).
 fn own_turn(s: &Session, who: Who) -> Result<(), Refusal> {
-    let (_, game) = s.game();
-    let pos = game.position();
-    let side = pos.side_to_move().letter();
-    let seats = s.seats();
-    let engines = seats.iter().any(|c| c.seat == side && c.engine);
-    if who != Who::Spectator && (who.plays(side, &seats) || engines || pos.is_game_over()) {
+    let open = match s.mover() {
+        Some((side, seats)) => {
+            who.plays(side, &seats) || seats.iter().any(|c| c.seat == side && c.engine)
+        }
+        None => true,
+    };
+    if who != Who::Spectator && open {
         return Ok(());
     }
     Err(match who {

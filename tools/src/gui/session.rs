@@ -315,6 +315,14 @@ impl Session {
         (g.machine.start_spn().to_string(), g.machine.game().clone())
     }
 
+    /// The seat to move and every seat, unless the game is over (read
+    /// under one lock, the game not copied: the tables' checks).
+    pub fn mover(&self) -> Option<(char, Vec<SeatConfig>)> {
+        let g = self.lock();
+        let pos = g.machine.game().position();
+        (!pos.is_game_over()).then(|| (pos.side_to_move().letter(), g.machine.seats().to_vec()))
+    }
+
     /// Time since the page last asked about this game.
     pub fn idle_for(&self) -> Duration {
         self.lock().last_seen.elapsed()

@@ -145,15 +145,19 @@ pub fn keep_token(port: u16, id: u64, token: &str) {
     TOKENS.lock().unwrap().push(((port, id), token.to_string()));
 }
 
-/// The host token of the game `path` is about (`/api/games/<id>…`), if a
-/// test made it on the server at `port`.
-pub fn host_token(port: u16, path: &str) -> Option<String> {
-    let id: u64 = path
-        .strip_prefix("/api/games/")?
+/// The id of the game a path is about (`/api/games/<id>…`), if any.
+pub fn game_in_path(path: &str) -> Option<u64> {
+    path.strip_prefix("/api/games/")?
         .split(['/', '?'])
         .next()?
         .parse()
-        .ok()?;
+        .ok()
+}
+
+/// The host token of the game `path` is about (`/api/games/<id>…`), if a
+/// test made it on the server at `port`.
+pub fn host_token(port: u16, path: &str) -> Option<String> {
+    let id = game_in_path(path)?;
     TOKENS
         .lock()
         .unwrap()

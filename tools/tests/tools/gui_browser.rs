@@ -75,7 +75,7 @@ pub(crate) fn browser_programs() -> Option<(String, String)> {
     Some((chromium, chromedriver))
 }
 
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -562,11 +562,7 @@ impl Site {
         match &self.gui {
             Some(gui) => {
                 // As the page asks: with the token its game gave it.
-                let id = path
-                    .strip_prefix("/api/games/")
-                    .and_then(|r| r.split(['/', '?']).next())
-                    .and_then(|id| id.parse().ok());
-                let token = id.and_then(|id| page_token(b, id));
+                let token = game_in_path(path).and_then(|id| page_token(b, id));
                 let r = gui.get_as(path, token.as_deref());
                 assert_eq!(r.status, 200, "{path}: {}", r.body);
                 if path.ends_with("/record") {

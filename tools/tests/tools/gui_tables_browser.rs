@@ -5,7 +5,7 @@
 //! `kill -9` and started again on the same file and port, and every step
 //! is still there; a step for another's seat is refused.
 
-use crate::gui_browser::{Browser, browser_programs, page_token};
+use crate::gui_browser::{Browser, browser_programs, free_port, page_token};
 use crate::support::gui::*;
 use crate::support::temp;
 use serde_json::{Value, json};
@@ -47,6 +47,24 @@ fn link(host: &Browser, key: &str) -> String {
     v.as_str().unwrap().to_string()
 }
 
+/// The friend opens their seat's `link` and gives `name` (the second
+/// seat's, as in both tests), waiting until the game has it.
+fn join(friend: &Browser, link: &str, name: &str) {
+    friend.open(link, "the friend's page");
+    friend.wait(
+        "!document.getElementById('join').classList.contains('hidden')",
+        Duration::from_secs(10),
+        "the name form",
+    );
+    friend.type_into("#join-name", name);
+    friend.click("#join-take");
+    friend.wait(
+        &format!("game.seats[1].name === {}", json!(name)),
+        Duration::from_secs(10),
+        "the name taken",
+    );
+}
+
 /// A step posted by this page with its own token: the answer's status.
 fn post_step_as_page(b: &Browser, id: u64, step: &str) -> Value {
     let tok = page_token(b, id).unwrap_or_default();
@@ -55,14 +73,6 @@ fn post_step_as_page(b: &Browser, id: u64, step: &str) -> Value {
            headers: {{'Content-Type': 'application/json', Authorization: 'Bearer {tok}'}}, \
            body: JSON.stringify({{step: '{step}'}})}}).then(r => r.status);"
     ))
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 #[test]
@@ -105,19 +115,7 @@ fn friends_at_a_table_play_to_the_end_through_a_reload_and_a_kill_9() {
     assert_ne!(yellow, watch);
 
     // The friend opens yellow's link and gives a name (markup is text).
-    friend.open(&yellow, "the friend's page");
-    friend.wait(
-        "!document.getElementById('join').classList.contains('hidden')",
-        Duration::from_secs(10),
-        "the name form",
-    );
-    friend.type_into("#join-name", "Yan <i>");
-    friend.click("#join-take");
-    friend.wait(
-        "game.seats[1].name === 'Yan <i>'",
-        Duration::from_secs(10),
-        "the name taken",
-    );
+    join(&friend, &yellow, "Yan <i>");
     host.wait(
         "[...document.querySelectorAll('#seat-list li')].some(l => l.textContent.includes('Yan <i>'))",
         Duration::from_secs(10),
@@ -283,19 +281,7 @@ fn the_engine_plays_for_a_friend_who_went_away_and_the_friend_plays_on() {
         "the game",
     );
     let green = link(&host, "g");
-    friend.open(&green, "the friend's page");
-    friend.wait(
-        "!document.getElementById('join').classList.contains('hidden')",
-        Duration::from_secs(10),
-        "the name form",
-    );
-    friend.type_into("#join-name", "Gil");
-    friend.click("#join-take");
-    friend.wait(
-        "game.seats[1].name === 'Gil'",
-        Duration::from_secs(10),
-        "the name",
-    );
+    join(&friend, &green, "Gil");
 
     // The friend goes away (the tab closed); red plays its first step.
     friend.go("about:blank");

@@ -250,32 +250,20 @@ impl Worker {
     /// (403) whatever it asks. A game whose token is not known may refuse
     /// too.
     fn as_host(&mut self, mut req: Req, target: &str, allowed: &[u16]) -> (Req, Vec<u16>) {
-        let id = target
-            .strip_prefix("/api/games/")
-            .and_then(|r| r.split(['/', '?']).next())
-            .and_then(|x| x.parse::<u64>().ok());
-        let Some(id) = id else {
+        let Some(id) = crate::support::gui::game_in_path(target) else {
             return (req, allowed.to_vec());
         };
         let known = self.sh.pool.lock().unwrap().tokens.get(&id).cloned();
-        let Some(token) = known else {
+        let Some(host_token) = known else {
             return (req, [allowed, &[403]].concat());
         };
         let token = match self.rng.below(40) {
             0 => None,
             1 => Some("0123456789abcdef0123456789abcdef".to_string()),
-            2 => Some(format!("{token}x")),
-            _ => Some(token),
+            2 => Some(format!("{host_token}x")),
+            _ => Some(host_token.clone()),
         };
-        let host = token.as_deref()
-            == self
-                .sh
-                .pool
-                .lock()
-                .unwrap()
-                .tokens
-                .get(&id)
-                .map(String::as_str);
+        let host = token.as_deref() == Some(host_token.as_str());
         if let Some(t) = token {
             req.headers
                 .push(format!("Authorization: Bearer {t}").into_bytes());
