@@ -35,6 +35,12 @@ use std::time::Duration;
 /// An engine silent this long past its time per turn is hung.
 pub const HUNG_AFTER: Duration = Duration::from_secs(10);
 
+/// The least time between two versions that differ only by the engine's
+/// `info` (its thinking, on the page): an engine writes a line for each
+/// depth, several in 100 ms, and each version wakes every page of the
+/// game; a person reads no more than a few a second.
+pub const INFO_EVERY: Duration = Duration::from_millis(250);
+
 /// Who plays a seat (read back by a host that keeps its games).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatConfig {
@@ -250,6 +256,10 @@ pub struct Session {
     last_step: Option<String>,
     evals: Vec<EvalPoint>,
     out: VecDeque<Command>,
+    /// When an `info` last made a version ([`INFO_EVERY`]).
+    info_shown: Option<Duration>,
+    /// An `info` arrived since the last version: shown at the next one.
+    info_pending: bool,
 }
 
 impl Session {
@@ -287,6 +297,8 @@ impl Session {
             last_step: None,
             evals: Vec::new(),
             out: VecDeque::from([Command::Start]),
+            info_shown: None,
+            info_pending: false,
         };
         s.advance(now);
         s
@@ -298,11 +310,28 @@ impl Session {
     }
 
     /// When the machine wants [`Session::wake`] called: an engine step's
-    /// pause ends, or a search is overdue.
+    /// pause ends, a search is overdue, or its held-back `info` is due.
     pub fn wake_at(&self) -> Option<Duration> {
         let step = self.step_due().filter(|_| self.pace != Pace::Step);
         let hung = self.searches.front().map(|s| s.deadline);
-        step.into_iter().chain(hung).min()
+        step.into_iter().chain(hung).chain(self.info_due()).min()
+    }
+
+    /// When the `info` held back is shown, if one is.
+    fn info_due(&self) -> Option<Duration> {
+        self.info_pending
+            .then(|| self.info_shown.map_or(Duration::ZERO, |t| t + INFO_EVERY))
+    }
+
+    /// A new `info` is shown at once if the last was [`INFO_EVERY`] ago,
+    /// else at the next version (a step, or [`Session::wake`] when due).
+    fn show_info(&mut self, now: Duration) {
+        if self.info_shown.is_none_or(|t| now >= t + INFO_EVERY) {
+            self.info_shown = Some(now);
+            self.bump();
+        } else {
+            self.info_pending = true;
+        }
     }
 
     /// The game's id.
@@ -344,6 +373,8 @@ impl Session {
 
     fn bump(&mut self) {
         self.version += 1;
+        // Every version shows the engine's last `info`.
+        self.info_pending = false;
     }
 
     /// The seat to move, if it is the engine's and it may play.
@@ -545,6 +576,10 @@ impl Session {
             self.out.push_back(Command::Quit);
             return;
         }
+        if self.info_due().is_some_and(|t| now >= t) {
+            self.info_shown = Some(now);
+            self.bump();
+        }
         self.advance(now);
     }
 
@@ -596,7 +631,7 @@ impl Session {
                     if winprob.is_some() {
                         t.winprob = winprob;
                     }
-                    self.bump();
+                    self.show_info(now);
                 }
             }
             EngineEvent::Refused(why) => {

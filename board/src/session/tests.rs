@@ -189,6 +189,38 @@ fn the_engines_turn_is_read_and_shown_at_the_pace() {
 }
 
 #[test]
+fn the_engines_info_makes_a_version_at_most_every_info_every() {
+    let mut s = person_vs_engine(Pace::Normal);
+    let step = legal(&s)[0].clone();
+    s.step(&step, ms(0)).unwrap();
+    sent(&mut s);
+    let v = s.version();
+    // The first report is shown at once.
+    s.engine_event(info(1), ms(10));
+    assert_eq!(s.version(), v + 1);
+    // The next ones within INFO_EVERY are kept, not shown: no version
+    // wakes the pages, but a read sees the newest.
+    s.engine_event(info(2), ms(20));
+    s.engine_event(info(3), ms(30));
+    assert_eq!(s.version(), v + 1);
+    assert_eq!(state(&s)["thinking"]["info"]["depth"], 3);
+    let due = ms(10) + INFO_EVERY;
+    assert_eq!(s.wake_at(), Some(due));
+    s.wake(due - ms(1));
+    assert_eq!(s.version(), v + 1, "woken early");
+    s.wake(due);
+    assert_eq!(s.version(), v + 2);
+    assert_eq!(s.wake_at(), Some(ms(50) + HUNG_AFTER), "nothing held back");
+    // A report held back is shown by the next version of any kind.
+    s.engine_event(info(4), due + ms(5));
+    assert!(s.wake_at() < Some(ms(50) + HUNG_AFTER));
+    let turn = engine_turn(&s);
+    s.engine_event(EngineEvent::Answer(Ok(turn)), due + ms(10));
+    assert!(s.version() > v + 2);
+    assert_ne!(s.wake_at(), Some(due + INFO_EVERY), "the answer showed it");
+}
+
+#[test]
 fn step_by_step_waits_for_next() {
     let mut s = person_vs_engine(Pace::Step);
     assert_eq!(s.next(ms(0)), Err(Refusal::NothingWaiting));
