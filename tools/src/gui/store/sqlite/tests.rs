@@ -194,3 +194,48 @@ fn a_version_1_file_is_brought_up_to_date_with_its_games() {
         .unwrap();
     assert_eq!(v, SCHEMA_VERSION);
 }
+
+#[test]
+fn writers_at_once_share_one_sync_and_every_write_is_kept() {
+    let path = temp_file("group.db");
+    let db = std::sync::Arc::new(Sqlite::open(Some(&path)).unwrap());
+    for id in 1..=6 {
+        db.create(&game(id)).unwrap();
+    }
+    let before = db.syncs.load(Ordering::SeqCst);
+    let all = db.commits.load(Ordering::SeqCst) + 6;
+    // A sync under way: the writers commit, then wait behind it.
+    let held = db.synced.lock().unwrap();
+    let writers: Vec<_> = (1..=6)
+        .map(|id| {
+            let db = db.clone();
+            std::thread::spawn(move || db.append(id, 0, &steps(&["e2e3", "e8e7"])))
+        })
+        .collect();
+    while db.commits.load(Ordering::SeqCst) < all {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    drop(held);
+    for w in writers {
+        w.join().unwrap().unwrap();
+    }
+    // The first writer's sync covered the other five's commits.
+    assert_eq!(db.syncs.load(Ordering::SeqCst), before + 1);
+    drop(db);
+    let db = Sqlite::open(Some(&path)).unwrap();
+    for id in 1..=6 {
+        assert_eq!(
+            db.game(id).unwrap().unwrap().steps,
+            steps(&["e2e3", "e8e7"])
+        );
+    }
+}
+
+#[test]
+fn a_database_in_memory_syncs_nothing() {
+    let db = Sqlite::open(None).unwrap();
+    db.create(&game(1)).unwrap();
+    db.append(1, 0, &steps(&["a"])).unwrap();
+    assert_eq!(db.syncs.load(Ordering::SeqCst), 0);
+    assert_eq!(db.commits.load(Ordering::SeqCst), 2);
+}
