@@ -162,17 +162,18 @@ impl Games {
         store: Arc<dyn Store>,
     ) -> Games {
         let live = Arc::new(AtomicUsize::new(0));
-        let (algorithms, levels, engine_error) = match engines.start(&live, &Default::default()) {
-            Ok((e, ugi)) => {
-                e.quit(super::QUIT_GRACE);
-                (
-                    option_choices(&ugi, "Algorithm"),
-                    Levels::from_ugi(&ugi),
-                    None,
-                )
-            }
-            Err(e) => (Vec::new(), Levels::default(), Some(e)),
-        };
+        let (algorithms, levels, engine_error) =
+            match engines.start(&live, (&Default::default(), &Default::default())) {
+                Ok((e, ugi)) => {
+                    e.quit(super::QUIT_GRACE);
+                    (
+                        option_choices(&ugi, "Algorithm"),
+                        Levels::from_ugi(&ugi),
+                        None,
+                    )
+                }
+                Err(e) => (Vec::new(), Levels::default(), Some(e)),
+            };
         Games {
             sessions: Mutex::new(HashMap::new()),
             tables: Mutex::new(HashMap::new()),

@@ -61,17 +61,17 @@ pub enum Engines {
 impl Engines {
     /// A game's engine, its handshake done, with its lines up to `ugiok`;
     /// a process is counted in `live`, an in-process engine's waits for a
-    /// slot in `waited`.
+    /// slot in `waited` and its lines ring `bell`.
     pub fn start(
         &self,
         live: &Arc<AtomicUsize>,
-        waited: &Arc<pool::Waited>,
+        (waited, bell): (&Arc<pool::Waited>, &Arc<pool::Bell>),
     ) -> Result<(Link, Vec<String>), String> {
         match self {
             Engines::Process(command) => {
                 start_engine(command, live).map(|(e, ugi)| (Link::Process(e), ugi))
             }
-            Engines::InProcess(pool) => pool::start_seat(pool, waited, ANSWER_TIMEOUT)
+            Engines::InProcess(pool) => pool::start_seat(pool, (waited, bell), ANSWER_TIMEOUT)
                 .map(|(s, ugi)| (Link::InProcess(s), ugi)),
         }
     }
@@ -110,6 +110,12 @@ impl Link {
             Link::Process(c) => c.recv(Duration::ZERO).map_err(|e| e.to_string()),
             Link::InProcess(s) => Ok(s.recv(Duration::ZERO)),
         }
+    }
+
+    /// Whether its lines ring the game's bell ([`pool::Bell`]): an
+    /// in-process engine's do; a process's are polled.
+    pub fn rings(&self) -> bool {
+        matches!(self, Link::InProcess(_))
     }
 
     /// Whether the engine still runs.

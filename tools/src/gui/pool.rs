@@ -29,6 +29,26 @@ pub const HASH_MIB: &str = "2";
 /// `bestmove` must not keep the slot).
 const CHECK_EVERY: Duration = Duration::from_millis(100);
 
+/// The nice value of the engine seats' threads (their searches inherit
+/// it): below the server's, so a person's step is answered at once
+/// however many searches run; a search then gets the cores the answers
+/// leave it, its time per turn still counted by the clock.
+pub const SEARCH_NICE: i32 = 10;
+
+/// Lowers the calling thread's priority to [`SEARCH_NICE`] (Linux, where
+/// the nice value is a thread's; elsewhere nothing changes). The threads
+/// it starts inherit it.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    #[allow(unsafe_code)]
+    // SAFETY: plain system calls on this thread's own id; a failure (a
+    // sandbox refusing it) leaves the priority as it was.
+    unsafe {
+        let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+        libc::setpriority(libc::PRIO_PROCESS, tid, SEARCH_NICE);
+    }
+}
+
 /// How long an ending engine's search is given to stop before its slot
 /// is freed anyway.
 const STOP_GRACE: Duration = Duration::from_millis(500);
@@ -63,6 +83,36 @@ impl Waited {
         if let Some(t) = w.1.take() {
             w.0 += t.elapsed();
         }
+    }
+}
+
+/// A game's thread's bell: rung when its engine writes a line (or a
+/// request changes the game), so the thread reads at once instead of
+/// polling. It stays rung until the thread has waited on it: no ring is
+/// lost between the thread's last look and its wait.
+#[derive(Debug, Default)]
+pub struct Bell {
+    rung: Mutex<bool>,
+    ring: std::sync::Condvar,
+}
+
+impl Bell {
+    /// Rings: the waiting thread wakes (or, if it is not waiting, does
+    /// not wait at its next [`Bell::wait`]).
+    pub fn ring(&self) {
+        *lock(&self.rung) = true;
+        self.ring.notify_one();
+    }
+
+    /// Waits until rung or for `timeout`, and silences the bell.
+    pub fn wait(&self, timeout: Duration) {
+        let rung = lock(&self.rung);
+        let mut rung = self
+            .ring
+            .wait_timeout_while(rung, timeout, |r| !*r)
+            .map(|r| r.0)
+            .unwrap_or_else(|e| e.into_inner().0);
+        *rung = false;
     }
 }
 
@@ -187,6 +237,8 @@ impl Pool {
 struct Lines {
     partial: Vec<u8>,
     to_game: Sender<String>,
+    /// Rung at each line for the game's thread.
+    bell: Arc<Bell>,
     place: Arc<Place>,
     pool: Pool,
 }
@@ -202,6 +254,7 @@ impl Write for Lines {
             }
             // The game may be gone; the engine does not care.
             let _ = self.to_game.send(line);
+            self.bell.ring();
         }
         Ok(buf.len())
     }
@@ -222,8 +275,8 @@ pub struct Seat {
 impl Seat {
     /// Starts an engine with a small table ([`HASH_MIB`]) on a thread of
     /// its own, its searches in `pool`, its game's waiting counted in
-    /// `waited`.
-    pub fn start(pool: &Pool, waited: &Arc<Waited>) -> Result<Seat, String> {
+    /// `waited`, `bell` rung at each of its lines.
+    pub fn start(pool: &Pool, waited: &Arc<Waited>, bell: &Arc<Bell>) -> Result<Seat, String> {
         let engine = Engine::with_options(&[("Hash", HASH_MIB)]).map_err(|e| e.to_string())?;
         let (to_engine, inbox) = mpsc::channel();
         let (to_game, from_engine) = mpsc::channel();
@@ -236,6 +289,7 @@ impl Seat {
         let lines = Lines {
             partial: Vec::new(),
             to_game,
+            bell: bell.clone(),
             place: place.clone(),
             pool: pool.clone(),
         };
@@ -251,6 +305,7 @@ impl Seat {
         std::thread::Builder::new()
             .name("splut-seat".into())
             .spawn(move || {
+                lower_priority();
                 let session = Session::with_engine(out.clone(), engine.clone());
                 let mut driver = Driver {
                     session,
@@ -455,10 +510,10 @@ impl Driver {
 /// `ugiok` (its options).
 pub fn start_seat(
     pool: &Pool,
-    waited: &Arc<Waited>,
+    (waited, bell): (&Arc<Waited>, &Arc<Bell>),
     timeout: Duration,
 ) -> Result<(Seat, Vec<String>), String> {
-    let seat = Seat::start(pool, waited)?;
+    let seat = Seat::start(pool, waited, bell)?;
     seat.send("ugi")?;
     let deadline = Instant::now() + timeout;
     let mut ugi = Vec::new();
@@ -586,10 +641,14 @@ mod tests {
     fn in_process_engines_share_the_slots_and_count_from_their_start() {
         let pool = Pool::new(1);
         let waited = Arc::new(Waited::default());
-        let (a, ugi) =
-            start_seat(&pool, &Arc::new(Waited::default()), Duration::from_secs(5)).unwrap();
+        let (a, ugi) = start_seat(
+            &pool,
+            (&Arc::new(Waited::default()), &Arc::default()),
+            Duration::from_secs(5),
+        )
+        .unwrap();
         assert!(ugi.iter().any(|l| l.starts_with("option name Hash")));
-        let (b, _) = start_seat(&pool, &waited, Duration::from_secs(5)).unwrap();
+        let (b, _) = start_seat(&pool, (&waited, &Arc::default()), Duration::from_secs(5)).unwrap();
         let t0 = Instant::now();
         a.send("position startpos").unwrap();
         a.send("go movetime 300").unwrap();
@@ -620,9 +679,9 @@ mod tests {
         let pool = Pool::new(1);
         let w = || Arc::new(Waited::default());
         let t = Duration::from_secs(5);
-        let (a, _) = start_seat(&pool, &w(), t).unwrap();
-        let (b, _) = start_seat(&pool, &w(), t).unwrap();
-        let (c, _) = start_seat(&pool, &w(), t).unwrap();
+        let (a, _) = start_seat(&pool, (&w(), &Arc::default()), t).unwrap();
+        let (b, _) = start_seat(&pool, (&w(), &Arc::default()), t).unwrap();
+        let (c, _) = start_seat(&pool, (&w(), &Arc::default()), t).unwrap();
         for s in [&a, &b, &c] {
             s.send("position startpos").unwrap();
             s.send("go infinite").unwrap();
@@ -656,5 +715,28 @@ mod tests {
         drop(b);
         std::thread::sleep(Duration::from_millis(50));
         assert_eq!(pool.counts(), (0, 0));
+    }
+
+    #[test]
+    fn a_bell_rung_before_the_wait_is_not_lost() {
+        let bell = Bell::default();
+        bell.ring();
+        let t = Instant::now();
+        bell.wait(Duration::from_secs(30));
+        assert!(t.elapsed() < Duration::from_secs(10));
+        // Silenced by that wait: the next one waits its time.
+        let t = Instant::now();
+        bell.wait(Duration::from_millis(30));
+        assert!(t.elapsed() >= Duration::from_millis(30));
+        // Rung from another thread while waiting.
+        let bell = Arc::new(Bell::default());
+        let ringer = bell.clone();
+        let t = Instant::now();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(20));
+            ringer.ring();
+        });
+        bell.wait(Duration::from_secs(30));
+        assert!(t.elapsed() < Duration::from_secs(10));
     }
 }

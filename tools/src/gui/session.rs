@@ -7,7 +7,7 @@
 //! game's steps is written to the store ([`super::store`]) under that
 //! lock, before any answer shows it.
 
-use super::pool::Waited;
+use super::pool::{Bell, Waited};
 use super::store::{Status, Store, StoreError, unix_now};
 use super::{Engines, Link, QUIT_GRACE};
 use splut_board::session::levels::Levels;
@@ -19,8 +19,9 @@ use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-/// How often the engine is read while it searches (its lines come in on
-/// the link's channel, which the thread cannot wait on with the lock).
+/// How often a process engine is read while it searches (its lines come
+/// in on the link's channel, which the thread cannot wait on; an engine in
+/// this process rings the game's [`Bell`] instead).
 const READ_EVERY: Duration = Duration::from_millis(10);
 
 /// How often an idle engine is checked for a crash.
@@ -52,7 +53,11 @@ pub struct Session {
     /// Its id in the API.
     pub id: u64,
     inner: Mutex<Inner>,
+    /// Notified when the state's version changes (or the game closes):
+    /// the pages' long-polls wait on it.
     changed: Condvar,
+    /// Wakes the game's thread: an engine line, a request.
+    bell: Arc<Bell>,
     engines: Engines,
     live: Arc<AtomicUsize>,
     /// The machine's clock: time since this game began, less the time
@@ -104,6 +109,7 @@ impl Session {
                 save_error: None,
             }),
             changed: Condvar::new(),
+            bell: Arc::default(),
             engines,
             live,
             began: Instant::now(),
@@ -144,7 +150,7 @@ impl Session {
                 Command::Start => {
                     g.quitting.extend(g.engine.take());
                     g.reader.reset();
-                    match self.engines.start(&self.live, &self.waited) {
+                    match self.engines.start(&self.live, (&self.waited, &self.bell)) {
                         Ok((e, _)) => g.engine = Some(e),
                         Err(e) => {
                             let now = self.now(g);
@@ -165,7 +171,6 @@ impl Session {
                 Command::Quit => g.quitting.extend(g.engine.take()),
             }
         }
-        self.changed.notify_all();
         failed.map_or(Ok(()), |e| Err(Refusal::EngineFailed(e)))
     }
 
@@ -203,45 +208,50 @@ impl Session {
     }
 
     /// Feeds the machine the engine's lines and the time until the game
-    /// is closed.
+    /// is closed; between rounds it waits for its bell, the machine's next
+    /// timer or a check, without the lock.
     fn worker(self: Arc<Self>) {
-        let mut g = self.lock();
-        loop {
-            for e in g.quitting.drain(..) {
-                std::thread::spawn(move || e.quit(QUIT_GRACE));
-            }
-            if g.machine.closed() {
-                quit(g.engine.take());
-                return;
-            }
-            let version = g.machine.version();
-            self.read_engine(&mut g);
-            let now = self.now(&mut g);
-            g.machine.wake(now);
-            // The engine's steps are kept before anyone can see them; a
-            // failure is tried again on the next round.
-            if let Err(e) = self.save(&mut g) {
-                self.report(&mut g, e);
-            }
-            let _ = self.carry_out(&mut g);
-            if g.machine.version() != version {
-                self.changed.notify_all();
-            }
-            let every = if g.machine.searching() {
-                READ_EVERY
-            } else {
-                CHECK_EVERY
-            };
-            let wait = g
-                .machine
-                .wake_at()
-                .map_or(every, |t| t.saturating_sub(now).min(every));
-            g = self
-                .changed
-                .wait_timeout(g, wait)
-                .map(|r| r.0)
-                .unwrap_or_else(|e| e.into_inner().0);
+        while let Some(wait) = self.round() {
+            self.bell.wait(wait);
         }
+    }
+
+    /// One round of the game's thread: the engine's lines read, the
+    /// timers fired, the steps kept, the commands carried out; how long
+    /// to wait for the next (none once the game is closed).
+    fn round(&self) -> Option<Duration> {
+        let mut g = self.lock();
+        for e in g.quitting.drain(..) {
+            std::thread::spawn(move || e.quit(QUIT_GRACE));
+        }
+        if g.machine.closed() {
+            quit(g.engine.take());
+            return None;
+        }
+        let version = g.machine.version();
+        self.read_engine(&mut g);
+        let now = self.now(&mut g);
+        g.machine.wake(now);
+        // The engine's steps are kept before anyone can see them; a
+        // failure is tried again on the next round.
+        if let Err(e) = self.save(&mut g) {
+            self.report(&mut g, e);
+        }
+        let _ = self.carry_out(&mut g);
+        if g.machine.version() != version {
+            self.changed.notify_all();
+        }
+        let polled = g.engine.as_ref().is_some_and(|e| !e.rings());
+        let every = if g.machine.searching() && polled {
+            READ_EVERY
+        } else {
+            CHECK_EVERY
+        };
+        Some(
+            g.machine
+                .wake_at()
+                .map_or(every, |t| t.saturating_sub(now).min(every)),
+        )
     }
 
     /// Writes to the store what changed in the game since it last did:
@@ -305,6 +315,7 @@ impl Session {
             return Err(Refusal::Store(format!("not saved, nothing changed: {e}")));
         }
         let done = self.carry_out(&mut g).map(|_| json(&g));
+        self.changed(&g, before.version());
         quit_all(g);
         done
     }
@@ -333,7 +344,18 @@ impl Session {
         let mut g = self.lock();
         g.machine.close();
         let _ = self.carry_out(&mut g);
+        self.changed.notify_all();
+        self.bell.ring();
         quit_all(g);
+    }
+
+    /// After a request: the pages are told if the state changed from
+    /// `version`, and the game's thread looks at its timers again.
+    fn changed(&self, g: &Inner, version: u64) {
+        if g.machine.version() != version {
+            self.changed.notify_all();
+        }
+        self.bell.ring();
     }
 
     /// A person's step.
