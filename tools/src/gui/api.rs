@@ -343,9 +343,17 @@ impl Games {
     }
 
     /// Answers one request, which carries `token` (its `Authorization:
-    /// Bearer` header) if any.
-    pub fn handle(&self, method: &str, url: &str, body: &str, token: Option<&str>) -> Reply {
-        self.route(method, url, body, token)
+    /// Bearer` header) if any, from a client that `gone` tells has closed
+    /// its connection (a long-poll then ends early: a closed tab is no
+    /// longer a person present).
+    pub fn handle(
+        &self,
+        method: &str,
+        url: &str,
+        body: &str,
+        (token, gone): (Option<&str>, &dyn Fn() -> bool),
+    ) -> Reply {
+        self.route(method, url, body, (token, gone))
             .unwrap_or_else(Reply::from)
     }
 
@@ -354,7 +362,7 @@ impl Games {
         method: &str,
         url: &str,
         body: &str,
-        token: Option<&str>,
+        (token, gone): (Option<&str>, &dyn Fn() -> bool),
     ) -> Result<Reply, Refusal> {
         let (path, query) = url.split_once('?').unwrap_or((url, ""));
         let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
@@ -408,9 +416,9 @@ impl Games {
                         let v = v.parse::<u64>().map_err(|_| {
                             Refusal::BadRequest("since: expected a version number".into())
                         })?;
-                        s.get(Some(v), LONG_POLL)
+                        s.get(Some(v), LONG_POLL, gone)
                     }
-                    None => s.get(None, Duration::ZERO),
+                    None => s.get(None, Duration::ZERO, gone),
                 };
                 Reply::json(200, self.seen_by(s.id, who, state))
             }
@@ -536,7 +544,7 @@ impl Games {
         if let Some(old) = replaced {
             self.close(old, false);
         }
-        let state = session.get(None, Duration::ZERO);
+        let state = session.get(None, Duration::ZERO, &|| false);
         self.sessions().insert(id, session);
         self.tables().insert(id, access);
         Ok(Reply::json(201, self.seen_by(id, Who::Host, state)))

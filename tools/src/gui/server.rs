@@ -415,11 +415,30 @@ fn bearer(req: &Request) -> Option<&str> {
 }
 
 /// The checks, then the API.
-fn answer(games: &Games, hosts: &Hosts, req: &Request) -> Reply {
+fn answer(games: &Games, hosts: &Hosts, req: &Request, stream: &TcpStream) -> Reply {
     match check(hosts, req) {
-        Ok((method, body)) => games.handle(&method, &req.target, &body, bearer(req)),
+        Ok((method, body)) => {
+            let gone = || closed(stream);
+            games.handle(&method, &req.target, &body, (bearer(req), &gone))
+        }
         Err(r) => r.into(),
     }
+}
+
+/// Whether the client has closed the connection (or it was reset): a
+/// look at its input that neither waits nor takes anything.
+fn closed(stream: &TcpStream) -> bool {
+    if stream.set_nonblocking(true).is_err() {
+        return false;
+    }
+    let mut byte = [0u8; 1];
+    let gone = match stream.peek(&mut byte) {
+        Ok(0) => true,
+        Ok(_) => false,
+        Err(e) => e.kind() != std::io::ErrorKind::WouldBlock,
+    };
+    let _ = stream.set_nonblocking(false);
+    gone
 }
 
 /// The checks every request passes: its method and body, or the refusal.
@@ -577,7 +596,7 @@ fn connection(stream: TcpStream, shared: &Shared) {
             respond(&mut out, &Refusal::Busy.into(), head_only, false);
             break;
         }
-        let reply = answer(games, hosts, &req);
+        let reply = answer(games, hosts, &req, &out);
         let sent = respond(&mut out, &reply, head_only, keep && !reply.shutdown);
         running.fetch_sub(1, Ordering::SeqCst);
         if reply.shutdown {

@@ -24,6 +24,9 @@ use std::time::{Duration, Instant};
 /// this process rings the game's [`Bell`] instead).
 const READ_EVERY: Duration = Duration::from_millis(10);
 
+/// How often a long-poll looks whether its asker closed the connection.
+pub const GONE_EVERY: Duration = Duration::from_secs(1);
+
 /// How often an idle engine is checked for a crash.
 const CHECK_EVERY: Duration = Duration::from_millis(100);
 
@@ -392,18 +395,29 @@ impl Session {
     }
 
     /// The state, at once or (with `since` equal to the current version)
-    /// when it changes, waiting at most `wait`.
-    pub fn get(&self, since: Option<u64>, wait: Duration) -> serde_json::Value {
+    /// when it changes, waiting at most `wait`, or less if the asker is
+    /// `gone` (looked at every [`GONE_EVERY`]).
+    pub fn get(
+        &self,
+        since: Option<u64>,
+        wait: Duration,
+        gone: &dyn Fn() -> bool,
+    ) -> serde_json::Value {
+        let deadline = Instant::now() + wait;
         let mut g = self.lock();
-        g.last_seen = Instant::now();
-        let mut g = self
-            .changed
-            .wait_timeout_while(g, wait, |g| {
-                since == Some(g.machine.version()) && !g.machine.closed()
-            })
-            .map(|r| r.0)
-            .unwrap_or_else(|e| e.into_inner().0);
-        g.last_seen = Instant::now();
+        loop {
+            g.last_seen = Instant::now();
+            let left = deadline.saturating_duration_since(Instant::now());
+            if since != Some(g.machine.version()) || g.machine.closed() || left.is_zero() || gone()
+            {
+                break;
+            }
+            g = self
+                .changed
+                .wait_timeout(g, left.min(GONE_EVERY))
+                .map(|r| r.0)
+                .unwrap_or_else(|e| e.into_inner().0);
+        }
         json(&g)
     }
 

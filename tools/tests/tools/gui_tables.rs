@@ -322,3 +322,44 @@ fn the_engine_stands_in_for_an_away_friend_until_they_come_back_or_leave() {
     let bad = json!({"players": 2, "takeover": 0, "seats": [{"engine": false}, {"engine": false}]});
     assert_eq!(gui.post("/api/games", &bad.to_string()).status, 422);
 }
+
+#[test]
+fn a_friend_whose_tab_closes_during_a_long_poll_is_away_at_once() {
+    use std::io::Write;
+    let gui = Gui::start(&[]);
+    let st = gui.new_game(json!({
+        "players": 2,
+        "takeover": 1,
+        "seats": [
+            {"engine": false},
+            {"engine": false, "invite": true, "algorithm": "random", "movetime": 50},
+        ],
+    }));
+    let id = st["id"].as_u64().unwrap();
+    let host = st["links"]["host"].as_str().unwrap().to_string();
+    let guest = st["links"]["seats"]["g"].as_str().unwrap().to_string();
+    let st = play_turn(&gui, id, &host);
+    assert_eq!(st["side"], "g");
+    // The friend's page waits for the next change (a long-poll of up
+    // to 20 s), and its tab is closed.
+    let mut tab = std::net::TcpStream::connect(("127.0.0.1", gui.port)).unwrap();
+    write!(
+        tab,
+        "GET /api/games/{id}?since={} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\
+         Authorization: Bearer {guest}\r\n\r\n",
+        st["version"], gui.port
+    )
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let closed = std::time::Instant::now();
+    drop(tab);
+    // Away from the close, not from the long-poll's end: the engine
+    // plays green's turn after the table's 1 s (the server looks at a
+    // waiting long-poll's connection every second).
+    until(&gui, id, "the engine's turn for green", |s| {
+        s["side"] == "r"
+    });
+    let took = closed.elapsed();
+    assert!(took < Duration::from_secs(12), "taken over after {took:?}");
+    assert_eq!(gui.state(id)["seats"][1]["stood_in"], json!([2]));
+}
