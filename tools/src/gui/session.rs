@@ -408,6 +408,13 @@ impl Session {
         self.request(|m, _| m.set_name(seat, name))
     }
 
+    /// Someone from the lobby takes open seat `seat` under `name`: checked
+    /// and named under the game's lock, so two cannot both take it; kept
+    /// before it is acknowledged.
+    pub fn sit(&self, seat: char, name: &str) -> Result<serde_json::Value, Refusal> {
+        self.request(|m, _| m.sit(seat, name))
+    }
+
     /// The engine plays a person's seat (`on`: away, or `left` for good)
     /// or gives it back; kept before it is acknowledged.
     pub fn stand_in(&self, seat: char, on: bool, left: bool) -> Result<serde_json::Value, Refusal> {
