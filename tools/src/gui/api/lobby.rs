@@ -132,7 +132,7 @@ impl Games {
             .filter(|(_, a)| a.lobby)
             .map(|(id, a)| (*id, a.created))
             .collect();
-        listed.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        listed.sort_unstable_by_key(|t| std::cmp::Reverse(t.0));
         let mut tables = Vec::new();
         for (id, created) in listed {
             if tables.len() == MAX_LOBBY {
