@@ -80,6 +80,11 @@ impl Session {
     ) -> Result<Arc<Session>, Refusal> {
         let saved = game.steps().to_vec();
         let saved_seats = seats.clone();
+        // A game over at its start (a finished record loaded, or opened
+        // from the history) was not played here: it is not written as
+        // finished, and the history does not list it again, unless it is
+        // taken back and played to an end.
+        let over = game.position().is_game_over();
         let machine = splut_board::session::Session::new(
             id,
             game,
@@ -100,7 +105,7 @@ impl Session {
                 last_seen: Instant::now(),
                 saved,
                 saved_seats,
-                ended: false,
+                ended: over,
                 save_error: None,
             }),
             changed: Condvar::new(),

@@ -137,6 +137,18 @@ fn the_history_comes_a_page_at_a_time_newest_first_without_tokens() {
     assert_eq!(r.status, 200, "{}", r.body);
     assert!(r.body.contains("[Result g > r]"), "{}", r.body);
     assert_no_token(&r.body, &tokens);
+    // Opened on the board again (a record loaded, over at its start), it
+    // is not listed twice.
+    let opened = gui.new_game(json!({ "record": r.body }));
+    assert_eq!(opened["gameover"], true);
+    let id = opened["id"].as_u64().unwrap();
+    gui.wait_for(
+        id,
+        std::time::Duration::from_secs(5),
+        "the loaded game",
+        |s| s["gameover"] == true,
+    );
+    assert_eq!(ids(&gui.get("/api/history").json()), made);
 }
 
 /// A 3-player table: red the host's person, yellow a friend's seat,
