@@ -112,6 +112,21 @@ fn the_history_comes_a_page_at_a_time_newest_first_without_tokens() {
         }
     }
     assert_eq!(seen, made);
+    // The last page says there is no next one (5 games: 2, 2, 1).
+    let last = gui
+        .get(&format!("/api/history?limit=2&before={}", made[3]))
+        .json();
+    assert_eq!(ids(&last), made[4..]);
+    assert_eq!(last["next"], Value::Null);
+    let full = gui
+        .get(&format!("/api/history?limit=2&before={}", made[2]))
+        .json();
+    assert_eq!(ids(&full), made[3..]);
+    assert_eq!(
+        full["next"],
+        Value::Null,
+        "a full last page names no next one"
+    );
     let page = gui.get(&format!("/api/history?before={}", made[1])).json();
     assert_eq!(ids(&page), made[2..]);
     assert_eq!(page["next"], Value::Null);

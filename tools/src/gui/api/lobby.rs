@@ -103,17 +103,19 @@ impl Games {
     /// `GET /api/history?before=<id>&limit=<n>`: the finished games,
     /// newest first, a page at a time: `{"games": [{"id", "created",
     /// "ended", "result", "steps", "seats": [sitter with place]}], "next":
-    /// the id to ask `before` for the next page, or null at the last}`.
+    /// the id to ask `before` for the next page, or null when there is
+    /// none}`.
     /// Times in seconds since the Unix epoch, `steps` a count.
     pub(super) fn history(&self, query: &str) -> Result<Reply, Refusal> {
         let (before, limit) = history_query(query)?;
-        let games = self
+        // One more than the page: whether there is a next one.
+        let mut games = self
             .store
-            .finished(before, limit)
+            .finished(before, limit + 1)
             .map_err(|e: StoreError| Refusal::Store(format!("cannot read the games: {e}")))?;
-        let next = (games.len() == limit)
-            .then(|| games.last().map(|g| g.id))
-            .flatten();
+        let more = games.len() > limit;
+        games.truncate(limit);
+        let next = more.then(|| games.last().map(|g| g.id)).flatten();
         let list: Vec<serde_json::Value> = games.iter().map(history_entry).collect();
         Ok(Reply::json(
             200,
