@@ -272,9 +272,11 @@ function drawTable(st) {
 }
 
 // The takeover time is asked for when a seat is a friend's.
+// So is the lobby (a table listed there).
 function showTakeover() {
   const any = [...document.querySelectorAll("#seats select")].some((k) => k.value === "invite");
   $("takeover-row").classList.toggle("hidden", !any);
+  $("lobby-row").classList.toggle("hidden", !any);
 }
 
 async function leaveSeat() {
@@ -296,14 +298,154 @@ async function joinFromLink() {
   const m = /^#join=(\d+)\.([0-9a-f]{32})$/.exec(location.hash);
   if (!m || window.splutBackend) return false;
   keepToken(m[1], m[2]);
+  await openGame(m[1], "This link's game");
+  return true;
+}
+
+// Opens game `id` with the token kept for it (a link's, the lobby's), in
+// place of the one followed; whether it could.
+async function openGame(id, what) {
+  stopPolling();
   try {
-    const st = await api("GET", `/api/games/${m[1]}`);
+    const st = await api("GET", `/api/games/${id}`);
+    showError("", false);
     game = null;
     render(st);
     pollToken++;
     poll(pollToken);
-  } catch (e) { showError(`This link's game: ${e.message}`, false); }
-  return true;
+    return true;
+  } catch (e) {
+    showError(`${what}: ${e.message}`, false);
+    if (game) { pollToken++; poll(pollToken); }
+    return false;
+  }
+}
+
+// ----- the lobby and the history (splut gui's tables) -----
+
+// A seat as the server tells it (who sits there: `engine`, `person` or
+// `open`; its place in a finished game), in words. The page computes
+// nothing of it.
+function sitterWord(s) {
+  if (s.who === "engine") return `engine, ${levelName(s.level)}`;
+  if (s.who === "open") return "open";
+  return (s.name || (s.invited ? "invited" : "person")) + (s.left ? ", left" : "");
+}
+
+function seatsLine(seats) {
+  return seats.map((s) => `${SEAT_NAME[s.seat]}: ${sitterWord(s)}${s.place ? ` (${ORDINAL[s.place]})` : ""}`).join(" · ");
+}
+
+function when(secs) { return secs ? new Date(secs * 1000).toLocaleString() : ""; }
+
+function textDiv(text, cls) {
+  const d = document.createElement("div");
+  d.textContent = text;
+  if (cls) d.className = cls;
+  return d;
+}
+
+// The view the address names (#lobby, #history), drawn; none on the
+// static board, which has no tables.
+function showView() {
+  const v = window.splutBackend ? "" : location.hash;
+  $("lobby-view").classList.toggle("hidden", v !== "#lobby");
+  $("history-view").classList.toggle("hidden", v !== "#history");
+  if (v === "#lobby") drawLobby();
+  if (v === "#history") drawHistory(false);
+}
+
+// Back to the game alone: the view's name out of the address.
+function closeView() {
+  window.history.replaceState(null, "", location.pathname + location.search);
+  showView();
+}
+
+async function drawLobby() {
+  let r;
+  try { r = await api("GET", "/api/lobby"); } catch (e) { showError(`Lobby: ${e.message}`, false); return; }
+  $("lobby-list").replaceChildren(...r.tables.map((t) => {
+    const li = document.createElement("li");
+    li.dataset.game = String(t.id);
+    li.append(textDiv(`Table ${t.id}: ${t.players} players, since ${when(t.created)}`),
+      textDiv(seatsLine(t.seats), "seats-line"));
+    for (const s of t.seats.filter((x) => x.who === "open")) {
+      const b = document.createElement("button");
+      b.className = "sit";
+      b.dataset.seat = s.seat;
+      b.textContent = `Sit at ${SEAT_NAME[s.seat]}`;
+      b.addEventListener("click", () => sitAt(t.id, s.seat));
+      li.append(b);
+    }
+    return li;
+  }));
+  $("lobby-empty").classList.toggle("hidden", r.tables.length > 0);
+}
+
+// Takes a table's open seat under the name typed: its token is kept as a
+// link's, and the game opens as that seat.
+async function sitAt(id, seat) {
+  const name = $("lobby-name").value.trim();
+  if (!name) {
+    showError("Your name first: the table shows it", false);
+    $("lobby-name").focus();
+    return;
+  }
+  try {
+    const r = await api("POST", `/api/lobby/${id}/sit`, { seat, name });
+    keepToken(r.id, r.token);
+    closeView();
+    await openGame(r.id, "The table's game");
+  } catch (e) {
+    showError(`Sit at ${SEAT_NAME[seat]}: ${e.message}`, false);
+    drawLobby();
+  }
+}
+
+// The next page's `before`, if there is one.
+let historyNext = null;
+
+async function drawHistory(more) {
+  const q = more && historyNext !== null ? `?before=${historyNext}` : "";
+  let r;
+  try { r = await api("GET", `/api/history${q}`); } catch (e) { showError(`History: ${e.message}`, false); return; }
+  const ol = $("history-list");
+  if (!more) ol.textContent = "";
+  for (const g of r.games) ol.append(historyItem(g));
+  historyNext = r.next === undefined ? null : r.next;
+  $("history-more").classList.toggle("hidden", historyNext === null);
+  $("history-empty").classList.toggle("hidden", ol.children.length > 0);
+}
+
+function historyItem(g) {
+  const li = document.createElement("li");
+  li.dataset.game = String(g.id);
+  li.append(textDiv(`${when(g.ended)}: ${g.steps} steps`), textDiv(seatsLine(g.seats), "seats-line"));
+  const a = document.createElement("a");
+  a.className = "button download";
+  a.href = `/api/history/${g.id}/record`;
+  a.download = `splut-game-${g.id}.txt`;
+  a.textContent = "Download record";
+  const open = document.createElement("button");
+  open.className = "open";
+  open.textContent = "Open it";
+  open.addEventListener("click", () => openRecord(g.id));
+  li.append(a, open);
+  return li;
+}
+
+// A finished game opened on the board, as a record loaded: its moves to
+// browse, its review.
+async function openRecord(id) {
+  if (game && !game.gameover && !game.closed && !confirm("A game is running. Replace it with this one?")) return;
+  let text;
+  try {
+    const r = await fetch(`/api/history/${id}/record`);
+    text = await r.text();
+    if (!r.ok) throw new Error(r.status === 404 ? "no such finished game" : `HTTP ${r.status}`);
+  } catch (e) { showError(`The record: ${e.message}`, false); return; }
+  closeView();
+  await startNew({ record: text });
 }
 
 // A person's seat in words: the name they gave, else who they are.
@@ -1408,6 +1550,7 @@ async function newGame(confirmed) {
   const body = spn ? { spn, seats } : { players: Number($("players").value), seats };
   body.pace = $("pace").value;
   if (invites) body.takeover = Number($("takeover").value) || 60;
+  if (invites && $("lobby-listed").checked) body.lobby = true;
   if (await startNew(body)) $("spn-hint").textContent = "";
 }
 
@@ -1444,6 +1587,9 @@ function wire() {
   $("pace").addEventListener("change", setPace);
   $("next-step").addEventListener("click", nextStep);
   $("help-open").addEventListener("click", () => showHelp(true));
+  window.addEventListener("hashchange", showView);
+  $("lobby-refresh").addEventListener("click", drawLobby);
+  $("history-more").addEventListener("click", () => drawHistory(true));
   $("help-close").addEventListener("click", () => showHelp(false));
   $("banner-close").addEventListener("click", () => { bannerClosed = game && game.id; $("banner").classList.add("hidden"); });
   $("takeback").addEventListener("click", async () => {
@@ -1503,6 +1649,8 @@ async function main() {
     if (config.engine_error) showError(`The engine could not start: ${config.engine_error}`, false);
   } catch (e) { showError(`No server: ${e.message}`, false); }
   wireLocalRecord();
+  $("tables-nav").classList.toggle("hidden", !!window.splutBackend);
+  showView();
   drawLevelChoice();
   drawSeatForm();
   if (!(await joinFromLink()) && !(await resumeGame())) $("status").textContent = "Start a game";

@@ -213,6 +213,34 @@ impl fmt::Display for Places {
     }
 }
 
+impl std::str::FromStr for Places {
+    type Err = String;
+
+    /// Places as [`Display`](fmt::Display) writes them (`g > r = y`):
+    /// seat letters, `>` between places, `=` between seats sharing one.
+    fn from_str(s: &str) -> Result<Places, String> {
+        let groups = s
+            .split('>')
+            .map(|g| {
+                g.split('=')
+                    .map(|x| {
+                        let x = x.trim();
+                        let mut c = x.chars();
+                        match (c.next().and_then(Seat::from_letter), c.next()) {
+                            (Some(seat), None) => Ok(seat),
+                            _ => Err(format!(
+                                "'{}' is not a seat in the places",
+                                x.chars().take(8).collect::<String>()
+                            )),
+                        }
+                    })
+                    .collect::<Result<Vec<Seat>, String>>()
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        Places::from_groups(groups).ok_or_else(|| "a seat placed twice".to_string())
+    }
+}
+
 /// What finishing `place` (1 the first) of `players` seats is worth: +1
 /// for the first down to −1 for the last in equal steps, `1 − 2 (place −
 /// 1) / (players − 1)` (2 players +1, −1; 3 players +1, 0, −1; 4 players
@@ -244,6 +272,20 @@ mod tests {
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-12
+    }
+
+    #[test]
+    fn places_read_back_as_they_are_written() {
+        for text in ["g > r = y", "b > g > r > y", "r", "r = y = g = b"] {
+            let p: Places = text.parse().unwrap();
+            assert_eq!(p.to_string(), text);
+        }
+        let p: Places = "g>r=y".parse().unwrap();
+        assert_eq!(p.place_of(Yellow), Some(2));
+        assert_eq!(p.place_of(Green), Some(1));
+        for bad in ["", "x", "r > r", "ry", "r >", "r = = y"] {
+            assert!(bad.parse::<Places>().is_err(), "{bad}");
+        }
     }
 
     #[test]

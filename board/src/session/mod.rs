@@ -79,6 +79,12 @@ impl SeatConfig {
     pub fn engine_plays(&self) -> bool {
         self.engine || self.stand_in
     }
+
+    /// A friend's seat nobody took yet (no name given, not left): the
+    /// lobby offers it to anyone.
+    pub fn open(&self) -> bool {
+        self.invited && self.name.is_none() && !self.left
+    }
 }
 
 /// Longest name a person may give their seat, in characters.
@@ -414,6 +420,27 @@ impl Session {
             self.bump();
         }
         Ok(())
+    }
+
+    /// Someone from the lobby takes an open seat (see
+    /// [`SeatConfig::open`]) under `name`: refused, and nothing changed,
+    /// when the game is over, the seat is no friend's or another took it.
+    pub fn sit(&mut self, seat: char, name: &str) -> Result<(), Refusal> {
+        let name = seat_name(name)?;
+        if self.game().position().is_game_over() {
+            return Err(Refusal::GameOver);
+        }
+        let c = self
+            .seats
+            .iter()
+            .find(|c| c.seat == seat && c.invited)
+            .ok_or_else(|| Refusal::NotFound(format!("no friend's seat '{seat}' at this table")))?;
+        if !c.open() {
+            return Err(Refusal::Taken(format!(
+                "the seat '{seat}' is taken: choose another"
+            )));
+        }
+        self.set_name(seat, &name)
     }
 
     /// The engine plays a person's seat from now on (`on`: its person is

@@ -57,6 +57,10 @@ pub struct NewGame {
     /// their turn has the engine play for them until they come back
     /// (none: never).
     pub takeover: Option<u64>,
+    /// Listed in the lobby of open tables (`splut gui`): anyone may take
+    /// a friend's seat nobody took yet. Only a table with one.
+    #[serde(default)]
+    pub lobby: bool,
 }
 
 /// Bounds on a table's takeover time, in seconds.
@@ -145,6 +149,11 @@ impl NewGame {
                 left: false,
                 stood_in: Vec::new(),
             });
+        }
+        if self.lobby && !seats.iter().any(|s| s.invited) {
+            return Err(Refusal::BadInput(
+                "lobby: only a table with a friend's seat is listed".into(),
+            ));
         }
         Ok((game, seats))
     }

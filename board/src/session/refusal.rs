@@ -40,6 +40,8 @@ pub enum Refusal {
     Busy,
     /// The host's games database failed (a change not kept is undone).
     Store(String),
+    /// A table's seat someone else took first (the lobby's).
+    Taken(String),
 }
 
 impl fmt::Display for Refusal {
@@ -51,7 +53,8 @@ impl fmt::Display for Refusal {
             | Refusal::IllegalStep(m)
             | Refusal::EngineDown(m)
             | Refusal::EngineFailed(m)
-            | Refusal::Forbidden(m) => f.write_str(m),
+            | Refusal::Forbidden(m)
+            | Refusal::Taken(m) => f.write_str(m),
             Refusal::Store(m) => f.write_str(m),
             Refusal::NotPersonsTurn => f.write_str("it is the engine's turn"),
             Refusal::GameOver => f.write_str("the game is over"),

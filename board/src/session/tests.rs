@@ -631,3 +631,38 @@ fn the_engine_stands_in_for_an_away_person_and_gives_the_seat_back() {
     ));
     assert!(s.stand_in('b', (true, false), ms(42)).is_err());
 }
+
+#[test]
+fn a_lobby_seat_is_taken_once_and_only_while_open() {
+    let game = Game::new(Position::start(3).unwrap());
+    let invited = |letter| SeatConfig {
+        invited: true,
+        ..seat(letter, false)
+    };
+    let mut s = Session::new(
+        2,
+        game,
+        vec![seat('r', false), invited('y'), invited('g')],
+        Levels::default(),
+        PAUSE,
+        Pace::None,
+        ms(0),
+    );
+    commands(&mut s);
+    assert!(s.seats()[1].open() && !s.seats()[0].open());
+    let v = s.version();
+    // Bad names, and seats that are no friend's, change nothing.
+    assert!(matches!(s.sit('y', " "), Err(Refusal::BadInput(_))));
+    assert!(matches!(s.sit('r', "Ann"), Err(Refusal::NotFound(_))));
+    assert!(matches!(s.sit('b', "Ann"), Err(Refusal::NotFound(_))));
+    assert_eq!(s.version(), v);
+    s.sit('y', "  Yan ").unwrap();
+    assert_eq!(s.seats()[1].name.as_deref(), Some("Yan"));
+    assert!(!s.seats()[1].open());
+    // Taken: the second one is refused, the name stays the first's.
+    assert!(matches!(s.sit('y', "Eve"), Err(Refusal::Taken(_))));
+    assert_eq!(s.seats()[1].name.as_deref(), Some("Yan"));
+    // A seat whose friend left is not open either.
+    s.stand_in('g', (true, true), ms(1)).unwrap();
+    assert!(matches!(s.sit('g', "Gil"), Err(Refusal::Taken(_))));
+}

@@ -20,6 +20,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 mod kept;
+mod lobby;
 
 /// Most games (each with one engine process) at once.
 pub const MAX_GAMES: usize = 8;
@@ -91,7 +92,8 @@ pub fn status(r: &Refusal) -> u16 {
         | Refusal::GameOver
         | Refusal::NothingToTakeBack
         | Refusal::NothingWaiting
-        | Refusal::EngineDown(_) => 409,
+        | Refusal::EngineDown(_)
+        | Refusal::Taken(_) => 409,
         Refusal::TooLarge(_) => 413,
         Refusal::BadInput(_) | Refusal::IllegalStep(_) => 422,
         Refusal::TooManyGames(_) => 429,
@@ -407,7 +409,9 @@ impl Games {
                 ..Reply::json(200, serde_json::json!({ "stopping": true }))
             },
             ("POST", ["api", "games"]) => self.new_game(body, token)?,
-            ("GET", ["api", "history"]) => self.history()?,
+            ("GET", ["api", "history"]) => self.history(query)?,
+            ("GET", ["api", "lobby"]) => self.lobby(),
+            ("POST", ["api", "lobby", id, "sit"]) => self.sit(id, body)?,
             ("GET", ["api", "history", id, "record"]) => self.history_record(id)?,
             ("GET", ["api", "games", id]) => {
                 let (s, who, _seen) = self.seated(id, token)?;
@@ -529,7 +533,8 @@ impl Games {
             return Err(Refusal::TooManyGames(self.max_games));
         }
         let id = self.next_id.fetch_add(1, Ordering::SeqCst);
-        let access = Access::new(&seats, req.takeover)?;
+        let mut access = Access::new(&seats, req.takeover)?;
+        access.lobby = req.lobby;
         self.keep_new(id, &game, &seats, req.pace, &access)?;
         let session = Session::start(
             (id, game, seats),
@@ -796,6 +801,11 @@ mod tests {
             (Refusal::NotPersonsTurn, 409, "it is the engine's turn"),
             (Refusal::GameOver, 409, "the game is over"),
             (Refusal::NothingToTakeBack, 409, "nothing to take back"),
+            (
+                Refusal::Taken(m("the seat 'y' is taken")),
+                409,
+                "the seat 'y' is taken",
+            ),
             (
                 Refusal::EngineDown(m("engine crashed")),
                 409,

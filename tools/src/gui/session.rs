@@ -88,6 +88,11 @@ impl Session {
     ) -> Result<Arc<Session>, Refusal> {
         let saved = game.steps().to_vec();
         let saved_seats = seats.clone();
+        // A game over at its start (a finished record loaded, or opened
+        // from the history) was not played here: it is not written as
+        // finished, and the history does not list it again, unless it is
+        // taken back and played to an end.
+        let over = game.position().is_game_over();
         let machine = splut_board::session::Session::new(
             id,
             game,
@@ -108,7 +113,7 @@ impl Session {
                 last_seen: Instant::now(),
                 saved,
                 saved_seats,
-                ended: false,
+                ended: over,
                 save_error: None,
             }),
             changed: Condvar::new(),
@@ -442,6 +447,13 @@ impl Session {
     /// acknowledged, as a step is.
     pub fn set_name(&self, seat: char, name: &str) -> Result<serde_json::Value, Refusal> {
         self.request(|m, _| m.set_name(seat, name))
+    }
+
+    /// Someone from the lobby takes open seat `seat` under `name`: checked
+    /// and named under the game's lock, so two cannot both take it; kept
+    /// before it is acknowledged.
+    pub fn sit(&self, seat: char, name: &str) -> Result<serde_json::Value, Refusal> {
+        self.request(|m, _| m.sit(seat, name))
     }
 
     /// The engine plays a person's seat (`on`: away, or `left` for good)

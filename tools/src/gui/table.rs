@@ -24,6 +24,15 @@ pub struct Access {
     /// engine plays for them (none: never).
     #[serde(default)]
     pub takeover: Option<u64>,
+    /// Listed in the lobby of open tables: anyone may take an invited
+    /// seat nobody took yet (`POST /api/lobby/<id>/sit`). Kept with the
+    /// tokens; a table kept before the lobby is not listed.
+    #[serde(default)]
+    pub lobby: bool,
+    /// When the table was made, in seconds since the Unix epoch (kept
+    /// beside the tokens, in the game's row, not with them).
+    #[serde(skip)]
+    pub created: i64,
 }
 
 /// Who a request comes from, by its token.
@@ -42,6 +51,8 @@ impl Access {
     pub fn new(seats: &[SeatConfig], takeover: Option<u64>) -> Result<Access, Refusal> {
         Ok(Access {
             takeover,
+            lobby: false,
+            created: super::store::unix_now(),
             host: token()?,
             spectator: token()?,
             invited: seats
@@ -75,6 +86,15 @@ impl Access {
                 Some(_) => "this token is not one of this game's".into(),
             })
         })
+    }
+
+    /// The token of invited seat `seat` (the lobby gives it to whoever
+    /// takes the seat).
+    pub fn seat_token(&self, seat: char) -> Option<&str> {
+        self.invited
+            .iter()
+            .find(|(s, _)| *s == seat)
+            .map(|(_, t)| t.as_str())
     }
 
     /// The tokens as the host gets them, to make the links: `{"host",
@@ -193,7 +213,26 @@ mod tests {
         assert!(Who::Seat('y').host_only("x").is_err());
         // Kept and read back as they were.
         let text = serde_json::to_string(&a).unwrap();
-        assert_eq!(serde_json::from_str::<Access>(&text).unwrap(), a);
+        let mut back = serde_json::from_str::<Access>(&text).unwrap();
+        assert_eq!(back.created, 0, "the time is the row's, not kept here");
+        back.created = a.created;
+        assert_eq!(back, a);
+        assert_eq!(a.seat_token('y'), Some(guest));
+        assert_eq!(a.seat_token('r'), None);
+    }
+
+    #[test]
+    fn the_lobby_flag_is_kept_and_old_tables_are_unlisted() {
+        let seats = [seat('r', false, false), seat('g', false, true)];
+        let mut a = Access::new(&seats, Some(60)).unwrap();
+        assert!(!a.lobby);
+        a.lobby = true;
+        let text = serde_json::to_string(&a).unwrap();
+        assert!(serde_json::from_str::<Access>(&text).unwrap().lobby);
+        // Kept before the lobby: no field, not listed.
+        let old = text.replace(",\"lobby\":true", "");
+        assert!(!old.contains("lobby"), "{old}");
+        assert!(!serde_json::from_str::<Access>(&old).unwrap().lobby);
     }
 
     #[test]

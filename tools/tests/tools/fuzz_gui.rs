@@ -323,7 +323,7 @@ fn report_failures(
 fn print_summary(st: &Stats, samples: &str, failures: usize, fuzz_secs: f64, seed: u64) {
     let n = |c: &std::sync::atomic::AtomicU64| c.load(Ordering::Relaxed);
     println!(
-        "gui fuzz summary: {} requests, {} connections ({:.0}/s), {} answered 2xx, {} refused 4xx, {} busy, {} unanswered, {} hostile, {} slow, {} dropped, {} pipelined, {} junk, {} games, {} steps, {} take-backs, {} hints, {} reviews, {} restarts, {} games over, {} without the host's token, {samples}, {} failures in {:.1} s (seed {seed})",
+        "gui fuzz summary: {} requests, {} connections ({:.0}/s), {} answered 2xx, {} refused 4xx, {} busy, {} unanswered, {} hostile, {} slow, {} dropped, {} pipelined, {} junk, {} games, {} steps, {} take-backs, {} hints, {} reviews, {} restarts, {} games over, {} lobbies and history pages read, {} seats taken from the lobby, {} without the host's token, {samples}, {} failures in {:.1} s (seed {seed})",
         n(&st.requests),
         n(&st.connections),
         n(&st.connections) as f64 / fuzz_secs,
@@ -343,6 +343,8 @@ fn print_summary(st: &Stats, samples: &str, failures: usize, fuzz_secs: f64, see
         n(&st.reviews),
         n(&st.restarts),
         n(&st.gameovers),
+        n(&st.tables_seen),
+        n(&st.sat),
         n(&st.refused_tokens),
         failures,
         fuzz_secs,

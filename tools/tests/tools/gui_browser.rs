@@ -1051,6 +1051,22 @@ fn the_new_game_form(host: Host) {
         json!(["elo:1040", "Beginner"]),
         "{host:?}: the first visit's level"
     );
+    // A server's tables (the lobby, the history, friends' seats): shown
+    // by splut gui, none on the static board, not even at #lobby.
+    let tables = b.js(
+        "location.hash = '#lobby';          return [!document.getElementById('tables-nav').classList.contains('hidden'),                  !!document.querySelector('#kind-g option[value=\"invite\"]')];",
+    );
+    let native = host == Host::Native;
+    assert_eq!(tables, json!([native, native]), "{host:?}: the tables");
+    b.wait(
+        &format!(
+            "document.getElementById('lobby-view').classList.contains('hidden') === {}",
+            !native
+        ),
+        Duration::from_secs(5),
+        "the lobby view (or none)",
+    );
+    b.js("location.hash = ''; return 1;");
 
     // Each seat's controls have visible labels, and are named by them
     // (the algorithm and time in the "Advanced" fold, opened).

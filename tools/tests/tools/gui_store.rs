@@ -149,7 +149,8 @@ fn finished_games_are_listed_and_download_as_records_replay_accepts() {
     assert_eq!(games[0]["id"], id);
     assert_eq!(games[0]["result"], "g > r");
     assert_eq!(games[0]["steps"], 2);
-    assert_eq!(games[0]["seats"][0]["engine"], false);
+    assert_eq!(games[0]["seats"][0]["who"], "person");
+    assert_eq!(games[0]["seats"][0]["place"], 2);
     let r = gui.get(&format!("/api/history/{id}/record"));
     assert_eq!(r.status, 200, "{}", r.body);
     assert!(

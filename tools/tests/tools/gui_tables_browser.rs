@@ -337,3 +337,110 @@ fn the_engine_plays_for_a_friend_who_went_away_and_the_friend_plays_on() {
         "the friend's turn is theirs: {st}"
     );
 }
+
+/// Yellow (d8) and green (e8) have only their sorcerers, walled in: each
+/// passes; red's troll (c7) crushes yellow (onto d7, north), then green
+/// (onto e7, north), as in web.rs.
+const THREE_BOXED_SPN: &str = "R/ySgSR/rTRR2/7/9/7/5/1rS1/1 r 3 5 - - -";
+
+#[test]
+fn a_stranger_sits_at_a_table_from_the_lobby_and_the_history_lists_the_game() {
+    let Some((chromium, chromedriver)) = browser_programs() else {
+        return;
+    };
+    let gui = Gui::start(&[]);
+    let url = gui.url();
+    let host = Browser::start(&chromium, &chromedriver);
+    let friend = Browser::start(&chromium, &chromedriver);
+
+    // The host lists a table: red at its screen, yellow a friend's seat,
+    // green the engine.
+    host.open(&url, "the host's page");
+    host.type_into("#start-spn", THREE_BOXED_SPN);
+    host.wait(
+        "document.getElementById('kind-y') && !document.getElementById('kind-b')",
+        Duration::from_secs(5),
+        "the seats",
+    );
+    host.click("#kind-y option[value=\"invite\"]");
+    host.click("#kind-g option[value=\"engine\"]");
+    host.click("#algo-g option[value=\"random\"]");
+    host.type_into("#ms-g", "20");
+    host.click("#lobby-listed");
+    host.start_game();
+    let id = host.wait(
+        "document.getElementById('board').dataset.gameId",
+        Duration::from_secs(10),
+        "the game",
+    );
+    let id: u64 = id.as_str().unwrap().parse().unwrap();
+
+    // Someone opens the lobby, gives a name and sits at yellow.
+    friend.open(&format!("{url}#lobby"), "the lobby");
+    let sit = format!("#lobby-list li[data-game=\"{id}\"] button.sit[data-seat=\"y\"]");
+    friend.wait(
+        &format!("document.querySelector('{sit}')"),
+        Duration::from_secs(10),
+        "the table in the lobby",
+    );
+    friend.type_into("#lobby-name", "Yan");
+    friend.click(&sit);
+    friend.wait(
+        &format!("typeof game !== 'undefined' && game && game.id === {id} && game.you.seat === 'y' && game.seats[1].name === 'Yan'"),
+        Duration::from_secs(10),
+        "the seat taken",
+    );
+    assert_eq!(
+        friend.js("return document.getElementById('lobby-view').classList.contains('hidden');"),
+        true
+    );
+    assert!(page_token(&friend, id).is_some(), "the seat's token kept");
+    host.wait(
+        "game.seats[1].name === 'Yan'",
+        Duration::from_secs(10),
+        "the name on the host's page",
+    );
+
+    // Red walks, yellow (the stranger) passes, green too; red crushes
+    // yellow, then green.
+    click_steps(&host, &["e2d2", "d2e2", "e2d2"]);
+    friend.wait(
+        "game.side === 'y'",
+        Duration::from_secs(10),
+        "yellow's turn",
+    );
+    friend.click("#pass");
+    host.wait("game.side === 'r'", Duration::from_secs(15), "red again");
+    click_steps(&host, &["c7d7*n"]);
+    host.wait("game.side === 'r'", Duration::from_secs(15), "red again");
+    click_steps(&host, &["d7e7*n"]);
+    host.wait("game.gameover", Duration::from_secs(10), "the end");
+    let steps = host.js("return game.step_count;");
+
+    // The history lists it, with the stranger's name and the places; its
+    // record downloads.
+    friend.js("location.hash = '#history'; return 1;");
+    let item = format!("#history-list li[data-game=\"{id}\"]");
+    let text = friend.wait(
+        &format!("(document.querySelector('{item}') || {{}}).textContent"),
+        Duration::from_secs(10),
+        "the game in the history",
+    );
+    let text = text.as_str().unwrap();
+    assert!(text.contains("Yellow: Yan (3rd)"), "{text}");
+    assert!(text.contains("Red: person (1st)"), "{text}");
+    assert!(text.contains("engine"), "{text}");
+    let record = friend.js(&format!(
+        "return await fetch(document.querySelector('{item} a.download').href).then(r => r.text());"
+    ));
+    let record = record.as_str().unwrap();
+    assert!(record.contains("[Result r > g > y]"), "{record}");
+    assert_eq!(splut_play::record::parse_records(record).unwrap().len(), 1);
+    // It opens on the board as a record loaded.
+    friend.click(&format!("{item} button.open"));
+    friend.wait(
+        &format!("game.id !== {id} && game.gameover && game.step_count === {steps}"),
+        Duration::from_secs(10),
+        "the game opened",
+    );
+}

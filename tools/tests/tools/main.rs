@@ -13,6 +13,7 @@ mod gui_analysis;
 mod gui_api;
 mod gui_browser;
 mod gui_expose;
+mod gui_lobby;
 mod gui_pool;
 mod gui_store;
 mod gui_tables;

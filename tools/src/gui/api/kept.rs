@@ -23,7 +23,7 @@ impl Games {
             start: game.start().to_spn(),
             seats: serde_json::to_string(seats).unwrap_or_default(),
             pace: pace_name(pace),
-            created: unix_now(),
+            created: access.created,
             access: serde_json::to_string(access).unwrap_or_default(),
         };
         self.store.create(&new).map_err(not_saved)?;
@@ -63,33 +63,6 @@ impl Games {
         Ok(resumed)
     }
 
-    /// `GET /api/history`: the finished games, last finished first:
-    /// `{"games": [{"id", "created", "ended", "result", "seats", "steps"}]}`
-    /// (times in seconds since the Unix epoch, `steps` a count).
-    pub(super) fn history(&self) -> Result<Reply, Refusal> {
-        let games = self.store.finished().map_err(read_failed)?;
-        let list: Vec<serde_json::Value> = games
-            .iter()
-            .map(|g| {
-                let (result, ended) = match &g.status {
-                    Status::Finished { result, at } => (Some(result.clone()), Some(*at)),
-                    _ => (None, None),
-                };
-                let seats: serde_json::Value =
-                    serde_json::from_str(&g.game.seats).unwrap_or_default();
-                serde_json::json!({
-                    "id": g.game.id,
-                    "created": g.game.created,
-                    "ended": ended,
-                    "result": result,
-                    "seats": seats,
-                    "steps": g.steps.len(),
-                })
-            })
-            .collect();
-        Ok(Reply::json(200, serde_json::json!({ "games": list })))
-    }
-
     /// `GET /api/history/<id>/record`: a finished game as a records file,
     /// as `GET /api/games/<id>/record` writes a game being played.
     pub(super) fn history_record(&self, id: &str) -> Result<Reply, Refusal> {
@@ -117,7 +90,7 @@ impl Games {
     /// One kept game, playing again.
     fn resume_one(&self, g: StoredGame) -> Result<(), String> {
         let (id, game, seats, pace) = read_back(&g)?;
-        let access = if g.game.access.is_empty() {
+        let mut access: Access = if g.game.access.is_empty() {
             // Kept before tables: new tokens (its old page cannot come back).
             let a = Access::new(&seats, None).map_err(|e| e.to_string())?;
             let text = serde_json::to_string(&a).unwrap_or_default();
@@ -126,6 +99,7 @@ impl Games {
         } else {
             serde_json::from_str(&g.game.access).map_err(|e| format!("bad tokens: {e}"))?
         };
+        access.created = g.game.created;
         let session = Session::start(
             (id, game, seats),
             self.engines.clone(),

@@ -58,6 +58,24 @@ pub struct StoredGame {
     pub status: Status,
 }
 
+/// A finished game as the history lists it: no steps (their count only)
+/// and no tokens.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FinishedGame {
+    /// Its id in the API.
+    pub id: u64,
+    /// When it was made, in seconds since the Unix epoch.
+    pub created: i64,
+    /// When it ended, likewise.
+    pub ended: i64,
+    /// Its places as records write them (`g > r = y`).
+    pub result: String,
+    /// Who played each seat: the board's seat configs as JSON.
+    pub seats: String,
+    /// How many steps it had.
+    pub steps: usize,
+}
+
 /// Why the store could not do what it was asked: its message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoreError(pub String);
@@ -90,8 +108,10 @@ pub trait Store: Send + Sync {
     fn end(&self, id: u64, status: &Status) -> Result<(), StoreError>;
     /// The games being played, with their steps, oldest first.
     fn unfinished(&self) -> Result<Vec<StoredGame>, StoreError>;
-    /// The finished games, with their steps, last finished first.
-    fn finished(&self) -> Result<Vec<StoredGame>, StoreError>;
+    /// At most `limit` finished games, newest (highest id) first, those
+    /// below id `before` if given: what the history lists, with no steps
+    /// read (their count only) and no tokens.
+    fn finished(&self, before: Option<u64>, limit: usize) -> Result<Vec<FinishedGame>, StoreError>;
     /// One game, if it is kept.
     fn game(&self, id: u64) -> Result<Option<StoredGame>, StoreError>;
     /// The highest id of any game kept (0 for none): new ids go above it.

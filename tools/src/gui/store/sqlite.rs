@@ -15,7 +15,7 @@
 //! program's database, a newer schema or a file that is not a database is
 //! refused with an error, and left as it was.
 
-use super::{NewGame, Status, Store, StoreError, StoredGame};
+use super::{FinishedGame, NewGame, Status, Store, StoreError, StoredGame};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -354,8 +354,34 @@ impl Store for Sqlite {
         self.games_where("playing", "id")
     }
 
-    fn finished(&self) -> Result<Vec<StoredGame>, StoreError> {
-        self.games_where("finished", "ended DESC, id DESC")
+    fn finished(&self, before: Option<u64>, limit: usize) -> Result<Vec<FinishedGame>, StoreError> {
+        // An id past SQLite's integers is above every kept one.
+        let before = before
+            .and_then(|b| i64::try_from(b).ok())
+            .unwrap_or(i64::MAX);
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let conn = self.conn();
+        let mut stmt = conn
+            .prepare(
+                "SELECT id, created, ended, result, seats,
+                        (SELECT count(*) FROM steps WHERE steps.game = games.id)
+                 FROM games WHERE status = 'finished' AND id < ?1
+                 ORDER BY id DESC LIMIT ?2",
+            )
+            .map_err(err)?;
+        stmt.query_map(params![before, limit], |r| {
+            Ok(FinishedGame {
+                id: r.get::<_, i64>(0)?.max(0) as u64,
+                created: r.get(1)?,
+                ended: r.get::<_, Option<i64>>(2)?.unwrap_or(0),
+                result: r.get::<_, Option<String>>(3)?.unwrap_or_default(),
+                seats: r.get(4)?,
+                steps: r.get::<_, i64>(5)?.max(0) as usize,
+            })
+        })
+        .map_err(err)?
+        .collect::<Result<_, _>>()
+        .map_err(err)
     }
 
     fn game(&self, id: u64) -> Result<Option<StoredGame>, StoreError> {

@@ -235,14 +235,16 @@ pub fn route(rng: &mut Rng, k: &Known) -> (String, String, Vec<u8>) {
         ),
         9 if rng.chance(25) => {
             // The finished games kept (the store's history).
-            let path = match rng.below(4) {
+            let path = match rng.below(5) {
                 0 => "/api/history".to_string(),
                 1 => format!("/api/history/{id}/record"),
                 2 => format!("/api/history/{id}"),
+                3 => format!("/api/history?{}", history_query(rng, &id)),
                 _ => format!("/api/history/{}/record", rng.below(1 << 20)),
             };
             ("GET".into(), path, vec![])
         }
+        9 if rng.chance(35) => lobby_route(rng, &id),
         9 => (
             "GET".into(),
             format!(
@@ -266,6 +268,72 @@ pub fn route(rng: &mut Rng, k: &Known) -> (String, String, Vec<u8>) {
             let action = *rng.pick(&ACTIONS);
             let body = action_body(rng, action);
             ("POST".into(), format!("/api/games/{id}/{action}"), body)
+        }
+    }
+}
+
+/// A history page's query: `before` and `limit`, plausible or not.
+fn history_query(rng: &mut Rng, id: &str) -> String {
+    let number = |rng: &mut Rng| {
+        rng.pick(&[
+            "0",
+            "1",
+            "2",
+            "50",
+            "51",
+            "-1",
+            "x",
+            "",
+            "99999999999999999999999",
+            "18446744073709551615",
+        ])
+        .to_string()
+    };
+    match rng.below(4) {
+        0 => format!("limit={}", number(rng)),
+        1 => format!("before={id}"),
+        2 => format!("before={}&limit={}", number(rng), number(rng)),
+        _ => format!("before={id}&limit={}&before=1", number(rng)),
+    }
+}
+
+/// The lobby: its list, a seat taken (plausibly or not), or a table
+/// listed in it (a friend's seat, the engine soon standing in).
+fn lobby_route(rng: &mut Rng, id: &str) -> (String, String, Vec<u8>) {
+    match rng.below(4) {
+        0 => ("GET".into(), "/api/lobby".into(), vec![]),
+        1 | 2 => {
+            let seat = rng.pick(&["r", "y", "g", "b", "x", "", "yy"]);
+            let name = rng.pick(&[
+                "Ann",
+                "",
+                "<b>x</b>",
+                "a\u{1b}b",
+                "xxxxxxxxxxxxxxxxxxxxxxxxxx",
+            ]);
+            let body = serde_json::json!({ "seat": seat, "name": name });
+            (
+                "POST".into(),
+                format!("/api/lobby/{id}/sit"),
+                body.to_string().into_bytes(),
+            )
+        }
+        _ => {
+            let body = serde_json::json!({
+                "players": 2,
+                "lobby": true,
+                "takeover": rng.range(1, 3),
+                "pace": "none",
+                "seats": [
+                    {"engine": false, "invite": true, "algorithm": "random", "movetime": 10},
+                    {"engine": true, "algorithm": "random", "movetime": 10},
+                ],
+            });
+            (
+                "POST".into(),
+                "/api/games".into(),
+                body.to_string().into_bytes(),
+            )
         }
     }
 }

@@ -42,6 +42,10 @@ pub struct Stats {
     pub reviews: AtomicU64,
     pub restarts: AtomicU64,
     pub gameovers: AtomicU64,
+    /// Lobbies and history pages read (checked for tokens and bounds).
+    pub tables_seen: AtomicU64,
+    /// Seats taken from the lobby.
+    pub sat: AtomicU64,
     /// Requests about a game sent without its host token (and refused).
     pub refused_tokens: AtomicU64,
 }
@@ -588,7 +592,66 @@ impl Worker {
                 self.call("DELETE", &g, b"", &[200, 404]);
                 self.game = None;
             }
+            94..=96 => self.tables_seen(),
             _ => self.new_game(Some(id)),
+        }
+    }
+
+    /// The lobby or a page of the history, as anyone sees them: bounded,
+    /// and no token known to the workers in either; sometimes a seat
+    /// taken from the lobby.
+    fn tables_seen(&mut self) {
+        let path = if self.rng.chance(50) {
+            "/api/lobby".to_string()
+        } else {
+            format!("/api/history?limit={}", self.rng.range(1, 80))
+        };
+        let Some(a) = self.call("GET", &path, b"", &[200]) else {
+            return;
+        };
+        add(&self.sh.stats.tables_seen);
+        let text = a.body_text();
+        let leaked = self
+            .sh
+            .pool
+            .lock()
+            .unwrap()
+            .tokens
+            .values()
+            .any(|t| text.contains(t.as_str()));
+        if leaked {
+            self.fail("a token shown", format!("GET {path}: {text}"));
+            return;
+        }
+        let Ok(v) = serde_json::from_str::<Value>(&text) else {
+            return;
+        };
+        let (n, most) = match (v["tables"].as_array(), v["games"].as_array()) {
+            (Some(t), _) => (t.len(), 100),
+            (_, Some(g)) => (g.len(), 50),
+            _ => (0, 0),
+        };
+        if n > most {
+            self.fail("a list past its bound", format!("GET {path}: {n} entries"));
+            return;
+        }
+        let Some(t) = v["tables"].as_array().and_then(|t| t.first()) else {
+            return;
+        };
+        if !self.rng.chance(50) {
+            return;
+        }
+        let seat = t["seats"]
+            .as_array()
+            .and_then(|s| s.iter().find(|c| c["who"] == "open"))
+            .and_then(|c| c["seat"].as_str())
+            .unwrap_or("y");
+        let body = json!({ "seat": seat, "name": "Fuzz" }).to_string();
+        let sit = format!("/api/lobby/{}/sit", t["id"]);
+        if let Some(a) = self.call("POST", &sit, body.as_bytes(), &[200, 404, 409])
+            && a.status == 200
+        {
+            add(&self.sh.stats.sat);
         }
     }
 

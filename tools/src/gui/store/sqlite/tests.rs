@@ -57,12 +57,12 @@ fn take_backs_delete_the_steps_above_and_reopen_a_finished_game() {
     };
     db.end(1, &done).unwrap();
     assert_eq!(db.game(1).unwrap().unwrap().status, done);
-    assert_eq!(db.finished().unwrap().len(), 1);
+    assert_eq!(db.finished(None, 50).unwrap().len(), 1);
     db.take_back(1, 1).unwrap();
     let g = db.game(1).unwrap().unwrap();
     assert_eq!(g.steps, steps(&["a"]));
     assert_eq!(g.status, Status::Playing);
-    assert!(db.finished().unwrap().is_empty());
+    assert!(db.finished(None, 50).unwrap().is_empty());
     db.append(1, 1, &steps(&["b2"])).unwrap();
     assert_eq!(db.game(1).unwrap().unwrap().steps, steps(&["a", "b2"]));
 }
@@ -87,7 +87,7 @@ fn unfinished_games_are_listed_for_resume() {
     db.end(2, &Status::Abandoned { at: 11 }).unwrap();
     let ids = |v: Vec<StoredGame>| v.into_iter().map(|g| g.game.id).collect::<Vec<_>>();
     assert_eq!(ids(db.unfinished().unwrap()), vec![1, 4]);
-    assert_eq!(ids(db.finished().unwrap()), vec![2]);
+    assert_eq!(db.finished(None, 50).unwrap()[0].id, 2);
     assert_eq!(db.unfinished().unwrap()[0].steps, steps(&["s"]));
     assert_eq!(
         db.game(3).unwrap().unwrap().status,
@@ -238,4 +238,45 @@ fn a_database_in_memory_syncs_nothing() {
     db.append(1, 0, &steps(&["a"])).unwrap();
     assert_eq!(db.syncs.load(Ordering::SeqCst), 0);
     assert_eq!(db.commits.load(Ordering::SeqCst), 2);
+}
+
+#[test]
+fn the_history_is_read_a_page_at_a_time_with_step_counts_only() {
+    let db = Sqlite::open(None).unwrap();
+    for id in 1..=7 {
+        db.create(&game(id)).unwrap();
+        let n = id as usize;
+        let s: Vec<String> = (0..n).map(|i| format!("s{i}")).collect();
+        db.append(id, 0, &s).unwrap();
+        if id != 4 {
+            let at = 100 - id as i64;
+            db.end(
+                id,
+                &Status::Finished {
+                    result: "r > g".into(),
+                    at,
+                },
+            )
+            .unwrap();
+        }
+    }
+    let ids = |v: Vec<FinishedGame>| v.into_iter().map(|g| g.id).collect::<Vec<_>>();
+    // Newest first, the unfinished game 4 not among them.
+    assert_eq!(ids(db.finished(None, 3).unwrap()), vec![7, 6, 5]);
+    assert_eq!(ids(db.finished(Some(5), 3).unwrap()), vec![3, 2, 1]);
+    assert_eq!(ids(db.finished(Some(1), 3).unwrap()), Vec::<u64>::new());
+    assert_eq!(ids(db.finished(Some(u64::MAX), 2).unwrap()), vec![7, 6]);
+    assert!(db.finished(None, 0).unwrap().is_empty());
+    let g = &db.finished(Some(7), 1).unwrap()[0];
+    assert_eq!(
+        *g,
+        FinishedGame {
+            id: 6,
+            created: 1_700_000_006,
+            ended: 94,
+            result: "r > g".into(),
+            seats: game(6).seats,
+            steps: 6,
+        }
+    );
 }
