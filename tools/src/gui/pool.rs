@@ -548,6 +548,16 @@ mod tests {
         (place, rx)
     }
 
+    /// Waits (5 s at most) for the pool's counts to be `want`: the
+    /// engine threads take the lines in their own time.
+    fn counts_become(pool: &Pool, want: (usize, usize)) {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while pool.counts() != want && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        assert_eq!(pool.counts(), want);
+    }
+
     fn granted(rx: &Receiver<Msg>) -> bool {
         matches!(rx.try_recv(), Ok(Msg::Granted))
     }
@@ -655,8 +665,7 @@ mod tests {
         std::thread::sleep(Duration::from_millis(50));
         b.send("position startpos").unwrap();
         b.send("go movetime 300").unwrap();
-        std::thread::sleep(Duration::from_millis(50));
-        assert_eq!(pool.counts(), (1, 1));
+        counts_become(&pool, (1, 1));
         assert!(
             answer(&a, Duration::from_secs(5))
                 .last()
@@ -670,8 +679,7 @@ mod tests {
         let b_took = t0.elapsed() - a_took;
         assert!(b_took >= a_took * 3 / 4, "a {a_took:?}, b {b_took:?}");
         assert!(waited.total() >= a_took / 2, "{:?}", waited.total());
-        std::thread::sleep(Duration::from_millis(20));
-        assert_eq!(pool.counts(), (0, 0));
+        counts_become(&pool, (0, 0));
     }
 
     #[test]
@@ -682,29 +690,30 @@ mod tests {
         let (a, _) = start_seat(&pool, (&w(), &Arc::default()), t).unwrap();
         let (b, _) = start_seat(&pool, (&w(), &Arc::default()), t).unwrap();
         let (c, _) = start_seat(&pool, (&w(), &Arc::default()), t).unwrap();
-        for s in [&a, &b, &c] {
+        // a's search first (the engines' threads take their lines in
+        // their own order), then b and c wait.
+        for (i, s) in [&a, &b, &c].into_iter().enumerate() {
             s.send("position startpos").unwrap();
             s.send("go infinite").unwrap();
+            if i == 0 {
+                counts_become(&pool, (1, 0));
+            }
         }
-        std::thread::sleep(Duration::from_millis(50));
-        assert_eq!(pool.counts(), (1, 2));
+        counts_become(&pool, (1, 2));
         // Stopped while waiting: answered at once, with no turn.
         b.send("stop").unwrap();
         assert_eq!(answer(&b, t), ["bestmove (none)"]);
         assert_eq!(pool.counts(), (1, 1));
         // The next search of b waits behind c.
         b.send("go infinite").unwrap();
-        std::thread::sleep(Duration::from_millis(50));
-        assert_eq!(pool.counts(), (1, 2));
+        counts_become(&pool, (1, 2));
         // c's game closes while it waits: its place is freed.
         c.quit();
-        std::thread::sleep(Duration::from_millis(50));
-        assert_eq!(pool.counts(), (1, 1));
+        counts_become(&pool, (1, 1));
         // a's search ends: b's starts.
         a.send("stop").unwrap();
         assert!(answer(&a, t).last().unwrap().starts_with("bestmove"));
-        std::thread::sleep(Duration::from_millis(50));
-        assert_eq!(pool.counts(), (1, 0));
+        counts_become(&pool, (1, 0));
         b.send("stop").unwrap();
         let last = answer(&b, t).pop().unwrap();
         assert!(
@@ -713,8 +722,7 @@ mod tests {
         );
         drop(a);
         drop(b);
-        std::thread::sleep(Duration::from_millis(50));
-        assert_eq!(pool.counts(), (0, 0));
+        counts_become(&pool, (0, 0));
     }
 
     #[test]
