@@ -3,6 +3,7 @@
 //! engine's algorithm, time per turn and level). A request that does not
 //! check starts nothing.
 
+use super::clock::ClockIn;
 use super::levels::{Level, Levels};
 use super::{Pace, Refusal, SeatConfig};
 use crate::view::BoardView;
@@ -57,6 +58,8 @@ pub struct NewGame {
     /// their turn has the engine play for them until they come back
     /// (none: never).
     pub takeover: Option<u64>,
+    /// A clock for each person's seat (none: people play untimed).
+    pub clock: Option<ClockIn>,
 }
 
 /// Bounds on a table's takeover time, in seconds.
@@ -79,6 +82,7 @@ impl NewGame {
                 TAKEOVER.end()
             )));
         }
+        let clock = self.clock.map(|c| c.check()).transpose()?;
         let game = game_of(self)?;
         let start = *game.start();
         let letters: Vec<char> = start.seats_in_game().map(|s| s.letter()).collect();
@@ -144,6 +148,7 @@ impl NewGame {
                 stand_in: false,
                 left: false,
                 stood_in: Vec::new(),
+                clock: clock.clone().filter(|_| !s.engine),
             });
         }
         Ok((game, seats))
