@@ -12,6 +12,7 @@ mod fuzz_gui;
 mod gui_analysis;
 mod gui_api;
 mod gui_browser;
+mod gui_clocks;
 mod gui_expose;
 mod gui_pool;
 mod gui_store;
