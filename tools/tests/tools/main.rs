@@ -13,6 +13,7 @@ mod gui_analysis;
 mod gui_api;
 mod gui_browser;
 mod gui_clocks;
+mod gui_clocks_browser;
 mod gui_expose;
 mod gui_pool;
 mod gui_store;
