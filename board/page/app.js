@@ -518,7 +518,9 @@ function drawStatus(st) {
   if (st.gameover) status.textContent = "Game over";
   else if (st.side) {
     const who = seatOf(st.side);
-    status.textContent = `${SEAT_NAME[st.side]} to move (${who && who.engine ? "engine" : mine(who, st) ? "you" : personWord(who)}), ` +
+    const whoWord = who && who.engine ? "engine" : who && who.clock && who.clock.out ? "engine: time ran out"
+      : mine(who, st) ? "you" : personWord(who);
+    status.textContent = `${SEAT_NAME[st.side]} to move (${whoWord}), ` +
       `${st.steps_left} step${st.steps_left === 1 ? "" : "s"} left, turn ${st.turn}`;
     if (out.length) status.textContent = `You are out (${outWords(out, st)}). ` + status.textContent;
   }

@@ -32,7 +32,11 @@ fn a_clock_counts_down_and_runs_out(host: Host) {
         "the game",
     );
     let red = "document.querySelector('#seat-list .clock[data-seat=\"r\"]')";
-    let text = b.wait(&format!("{red} && {red}.textContent"), Duration::from_secs(5), "red's clock");
+    let text = b.wait(
+        &format!("{red} && {red}.textContent"),
+        Duration::from_secs(5),
+        "red's clock",
+    );
     assert!(text == "00:12" || text == "00:11", "{text}");
     assert_eq!(
         b.js("return document.querySelector('#seat-list .clock[data-seat=\"g\"]');"),
