@@ -55,6 +55,7 @@ fn a_clock_counts_down_and_runs_out(host: Host) {
         Duration::from_secs(5),
         "red's clock under 10 s",
     );
+    b.screenshot_of("#seat-list", "gui-clocks.png");
     // Out: the engine plays red's turn, recorded as its.
     b.wait(
         "game.seats[0].stood_in.length > 0 && game.step_count > 0",
