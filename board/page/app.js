@@ -605,6 +605,7 @@ function render(st) {
   const firstDraw = !game || game.id !== st.id;
   if (firstDraw) { boardTurns = turnsFor(st); buildBoard(); window.splut.log = []; lastThought = null; }
   game = st;
+  clockSeen = performance.now();
   keepGame(st);
   document.body.classList.remove("no-game");
   if (firstDraw) {
@@ -659,7 +660,9 @@ function drawStatus(st) {
   if (st.gameover) status.textContent = "Game over";
   else if (st.side) {
     const who = seatOf(st.side);
-    status.textContent = `${SEAT_NAME[st.side]} to move (${who && who.engine ? "engine" : mine(who, st) ? "you" : personWord(who)}), ` +
+    const whoWord = who && who.engine ? "engine" : who && who.clock && who.clock.out ? "engine: time ran out"
+      : mine(who, st) ? "you" : personWord(who);
+    status.textContent = `${SEAT_NAME[st.side]} to move (${whoWord}), ` +
       `${st.steps_left} step${st.steps_left === 1 ? "" : "s"} left, turn ${st.turn}`;
     if (out.length) status.textContent = `You are out (${outWords(out, st)}). ` + status.textContent;
   }
@@ -823,6 +826,7 @@ function drawSeatList(st) {
     name.className = "seat-name seat-" + s.seat;
     name.textContent = SEAT_NAME[s.seat];
     const who = s.engine ? `engine, ${levelName(s.level)}`
+      : s.clock && s.clock.out ? `engine for ${personWord(s)}, whose time ran out`
       : s.stand_in ? `engine for ${personWord(s)}, ${s.left ? "who left" : "away"}`
       : mine(s, st) && s.invited ? `you, ${personWord(s)}` : personWord(s);
     let state = "";
@@ -830,7 +834,43 @@ function drawSeatList(st) {
     else if (st.gameover && place === 1) state = " — wins";
     else if (st.side === s.seat) state = " — to move";
     li.append(sw, name, document.createTextNode(` (${who})${state}`));
+    if (st.clock && st.clock.left[s.seat] !== undefined) {
+      const clock = document.createElement("span");
+      clock.className = "clock";
+      clock.dataset.seat = s.seat;
+      li.append(" ", clock);
+    }
     ul.appendChild(li);
+  }
+  drawClocks();
+}
+
+// ----- the people's clocks -----
+
+// When the state shown came (the clocks' time left is as of then).
+let clockSeen = 0;
+
+// A clock's time left as m:ss (h:mm:ss from an hour), rounded up.
+function clockText(ms) {
+  const s = Math.ceil(Math.max(0, ms) / 1000);
+  const mm = String(Math.floor(s / 60) % 60).padStart(2, "0");
+  const ss = String(s % 60).padStart(2, "0");
+  return s >= 3600 ? `${Math.floor(s / 3600)}:${mm}:${ss}` : `${mm}:${ss}`;
+}
+
+// Each person's clock beside their seat: the running one counts down
+// here between the host's answers; red under 10 s.
+function drawClocks() {
+  const c = game && game.clock;
+  if (!c) return;
+  for (const span of document.querySelectorAll("#seat-list .clock")) {
+    const seat = span.dataset.seat;
+    const running = c.running === seat && !game.gameover;
+    const ms = (c.left[seat] || 0) - (running ? performance.now() - clockSeen : 0);
+    span.textContent = clockText(ms);
+    span.classList.toggle("running", running);
+    span.classList.toggle("low", ms < 10000);
+    span.dataset.ms = String(Math.max(0, Math.round(ms)));
   }
 }
 
@@ -1551,6 +1591,9 @@ async function newGame(confirmed) {
   body.pace = $("pace").value;
   if (invites) body.takeover = Number($("takeover").value) || 60;
   if (invites && $("lobby-listed").checked) body.lobby = true;
+  if ($("clock-on").checked) {
+    body.clock = { base: Math.round(Number($("clock-min").value) * 60), increment: Number($("clock-inc").value) || 0 };
+  }
   if (await startNew(body)) $("spn-hint").textContent = "";
 }
 
@@ -1585,6 +1628,8 @@ function wire() {
   $("join").addEventListener("submit", takeSeat);
   $("leave").addEventListener("click", leaveSeat);
   $("pace").addEventListener("change", setPace);
+  $("clock-on").addEventListener("change", () => $("clock-times").classList.toggle("hidden", !$("clock-on").checked));
+  setInterval(drawClocks, 250);
   $("next-step").addEventListener("click", nextStep);
   $("help-open").addEventListener("click", () => showHelp(true));
   window.addEventListener("hashchange", showView);

@@ -589,8 +589,9 @@ impl Participant {
 }
 
 /// The board's `[TimeControl]`: each engine's `<name>=movetime=<ms>` once,
-/// sorted, then `person=none` when a person plays.
-fn board_time_control(seats: &[(Seat, Participant)]) -> String {
+/// sorted, then when a person plays `person=none`, or with the people's
+/// `clock` (`(base, increment)` in ms) `person=clock=<base>+<increment>`.
+fn board_time_control(seats: &[(Seat, Participant)], clock: Option<(u64, u64)>) -> String {
     let mut tcs: Vec<String> = seats
         .iter()
         .filter_map(|(_, p)| match p {
@@ -606,7 +607,10 @@ fn board_time_control(seats: &[(Seat, Participant)]) -> String {
         .iter()
         .any(|(_, p)| matches!(p, Participant::Person | Participant::StoodIn { .. }))
     {
-        tcs.push("person=none".into());
+        tcs.push(match clock {
+            Some((base, increment)) => format!("person=clock={base}+{increment}"),
+            None => "person=none".into(),
+        });
     }
     tcs.join(" ")
 }
@@ -631,6 +635,18 @@ pub fn cut_to_whole_turns(game: &mut Game) {
 /// limit at that turn, the only ending the format has for a game nobody
 /// won.
 pub fn board_record(game: &Game, seats: &[(Seat, Participant)]) -> GameRecord {
+    board_record_clocked(game, seats, None)
+}
+
+/// [`board_record`] of a game whose people played on a clock (`(base,
+/// increment)` in ms, Fischer): its `[TimeControl]` says
+/// `person=clock=<base>+<increment>` where an untimed game's says
+/// `person=none`.
+pub fn board_record_clocked(
+    game: &Game,
+    seats: &[(Seat, Participant)],
+    clock: Option<(u64, u64)>,
+) -> GameRecord {
     let mut game = game.clone();
     cut_to_whole_turns(&mut game);
     let reason = if game.position().is_game_over() {
@@ -644,7 +660,7 @@ pub fn board_record(game: &Game, seats: &[(Seat, Participant)]) -> GameRecord {
         opening: "splut gui".into(),
         from_startpos: false,
         opening_steps: 0,
-        time_control: board_time_control(seats),
+        time_control: board_time_control(seats, clock),
     };
     GameRecord::new(labels, &game, reason)
 }

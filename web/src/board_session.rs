@@ -119,7 +119,8 @@ impl BoardSession {
         }
         let g = self.game(id)?;
         match what {
-            "state" => {}
+            // The clocks' time left as of this answer.
+            "state" => g.observe(now),
             "step" => {
                 let b: StepIn = requests::body(body)?;
                 g.step(&b.step, now)?;

@@ -13,6 +13,7 @@
 //! answer is dropped: an engine never plays a turn it was not asked for.
 
 pub mod analysis;
+pub mod clock;
 pub mod config;
 pub mod levels;
 pub mod new_game;
@@ -23,11 +24,12 @@ pub mod view;
 #[cfg(test)]
 mod tests;
 
+use clock::{Running, SeatClock};
 use levels::{Level, Levels};
 pub use refusal::Refusal;
 use serde::{Deserialize, Serialize};
 use splut_play::judge::Forfeit;
-use splut_play::record::{Participant, Strength, board_record};
+use splut_play::record::{Participant, Strength, board_record_clocked};
 use splut_rules::{Game, Position, Seat};
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -72,12 +74,22 @@ pub struct SeatConfig {
     /// The turns the engine played for this person (unrated for them).
     #[serde(default)]
     pub stood_in: Vec<u32>,
+    /// A person's clock, if the game has clocks ([`clock`]).
+    #[serde(default)]
+    pub clock: Option<SeatClock>,
 }
 
 impl SeatConfig {
-    /// Whether the engine plays this seat now (its own, or standing in).
+    /// Whether the engine plays this seat now (its own, or standing in:
+    /// its person is away or left, or their clock ran out this turn).
     pub fn engine_plays(&self) -> bool {
-        self.engine || self.stand_in
+        self.engine || self.stand_in || self.out_of_time()
+    }
+
+    /// Whether its person's clock ran out in the turn under way (the
+    /// engine plays the rest of it, and gives it back at no request).
+    pub fn out_of_time(&self) -> bool {
+        self.clock.as_ref().is_some_and(|c| c.out)
     }
 
     /// A friend's seat nobody took yet (no name given, not left): the
@@ -266,6 +278,10 @@ pub struct Session {
     info_shown: Option<Duration>,
     /// An `info` arrived since the last version: shown at the next one.
     info_pending: bool,
+    /// The clock of the turn under way, if its seat has one.
+    running: Option<Running>,
+    /// The latest time the machine was told (the clocks shown as of it).
+    seen: Duration,
 }
 
 impl Session {
@@ -305,6 +321,8 @@ impl Session {
             out: VecDeque::from([Command::Start]),
             info_shown: None,
             info_pending: false,
+            running: None,
+            seen: now,
         };
         s.advance(now);
         s
@@ -316,11 +334,24 @@ impl Session {
     }
 
     /// When the machine wants [`Session::wake`] called: an engine step's
-    /// pause ends, a search is overdue, or its held-back `info` is due.
+    /// pause ends, a search is overdue, its held-back `info` is due, or
+    /// the mover's clock runs out.
     pub fn wake_at(&self) -> Option<Duration> {
         let step = self.step_due().filter(|_| self.pace != Pace::Step);
         let hung = self.searches.front().map(|s| s.deadline);
-        step.into_iter().chain(hung).chain(self.info_due()).min()
+        step.into_iter()
+            .chain(hung)
+            .chain(self.info_due())
+            .chain(self.clock_due())
+            .min()
+    }
+
+    /// The clocks brought up to `now` before a request changes anything:
+    /// one that ran out has the engine asked for its turn.
+    fn clock_check(&mut self, now: Duration) {
+        if self.clock_sync(now) {
+            self.advance(now);
+        }
     }
 
     /// When the `info` held back is shown, if one is.
@@ -453,6 +484,7 @@ impl Session {
         (on, left): (bool, bool),
         now: Duration,
     ) -> Result<(), Refusal> {
+        self.clock_check(now);
         let c = self
             .seats
             .iter_mut()
@@ -468,8 +500,10 @@ impl Session {
         }
         c.stand_in = on;
         c.left = on && (left || c.left);
+        // A clock that ran out keeps the engine on the turn to its end.
+        let out = c.out_of_time();
         let to_move = self.game.position().side_to_move().letter() == seat;
-        if !on && to_move {
+        if !on && to_move && !out {
             self.cancel(now);
         }
         self.bump();
@@ -479,6 +513,7 @@ impl Session {
 
     /// A person's step.
     pub fn step(&mut self, text: &str, now: Duration) -> Result<(), Refusal> {
+        self.clock_check(now);
         if self.searches.iter().any(|s| s.live)
             || self.showing.is_some()
             || self.engine_to_move().is_some()
@@ -526,7 +561,10 @@ impl Session {
         if self.game.steps().is_empty() {
             return Err(Refusal::NothingToTakeBack);
         }
+        self.clock_check(now);
         let any_person = self.seats.iter().any(|s| !s.engine);
+        // The turns taken back had no clock run out.
+        self.clocks_not_out();
         let mut game = self.game.clone();
         undo_turn(&mut game);
         while any_person
@@ -549,6 +587,7 @@ impl Session {
         for c in &mut self.seats {
             c.stood_in.retain(|&t| t < turn);
         }
+        self.clocks_back_to(turn);
         self.game = game;
         self.last_step = None;
         if self.engine == Engine::Up {
@@ -561,6 +600,7 @@ impl Session {
 
     /// Starts a new engine after a crash (or any time).
     pub fn restart(&mut self, now: Duration) {
+        self.clock_check(now);
         self.cancel(now);
         // The old process goes with its searches.
         self.searches.clear();
@@ -573,6 +613,7 @@ impl Session {
     /// Changes the pace of the engine's steps, at once (a pause or a wait
     /// in progress follows it).
     pub fn set_pace(&mut self, pace: Pace, now: Duration) {
+        self.clock_check(now);
         self.pace = pace;
         if pace != Pace::Step {
             self.waiting = false;
@@ -583,6 +624,7 @@ impl Session {
 
     /// Plays the engine step waiting for it (step-by-step pace).
     pub fn next(&mut self, now: Duration) -> Result<(), Refusal> {
+        self.clock_check(now);
         if !self.waiting {
             return Err(Refusal::NothingWaiting);
         }
@@ -595,6 +637,7 @@ impl Session {
     /// Time passed: an engine step whose pause is over is shown, an
     /// overdue search makes the engine hung.
     pub fn wake(&mut self, now: Duration) {
+        self.clock_check(now);
         if let Some(s) = self.searches.front()
             && now > s.deadline
         {
@@ -621,6 +664,8 @@ impl Session {
         self.cancel(now);
         self.engine = Engine::Down;
         self.error = Some(format!("engine crashed: {why}"));
+        // The mover's clock stops while the game waits for a restart.
+        self.clock_sync(now);
         self.bump();
     }
 
@@ -643,6 +688,7 @@ impl Session {
 
     /// What the engine said.
     pub fn engine_event(&mut self, event: EngineEvent, now: Duration) {
+        self.clock_check(now);
         let Some(front) = self.searches.front() else {
             // Nothing asked: nothing to read.
             return;
@@ -755,10 +801,23 @@ impl Session {
             .is_some_and(|c| self.seats.iter().any(|s| s.engine_plays() && s.seat == c))
     }
 
-    /// Moves the game on as far as it may go now: the engine's steps whose
+    /// Moves the game on as far as it may go now (the engine's steps whose
     /// time has come, then its next search, or its quit once the game is
-    /// over.
+    /// over), the clocks kept up with it: a turn that ends is charged, and
+    /// a clock found run out has the engine asked for the rest of its turn.
     fn advance(&mut self, now: Duration) {
+        self.clock_sync(now);
+        // Each pass plays at most one turn's end; a few are plenty.
+        for _ in 0..4 {
+            self.advance_engine(now);
+            if !self.clock_sync(now) {
+                return;
+            }
+        }
+    }
+
+    /// The engine's part of [`Session::advance`].
+    fn advance_engine(&mut self, now: Duration) {
         while !self.closed && self.error.is_none() && self.engine == Engine::Up {
             if self.showing.is_some() {
                 if self.pace == Pace::Step {
@@ -809,7 +868,10 @@ impl Session {
             self.bump();
             return;
         }
-        if let Some(c) = self.seats.iter_mut().find(|c| c.seat == side && c.stand_in)
+        if let Some(c) = self
+            .seats
+            .iter_mut()
+            .find(|c| c.seat == side && !c.engine && c.engine_plays())
             && c.stood_in.last() != Some(&turn)
         {
             c.stood_in.push(turn);
@@ -868,7 +930,7 @@ impl Session {
     }
 
     /// The game in the tournament records format (`splut replay` reads
-    /// it), as [`board_record`] writes it for both hosts: an unfinished
+    /// it), as [`board_record_clocked`] writes it for both hosts: an unfinished
     /// game is cut to its last whole turn and recorded as a draw by a turn
     /// limit at that turn.
     pub fn record(&self) -> String {
@@ -879,11 +941,15 @@ impl Session {
 /// A game with these seats in the tournament records format, as
 /// [`Session::record`] writes it (for a host's kept games too).
 pub fn record_text(game: &Game, seats: &[SeatConfig]) -> String {
+    let clock = seats
+        .iter()
+        .find_map(|c| c.clock.as_ref())
+        .map(|c| (c.base, c.increment));
     let seats: Vec<(Seat, Participant)> = seats
         .iter()
         .filter_map(|c| Seat::from_letter(c.seat).map(|s| (s, participant(c))))
         .collect();
-    board_record(game, &seats).to_text()
+    board_record_clocked(game, &seats, clock).to_text()
 }
 
 /// `position spn <start> moves <steps>`: `game` after its first `upto`

@@ -3,6 +3,7 @@
 //! engine's algorithm, time per turn and level). A request that does not
 //! check starts nothing.
 
+use super::clock::ClockIn;
 use super::levels::{Level, Levels};
 use super::{Pace, Refusal, SeatConfig};
 use crate::view::BoardView;
@@ -61,6 +62,8 @@ pub struct NewGame {
     /// a friend's seat nobody took yet. Only a table with one.
     #[serde(default)]
     pub lobby: bool,
+    /// A clock for each person's seat (none: people play untimed).
+    pub clock: Option<ClockIn>,
 }
 
 /// Bounds on a table's takeover time, in seconds.
@@ -83,6 +86,7 @@ impl NewGame {
                 TAKEOVER.end()
             )));
         }
+        let clock = self.clock.map(|c| c.check()).transpose()?;
         let game = game_of(self)?;
         let start = *game.start();
         let letters: Vec<char> = start.seats_in_game().map(|s| s.letter()).collect();
@@ -148,6 +152,7 @@ impl NewGame {
                 stand_in: false,
                 left: false,
                 stood_in: Vec::new(),
+                clock: clock.clone().filter(|_| !s.engine),
             });
         }
         if self.lobby && !seats.iter().any(|s| s.invited) {

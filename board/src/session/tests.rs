@@ -22,6 +22,7 @@ fn seat(letter: char, engine: bool) -> SeatConfig {
         stand_in: false,
         left: false,
         stood_in: Vec::new(),
+        clock: None,
     }
 }
 
@@ -114,7 +115,7 @@ fn a_new_game_is_the_pages_state() {
         st["seats"][1],
         json!({"seat": "g", "engine": true, "algorithm": "alphabeta",
                "movetime": 50, "level": null, "invited": false, "name": null,
-               "stand_in": false, "left": false, "stood_in": []})
+               "stand_in": false, "left": false, "stood_in": [], "clock": null})
     );
     assert_eq!(
         legal(&s).len(),
@@ -665,4 +666,263 @@ fn a_lobby_seat_is_taken_once_and_only_while_open() {
     // A seat whose friend left is not open either.
     s.stand_in('g', (true, true), ms(1)).unwrap();
     assert!(matches!(s.sit('g', "Gil"), Err(Refusal::Taken(_))));
+}
+
+/// A 2-player game, red a person on a clock of `base` ms and `increment`
+/// ms a turn, green the engine, with no pause between the engine's steps.
+fn clocked(base: u64, increment: u64) -> Session {
+    let clock = SeatClock {
+        base,
+        increment,
+        left: base,
+        out: false,
+        turns: Vec::new(),
+    };
+    let red = SeatConfig {
+        clock: Some(clock),
+        ..seat('r', false)
+    };
+    let game = Game::new(Position::start(2).unwrap());
+    let mut s = Session::new(
+        11,
+        game,
+        vec![red, seat('g', true)],
+        Levels::default(),
+        Duration::ZERO,
+        Pace::None,
+        ms(1000),
+    );
+    commands(&mut s);
+    s
+}
+
+/// The engine answers its search with the rest of the turn under way.
+fn engine_answers(s: &mut Session, now: Duration) {
+    let mut game = s.game().clone();
+    let (side, turn) = (game.position().side_to_move(), game.position().turn());
+    let mut steps = Vec::new();
+    while !game.position().is_game_over()
+        && game.position().side_to_move() == side
+        && game.position().turn() == turn
+    {
+        let step = game.position().legal_step_vec()[0].to_string();
+        game.play_text(&step).unwrap();
+        steps.push(step);
+    }
+    s.engine_event(EngineEvent::Answer(Ok(steps)), now);
+}
+
+fn clock_left(s: &Session, seat: &str) -> u64 {
+    state(s)["clock"]["left"][seat].as_u64().unwrap()
+}
+
+#[test]
+fn a_persons_clock_runs_at_their_turn_only_and_gains_its_increment() {
+    let mut s = clocked(60_000, 2_000);
+    let st = state(&s);
+    assert_eq!(
+        st["clock"],
+        json!({"base": 60000, "increment": 2000, "left": {"r": 60000}, "running": "r"})
+    );
+    assert_eq!(st["seats"][1]["clock"], Value::Null, "the engine has none");
+    // Red's clock runs out 60 s after its turn began, unless it moves.
+    assert_eq!(s.wake_at(), Some(ms(61_000)));
+    s.observe(ms(3_500));
+    assert_eq!(clock_left(&s, "r"), 57_500);
+    // Red's one step ends its first turn at 5 s (it began at 1 s): 56 s
+    // left, + 2 s.
+    let step = legal(&s)[0].clone();
+    s.step(&step, ms(5_000)).unwrap();
+    let st = state(&s);
+    assert_eq!(st["clock"]["left"]["r"], 58_000);
+    assert_eq!(st["clock"]["running"], Value::Null, "the engine's turn");
+    assert_eq!(st["seats"][0]["clock"]["turns"], json!([[1, 60000]]));
+    // The engine thinks 30 s: red's clock does not move.
+    sent(&mut s);
+    engine_answers(&mut s, ms(35_000));
+    assert_eq!(state(&s)["side"], "r");
+    assert_eq!(clock_left(&s, "r"), 58_000);
+    assert_eq!(s.wake_at(), Some(ms(35_000 + 58_000)));
+    // Red's second turn: 3 steps over 10 s.
+    for t in [36_000, 40_000, 45_000] {
+        let step = legal(&s)[0].clone();
+        s.step(&step, ms(t)).unwrap();
+    }
+    assert_eq!(clock_left(&s, "r"), 58_000 - 10_000 + 2_000);
+}
+
+#[test]
+fn a_clock_that_runs_out_has_the_engine_finish_the_turn() {
+    let mut s = clocked(10_000, 0);
+    // Red's first turn, then the engine's.
+    let step = legal(&s)[0].clone();
+    s.step(&step, ms(2_000)).unwrap();
+    sent(&mut s);
+    engine_answers(&mut s, ms(3_000));
+    assert_eq!(clock_left(&s, "r"), 9_000);
+    // Red plays one step of three, then lets the clock run out.
+    let step = legal(&s)[0].clone();
+    s.step(&step, ms(4_000)).unwrap();
+    assert_eq!(s.wake_at(), Some(ms(12_000)));
+    s.wake(ms(11_999));
+    assert!(sent(&mut s).is_empty(), "not yet out");
+    s.wake(ms(12_000));
+    let st = state(&s);
+    assert_eq!(st["seats"][0]["clock"]["out"], true);
+    assert_eq!(st["clock"]["left"]["r"], 0);
+    assert_eq!(st["clock"]["running"], Value::Null);
+    assert_eq!(st["thinking"]["seat"], "r");
+    let lines = sent(&mut s);
+    assert!(
+        lines.iter().any(|l| l.starts_with("go movetime")),
+        "{lines:?}"
+    );
+    // The person may not step now; a give-back of an away stand-in does
+    // not drop the search (the clock's reason stays).
+    let next = legal(&s)[0].clone();
+    assert_eq!(s.step(&next, ms(12_100)), Err(Refusal::NotPersonsTurn));
+    s.stand_in('r', (true, false), ms(12_200)).unwrap();
+    s.stand_in('r', (false, false), ms(12_300)).unwrap();
+    assert!(sent(&mut s).is_empty(), "no stop: the search goes on");
+    assert_eq!(state(&s)["thinking"]["seat"], "r");
+    // The engine plays the rest of red's turn (turn 3), recorded as its.
+    engine_answers(&mut s, ms(12_500));
+    assert_eq!(state(&s)["side"], "g");
+    assert_eq!(s.seats()[0].stood_in, vec![3]);
+    assert!(!s.seats()[0].out_of_time());
+    assert!(s.record().contains("r=person-unrated(engine:3)"));
+    assert!(
+        s.record().contains("person=clock=10000+0"),
+        "{}",
+        s.record()
+    );
+    // No increment: at red's next turn the engine plays at once.
+    sent(&mut s);
+    engine_answers(&mut s, ms(13_000));
+    assert_eq!(state(&s)["side"], "r");
+    assert_eq!(state(&s)["thinking"]["seat"], "r");
+    assert!(sent(&mut s).iter().any(|l| l.starts_with("go movetime")));
+}
+
+#[test]
+fn after_running_out_the_seat_comes_back_with_its_increment() {
+    let mut s = clocked(10_000, 5_000);
+    s.wake(ms(11_000));
+    assert!(s.seats()[0].out_of_time(), "out in its first turn");
+    sent(&mut s);
+    engine_answers(&mut s, ms(11_500));
+    // Red's turn played by the engine; then green's.
+    assert_eq!(s.seats()[0].stood_in, vec![1]);
+    assert_eq!(clock_left(&s, "r"), 5_000);
+    sent(&mut s);
+    engine_answers(&mut s, ms(12_000));
+    // Red's own again, with the increment alone.
+    let st = state(&s);
+    assert_eq!(st["side"], "r");
+    assert_eq!(st["thinking"], Value::Null);
+    assert_eq!(st["clock"]["running"], "r");
+    assert_eq!(s.wake_at(), Some(ms(17_000)));
+    let step = legal(&s)[0].clone();
+    s.step(&step, ms(13_000)).unwrap();
+}
+
+#[test]
+fn a_take_back_gives_the_clocks_back_as_they_were() {
+    let mut s = clocked(60_000, 1_000);
+    let step = legal(&s)[0].clone();
+    s.step(&step, ms(11_000)).unwrap();
+    assert_eq!(clock_left(&s, "r"), 51_000);
+    sent(&mut s);
+    engine_answers(&mut s, ms(12_000));
+    let step = legal(&s)[0].clone();
+    s.step(&step, ms(20_000)).unwrap();
+    // Red's part-turn taken back: its clock as at its turn's start, and
+    // running anew from the take-back.
+    s.take_back(ms(30_000)).unwrap();
+    assert_eq!(state(&s)["step_count"], 3);
+    assert_eq!(clock_left(&s, "r"), 51_000);
+    assert_eq!(s.wake_at(), Some(ms(30_000 + 51_000)));
+    // Then the engine's turn and red's first: back to the game's start.
+    s.take_back(ms(31_000)).unwrap();
+    let st = state(&s);
+    assert_eq!(st["step_count"], 0);
+    assert_eq!(st["clock"]["left"]["r"], 60_000);
+    assert_eq!(st["seats"][0]["clock"]["turns"], json!([]));
+    // A turn the engine finished for a clock run out: taken back, it is
+    // the person's again, with the time they had at its start.
+    s.wake(ms(31_000 + 60_000));
+    assert!(s.seats()[0].out_of_time());
+    s.take_back(ms(91_500)).unwrap_err();
+    sent(&mut s);
+    engine_answers(&mut s, ms(92_000));
+    assert_eq!(s.seats()[0].stood_in, vec![1]);
+    s.take_back(ms(93_000)).unwrap();
+    let st = state(&s);
+    assert_eq!(st["step_count"], 0);
+    assert_eq!(st["seats"][0]["stood_in"], json!([]));
+    assert_eq!(st["seats"][0]["clock"]["out"], false);
+    assert_eq!(st["clock"]["left"]["r"], 60_000);
+    assert_eq!(st["clock"]["running"], "r");
+}
+
+#[test]
+fn the_clock_stops_while_the_engine_stands_in_or_is_down() {
+    let mut s = clocked(60_000, 0);
+    s.stand_in('r', (true, false), ms(5_000)).unwrap();
+    assert_eq!(state(&s)["clock"]["running"], Value::Null);
+    s.observe(ms(50_000));
+    assert_eq!(clock_left(&s, "r"), 56_000);
+    // Back before the engine answered: the search dropped, the clock on.
+    s.stand_in('r', (false, false), ms(50_000)).unwrap();
+    assert_eq!(state(&s)["clock"]["running"], "r");
+    s.engine_gone("test", ms(51_000));
+    assert_eq!(state(&s)["clock"]["running"], Value::Null);
+    s.observe(ms(100_000));
+    assert_eq!(clock_left(&s, "r"), 55_000);
+    assert_eq!(s.wake_at().filter(|t| *t > ms(100_000)), None);
+    s.restart(ms(100_000));
+    assert_eq!(s.wake_at(), Some(ms(155_000)));
+}
+
+#[test]
+fn bad_clocks_are_refused() {
+    let levels = Levels::default();
+    let check = |clock: Value| {
+        let body = json!({"players": 2, "clock": clock,
+            "seats": [{"engine": false}, {"engine": true}]});
+        requests::new_game(&body.to_string())
+            .and_then(|mut r| r.check(&[], &levels, requests::MOVETIME))
+    };
+    for bad in [
+        json!({"base": 9}),
+        json!({"base": 36_001}),
+        json!({"base": 60, "increment": 601}),
+    ] {
+        assert!(
+            matches!(check(bad.clone()), Err(Refusal::BadInput(ref m)) if m.starts_with("clock:")),
+            "{bad}"
+        );
+    }
+    for bad in [
+        json!({"base": 60, "fischer": true}),
+        json!({"base": -1}),
+        json!(5),
+    ] {
+        assert!(
+            matches!(check(bad.clone()), Err(Refusal::BadRequest(_))),
+            "{bad}"
+        );
+    }
+    let (_, seats) = check(json!({"base": 300, "increment": 3})).unwrap();
+    let clock = seats[0].clock.as_ref().unwrap();
+    assert_eq!(
+        (clock.base, clock.increment, clock.left),
+        (300_000, 3_000, 300_000)
+    );
+    assert_eq!(
+        seats[1].clock, None,
+        "the engine's seat keeps its time a turn"
+    );
+    let (_, seats) = check(Value::Null).unwrap();
+    assert_eq!(seats[0].clock, None);
 }

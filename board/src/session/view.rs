@@ -68,6 +68,8 @@ impl Serialize for Session {
         m.serialize_entry("version", &self.version)?;
         m.serialize_entry("start", &self.start_spn)?;
         m.serialize_entry("seats", &self.seats)?;
+        // The people's clocks, as of the state (null: none).
+        m.serialize_entry("clock", &super::clock::ClocksView(self))?;
         m.serialize_entry("spn", &pos.to_spn())?;
         // The position read by the rules, for the page to draw.
         m.serialize_entry("board", &BoardView::of(pos))?;

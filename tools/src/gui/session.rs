@@ -423,6 +423,9 @@ impl Session {
                 .map(|r| r.0)
                 .unwrap_or_else(|e| e.into_inner().0);
         }
+        // The clocks' time left as of this answer.
+        let now = self.now(&mut g);
+        g.machine.observe(now);
         json(&g)
     }
 

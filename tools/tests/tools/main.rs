@@ -12,6 +12,8 @@ mod fuzz_gui;
 mod gui_analysis;
 mod gui_api;
 mod gui_browser;
+mod gui_clocks;
+mod gui_clocks_browser;
 mod gui_expose;
 mod gui_lobby;
 mod gui_pool;

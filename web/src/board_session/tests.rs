@@ -283,3 +283,37 @@ fn hints_and_reviews_are_the_boards_analysis_carried_to_an_analyst() {
     let idle = ok(&s.call("analysis_line", "", "bestmove e2e3", ms(0)));
     assert_eq!(idle, json!({ "commands": [], "done": false }));
 }
+
+#[test]
+fn a_clock_runs_out_on_the_static_board_too() {
+    let mut s = BoardSession::new();
+    let mut engine = None;
+    let body = r#"{"players": 2, "pace": "none", "clock": {"base": 10, "increment": 1},
+        "seats": [{"engine": false, "movetime": 50},
+                  {"engine": true, "algorithm": "alphabeta", "movetime": 50}]}"#;
+    let st = ok(&s.call("new_game", "", body, ms(0)));
+    let id = st["id"].as_u64().unwrap();
+    assert_eq!(st["clock"]["running"], "r", "{st}");
+    carry_out(&mut s, &mut engine, ms(0));
+    assert_eq!(ok(&s.call("wake_at", "", "", ms(0))), 10_000);
+    assert_eq!(
+        ok(&s.call("state", &id.to_string(), "", ms(4_000)))["clock"]["left"]["r"],
+        6_000
+    );
+    // Red lets its clock run out: the engine plays its turn.
+    s.call("wake", "", "", ms(10_000));
+    carry_out(&mut s, &mut engine, ms(10_000));
+    // (Its search may be done already: the engine answers in slices.)
+    let e = engine.as_mut().unwrap();
+    while e.resume() == Status::Thinking {}
+    read_engine(&mut s, &mut engine, ms(10_100));
+    carry_out(&mut s, &mut engine, ms(10_100));
+    let st = state(&mut s, id);
+    assert_eq!(st["seats"][0]["stood_in"], json!([1]), "{st}");
+    assert_eq!(st["seats"][0]["clock"]["left"], 1_000, "{st}");
+    let record = ok(&s.call("record", &id.to_string(), "", ms(10_200)));
+    assert!(
+        record.as_str().unwrap().contains("person=clock=10000+1000"),
+        "{record}"
+    );
+}

@@ -212,6 +212,7 @@ mod tests {
             stand_in: false,
             left: false,
             stood_in: Vec::new(),
+            clock: None,
         }
     }
 
