@@ -64,7 +64,8 @@ fn a_friends_clock_runs_out_and_the_engine_finishes_their_turn() {
         "clock": {"base": 10, "increment": 0},
         "seats": [
             {"engine": false},
-            {"engine": false, "invite": true, "algorithm": "random", "movetime": 1500},
+            // A search that takes its time (random would answer at once).
+            {"engine": false, "invite": true, "algorithm": "alphabeta", "movetime": 1500},
         ],
     }));
     let id = st["id"].as_u64().unwrap();
