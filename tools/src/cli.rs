@@ -715,6 +715,12 @@ pub struct GuiArgs {
     /// only, lost when the server stops.
     #[arg(long, value_name = "FILE")]
     db: Option<PathBuf>,
+    /// When a step written to --db is acknowledged: `disk`, once synced
+    /// to the disk (it survives a power cut); `os`, once the operating
+    /// system has it (it survives the server's crash or kill -9, not a
+    /// power cut), no sync waited for: faster where syncs are slow.
+    #[arg(long, value_name = "WHERE", default_value = "disk", value_parser = ["disk", "os"])]
+    db_sync: String,
 }
 
 /// Starts the GUI's server; exit code 2 if it cannot.
@@ -760,6 +766,7 @@ fn run_gui(a: GuiArgs) -> i32 {
         abandon_after: std::time::Duration::from_secs(a.abandon_after),
         step_pause: std::time::Duration::from_millis(a.step_pause),
         db: a.db,
+        db_sync: a.db_sync == "disk",
     })
 }
 

@@ -165,6 +165,9 @@ pub struct Config {
     /// The games database (SQLite); `None` keeps the games in memory
     /// only, as they were before there was a database.
     pub db: Option<std::path::PathBuf>,
+    /// Whether a write to `db` is acknowledged only once synced to the
+    /// disk (`--db-sync disk`); else once the operating system has it.
+    pub db_sync: bool,
 }
 
 /// Splits an engine command line into words; `"…"` and `'…'` group words.
@@ -220,7 +223,7 @@ pub fn run(cfg: Config) -> i32 {
         }
     };
     let store = match store::sqlite::Sqlite::open(cfg.db.as_deref()) {
-        Ok(s) => Arc::new(s),
+        Ok(s) => Arc::new(s.syncing(cfg.db_sync)),
         Err(e) => {
             eprintln!("error: {e}");
             return 2;

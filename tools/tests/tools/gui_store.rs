@@ -173,3 +173,19 @@ fn finished_games_are_listed_and_download_as_records_replay_accepts() {
         assert_eq!(r.status, 404, "{bad}: {}", r.body);
     }
 }
+
+#[test]
+fn with_db_sync_os_kill_9_still_loses_no_acknowledged_step() {
+    let db = fresh("os-sync.db");
+    let mut gui = Gui::start(&["--db", db.to_str().unwrap(), "--db-sync", "os"]);
+    let st = gui.new_game(json!({
+        "players": 2,
+        "seats": [{"engine": false}, {"engine": false}],
+    }));
+    let id = st["id"].as_u64().unwrap();
+    let acked = play_reds_turn(&gui, id);
+    kill_9(&mut gui);
+    let gui = again(&db, &gui);
+    let kept = steps_of(&gui.state(id));
+    assert_eq!(kept, acked);
+}

@@ -57,7 +57,8 @@ const TO_2: &str = "ALTER TABLE games ADD COLUMN access TEXT NOT NULL DEFAULT ''
 /// Games kept in SQLite, behind one connection.
 pub struct Sqlite {
     conn: Mutex<Connection>,
-    /// The WAL file, synced for the writes (none in memory).
+    /// The WAL file, synced for the writes (none in memory, or when
+    /// told not to sync).
     wal: Option<PathBuf>,
     /// Writes committed so far (counted under the connection's lock).
     commits: AtomicU64,
@@ -106,6 +107,16 @@ impl Sqlite {
             synced: Mutex::new(0),
             syncs: AtomicU64::new(0),
         })
+    }
+
+    /// With `false`, a write returns once committed, its WAL frames
+    /// with the operating system, not yet synced (`--db-sync os`): it
+    /// survives the server's crash or `kill -9`, not a power cut.
+    pub fn syncing(mut self, on: bool) -> Sqlite {
+        if !on {
+            self.wal = None;
+        }
+        self
     }
 
     fn conn(&self) -> MutexGuard<'_, Connection> {

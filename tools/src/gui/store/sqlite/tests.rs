@@ -280,3 +280,17 @@ fn the_history_is_read_a_page_at_a_time_with_step_counts_only() {
         }
     );
 }
+
+#[test]
+fn told_not_to_sync_a_file_keeps_its_writes_unsynced() {
+    let path = temp_file("os.db");
+    let db = Sqlite::open(Some(&path)).unwrap().syncing(false);
+    db.create(&game(1)).unwrap();
+    db.append(1, 0, &steps(&["e2e3"])).unwrap();
+    assert_eq!(db.syncs.load(Ordering::SeqCst), 0);
+    drop(db);
+    let db = Sqlite::open(Some(&path)).unwrap();
+    assert_eq!(db.game(1).unwrap().unwrap().steps, steps(&["e2e3"]));
+    db.append(1, 1, &steps(&["e8e7"])).unwrap();
+    assert_eq!(db.syncs.load(Ordering::SeqCst), 1, "syncing is the default");
+}
