@@ -63,21 +63,9 @@ pub struct GameRecord {
     pub turns: Vec<(Seat, Vec<String>)>,
 }
 
+/// The result's places, read by the rules' reader of places.
 fn parse_places(s: &str) -> Result<Places, String> {
-    s.split('>')
-        .map(|g| {
-            g.split('=')
-                .map(|x| {
-                    let x = x.trim();
-                    let mut c = x.chars();
-                    match (c.next().and_then(Seat::from_letter), c.next()) {
-                        (Some(seat), None) => Ok(seat),
-                        _ => Err(format!("'{x}' is not a seat in the result")),
-                    }
-                })
-                .collect()
-        })
-        .collect()
+    s.parse::<splut_rules::Places>().map(|p| p.to_groups())
 }
 
 /// What a record says of a game besides its steps and how it ended: the

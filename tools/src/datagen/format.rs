@@ -167,32 +167,20 @@ fn parse_score(s: &str) -> Result<Score, String> {
 /// own writer, so the two formats cannot drift apart).
 pub use splut_play::judge::places_text;
 
-/// Reads [`places_text`]: 2 to 4 seats, each once.
+/// Reads [`places_text`] with the rules' reader of places: 2 to 4
+/// seats, each once, written exactly as the writer writes them (a line
+/// reads back to itself).
 fn parse_places(s: &str) -> Result<Places, String> {
-    let bad = |why: &str| format!("places '{s}': {why}");
-    let mut places = Places::new();
-    let mut seen = [false; 4];
-    for group in s.split(" > ") {
-        let mut seats = Vec::new();
-        for word in group.split(" = ") {
-            let mut chars = word.chars();
-            let seat = match (chars.next(), chars.next()) {
-                (Some(c), None) => Seat::from_letter(c),
-                _ => None,
-            }
-            .ok_or_else(|| bad("expected seat letters r, y, g, b joined by ' > ' or ' = '"))?;
-            if std::mem::replace(&mut seen[seat.index()], true) {
-                return Err(bad("a seat appears twice"));
-            }
-            seats.push(seat);
-        }
-        places.push(seats);
+    let places: splut_rules::Places = s.parse().map_err(|e| format!("places '{s}': {e}"))?;
+    if places.len() < 2 {
+        return Err(format!("places '{s}': a game has 2 to 4 seats"));
     }
-    let n = seen.iter().filter(|&&b| b).count();
-    if n < 2 {
-        return Err(bad("a game has 2 to 4 seats"));
+    if places.to_string() != s {
+        return Err(format!(
+            "places '{s}': expected seat letters joined by ' > ' or ' = ', as '{places}'"
+        ));
     }
-    Ok(places)
+    Ok(places.to_groups())
 }
 
 /// What reading found besides the samples.
