@@ -383,7 +383,8 @@ pub fn action_body(rng: &mut Rng, action: &str) -> Vec<u8> {
     }
 }
 
-/// A new game's body, valid as the page sends it.
+/// A new game's body as the page sends it (its clock, when it has
+/// one, sometimes just past its bounds: refused, 422).
 pub fn new_game_body(rng: &mut Rng, k: &Known) -> Vec<u8> {
     let players = rng.range(2, 4);
     let seat = |rng: &mut Rng| {
@@ -402,6 +403,14 @@ pub fn new_game_body(rng: &mut Rng, k: &Known) -> Vec<u8> {
     let v = match rng.below(6) {
         0 if !k.records.is_empty() => serde_json::json!({"record": rng.pick(k.records)}),
         1 => serde_json::json!({"spn": k.spn(rng), "seats": seats}),
+        2 => {
+            // People on clocks (the engine finishes a turn whose clock ran
+            // out); its numbers at and past their bounds.
+            let base = rng.pick(&[10u64, 11, 60, 36_000, 9, 36_001]);
+            let increment = rng.pick(&[0u64, 1, 600, 601]);
+            serde_json::json!({"players": players, "seats": seats, "pace": "none",
+                "clock": {"base": base, "increment": increment}})
+        }
         _ => serde_json::json!({"players": players, "seats": seats, "pace": "none"}),
     };
     v.to_string().into_bytes()
