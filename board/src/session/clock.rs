@@ -11,7 +11,7 @@
 //! What a clock keeps is in its seat ([`SeatClock`], kept by a host with
 //! the seats): its time left at the start of its turn, and that time at
 //! each of its past turns, which a take-back restores. The time of the
-//! turn under way is the machine's alone ([`Running`]): a host that
+//! turn under way is the machine's alone (`Running`): a host that
 //! resumes a game begins that turn's time anew.
 
 use super::{Refusal, Session};
