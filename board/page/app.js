@@ -272,11 +272,13 @@ function drawTable(st) {
 }
 
 // The takeover time is asked for when a seat is a friend's.
-// So is the lobby (a table listed there).
+// So is the lobby (a table listed there); the clock when any is a person's.
 function showTakeover() {
-  const any = [...document.querySelectorAll("#seats select")].some((k) => k.value === "invite");
+  const kinds = [...document.querySelectorAll("#seats select")].map((k) => k.value);
+  const any = kinds.includes("invite");
   $("takeover-row").classList.toggle("hidden", !any);
   $("lobby-row").classList.toggle("hidden", !any);
+  $("clock-row").classList.toggle("hidden", !kinds.some((k) => k !== "engine"));
 }
 
 async function leaveSeat() {
@@ -1520,6 +1522,7 @@ function setEnginesOnly() {
     kind.value = on ? "engine" : chosenKind[kind.dataset.seat];
     kind.disabled = on;
   }
+  showTakeover();
 }
 
 // The host reads the form's start (GET /api/preview) when the form
@@ -1591,7 +1594,7 @@ async function newGame(confirmed) {
   body.pace = $("pace").value;
   if (invites) body.takeover = Number($("takeover").value) || 60;
   if (invites && $("lobby-listed").checked) body.lobby = true;
-  if ($("clock-on").checked) {
+  if ($("clock-on").checked && !$("clock-row").classList.contains("hidden")) {
     body.clock = { base: Math.round(Number($("clock-min").value) * 60), increment: Number($("clock-inc").value) || 0 };
   }
   if (await startNew(body)) $("spn-hint").textContent = "";

@@ -384,6 +384,7 @@ fn a_stranger_sits_at_a_table_from_the_lobby_and_the_history_lists_the_game() {
         "the table in the lobby",
     );
     friend.type_into("#lobby-name", "Yan");
+    friend.screenshot("gui-lobby.png");
     friend.click(&sit);
     friend.wait(
         &format!("typeof game !== 'undefined' && game && game.id === {id} && game.you.seat === 'y' && game.seats[1].name === 'Yan'"),
@@ -427,6 +428,7 @@ fn a_stranger_sits_at_a_table_from_the_lobby_and_the_history_lists_the_game() {
         "the game in the history",
     );
     let text = text.as_str().unwrap();
+    friend.screenshot("gui-history.png");
     assert!(text.contains("Yellow: Yan (3rd)"), "{text}");
     assert!(text.contains("Red: person (1st)"), "{text}");
     assert!(text.contains("engine"), "{text}");
