@@ -20,6 +20,12 @@ fn a_clock_counts_down_and_runs_out(host: Host) {
         return;
     };
     b.open(&site.url(), "the page");
+    // No person, no clock to choose.
+    let hidden = "return document.getElementById('clock-row').classList.contains('hidden');";
+    b.click("#engines-only");
+    assert_eq!(b.js(hidden), true, "engines only: no clock");
+    b.click("#engines-only");
+    assert_eq!(b.js(hidden), false, "red is a person");
     b.click("#clock-on");
     b.type_into("#clock-min", "0.2");
     b.type_into("#clock-inc", "0");
