@@ -347,13 +347,23 @@ function textDiv(text, cls) {
   return d;
 }
 
+// How often an open lobby reads the tables again (ms).
+const LOBBY_EVERY = 5000;
+let lobbyTimer = null;
+
 // The view the address names (#lobby, #history), drawn; none on the
-// static board, which has no tables.
+// static board, which has no tables. An open lobby follows the tables
+// (while the tab is seen).
 function showView() {
   const v = window.splutBackend ? "" : location.hash;
   $("lobby-view").classList.toggle("hidden", v !== "#lobby");
   $("history-view").classList.toggle("hidden", v !== "#history");
-  if (v === "#lobby") drawLobby();
+  clearInterval(lobbyTimer);
+  lobbyTimer = null;
+  if (v === "#lobby") {
+    drawLobby();
+    lobbyTimer = setInterval(() => { if (!document.hidden) drawLobby(true); }, LOBBY_EVERY);
+  }
   if (v === "#history") drawHistory(false);
 }
 
@@ -363,9 +373,13 @@ function closeView() {
   showView();
 }
 
-async function drawLobby() {
+// The lobby's tables drawn; `quiet` (a refresh) says nothing of a failure.
+async function drawLobby(quiet) {
   let r;
-  try { r = await api("GET", "/api/lobby"); } catch (e) { showError(`Lobby: ${e.message}`, false); return; }
+  try { r = await api("GET", "/api/lobby"); } catch (e) {
+    if (!quiet) showError(`Lobby: ${e.message}`, false);
+    return;
+  }
   $("lobby-list").replaceChildren(...r.tables.map((t) => {
     const li = document.createElement("li");
     li.dataset.game = String(t.id);
@@ -1636,7 +1650,7 @@ function wire() {
   $("next-step").addEventListener("click", nextStep);
   $("help-open").addEventListener("click", () => showHelp(true));
   window.addEventListener("hashchange", showView);
-  $("lobby-refresh").addEventListener("click", drawLobby);
+  $("lobby-refresh").addEventListener("click", () => drawLobby());
   $("history-more").addEventListener("click", () => drawHistory(true));
   $("help-close").addEventListener("click", () => showHelp(false));
   $("banner-close").addEventListener("click", () => { bannerClosed = game && game.id; $("banner").classList.add("hidden"); });

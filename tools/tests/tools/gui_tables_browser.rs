@@ -353,6 +353,8 @@ fn a_stranger_sits_at_a_table_from_the_lobby_and_the_history_lists_the_game() {
     let host = Browser::start(&chromium, &chromedriver);
     let friend = Browser::start(&chromium, &chromedriver);
 
+    // Someone has the lobby open, empty yet: it follows the tables.
+    friend.open(&format!("{url}#lobby"), "the lobby");
     // The host lists a table: red at its screen, yellow a friend's seat,
     // green the engine.
     host.open(&url, "the host's page");
@@ -375,12 +377,12 @@ fn a_stranger_sits_at_a_table_from_the_lobby_and_the_history_lists_the_game() {
     );
     let id: u64 = id.as_str().unwrap().parse().unwrap();
 
-    // Someone opens the lobby, gives a name and sits at yellow.
-    friend.open(&format!("{url}#lobby"), "the lobby");
+    // The table comes into the open lobby (it reads the tables every
+    // 5 s); the stranger gives a name and sits at yellow.
     let sit = format!("#lobby-list li[data-game=\"{id}\"] button.sit[data-seat=\"y\"]");
     friend.wait(
         &format!("document.querySelector('{sit}')"),
-        Duration::from_secs(10),
+        Duration::from_secs(20),
         "the table in the lobby",
     );
     friend.type_into("#lobby-name", "Yan");
