@@ -159,10 +159,11 @@ fn same(a: &str, b: &str) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn seat(seat: char, engine: bool, invited: bool) -> SeatConfig {
+    /// A seat of the engine (`auto`) or a person, invited or not.
+    pub(crate) fn seat(seat: char, engine: bool, invited: bool) -> SeatConfig {
         SeatConfig {
             seat,
             engine,

@@ -199,22 +199,7 @@ impl Games {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn seat(seat: char, engine: bool, invited: bool) -> SeatConfig {
-        SeatConfig {
-            seat,
-            engine,
-            algorithm: "random".into(),
-            movetime: 100,
-            level: None,
-            invited,
-            name: None,
-            stand_in: false,
-            left: false,
-            stood_in: Vec::new(),
-            clock: None,
-        }
-    }
+    use crate::gui::table::tests::seat;
 
     #[test]
     fn a_seat_is_told_as_engine_person_or_open_with_its_place() {
@@ -222,7 +207,7 @@ mod tests {
         let engine = sitter(&seat('g', true, false), Some(&places));
         assert_eq!(
             engine,
-            serde_json::json!({"seat": "g", "who": "engine", "algorithm": "random",
+            serde_json::json!({"seat": "g", "who": "engine", "algorithm": "auto",
                                "level": null, "place": 1})
         );
         let open = sitter(&seat('y', false, true), None);
