@@ -160,6 +160,18 @@ impl Sqlite {
         Ok(())
     }
 
+    /// Sets one text `column` of game `id` (`seats`, `access`).
+    fn set_column(&self, id: u64, column: &str, value: &str) -> Result<(), StoreError> {
+        self.write(|conn| {
+            conn.execute(
+                &format!("UPDATE games SET {column} = ?2 WHERE id = ?1"),
+                params![key(id)?, value],
+            )
+            .map_err(err)?;
+            Ok(())
+        })
+    }
+
     /// The games with this status, each with its steps.
     fn games_where(&self, status: &str, order: &str) -> Result<Vec<StoredGame>, StoreError> {
         let conn = self.conn();
@@ -174,20 +186,6 @@ impl Sqlite {
             .collect::<Result<Vec<_>, _>>()
             .map_err(err)?;
         rows.into_iter().map(|g| with_steps(&conn, g?)).collect()
-    }
-}
-
-impl Sqlite {
-    /// Sets one text `column` of game `id` (`seats`, `access`).
-    fn set_column(&self, id: u64, column: &str, value: &str) -> Result<(), StoreError> {
-        self.write(|conn| {
-            conn.execute(
-                &format!("UPDATE games SET {column} = ?2 WHERE id = ?1"),
-                params![key(id)?, value],
-            )
-            .map_err(err)?;
-            Ok(())
-        })
     }
 }
 
