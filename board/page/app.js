@@ -308,8 +308,15 @@ async function joinFromLink() {
 // place of the one followed; whether it could.
 async function openGame(id, what) {
   stopPolling();
+  return follow(api("GET", `/api/games/${id}`), what);
+}
+
+// Follows the game whose state `request` answers with (one opened or
+// started), its poll ended first by the caller; if the request fails,
+// the game followed before is followed again. Whether it could.
+async function follow(request, what) {
   try {
-    const st = await api("GET", `/api/games/${id}`);
+    const st = await request;
     showError("", false);
     game = null;
     render(st);
@@ -317,7 +324,7 @@ async function openGame(id, what) {
     poll(pollToken);
     return true;
   } catch (e) {
-    showError(`${what}: ${e.message}`, false);
+    showError(what ? `${what}: ${e.message}` : e.message, false);
     if (game) { pollToken++; poll(pollToken); }
     return false;
   }
@@ -1262,19 +1269,7 @@ async function loadRecord(file) {
 // host closes the game; if the host refuses, that game is followed again.
 async function startNew(body) {
   if (game) { body.replace = game.id; stopPolling(); }
-  try {
-    const st = await api("POST", "/api/games", body);
-    showError("", false);
-    game = null;
-    render(st);
-    pollToken++;
-    poll(pollToken);
-    return true;
-  } catch (e) {
-    showError(e.message, false);
-    if (game) { pollToken++; poll(pollToken); }
-    return false;
-  }
+  return follow(api("POST", "/api/games", body));
 }
 
 // ----- the game kept over a reload -----

@@ -258,6 +258,29 @@ fn a_seats_link_comes_back_after_kill_9_with_its_name_and_game() {
     assert_eq!(gui.get_as(&path, None).status, 403);
 }
 
+/// A 2-player table: red at the host's screen, green a friend's seat
+/// the engine (random, 50 ms) takes over after `takeover` s away; its
+/// id, the host's token and the friend's.
+fn friend_at_green(gui: &Gui, takeover: u64) -> (u64, String, String) {
+    let st = gui.new_game(json!({
+        "players": 2,
+        "takeover": takeover,
+        "seats": [
+            {"engine": false},
+            {"engine": false, "invite": true, "algorithm": "random", "movetime": 50},
+        ],
+    }));
+    let link = |key: &str| {
+        st["links"]
+            .pointer(key)
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    (st["id"].as_u64().unwrap(), link("/host"), link("/seats/g"))
+}
+
 /// Waits (polling as the host) until `done` holds for game `id`.
 fn until(gui: &Gui, id: u64, what: &str, done: impl Fn(&Value) -> bool) -> Value {
     gui.wait_for(id, Duration::from_secs(30), what, done)
@@ -266,17 +289,7 @@ fn until(gui: &Gui, id: u64, what: &str, done: impl Fn(&Value) -> bool) -> Value
 #[test]
 fn the_engine_stands_in_for_an_away_friend_until_they_come_back_or_leave() {
     let gui = Gui::start(&[]);
-    let st = gui.new_game(json!({
-        "players": 2,
-        "takeover": 2,
-        "seats": [
-            {"engine": false},
-            {"engine": false, "invite": true, "algorithm": "random", "movetime": 50},
-        ],
-    }));
-    let id = st["id"].as_u64().unwrap();
-    let host = st["links"]["host"].as_str().unwrap().to_string();
-    let guest = st["links"]["seats"]["g"].as_str().unwrap().to_string();
+    let (id, host, guest) = friend_at_green(&gui, 2);
     let path = format!("/api/games/{id}");
 
     // Red plays; green's friend is not there: after 2 s the engine plays
@@ -327,17 +340,7 @@ fn the_engine_stands_in_for_an_away_friend_until_they_come_back_or_leave() {
 fn a_friend_whose_tab_closes_during_a_long_poll_is_away_at_once() {
     use std::io::Write;
     let gui = Gui::start(&[]);
-    let st = gui.new_game(json!({
-        "players": 2,
-        "takeover": 1,
-        "seats": [
-            {"engine": false},
-            {"engine": false, "invite": true, "algorithm": "random", "movetime": 50},
-        ],
-    }));
-    let id = st["id"].as_u64().unwrap();
-    let host = st["links"]["host"].as_str().unwrap().to_string();
-    let guest = st["links"]["seats"]["g"].as_str().unwrap().to_string();
+    let (id, host, guest) = friend_at_green(&gui, 1);
     let st = play_turn(&gui, id, &host);
     assert_eq!(st["side"], "g");
     // The friend's page waits for the next change (a long-poll of up
