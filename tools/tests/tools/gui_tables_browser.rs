@@ -37,6 +37,22 @@ fn click_steps(b: &Browser, steps: &[&str]) {
     }
 }
 
+/// The host's New game form for a 3-player table from `spn`: red at its
+/// screen, yellow a friend's seat, green the engine (random, `green_ms`).
+fn host_form(host: &Browser, url: &str, spn: &str, green_ms: &str) {
+    host.open(url, "the host's page");
+    host.type_into("#start-spn", spn);
+    host.wait(
+        "document.getElementById('kind-y') && !document.getElementById('kind-b')",
+        Duration::from_secs(5),
+        "the seats",
+    );
+    host.click("#kind-y option[value=\"invite\"]");
+    host.click("#kind-g option[value=\"engine\"]");
+    host.click("#algo-g option[value=\"random\"]");
+    host.type_into("#ms-g", green_ms);
+}
+
 /// The seat's link as the host's page lists it.
 fn link(host: &Browser, key: &str) -> String {
     let v = host.wait(
@@ -92,17 +108,7 @@ fn friends_at_a_table_play_to_the_end_through_a_reload_and_a_kill_9() {
     let watcher = Browser::start(&chromium, &chromedriver);
 
     // The host: red at its screen, yellow a friend's, green the engine.
-    host.open(&url, "the host's page");
-    host.type_into("#start-spn", TABLE_SPN);
-    host.wait(
-        "document.getElementById('kind-y') && !document.getElementById('kind-b')",
-        Duration::from_secs(5),
-        "the seats",
-    );
-    host.click("#kind-y option[value=\"invite\"]");
-    host.click("#kind-g option[value=\"engine\"]");
-    host.click("#algo-g option[value=\"random\"]");
-    host.type_into("#ms-g", "50");
+    host_form(&host, &url, TABLE_SPN, "50");
     host.start_game();
     host.wait(
         "document.getElementById('board').dataset.gameId",
@@ -286,8 +292,8 @@ fn the_engine_plays_for_a_friend_who_went_away_and_the_friend_plays_on() {
     // The friend goes away (the tab closed); red plays its first step.
     friend.go("about:blank");
     click_steps(&host, &["e2e3"]);
-    // Two seconds after the friend's last request ended (their long-poll
-    // may wait up to 20 s for news), the engine plays green's turn.
+    // Two seconds after the friend's last request ended (a closed page's
+    // long-poll ends within a second), the engine plays green's turn.
     host.wait(
         "game.side === 'r' && game.step_count === 3 && game.seats[1].stand_in",
         Duration::from_secs(40),
@@ -357,17 +363,7 @@ fn a_stranger_sits_at_a_table_from_the_lobby_and_the_history_lists_the_game() {
     friend.open(&format!("{url}#lobby"), "the lobby");
     // The host lists a table: red at its screen, yellow a friend's seat,
     // green the engine.
-    host.open(&url, "the host's page");
-    host.type_into("#start-spn", THREE_BOXED_SPN);
-    host.wait(
-        "document.getElementById('kind-y') && !document.getElementById('kind-b')",
-        Duration::from_secs(5),
-        "the seats",
-    );
-    host.click("#kind-y option[value=\"invite\"]");
-    host.click("#kind-g option[value=\"engine\"]");
-    host.click("#algo-g option[value=\"random\"]");
-    host.type_into("#ms-g", "20");
+    host_form(&host, &url, THREE_BOXED_SPN, "20");
     host.click("#lobby-listed");
     host.start_game();
     let id = host.wait(
