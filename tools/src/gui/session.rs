@@ -246,9 +246,7 @@ impl Session {
             self.report(&mut g, e);
         }
         let _ = self.carry_out(&mut g);
-        if g.machine.version() != version {
-            self.changed.notify_all();
-        }
+        self.tell_pages(&g, version);
         let polled = g.engine.as_ref().is_some_and(|e| !e.rings());
         let every = if g.machine.searching() && polled {
             READ_EVERY
@@ -323,7 +321,9 @@ impl Session {
             return Err(Refusal::Store(format!("not saved, nothing changed: {e}")));
         }
         let done = self.carry_out(&mut g).map(|_| json(&g));
-        self.changed(&g, before.version());
+        self.tell_pages(&g, before.version());
+        // The game's thread looks at the machine's timers again.
+        self.bell.ring();
         quit_all(g);
         done
     }
@@ -357,13 +357,12 @@ impl Session {
         quit_all(g);
     }
 
-    /// After a request: the pages are told if the state changed from
-    /// `version`, and the game's thread looks at its timers again.
-    fn changed(&self, g: &Inner, version: u64) {
+    /// The pages' long-polls are woken if the state's version is no
+    /// longer `version`.
+    fn tell_pages(&self, g: &Inner, version: u64) {
         if g.machine.version() != version {
             self.changed.notify_all();
         }
-        self.bell.ring();
     }
 
     /// A person's step.

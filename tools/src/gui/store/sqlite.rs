@@ -150,6 +150,8 @@ impl Sqlite {
         // Every commit counted now is in the WAL (a checkpoint synced
         // what it moved to the database).
         let upto = self.commits.load(Ordering::SeqCst);
+        // Opened for each sync, not held: SQLite may remove the WAL and
+        // make it anew, and one open a group of writes costs nothing.
         std::fs::OpenOptions::new()
             .write(true)
             .open(wal)
