@@ -83,6 +83,8 @@ pub enum Id {
     /// The GUI may send `go ponder` (UCI's standard check option; the
     /// engine ponders whenever asked, whatever its value).
     Ponder,
+    /// A network for the searches with 3–4 seats left at the root.
+    EvalFileMulti,
 }
 
 /// One option: its name as `ugi` shows it and its type.
@@ -136,7 +138,7 @@ pub const EVAL_FILE_DEFAULT: &str = "<empty>";
 
 /// Every option, in the order `ugi` lists them; row `i` has `id as usize
 /// == i`. A new option is one row here (and an [`Id`]).
-pub const OPTIONS: [Spec; 17] = [
+pub const OPTIONS: [Spec; 18] = [
     Spec {
         id: Id::Hash,
         name: "Hash",
@@ -287,6 +289,13 @@ pub const OPTIONS: [Spec; 17] = [
         id: Id::Ponder,
         name: "Ponder",
         kind: Kind::Check { default: false },
+    },
+    Spec {
+        id: Id::EvalFileMulti,
+        name: "EvalFileMulti",
+        kind: Kind::Text {
+            default: EVAL_FILE_DEFAULT,
+        },
     },
 ];
 

@@ -18,6 +18,7 @@ pub mod datagen;
 #[cfg(test)]
 mod floors;
 pub mod gui;
+pub mod r#loop;
 pub mod tournament;
 pub mod train;
 pub mod tune;

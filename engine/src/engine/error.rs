@@ -27,6 +27,9 @@ pub enum EngineError {
     /// `EvalFile` could not be read; the weights and network in use are
     /// kept.
     EvalFile(EvalFileError),
+    /// `EvalFileMulti` could not be read; the network in use with 3–4
+    /// seats is kept.
+    EvalFileMulti(EvalFileError),
 }
 
 impl std::fmt::Display for EngineError {
@@ -42,6 +45,10 @@ impl std::fmt::Display for EngineError {
                 f,
                 "option EvalFile: {e}; the weights and network in use are kept"
             ),
+            EngineError::EvalFileMulti(e) => write!(
+                f,
+                "option EvalFileMulti: {e}; the network in use with 3-4 seats is kept"
+            ),
         }
     }
 }
@@ -51,7 +58,7 @@ impl std::error::Error for EngineError {
         match self {
             EngineError::Option(e) => Some(e),
             EngineError::Hash { error, .. } | EngineError::NewGameTable(error) => Some(error),
-            EngineError::EvalFile(e) => Some(e),
+            EngineError::EvalFile(e) | EngineError::EvalFileMulti(e) => Some(e),
             _ => None,
         }
     }

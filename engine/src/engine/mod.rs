@@ -17,8 +17,8 @@ mod slices;
 pub use error::{EngineError, GoError};
 pub use slices::SliceEnd;
 
-use crate::eval::nnue::{Network, default_network};
-use crate::eval::{EvalCaches, EvalFile, EvalSet};
+use crate::eval::nnue::{Network, default_multi_network, default_network, read_network};
+use crate::eval::{EvalCaches, EvalFile, EvalFileError, EvalSet};
 use crate::options::{Id, Values};
 use crate::search::control::{Ponder, cores};
 use crate::search::score::Score;
@@ -72,6 +72,9 @@ struct State {
     /// The network (with `UseNNUE`): compiled in, `EvalFile`'s, or
     /// [`Engine::set_network`]'s.
     net: Arc<Network>,
+    /// The network for 3–4 seats: compiled in (if any), or
+    /// `EvalFileMulti`'s.
+    multi: Option<Arc<Network>>,
     /// The search's settings, read from the above after every change.
     settings: Arc<Settings>,
     tt: Arc<TranspositionTable>,
@@ -82,8 +85,9 @@ struct State {
 
 impl State {
     fn refresh(&mut self) {
-        let mut settings =
-            Settings::from_options(&self.values, self.params.clone()).with_network(&self.net);
+        let mut settings = Settings::from_options(&self.values, self.params.clone())
+            .with_network(&self.net)
+            .with_multi_network(self.multi.as_ref());
         settings.table_usage = self.table_usage;
         self.settings = Arc::new(settings);
     }
@@ -120,6 +124,16 @@ pub fn win_probabilities(root: &Position, info: &Info) -> Vec<(Seat, f64)> {
     winprob::win_probabilities(&seats, root.side_to_move(), estimate)
 }
 
+/// `EvalFileMulti`'s network: the compiled-in one for an empty value (or
+/// `default`), else the network file at `path` (a weights file is refused:
+/// the hand-written weights are `EvalFile`'s).
+fn read_multi(path: &str) -> Result<Option<Arc<Network>>, EvalFileError> {
+    if path.is_empty() || path.eq_ignore_ascii_case("default") {
+        return Ok(default_multi_network());
+    }
+    read_network(path).map(|net| Some(Arc::new(net)))
+}
+
 impl Default for Engine {
     fn default() -> Self {
         Engine::new()
@@ -140,6 +154,7 @@ impl Engine {
             values,
             params: EvalSet::default(),
             net: default_network(),
+            multi: default_multi_network(),
             settings: Arc::new(Settings::default()),
             table_usage: true,
         };
@@ -213,6 +228,13 @@ impl Engine {
                     return Err(EngineError::EvalFile(error));
                 }
             },
+            Id::EvalFileMulti => match read_multi(state.values.text(Id::EvalFileMulti)) {
+                Ok(multi) => state.multi = multi,
+                Err(error) => {
+                    state.values = before;
+                    return Err(EngineError::EvalFileMulti(error));
+                }
+            },
             _ => {}
         }
         state.refresh();
@@ -233,6 +255,20 @@ impl Engine {
             return Err(EngineError::Busy);
         }
         state.net = net;
+        state.refresh();
+        Ok(())
+    }
+
+    /// Evaluates searches with 3–4 seats left with `multi` (or as if no
+    /// network for 3–4 seats were set, with `None`), in place of
+    /// `EvalFileMulti`'s: for programs that hold a network rather than a
+    /// file (data generation).
+    pub fn set_multi_network(&self, multi: Option<Arc<Network>>) -> Result<(), EngineError> {
+        let mut state = self.state();
+        if self.is_searching() {
+            return Err(EngineError::Busy);
+        }
+        state.multi = multi;
         state.refresh();
         Ok(())
     }

@@ -49,7 +49,7 @@ pub use thread::Worker;
 pub use workers::Workers;
 
 use crate::eval::EvalSet;
-use crate::eval::nnue::{Network, default_network};
+use crate::eval::nnue::{Network, default_multi_network, default_network};
 use crate::options::{Id, Values};
 use score::Score;
 use splut_rules::{Position, Step};
@@ -170,6 +170,10 @@ pub struct Settings {
     /// `UseNNUE auto`: the network evaluates only where it measured
     /// stronger than the hand-written evaluation ([`Settings::net_for`]).
     pub net_auto: bool,
+    /// The network for searches with 3–4 seats left at the root
+    /// (`EvalFileMulti`, or the compiled-in one of [`default_multi_network`]),
+    /// if there is one; `net` evaluates there otherwise.
+    pub multi_net: Option<Arc<Network>>,
     /// Seed of the randomised searches (MCTS, UCT, random, greedy).
     pub seed: u64,
     /// Memory for the MCTS tree, MiB.
@@ -197,6 +201,7 @@ impl Settings {
         Settings {
             net: (v.combo(Id::UseNnue) != "false").then(default_network),
             net_auto: v.combo(Id::UseNnue) == "auto",
+            multi_net: default_multi_network(),
             algorithm: Algorithm::parse(v.combo(Id::Algorithm)).unwrap_or(Algorithm::Auto),
             threads: v.spin(Id::Threads) as usize,
             move_overhead: v.spin(Id::MoveOverhead),
@@ -225,8 +230,11 @@ impl Settings {
     /// With `UseNNUE auto` that is alpha-beta's wherever 2 players are
     /// left, in a game of 2 and once a game of 3–4 is down to 2: there the
     /// network measured stronger than the hand-written evaluation
-    /// (docs/results/networks.md), which stays stronger while 3–4 are left
-    /// and as MCTS's value.
+    /// (docs/results/networks.md); with 3–4 left, alpha-beta's only when a
+    /// network for 3–4 seats is set ([`Settings::multi_net`]: trained on
+    /// such games, by `splut loop`), and never MCTS's value. With
+    /// `UseNNUE true` every search's, the 3–4 seat network where there is
+    /// one and 3–4 seats are left.
     pub fn net_for(&self, root: &Position, algorithm: Algorithm) -> Option<&Arc<Network>> {
         let net = self.net.as_ref()?;
         let players = root.players_left();
@@ -235,7 +243,18 @@ impl Settings {
             algorithm,
             Algorithm::Auto | Algorithm::AlphaBeta | Algorithm::Brs | Algorithm::BrsPlus
         );
+        if players >= 3
+            && let Some(multi) = &self.multi_net
+        {
+            return (!self.net_auto || alpha_beta).then_some(multi);
+        }
         (!self.net_auto || (alpha_beta && players == 2)).then_some(net)
+    }
+
+    /// These settings with `multi` as the network for 3–4 seats.
+    pub fn with_multi_network(mut self, multi: Option<&Arc<Network>>) -> Settings {
+        self.multi_net = multi.cloned();
+        self
     }
 
     /// These settings with `net` as the network, if they evaluate with one

@@ -1,18 +1,20 @@
-//! The binary data file: the samples of [`super::format`] in 32 bytes each
-//! (a text line takes 76–92), for training sets of tens of millions of
+//! The binary data file: the samples of [`super::format`] in 40 bytes each
+//! (a text line takes 76–110), for training sets of tens of millions of
 //! positions. Versioned, and read back exactly.
 //!
-//! The file is a sequence of 32-byte records. A **header** record starts
-//! every run's part (so files concatenate with `cat`):
+//! The file is a sequence of records of the size its last header gives
+//! (40 bytes in version 2; version 1, 32-byte records without the seats'
+//! values, is still read). A **header** record starts every run's part
+//! (so files concatenate with `cat`):
 //!
 //! | bytes | what |
 //! |---|---|
 //! | 0–7 | `SPLUTBIN` |
-//! | 8–9 | the format's version, little-endian (1) |
-//! | 10–11 | the record size (32) |
+//! | 8–9 | the format's version, little-endian (2; 1 for the older files) |
+//! | 10–11 | the record size (40; 32 in version 1) |
 //! | 12–15 | 0 |
 //! | 16–23 | the run's seed (the `<seed>` of the samples after it), little-endian |
-//! | 24–31 | 0 |
+//! | 24–39 | 0 (24–31 in version 1) |
 //!
 //! A **sample** record:
 //!
@@ -22,22 +24,27 @@
 //! | 24–26 | the score, a signed 24-bit little-endian number: `cp` values as they are (at most 900,000 either way), `win t` as 1,000,000 + t, `loss t` as −(1,000,000 + t) |
 //! | 27–28 | the places, 3 bits a seat (red in bits 0–2, then yellow, green, blue): how many seats finished ahead of it, 7 for a seat that did not play; bits 12–15 are 0 |
 //! | 29–31 | the game's number in its run, little-endian (1 to 16,777,215) |
+//! | 32–35 | version 2: the search's value of each seat (red, yellow, green, blue) in [`VALUE_UNIT`]ths of a place point (0–250), 255 for none: all four 255 when the sample has no values |
+//! | 36–39 | version 2: 0 |
 //!
 //! A sample record never starts with `S` (its first byte is a square,
 //! 0–40, or 255), so headers and samples cannot be confused.
 
-use super::format::{Places, Sample, places_cover};
+use super::format::{NO_VALUE, Places, Sample, SeatValues, VALUE_UNIT, places_cover};
 use splut_engine::search::score::{MATE_BOUND, Score};
 use splut_rules::{PACKED_SIZE, Position, Seat};
 
-/// Bytes in a record, header or sample.
-pub const RECORD: usize = 32;
+/// Bytes in a record, header or sample, of the version this build writes.
+pub const RECORD: usize = 40;
+
+/// Bytes in a record of version 1 (no seats' values).
+pub const RECORD_V1: usize = 32;
 
 /// The first bytes of a header.
 pub const MAGIC: &[u8; 8] = b"SPLUTBIN";
 
-/// The format's version this build writes and reads.
-pub const VERSION: u16 = 1;
+/// The format's version this build writes (it reads 1 too).
+pub const VERSION: u16 = 2;
 
 /// Largest game number a record holds.
 pub const MAX_GAME: u64 = (1 << 24) - 1;
@@ -57,7 +64,7 @@ pub fn read_magic(input: impl std::io::Read) -> std::io::Result<Vec<u8>> {
 }
 
 /// Whether a record is a header.
-pub fn is_header(record: &[u8; RECORD]) -> bool {
+pub fn is_header(record: &[u8]) -> bool {
     record.starts_with(MAGIC)
 }
 
@@ -71,22 +78,42 @@ pub fn header(seed: u64) -> [u8; RECORD] {
     r
 }
 
-/// The seed of a header record; an error for another version or layout.
-pub fn read_header(r: &[u8; RECORD]) -> Result<u64, String> {
-    if !is_header(r) {
+/// The seed and record size of a header record (its first
+/// [`RECORD_V1`] bytes: the rest of a version-2 header is 0); an error
+/// for another version or layout.
+pub fn read_header(r: &[u8]) -> Result<(u64, usize), String> {
+    if !r.starts_with(MAGIC) || r.len() < RECORD_V1 {
         return Err("not a splut binary data file (no SPLUTBIN header)".into());
     }
     let version = u16::from_le_bytes([r[8], r[9]]);
-    if version != VERSION {
-        return Err(format!(
-            "binary data version {version}; this build reads version {VERSION}"
-        ));
-    }
+    let expected = match version {
+        1 => RECORD_V1,
+        2 => RECORD,
+        _ => {
+            return Err(format!(
+                "binary data version {version}; this build reads versions 1 and {VERSION}"
+            ));
+        }
+    };
     let size = u16::from_le_bytes([r[10], r[11]]);
-    if usize::from(size) != RECORD || r[12..16] != [0; 4] || r[24..] != [0; 8] {
+    if usize::from(size) != expected || r[12..16] != [0; 4] || r[24..].iter().any(|&b| b != 0) {
         return Err(format!("a header of another layout (record size {size})"));
     }
-    Ok(u64::from_le_bytes(r[16..24].try_into().unwrap_or_default()))
+    Ok((
+        u64::from_le_bytes(r[16..24].try_into().unwrap_or_default()),
+        expected,
+    ))
+}
+
+/// The record size of a binary data file's first header: what a file
+/// written by one run uses throughout.
+pub fn first_record_size(input: impl std::io::Read) -> std::io::Result<Option<usize>> {
+    let mut r = [0u8; RECORD_V1];
+    let mut input = input;
+    let got = read_full(&mut input, &mut r)?;
+    Ok((got == RECORD_V1)
+        .then(|| read_header(&r).ok().map(|(_, size)| size))
+        .flatten())
 }
 
 /// The sample as a record (its seed goes in the header before it).
@@ -108,11 +135,13 @@ pub fn encode(s: &Sample) -> Result<[u8; RECORD], String> {
         ));
     }
     r[29..32].copy_from_slice(&s.game.to_le_bytes()[..3]);
+    r[32..36].copy_from_slice(&s.values.unwrap_or([NO_VALUE; 4]));
     Ok(r)
 }
 
-/// Reads a sample record of a run with `seed`; an error says what is wrong.
-pub fn decode(r: &[u8; RECORD], seed: u64) -> Result<Sample, String> {
+/// Reads a sample record of a run with `seed`, of either version (by its
+/// length: [`RECORD`] or [`RECORD_V1`]); an error says what is wrong.
+pub fn decode(r: &[u8], seed: u64) -> Result<Sample, String> {
     let packed: &[u8; PACKED_SIZE] = r[..PACKED_SIZE].try_into().map_err(|_| "short record")?;
     let position = Position::unpack(packed).map_err(|e| format!("position: {e}"))?;
     // Sign-extend the 24-bit score.
@@ -132,13 +161,42 @@ pub fn decode(r: &[u8; RECORD], seed: u64) -> Result<Sample, String> {
     if game == 0 {
         return Err("game 0".into());
     }
+    let values = match r.len() {
+        RECORD => values_from_bytes(&position, &r[32..36], &r[36..40])?,
+        _ => None,
+    };
     Ok(Sample {
         position,
         score,
         places,
         seed,
         game,
+        values,
     })
+}
+
+/// Reads the seats' values of a version-2 record: none at all, or one
+/// (0 to [`VALUE_UNIT`]) for each seat in the game and none for the others.
+fn values_from_bytes(
+    position: &Position,
+    bytes: &[u8],
+    reserved: &[u8],
+) -> Result<Option<SeatValues>, String> {
+    if reserved.iter().any(|&b| b != 0) {
+        return Err("bytes 36-39 are not 0".into());
+    }
+    let v: SeatValues = bytes.try_into().map_err(|_| "short record")?;
+    if v == [NO_VALUE; 4] {
+        return Ok(None);
+    }
+    for seat in Seat::ALL {
+        let x = v[seat.index()];
+        let in_game = position.seats_in_game().any(|s| s == seat);
+        if in_game && x > VALUE_UNIT || !in_game && x != NO_VALUE {
+            return Err(format!("values: {} has {x}", seat.name()));
+        }
+    }
+    Ok(Some(v))
 }
 
 /// 3 bits a seat: seats ahead of it, 7 when it did not play.
@@ -195,29 +253,47 @@ pub fn read_binary(
     each: &mut dyn FnMut(Sample),
 ) -> Result<(), String> {
     let mut reader = std::io::BufReader::with_capacity(1 << 20, input);
-    let mut seed = None;
+    let mut run: Option<(u64, usize)> = None;
     let mut n = 0u64;
+    let mut r = [0u8; RECORD];
     loop {
-        let mut r = [0u8; RECORD];
-        let got = read_full(&mut reader, &mut r).map_err(|e| format!("{name}: {e}"))?;
+        // The first 32 bytes say whether a header comes, which gives the
+        // size of the records after it.
+        let got =
+            read_full(&mut reader, &mut r[..RECORD_V1]).map_err(|e| format!("{name}: {e}"))?;
         if got == 0 {
             return Ok(());
         }
         n += 1;
         let at = |why: &dyn std::fmt::Display| format!("{name} record {n}: {why}");
-        if got < RECORD {
+        let header = r.starts_with(MAGIC);
+        let size = match (header, run) {
+            (true, _) => {
+                let v2 = got == RECORD_V1 && r[8..10] == VERSION.to_le_bytes();
+                if v2 { RECORD } else { RECORD_V1 }
+            }
+            (false, Some((_, size))) => size,
+            (false, None) => RECORD_V1,
+        };
+        let rest = if got == RECORD_V1 && size > RECORD_V1 {
+            read_full(&mut reader, &mut r[RECORD_V1..size]).map_err(|e| at(&e))?
+        } else {
+            0
+        };
+        if got + rest < size {
             return Err(at(&format!(
-                "truncated: {got} of its {RECORD} bytes (the file was cut short)"
+                "truncated: {} of its {size} bytes (the file was cut short)",
+                got + rest
             )));
         }
-        if is_header(&r) {
-            seed = Some(read_header(&r).map_err(|e| at(&e))?);
+        if header {
+            run = Some(read_header(&r[..size]).map_err(|e| at(&e))?);
             continue;
         }
-        let Some(seed) = seed else {
+        let Some((seed, _)) = run else {
             return Err(at(&"not a splut binary data file (no SPLUTBIN header)"));
         };
-        each(decode(&r, seed).map_err(|e| at(&e))?);
+        each(decode(&r[..size], seed).map_err(|e| at(&e))?);
     }
 }
 
@@ -305,6 +381,14 @@ mod tests {
                     places: places.clone(),
                     seed: game / 10,
                     game: 1 + game % 10 + (game % 7) * 1_000_000,
+                    // Some samples with values, some without.
+                    values: (game % 2 == 0).then(|| {
+                        let mut v = [NO_VALUE; 4];
+                        for s in p.seats_in_game() {
+                            v[s.index()] = (splitmix64(&mut rng) % 251) as u8;
+                        }
+                        v
+                    }),
                 });
                 let steps = p.legal_step_vec();
                 p = p.after(steps[(splitmix64(&mut rng) % steps.len() as u64) as usize]);
@@ -334,6 +418,38 @@ mod tests {
         assert_eq!(n, 2 * all.len());
     }
 
+    /// A file of version 1 (32-byte records, no values) reads as it did:
+    /// the same samples, without values.
+    #[test]
+    fn version_1_files_are_read() {
+        let all = samples();
+        let mut v1 = Vec::new();
+        let mut seed = None;
+        for s in &all {
+            if seed != Some(s.seed) {
+                let mut h = header(s.seed);
+                h[8] = 1;
+                h[10] = RECORD_V1 as u8;
+                v1.extend_from_slice(&h[..RECORD_V1]);
+                seed = Some(s.seed);
+            }
+            v1.extend_from_slice(&encode(s).unwrap()[..RECORD_V1]);
+        }
+        let mut back = Vec::new();
+        read_binary(&v1[..], "f", &mut |s| back.push(s)).unwrap();
+        let without: Vec<Sample> = all
+            .iter()
+            .map(|s| Sample {
+                values: None,
+                ..s.clone()
+            })
+            .collect();
+        assert_eq!(back, without);
+        assert_eq!(first_record_size(&v1[..]).unwrap(), Some(RECORD_V1));
+        let e = read_binary(&v1[..v1.len() - 3], "f", &mut |_| {}).unwrap_err();
+        assert!(e.contains("truncated: 29 of its 32"), "{e}");
+    }
+
     /// A truncated, foreign, other-version or damaged file is an error
     /// naming the record; any damage is an error or a valid sample.
     #[test]
@@ -346,12 +462,25 @@ mod tests {
         let good = w.finish().unwrap();
         let err = |bytes: &[u8]| read_binary(bytes, "f", &mut |_| {}).unwrap_err();
         let e = err(&good[..good.len() - 5]);
-        assert!(e.starts_with("f record 51: truncated: 27 of its 32"), "{e}");
+        assert!(e.starts_with("f record 51: truncated: 35 of its 40"), "{e}");
         assert!(err(&good[RECORD..]).contains("no SPLUTBIN header"));
         assert!(err(b"R/gTgDgS/5/7/R7R/7/5/rSrDrT/R r 1 1 - - - | cp 1").contains("record 1"));
-        let mut v2 = good.clone();
-        v2[8] = 2;
-        assert!(err(&v2).contains("version 2; this build reads version 1"));
+        let mut v3 = good.clone();
+        v3[8] = 3;
+        assert!(err(&v3).contains("version 3; this build reads versions 1 and 2"));
+        // The first sample (game 0: it has values) with a value past 250,
+        // and with a reserved byte set.
+        let mut bad_value = good.clone();
+        let seat = all[0].position.side_to_move().index();
+        bad_value[RECORD + 32 + seat] = 251;
+        assert!(
+            err(&bad_value).contains("record 2: values"),
+            "{}",
+            err(&bad_value)
+        );
+        let mut reserved = good.clone();
+        reserved[RECORD + 37] = 1;
+        assert!(err(&reserved).contains("bytes 36-39"));
         let mut bad_score = good.clone();
         bad_score[RECORD + 24..RECORD + 27].copy_from_slice(&950_000i32.to_le_bytes()[..3]);
         assert!(err(&bad_score).contains("record 2: score 950000"));

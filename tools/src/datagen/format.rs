@@ -1,7 +1,7 @@
 //! The data file: one line per position, written and read.
 //!
 //! ```text
-//! <SPN> | <score> | <places> | <seed>:<game>
+//! <SPN> | <score> | <places> | <seed>:<game>[ | values <r> <y> <g> <b>]
 //! ```
 //!
 //! - `<SPN>`: the position (its fields 2 and 4 are the side to move and the
@@ -13,7 +13,11 @@
 //!   write it: `g > r`, `y > b > g > r`; `=` joins seats sharing a place
 //!   (`r = g` is a draw);
 //! - `<seed>:<game>`: which game the position comes from (positions of one
-//!   game are correlated: split training and validation data by game).
+//!   game are correlated: split training and validation data by game);
+//! - `values …` (optional): the search's value of each seat, red, yellow,
+//!   green and blue, in [`VALUE_UNIT`]ths of a place point (0–250; `-` for
+//!   a seat not in the game): what the searching engine expected each seat
+//!   to score, at the end of its principal variation.
 //!
 //! A line takes about 76 bytes with 2 players, 84 with 3, 92 with 4 (a
 //! million positions: 76–92 MB). Lines starting with `#` are comments. Every line ends with a newline;
@@ -39,6 +43,16 @@ pub const MAX_LINE: usize = 4096;
 /// Finishing places, first to last; seats in one group share the place.
 pub type Places = Vec<Vec<Seat>>;
 
+/// Each seat's value (red, yellow, green, blue) in [`VALUE_UNIT`]ths of
+/// a place point, [`NO_VALUE`] for a seat not in the game.
+pub type SeatValues = [u8; 4];
+
+/// A place point in [`SeatValues`].
+pub const VALUE_UNIT: u8 = 250;
+
+/// A seat without a value in [`SeatValues`].
+pub const NO_VALUE: u8 = 255;
+
 /// One position of a self-play game, with what a tuner or trainer needs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sample {
@@ -52,6 +66,8 @@ pub struct Sample {
     pub seed: u64,
     /// The game's number in that run (from 1).
     pub game: u64,
+    /// The search's value of each seat in the game, if the run kept them.
+    pub values: Option<SeatValues>,
 }
 
 impl Sample {
@@ -77,24 +93,50 @@ impl Sample {
 
     /// The sample as a line of the data file, without the newline.
     pub fn to_line(&self) -> String {
-        format!(
+        let mut line = format!(
             "{} | {} | {} | {}:{}",
             self.position.to_spn(),
             self.score,
             places_text(&self.places),
             self.seed,
             self.game
-        )
+        );
+        if let Some(v) = self.values {
+            line += " | values";
+            for x in v {
+                line += &match x {
+                    NO_VALUE => " -".to_string(),
+                    x => format!(" {x}"),
+                };
+            }
+        }
+        line
+    }
+
+    /// Seat `seat`'s value (0–1) from the search, if the sample has one.
+    pub fn value_for(&self, seat: Seat) -> Option<f64> {
+        let x = self.values?[seat.index()];
+        (x != NO_VALUE).then(|| f64::from(x) / f64::from(VALUE_UNIT))
     }
 
     /// Reads a line of the data file (without the newline).
     pub fn parse_line(line: &str) -> Result<Sample, String> {
         let fields: Vec<&str> = line.split(" | ").collect();
-        let [spn, score, places, id] = fields[..] else {
+        let &[spn, score, places, id, ref rest @ ..] = &fields[..] else {
             return Err(format!(
-                "expected 4 fields separated by ' | ', found {}",
+                "expected 4 or 5 fields separated by ' | ', found {}",
                 fields.len()
             ));
+        };
+        let values = match rest {
+            [] => None,
+            [v] => Some(*v),
+            _ => {
+                return Err(format!(
+                    "expected 4 or 5 fields separated by ' | ', found {}",
+                    fields.len()
+                ));
+            }
         };
         let position = Position::from_spn(spn).map_err(|e| e.to_string())?;
         let score = parse_score(score)?;
@@ -105,14 +147,48 @@ impl Sample {
             .and_then(|(s, g)| Some((number(s)?, number(g)?)))
             .filter(|&(_, g)| g >= 1)
             .ok_or_else(|| format!("game '{id}': expected <seed>:<game from 1>"))?;
+        let values = values.map(|v| parse_values(&position, v)).transpose()?;
         Ok(Sample {
             position,
             score,
             places,
             seed,
             game,
+            values,
         })
     }
+}
+
+/// `values <r> <y> <g> <b>`: a number from 0 to [`VALUE_UNIT`] for each
+/// seat in the game of `position`, `-` for the others.
+fn parse_values(position: &Position, s: &str) -> Result<SeatValues, String> {
+    let bad = |why: &str| format!("values '{s}': {why}");
+    let words: Vec<&str> = s
+        .strip_prefix("values ")
+        .ok_or_else(|| bad("expected 'values' and four numbers"))?
+        .split(' ')
+        .collect();
+    if words.len() != 4 {
+        return Err(bad("expected four, red to blue"));
+    }
+    let mut v = [NO_VALUE; 4];
+    for seat in Seat::ALL {
+        let in_game = position.seats_in_game().any(|x| x == seat);
+        v[seat.index()] = match (words[seat.index()], in_game) {
+            ("-", false) => NO_VALUE,
+            (w, true) => number(w)
+                .filter(|&x| x <= u64::from(VALUE_UNIT))
+                .map(|x| x as u8)
+                .ok_or_else(|| bad(&format!("{}: expected 0 to {VALUE_UNIT}", seat.name())))?,
+            _ => {
+                return Err(bad(&format!(
+                    "{}: '-' is for seats out of the game",
+                    seat.name()
+                )));
+            }
+        };
+    }
+    Ok(v)
 }
 
 /// Every seat still in the game of `position` has a place.
@@ -245,6 +321,7 @@ mod tests {
             places: vec![vec![Seat::Green], vec![Seat::Red, Seat::Yellow]],
             seed: 7,
             game: 12,
+            values: None,
         }
     }
 
@@ -256,6 +333,15 @@ mod tests {
             assert_eq!(Sample::parse_line(&line).unwrap(), s, "{line}");
         }
         assert!(sample().to_line().ends_with(" | cp -42 | g > r = y | 7:12"));
+        let valued = Sample {
+            values: Some([10, 250, 0, NO_VALUE]),
+            ..sample()
+        };
+        let line = valued.to_line();
+        assert!(line.ends_with(" | 7:12 | values 10 250 0 -"), "{line}");
+        assert_eq!(Sample::parse_line(&line).unwrap(), valued);
+        assert_eq!(valued.value_for(Seat::Yellow), Some(1.0));
+        assert_eq!(valued.value_for(Seat::Blue), None);
     }
 
     #[test]
@@ -291,6 +377,12 @@ mod tests {
             format!("{spn} | cp 1 | g > r = y | 1"),
             format!("{spn} | cp 1 | g > r = y | -1:2"),
             format!("x{spn} | cp 1 | g > r = y | 1:1"),
+            format!("{spn} | cp 1 | g > r = y | 1:1 | values 1 2 3"),
+            format!("{spn} | cp 1 | g > r = y | 1:1 | values 1 2 3 4"),
+            format!("{spn} | cp 1 | g > r = y | 1:1 | values 1 2 251 -"),
+            format!("{spn} | cp 1 | g > r = y | 1:1 | values - 2 3 -"),
+            format!("{spn} | cp 1 | g > r = y | 1:1 | 1 2 3 -"),
+            format!("{spn} | cp 1 | g > r = y | 1:1 | values 1 2 3 - | x"),
         ] {
             assert!(Sample::parse_line(&bad).is_err(), "{bad}");
         }

@@ -15,7 +15,10 @@
 //! among the seats still playing (the eliminated seats keep their places).
 //!
 //! Every position the search chose a step in is a candidate; the opening's
-//! positions are not. Candidates are left out when
+//! positions are not. Each keeps the search's score and every seat's value
+//! ([`search_values`]: what the evaluation expects each seat to score at the
+//! end of the principal variation), so a network learns each seat's value
+//! from the search and not only the side to move's. Candidates are left out when
 //! 1. the score is proven (`win`/`loss`): the game is decided, and the
 //!    score says nothing about the evaluation;
 //! 2. the side to move can kill within its turn
@@ -39,18 +42,19 @@ pub mod tool;
 
 pub use format::Format;
 
-pub use format::{ReadSummary, Sample, read_from};
+pub use format::{NO_VALUE, ReadSummary, Sample, SeatValues, VALUE_UNIT, read_from};
 pub use read::{read_files, read_files_with};
 
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use splut_engine::engine::Engine;
-use splut_engine::eval::nnue::Network;
+use splut_engine::eval::nnue::{Network, seat_values};
+use splut_engine::eval::{DEFAULT_SET, seat_scores};
 use splut_engine::search::Limits;
 use splut_engine::search::score::Score;
 use splut_play::judge::{Adjudication, Judge, Reason, places};
 use splut_play::openings::{MAX_OPENING_STEPS, random_openings};
-use splut_rules::{Game, Position, splitmix64};
+use splut_rules::{Game, Position, Step, splitmix64};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -112,6 +116,13 @@ pub struct Config {
     /// The network the searches evaluate with; `None`: the hand-written
     /// evaluation (the bootstrap data, before any network).
     pub net: Option<Arc<Network>>,
+    /// Evaluate as the engine does by default (`UseNNUE auto`) rather than
+    /// with `net` (or by hand) everywhere: `net` (or the compiled-in
+    /// network) where 2 seats are left, `multi_net` (or the hand-written
+    /// evaluation) where 3–4 are: how `splut loop` plays.
+    pub auto: bool,
+    /// The network for searches with 3–4 seats left (`EvalFileMulti`).
+    pub multi_net: Option<Arc<Network>>,
     /// Keep the positions where the side to move can kill within its turn
     /// (filter 2 off), with their score even when it is proven.
     pub keep_kills: bool,
@@ -210,7 +221,11 @@ fn mix(mut z: u64) -> u64 {
 /// (nobody reads the reports).
 pub fn engine_for(cfg: &Config) -> Result<Engine, String> {
     let hash = cfg.hash_mib.to_string();
-    let use_nnue = if cfg.net.is_some() { "true" } else { "false" };
+    let use_nnue = match (cfg.auto, &cfg.net) {
+        (true, _) => "auto",
+        (false, Some(_)) => "true",
+        (false, None) => "false",
+    };
     let engine = Engine::with_options(&[
         ("Hash", hash.as_str()),
         ("Threads", "1"),
@@ -221,8 +236,28 @@ pub fn engine_for(cfg: &Config) -> Result<Engine, String> {
     if let Some(net) = &cfg.net {
         engine.set_network(net.clone()).map_err(|e| e.to_string())?;
     }
+    engine
+        .set_multi_network(cfg.multi_net.clone())
+        .map_err(|e| e.to_string())?;
     engine.set_table_usage(false);
     Ok(engine)
+}
+
+/// The network the search of `root` evaluates with under `cfg` (as
+/// [`splut_engine::search::Settings::net_for`] chooses for alpha-beta);
+/// `None`: the hand-written evaluation.
+pub fn net_at(cfg: &Config, root: &Position) -> Option<Arc<Network>> {
+    let multi = root.players_left() >= 3;
+    match (cfg.auto, multi) {
+        (true, true) => cfg.multi_net.clone(),
+        (true, false) => Some(
+            cfg.net
+                .clone()
+                .unwrap_or_else(splut_engine::eval::nnue::default_network),
+        ),
+        (false, true) => cfg.multi_net.clone().or_else(|| cfg.net.clone()),
+        (false, false) => cfg.net.clone(),
+    }
 }
 
 /// Plays game `number` (from 1) of the run with `engine`; `None` if
@@ -260,19 +295,75 @@ pub fn play_game(
     let kept = keep(cfg, game_seed, searched, &mut stats);
     let samples = kept
         .into_iter()
-        .map(|(position, score)| Sample {
+        .map(|(position, score, values)| Sample {
             position,
             score,
             places: places.clone(),
             seed: cfg.seed,
             game: number,
+            values: Some(values),
         })
         .collect();
     Ok(Some(GameData { samples, stats }))
 }
 
-/// The positions a game's search chose a step in, with its score.
-type Searched = Vec<(Position, Score)>;
+/// The positions a game's search chose a step in, with its score and the
+/// seats' values.
+type Searched = Vec<(Position, Score, SeatValues)>;
+
+/// The hand-written evaluation's units per logit when its seat scores are
+/// read as values: about the K fitted to its search scores
+/// (docs/results/networks.md: 897 on the data of t3 to t6c).
+pub const HAND_SCALE: f64 = 900.0;
+
+/// Each seat's value of `root` as its search saw it: the evaluation at the
+/// end of the principal variation `pv` (played from `root` as far as it
+/// is legal), turned into expected place points (0–1). With the network,
+/// sigmoid(value / scale): the quantity it is trained on. With the
+/// hand-written evaluation, sigmoid of the seat's score less its
+/// opponents' mean over [`HAND_SCALE`]: the paranoid score from that
+/// seat's side. A seat in `root`'s game that the variation eliminates
+/// scores 0, and one that wins 1; seats out of `root`'s game have none.
+pub fn search_values(root: &Position, pv: &[Step], net: Option<&Network>) -> SeatValues {
+    let mut leaf = *root;
+    for &step in pv {
+        if leaf.is_game_over() || !leaf.is_legal(step) {
+            break;
+        }
+        let _undo = leaf.make(step);
+    }
+    let mut p = [0f64; 4];
+    match (leaf.winner(), net) {
+        (Some(w), _) => p[w.index()] = 1.0,
+        (None, Some(net)) => {
+            let v = seat_values(net, &leaf);
+            for s in leaf.seats_in_game() {
+                p[s.index()] = sigmoid(f64::from(v[s.index()]) / f64::from(net.scale.max(1)));
+            }
+        }
+        (None, None) => {
+            let params = DEFAULT_SET.for_players(leaf.players_left());
+            let score = seat_scores(&leaf, params);
+            let seats: Vec<_> = leaf.seats_in_game().collect();
+            let total: i64 = seats.iter().map(|s| i64::from(score[s.index()])).sum();
+            for &s in &seats {
+                let own = f64::from(score[s.index()]);
+                let others = (total as f64 - own) / (seats.len() as f64 - 1.0).max(1.0);
+                p[s.index()] = sigmoid((own - others) / HAND_SCALE);
+            }
+        }
+    }
+    let mut out = [NO_VALUE; 4];
+    for s in root.seats_in_game() {
+        out[s.index()] = (p[s.index()] * f64::from(VALUE_UNIT)).round() as u8;
+    }
+    out
+}
+
+/// The logistic function.
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x.clamp(-50.0, 50.0)).exp())
+}
 
 /// Plays `game` on from its opening, every step chosen by the search,
 /// until the judge ends it: why it ended, and each position searched with
@@ -312,7 +403,8 @@ fn self_play(
             .ok_or_else(|| format!("game {number}: the search found no step"))?;
         game.play(step)
             .map_err(|e| format!("game {number}: the search's step: {e}"))?;
-        searched.push((pos, outcome.info.score));
+        let values = search_values(&pos, &outcome.info.pv, net_at(cfg, &pos).as_deref());
+        searched.push((pos, outcome.info.score, values));
         if let Some(r) = judge.after_step(game.position()) {
             return Ok(Some((r, searched)));
         }
@@ -324,7 +416,7 @@ fn self_play(
 /// (seeded by the game), in game order; `stats` counts what was left out.
 fn keep(cfg: &Config, game_seed: u64, searched: Searched, stats: &mut Stats) -> Searched {
     let mut quiet = Vec::new();
-    for (pos, score) in searched {
+    for (pos, score, values) in searched {
         let decided = score.is_decided();
         let kill = pos.can_kill_this_turn();
         stats.decided += u64::from(decided);
@@ -337,7 +429,7 @@ fn keep(cfg: &Config, game_seed: u64, searched: Searched, stats: &mut Stats) -> 
         if left_out {
             stats.filtered += 1;
         } else {
-            quiet.push((pos, score));
+            quiet.push((pos, score, values));
         }
     }
     let mut rng = SmallRng::seed_from_u64(game_seed ^ 0x5A17_DA7A);
@@ -499,10 +591,22 @@ fn check_binary_file(file: &mut std::fs::File) -> Result<(), String> {
     use std::io::{Seek, SeekFrom};
     file.seek(SeekFrom::Start(0)).map_err(|e| e.to_string())?;
     let magic = binary::read_magic(&mut *file).map_err(|e| e.to_string())?;
-    if magic.is_empty() || magic == binary::MAGIC {
-        Ok(())
-    } else {
-        Err("not a binary data file: a binary run appends only to one (or to a new file)".into())
+    if magic.is_empty() {
+        return Ok(());
+    }
+    if magic != binary::MAGIC {
+        return Err(
+            "not a binary data file: a binary run appends only to one (or to a new file)".into(),
+        );
+    }
+    file.seek(SeekFrom::Start(0)).map_err(|e| e.to_string())?;
+    match binary::first_record_size(&mut *file).map_err(|e| e.to_string())? {
+        Some(binary::RECORD) => Ok(()),
+        _ => Err(format!(
+            "a binary data file of an older version: a run appends only to one of version {} \
+             (or to a new file)",
+            binary::VERSION
+        )),
     }
 }
 

@@ -25,6 +25,8 @@ pub struct Merged {
     /// The standings of the games found that are valid (all of them
     /// without `check`), as the tournament prints them at its end.
     pub report: String,
+    /// Those standings themselves, and the participants' names.
+    pub standings: Standings,
     /// Games read.
     pub games: usize,
     /// Games the schedule has.
@@ -105,6 +107,7 @@ pub fn merge(
         .collect();
     Ok(Merged {
         report: st.report(h.sprt.as_ref()),
+        standings: st.clone(),
         games: m.games,
         scheduled: m.schedule.len(),
         invalid: m.invalid,

@@ -89,6 +89,9 @@ pub struct Config {
     pub append: bool,
     /// Show a progress bar.
     pub progress: bool,
+    /// Print nothing on standard output (no per-game lines, no standings):
+    /// for a caller that reads the records itself (`splut loop`'s gate).
+    pub quiet: bool,
 }
 
 /// Most participants: each worker keeps a process per participant, so
@@ -366,6 +369,7 @@ pub fn run(cfg: Config) -> Result<i32, String> {
         let _ = ctrlc::set_handler(move || flag.store(true, Relaxed));
     }
     let mut report = Reporter::new(cfg.progress, games.len(), scheduled);
+    report.quiet = cfg.quiet;
     let shard_note = if cfg.shard.is_whole() {
         String::new()
     } else {
@@ -430,6 +434,8 @@ struct Reporter {
     out: Stdout,
     /// Games in the whole schedule (a shard plays some of them).
     scheduled: usize,
+    /// Say nothing (the bar still shows).
+    quiet: bool,
 }
 
 impl Reporter {
@@ -449,11 +455,15 @@ impl Reporter {
             bar,
             out: Stdout { closed: false },
             scheduled,
+            quiet: false,
         }
     }
 
     /// A line above the bar, or on standard output.
     fn say(&mut self, line: &str) {
+        if self.quiet {
+            return;
+        }
         if self.bar.is_hidden() {
             self.out.write(&format!("{line}\n"));
         } else {
@@ -463,7 +473,9 @@ impl Reporter {
 
     /// Text on standard output.
     fn print(&mut self, text: &str) {
-        self.out.write(text);
+        if !self.quiet {
+            self.out.write(text);
+        }
     }
 
     /// Whether standard output is gone (its reader closed the pipe).
@@ -720,6 +732,7 @@ mod tests {
             records: "unused".into(),
             append: false,
             progress: false,
+            quiet: false,
         }
     }
 

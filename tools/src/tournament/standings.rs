@@ -190,6 +190,11 @@ impl Standings {
         }
     }
 
+    /// The totals of the participant named `name`.
+    pub fn entry(&self, name: &str) -> Option<&Entry> {
+        self.index(name).map(|i| &self.entries[i])
+    }
+
     fn index(&self, name: &str) -> Option<usize> {
         self.names.iter().position(|n| n == name)
     }

@@ -6,7 +6,7 @@
 //! | bytes | what |
 //! |---|---|
 //! | 0–7 | `SPLUTCKP` |
-//! | 8–11 | format version, 2 |
+//! | 8–11 | format version, 3 |
 //! | 12–23 | inputs, hidden size, buckets (must match this build) |
 //! | 24–31 | seed |
 //! | 32–35 | epochs of the run |
@@ -18,6 +18,7 @@
 //! | 88–95 | optimizer steps done |
 //! | 96–103 | the random generator's state |
 //! | 104–111 | λ of positions with 3–4 players in the game (f64; −1: not given) |
+//! | 112–119 | λ of the seats' values where the data has them (f64; −1: not given) |
 //! | then | the float parameters, Adam's first and second moments: 3 × [`SIZE`] f32, each in the layout of [`super::model::Params`] |
 //! | last 8 | FNV-1a 64 of every byte before |
 
@@ -29,10 +30,10 @@ use splut_engine::eval::nnue::network::{HIDDEN, fnv1a};
 pub const MAGIC: &[u8; 8] = b"SPLUTCKP";
 
 /// The format's version.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// Bytes before the parameters.
-const HEAD: usize = 112;
+const HEAD: usize = 120;
 
 /// A checkpoint file's exact size.
 pub const FILE_SIZE: usize = HEAD + 3 * 4 * SIZE + 8;
@@ -55,6 +56,9 @@ pub struct Settings {
     /// players in the game, if given (`None`: the target of networks up
     /// to t6c, [`super::model::target`]).
     pub lambda_multi: Option<f64>,
+    /// Weight of the search's value of each seat in that seat's target,
+    /// where the data has the values (`None`: they are not used).
+    pub lambda_values: Option<f64>,
     /// Fraction of the games kept for validation.
     pub validation: f64,
     /// The sigmoid's scale K (centi-units).
@@ -116,6 +120,7 @@ pub fn to_bytes(s: &Settings, st: &State) -> Vec<u8> {
     }
     // −1 stands for "not given".
     out.extend_from_slice(&s.lambda_multi.unwrap_or(-1.0).to_le_bytes());
+    out.extend_from_slice(&s.lambda_values.unwrap_or(-1.0).to_le_bytes());
     for x in st.params.w.iter().chain(&st.m).chain(&st.v) {
         out.extend_from_slice(&x.to_le_bytes());
     }
@@ -164,6 +169,7 @@ pub fn from_bytes(b: &[u8]) -> Result<(Settings, State), String> {
         lr: f64_at(48),
         lambda: f64_at(56),
         lambda_multi: Some(f64_at(104)).filter(|&x| x >= 0.0),
+        lambda_values: Some(f64_at(112)).filter(|&x| x >= 0.0),
         validation: f64_at(64),
         scale: f64_at(72),
         data: u64_at(80),
@@ -212,6 +218,7 @@ mod tests {
             lr: 0.001,
             lambda: 0.5,
             lambda_multi: Some(0.25),
+            lambda_values: Some(0.75),
             validation: 0.05,
             scale: 412.5,
             data: 0xabcdef,

@@ -2,8 +2,8 @@
 //! positions take 360 MB), read from data files of either format, split
 //! into training and validation by game.
 
-use crate::datagen::binary::{MAGIC, RECORD, read_binary, read_magic};
-use crate::datagen::{Sample, read_files_with};
+use crate::datagen::binary::{MAGIC, RECORD, first_record_size, read_binary, read_magic};
+use crate::datagen::{Sample, VALUE_UNIT, read_files_with};
 use splut_engine::eval::nnue::features::{self, MAX_ACTIVE};
 use splut_engine::search::score::Score;
 use splut_rules::{NUM_SQUARES, Seat, Square, splitmix64};
@@ -44,6 +44,9 @@ pub struct Entry {
     pub pad: [u8; 2],
     /// The throw threats ([`features::threats`]).
     pub threats: u32,
+    /// Each seat's value from the search in [`VALUE_UNIT`]ths of a place
+    /// point; [`NONE`] where the data has none.
+    pub values: [u8; 4],
 }
 
 impl Entry {
@@ -64,6 +67,7 @@ impl Entry {
             players: pos.players_left() as u8,
             pad: [0; 2],
             threats: features::threats(pos),
+            values: s.values.unwrap_or([NONE; 4]),
         };
         if e.players < 2 {
             return None;
@@ -84,6 +88,12 @@ impl Entry {
             e.bucket[seat.index()] = features::bucket(pos, seat) as u8;
         }
         Some(e)
+    }
+
+    /// Seat `seat`'s value from the search (0–1), if the data has one.
+    #[inline]
+    pub fn value(&self, seat: usize) -> Option<f32> {
+        (self.values[seat] != NONE).then(|| f32::from(self.values[seat]) / f32::from(VALUE_UNIT))
     }
 
     /// Seat `seat`'s place points (0–1), if it is in the game.
@@ -211,7 +221,14 @@ fn whole_records(path: &Path) -> Result<Option<(u64, u64)>, String> {
         return Ok(None);
     }
     let len = file.metadata().map_err(|e| format!("{name}: {e}"))?.len();
-    Ok(Some((len, len - len % RECORD as u64)))
+    use std::io::Seek;
+    file.seek(std::io::SeekFrom::Start(0))
+        .map_err(|e| format!("{name}: {e}"))?;
+    // A run's file holds records of one size, its header's.
+    let size = first_record_size(&mut file)
+        .map_err(|e| format!("{name}: {e}"))?
+        .unwrap_or(RECORD) as u64;
+    Ok(Some((len, len - len % size)))
 }
 
 /// A fingerprint of entries (FNV-1a over their bytes, 8 at a time), so a
@@ -224,6 +241,7 @@ pub fn fingerprint(entries: &[Entry]) -> u64 {
             u64::from_le_bytes(e.squares[8..].try_into().unwrap_or_default()),
             u64::from(u32::from_le_bytes(e.bucket)) << 32 | u64::from(u32::from_le_bytes(e.result)),
             u64::from(e.score as u32) << 16 | u64::from(e.stm) << 8 | u64::from(e.players),
+            u64::from(u32::from_le_bytes(e.values)),
         ];
         for w in words {
             h ^= w;
@@ -273,6 +291,7 @@ mod tests {
             places,
             seed: 1,
             game: 1,
+            values: None,
         }
     }
 
@@ -300,7 +319,7 @@ mod tests {
                 game.play(step).unwrap();
             }
         }
-        assert_eq!(std::mem::size_of::<Entry>(), 36);
+        assert_eq!(std::mem::size_of::<Entry>(), 40);
         assert_eq!(piece_slot(Seat::Green, Kind::Troll), 8);
     }
 

@@ -63,6 +63,13 @@ pub struct Config {
     /// probability (not given: the mover has `lambda`, the others their
     /// result alone, as networks up to t6c were trained).
     pub lambda_multi: Option<f64>,
+    /// Weight of the search's value of each seat in that seat's target,
+    /// for positions whose data has the values (not given: not used).
+    pub lambda_values: Option<f64>,
+    /// A network (`.nnue`) or checkpoint (`.ckpt`) whose weights a fresh
+    /// run starts from, instead of random ones: a loop's next network
+    /// goes on from the last.
+    pub init: Option<PathBuf>,
     /// Fraction of the games kept for validation (default 0.05).
     pub validation: Option<f64>,
     /// Seed (default 1).
@@ -136,6 +143,7 @@ fn fresh_settings(cfg: &Config) -> Result<Settings, String> {
         lr: cfg.lr.unwrap_or(0.001),
         lambda: cfg.lambda.unwrap_or(0.5),
         lambda_multi: cfg.lambda_multi,
+        lambda_values: cfg.lambda_values,
         validation: cfg.validation.unwrap_or(0.05),
         scale: cfg.scale.unwrap_or(0.0),
         data: 0,
@@ -161,6 +169,9 @@ fn check_settings(s: &Settings, scale_given: bool) -> Result<(), String> {
     }
     if s.lambda_multi.is_some_and(|x| !(0.0..=1.0).contains(&x)) {
         return bad("--lambda-multi must be 0 to 1");
+    }
+    if s.lambda_values.is_some_and(|x| !(0.0..=1.0).contains(&x)) {
+        return bad("--lambda-values must be 0 to 1");
     }
     if !(0.0..1.0).contains(&s.validation) {
         return bad("--validation must be 0 or more and below 1");
@@ -258,6 +269,12 @@ fn start(
             cfg.lambda_multi.map(|x| x.to_string()),
             kept,
         )?;
+        let kept = s.lambda_values.map_or("none".into(), |x| x.to_string());
+        same(
+            "lambda-values",
+            cfg.lambda_values.map(|x| x.to_string()),
+            kept,
+        )?;
         same("validation", cfg.validation, s.validation)?;
         same("scale", cfg.scale, s.scale)?;
     }
@@ -315,10 +332,28 @@ fn start(
                     settings.scale
                 ));
             }
-            State::fresh(settings.seed)
+            let mut state = State::fresh(settings.seed);
+            if let Some(path) = &cfg.init {
+                state.params = initial_params(path)?;
+                say(&format!("starting from the weights of {}", path.display()));
+            }
+            state
         }
     };
     Ok((settings, state, data))
+}
+
+/// The float weights of a network file or a checkpoint, to start from.
+fn initial_params(path: &Path) -> Result<Params, String> {
+    let name = path.display();
+    let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
+    if bytes.starts_with(checkpoint::MAGIC) {
+        let (_, st) = checkpoint::from_bytes(&bytes).map_err(|e| format!("{name}: {e}"))?;
+        return Ok(st.params);
+    }
+    let net = splut_engine::eval::nnue::Network::from_bytes(&bytes)
+        .map_err(|e| format!("{name}: {e}"))?;
+    Ok(Params::from_network(&net))
 }
 
 fn run_in_pool(cfg: &Config, say: &mut (dyn FnMut(&str) + Send)) -> Result<Outcome, String> {
@@ -371,6 +406,7 @@ pub fn train(
     let t = Targets {
         lambda: s.lambda as f32,
         lambda_multi: s.lambda_multi.map(|x| x as f32),
+        lambda_values: s.lambda_values.map(|x| x as f32),
         scale: s.scale as f32,
     };
     let table = InputTable::new();
@@ -616,6 +652,7 @@ mod tests {
                     players: 2,
                     pad: [0; 2],
                     threats: 0,
+                    values: [NONE; 4],
                 }
             })
             .collect()
@@ -629,6 +666,7 @@ mod tests {
             lr,
             lambda: 0.0,
             lambda_multi: None,
+            lambda_values: None,
             validation: 0.0,
             scale: 400.0,
             data: 0,
@@ -659,6 +697,7 @@ mod tests {
         let t = Targets {
             lambda: 0.0,
             lambda_multi: None,
+            lambda_values: None,
             scale: 400.0,
         };
         let table = InputTable::new();
@@ -745,6 +784,7 @@ mod tests {
                     places: pos.seats_in_game().map(|s| vec![s]).collect(),
                     seed: 1,
                     game: 1,
+                    values: None,
                 };
                 if let Some(e) = Entry::new(&sample) {
                     positions.push(pos);
@@ -827,6 +867,7 @@ mod tests {
                     players: 2,
                     pad: [0; 2],
                     threats: 0,
+                    values: [NONE; 4],
                 }
             })
             .collect();
@@ -848,6 +889,8 @@ mod tests {
             lr: None,
             lambda: None,
             lambda_multi: None,
+            lambda_values: None,
+            init: None,
             validation: None,
             seed: None,
             scale: None,

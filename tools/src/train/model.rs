@@ -101,6 +101,29 @@ impl Params {
         logit
     }
 
+    /// The float weights of a quantised network (exactly its values, so
+    /// training goes on from what it plays).
+    pub fn from_network(n: &Network) -> Params {
+        let mut w = vec![0.0f32; SIZE];
+        for (i, col) in n.input_weights.iter().enumerate() {
+            for (j, &q) in col.iter().enumerate() {
+                w[W1 + i * HIDDEN + j] = f32::from(q) / QA as f32;
+            }
+        }
+        for (j, &q) in n.hidden_bias.iter().enumerate() {
+            w[B1 + j] = f32::from(q) / QA as f32;
+        }
+        for (b, row) in n.output_weights.iter().enumerate() {
+            for (j, &q) in row.iter().enumerate() {
+                w[W2 + b * HIDDEN + j] = f32::from(q) / QB as f32;
+            }
+        }
+        for (b, &q) in n.output_bias.iter().enumerate() {
+            w[B2 + b] = (f64::from(q) / f64::from(QA * QB)) as f32;
+        }
+        Params { w }
+    }
+
     /// The quantised network, with `scale` evaluation units per logit.
     pub fn quantise(&self, scale: i32) -> Network {
         let q16 = |x: f32, by: i32| (x * by as f32).round().clamp(-32767.0, 32767.0) as i16;
@@ -141,6 +164,10 @@ pub struct Targets {
     /// Weight of the search score (0–1) with 3–4 players in the game, if
     /// given: then every seat's target takes the search into account.
     pub lambda_multi: Option<f32>,
+    /// Weight (0–1) of the search's value of each seat in its own target,
+    /// for positions whose data has the values: then every seat, in every
+    /// count of players, learns from what the search expected of it.
+    pub lambda_values: Option<f32>,
     /// The sigmoid's scale: the side to move's probability is
     /// sigmoid(cp / scale).
     pub scale: f32,
@@ -157,8 +184,16 @@ pub struct Targets {
 /// `lambda_multi`: the seats' targets add up to what they score together.
 /// Not given, the side to move has λ and the others r alone (the target
 /// of the networks up to t6c).
+///
+/// Given `lambda_values` and a position whose data has the seats' values
+/// (the search's expectation for each seat, [`Entry::value`]), every
+/// seat's target is `lambda_values` of its own value and the rest its
+/// result, whatever the count of players.
 #[inline]
 pub fn target(e: &Entry, seat: usize, r: f32, t: Targets) -> f32 {
+    if let (Some(lambda), Some(v)) = (t.lambda_values, e.value(seat)) {
+        return lambda * v + (1.0 - lambda) * r;
+    }
     let p_stm = if e.score >= PROVEN {
         1.0
     } else if e.score <= -PROVEN {
@@ -289,6 +324,7 @@ mod tests {
             players: 2,
             pad: [0; 2],
             threats: 0,
+            values: [NONE; 4],
         }
     }
 
@@ -298,6 +334,7 @@ mod tests {
         let t = Targets {
             lambda: 0.5,
             lambda_multi: None,
+            lambda_values: None,
             scale: 100.0,
         };
         let p = sigmoid(1.0);
@@ -338,6 +375,24 @@ mod tests {
         assert!((target(&four, 0, 1.0, old) - (0.5 * p + 0.5)).abs() < 1e-6);
         assert_eq!(target(&four, 2, 0.0, old), 0.0);
         assert_eq!(target(&four, 3, 1.0 / 3.0, old), 1.0 / 3.0);
+        // With the seats' values every seat learns its own value, the
+        // others' never (open_spiel PR #1396's trap: a seat trained on
+        // another's return).
+        let valued = Entry {
+            values: [200, 50, 25, 100],
+            ..four
+        };
+        let tv = Targets {
+            lambda_values: Some(0.8),
+            ..t4
+        };
+        for (seat, v) in [(0, 0.8), (1, 0.2), (2, 0.1), (3, 0.4)] {
+            let r = valued.result(seat).unwrap();
+            let got = target(&valued, seat, r, tv);
+            assert!((got - (0.8 * v + 0.2 * r)).abs() < 1e-6, "{seat}: {got}");
+        }
+        // A position without values keeps the other targets.
+        assert_eq!(target(&four, 2, 0.0, tv), target(&four, 2, 0.0, t4));
     }
 
     #[test]
@@ -348,6 +403,7 @@ mod tests {
         let t = Targets {
             lambda: 0.3,
             lambda_multi: Some(0.3),
+            lambda_values: None,
             scale: 200.0,
         };
         let es = [entry()];
@@ -399,5 +455,7 @@ mod tests {
         // units add up to about 0.01 (one standard deviation); a wrong
         // scale or layout would be off by the logit itself.
         assert!((q - f).abs() < 0.03, "{q} vs {f}");
+        // Back to floats and quantised again: the same network.
+        assert_eq!(Params::from_network(&n).quantise(100), n);
     }
 }

@@ -514,6 +514,7 @@ mod tests {
             places,
             seed: 1,
             game: 1,
+            values: None,
         }
     }
 

@@ -40,7 +40,7 @@ fn lines(p: &str) -> Vec<String> {
 }
 
 #[test]
-fn text_to_binary_and_back_is_exact_and_32_bytes_a_position() {
+fn text_to_binary_and_back_is_exact_and_40_bytes_a_position() {
     let (a, b) = two_runs("conv");
     let (bin, back) = (path("conv-ab.bin"), path("conv-ab-back.txt"));
     let msg = ok(splut(&["data", &a, &b, "-o", &bin]));
@@ -48,7 +48,7 @@ fn text_to_binary_and_back_is_exact_and_32_bytes_a_position() {
     assert!(msg.contains(&format!("read {n} positions")), "{msg}");
     // Two runs: their games numbered afresh as one run, said so.
     assert!(msg.contains("numbered afresh"), "{msg}");
-    assert_eq!(std::fs::metadata(&bin).unwrap().len(), 32 * (n as u64 + 1));
+    assert_eq!(std::fs::metadata(&bin).unwrap().len(), 40 * (n as u64 + 1));
     // One run converts exactly, seed and games included.
     let (one, one_back) = (path("conv-a.bin"), path("conv-a-back.txt"));
     ok(splut(&["data", &a, "-o", &one]));
@@ -118,15 +118,15 @@ fn bad_inputs_are_refused_with_the_record_and_exit_2() {
         assert_eq!(o.status.code(), Some(2), "{err}");
         assert!(err.contains(want), "want '{want}' in: {err}");
     };
-    refuse(&bytes[..bytes.len() - 3], "truncated: 29 of its 32 bytes");
+    refuse(&bytes[..bytes.len() - 3], "truncated: 37 of its 40 bytes");
     let mut v9 = bytes.clone();
     v9[8] = 9;
     refuse(
         &v9,
-        "record 1: binary data version 9; this build reads version 1",
+        "record 1: binary data version 9; this build reads versions 1 and 2",
     );
     let mut bad = bytes.clone();
-    bad[32 + 13] = bad[32 + 12];
+    bad[40 + 13] = bad[40 + 12];
     refuse(
         &bad,
         "record 2: position: the rocks are not in ascending order",
@@ -173,7 +173,7 @@ fn datagen_writes_binary_equal_to_text() {
     assert_eq!(read_files(&[&bin]).unwrap(), text);
     assert_eq!(
         std::fs::metadata(&bin).unwrap().len(),
-        32 * (text.len() as u64 + 1)
+        40 * (text.len() as u64 + 1)
     );
     // A killed run's cut record, then a second run with another seed.
     let mut bytes = std::fs::read(&bin).unwrap();

@@ -31,6 +31,8 @@ fn config(players: usize, games: u64) -> Config {
         max_turns: 200,
         per_game: 5,
         keep_kills: false,
+        auto: false,
+        multi_net: None,
         seed: 3,
         threads: 1,
         hash_mib: 1,

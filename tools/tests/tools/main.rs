@@ -20,6 +20,7 @@ mod gui_pool;
 mod gui_store;
 mod gui_tables;
 mod gui_tables_browser;
+mod loop_rounds;
 mod properties_records;
 mod replay_hardening;
 mod shards;

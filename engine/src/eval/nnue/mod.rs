@@ -33,6 +33,15 @@ pub fn default_network() -> Arc<Network> {
     .clone()
 }
 
+/// The compiled-in network for searches with 3–4 seats left, if this
+/// build has one: one ships only once it has beaten the hand-written
+/// evaluation with 3–4 players (docs/results/networks.md, "The loop");
+/// none has yet, so `UseNNUE auto` evaluates 3–4 seats by hand unless
+/// `EvalFileMulti` gives a network.
+pub fn default_multi_network() -> Option<Arc<Network>> {
+    None
+}
+
 /// Whether `bytes` begin like a network file (rather than a weights file).
 pub fn is_network_file(bytes: &[u8]) -> bool {
     bytes.starts_with(network::MAGIC)

@@ -1,0 +1,370 @@
+//! A round's gate: the new network in one seat against copies of the best
+//! (the network that played the round's self-play, or the engine's own
+//! evaluation), at fixed nodes, every seating, for each count of players
+//! learned: a tournament (`splut tournament`'s) cut into the loop's
+//! shards, each writing `round-RRR/gate-pP-sKofN.games`. The decision
+//! reads the records back ([`crate::tournament::merge`]).
+//!
+//! Promotion: the new network's place points over every count, games
+//! weighted, reach the loop's threshold; and when 2 players are learned,
+//! its 2-player score is not below parity by more than its 95% interval
+//! (the 2-player strength must not fall).
+
+use super::manifest::{Gate, GateResult, Round, Settings};
+use super::{Config, Ended, round_dir, tmp_path, write_atomically};
+use crate::tournament::participant::{DEFAULT_TIMEOUT_MS, ParticipantSpec, Program, TimeControl};
+use crate::tournament::referee::Adjudication;
+use crate::tournament::schedule::{SeatingMode, Shard};
+use crate::tournament::{self, OpeningSource};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The new network's name in the gate's records.
+pub const NEW: &str = "new";
+
+/// Random opening steps of the gate's games (as self-play's).
+const OPENING_STEPS: usize = crate::datagen::DEFAULT_OPENING_STEPS;
+
+/// Each engine's table in the gate, MiB (fixed-node searches of a few
+/// thousand nodes).
+const HASH_MIB: &str = "16";
+
+/// A round's gate shards.
+pub struct Shards {
+    dir: PathBuf,
+    round: u32,
+    count: u32,
+    players: Vec<usize>,
+}
+
+impl Shards {
+    /// The gate of `round` in the loop's directory `dir`.
+    pub fn new(dir: &Path, s: &Settings, round: &Round) -> Shards {
+        Shards {
+            dir: dir.to_path_buf(),
+            round: round.round,
+            count: s.shards,
+            players: s.players.clone(),
+        }
+    }
+
+    /// Shard `k`'s records for `players`.
+    fn records(&self, players: usize, k: u32) -> PathBuf {
+        self.dir.join(format!(
+            "{}/gate-p{players}-s{k}of{}.games",
+            round_dir(self.round),
+            self.count
+        ))
+    }
+
+    /// Shard `k`'s mark of being done (its seconds).
+    fn done_file(&self, k: u32) -> PathBuf {
+        self.dir.join(format!(
+            "{}/gate-s{k}of{}.json",
+            round_dir(self.round),
+            self.count
+        ))
+    }
+
+    fn done(&self, k: u32) -> bool {
+        self.done_file(k).exists()
+    }
+
+    /// Plays what `cfg` asks of this step: its one shard (`--shard`), or
+    /// every missing one; `Some` when the run stops here.
+    pub fn play(
+        &self,
+        cfg: &Config,
+        s: &Settings,
+        round: &Round,
+        say: &mut dyn FnMut(&str),
+    ) -> Result<Option<Ended>, String> {
+        if let Some((k, _)) = cfg.shard {
+            if !self.done(k) {
+                self.play_shard(cfg, s, round, k, say)?;
+            }
+            return Ok(Some(Ended::Shard));
+        }
+        let missing: Vec<u32> = (0..self.count).filter(|&k| !self.done(k)).collect();
+        if missing.is_empty() {
+            return Ok(None);
+        }
+        if cfg.coordinate {
+            say(&format!(
+                "round {}: gate shards missing: {} of {} (play them with --shard K/{})",
+                self.round,
+                missing
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                self.count,
+                self.count
+            ));
+            return Ok(Some(Ended::ShardsMissing));
+        }
+        for k in missing {
+            self.play_shard(cfg, s, round, k, say)?;
+        }
+        Ok(None)
+    }
+
+    /// The tournament of `players` seats, shard `k`: the new network
+    /// against `players - 1` copies of the best.
+    fn tournament(
+        &self,
+        cfg: &Config,
+        s: &Settings,
+        round: &Round,
+        players: usize,
+        k: u32,
+    ) -> tournament::Config {
+        let new = self
+            .dir
+            .join(round.train.as_ref().map_or("", |t| t.net.as_str()));
+        let best = round.best_before.as_ref().map(|b| self.dir.join(b));
+        let learns_two = s.players.contains(&2);
+        let engine = |name: String, net: Option<&PathBuf>| {
+            let mut options = vec![
+                ("Hash".to_string(), HASH_MIB.to_string()),
+                ("UseNNUE".to_string(), "auto".to_string()),
+            ];
+            if let Some(net) = net {
+                let path = net.display().to_string();
+                options.push(("EvalFileMulti".into(), path.clone()));
+                if learns_two {
+                    options.push(("EvalFile".into(), path));
+                }
+            }
+            ParticipantSpec {
+                name,
+                program: Program::Builtin {
+                    algorithm: "auto".into(),
+                },
+                options,
+                tc: TimeControl::Nodes(s.gate_nodes),
+                timeout: Duration::from_millis(DEFAULT_TIMEOUT_MS),
+                ponder: false,
+            }
+        };
+        let mut participants = vec![engine(NEW.into(), Some(&new))];
+        for i in 2..=players {
+            participants.push(engine(format!("best-{i}"), best.as_ref()));
+        }
+        tournament::Config {
+            players,
+            participants,
+            gauntlet: false,
+            seatings: SeatingMode::Rotate,
+            shard: Shard {
+                index: k as usize,
+                count: self.count as usize,
+            },
+            openings: OpeningSource::Random(OPENING_STEPS),
+            rounds: s.gate_games.div_ceil(players as u64) as usize,
+            max_games: Some(s.gate_games as usize),
+            seed: round.seed ^ players as u64,
+            concurrency: cfg.threads.max(1),
+            adjudication: Adjudication {
+                max_turns: crate::datagen::DEFAULT_MAX_TURNS,
+                repetitions: crate::datagen::REPETITIONS,
+            },
+            sprt: None,
+            records: tmp_path(&self.records(players, k)),
+            append: false,
+            progress: cfg.progress,
+            quiet: true,
+        }
+    }
+
+    /// Plays shard `k` of every count's tournament.
+    fn play_shard(
+        &self,
+        cfg: &Config,
+        s: &Settings,
+        round: &Round,
+        k: u32,
+        say: &mut dyn FnMut(&str),
+    ) -> Result<(), String> {
+        let t0 = std::time::Instant::now();
+        for &players in &s.players {
+            let path = self.records(players, k);
+            if path.exists() {
+                continue;
+            }
+            let tc = self.tournament(cfg, s, round, players, k);
+            // What a killed run left is played again.
+            let _ = std::fs::remove_file(&tc.records);
+            say(&format!(
+                "round {}: gate shard {k}/{}, {players} players: the new network against {} of the best, {} nodes a turn",
+                self.round,
+                self.count,
+                players - 1,
+                s.gate_nodes
+            ));
+            let tmp = tc.records.clone();
+            match tournament::run(tc)? {
+                0 => {}
+                code => return Err(format!("the gate's tournament stopped (exit code {code})")),
+            }
+            std::fs::rename(&tmp, &path).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        let seconds = format!("{{\"seconds\": {:.3}}}\n", t0.elapsed().as_secs_f64());
+        write_atomically(&self.done_file(k), seconds.as_bytes())
+    }
+
+    /// Seconds the shards took, summed.
+    fn seconds(&self) -> f64 {
+        (0..self.count)
+            .filter_map(|k| std::fs::read_to_string(self.done_file(k)).ok())
+            .filter_map(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .filter_map(|v| v["seconds"].as_f64())
+            .sum()
+    }
+
+    /// Reads every shard's records and decides.
+    pub fn decide(&self, s: &Settings) -> Result<Gate, String> {
+        let mut results = Vec::new();
+        for &players in &self.players {
+            let files: Vec<PathBuf> = (0..self.count).map(|k| self.records(players, k)).collect();
+            let merged = tournament::merge::merge(&files, false, &mut |_| {})?;
+            if merged.missing > 0 {
+                return Err(format!(
+                    "the gate's {players}-player records miss {} games: {}",
+                    merged.missing,
+                    merged.missing_report.join("; ")
+                ));
+            }
+            let e = merged
+                .standings
+                .entry(NEW)
+                .ok_or("the gate's records have no new network")?;
+            results.push(GateResult {
+                players,
+                games: e.games,
+                score: e.points / e.games.max(1) as f64,
+                interval: e.score_interval().unwrap_or(1.0),
+                places: e.places,
+            });
+        }
+        Ok(decision(s, results, self.seconds()))
+    }
+}
+
+/// The gate's verdict on `results` under the loop's settings.
+pub fn decision(s: &Settings, results: Vec<GateResult>, seconds: f64) -> Gate {
+    let games: u64 = results.iter().map(|r| r.games).sum();
+    let points: f64 = results.iter().map(|r| r.score * r.games as f64).sum();
+    let pooled = points / games.max(1) as f64;
+    let each: Vec<String> = results
+        .iter()
+        .map(|r| {
+            format!(
+                "{}p {:.1}% ± {:.1} of {}",
+                r.players,
+                100.0 * r.score,
+                100.0 * r.interval,
+                r.games
+            )
+        })
+        .collect();
+    let two_fell = results
+        .iter()
+        .find(|r| r.players == 2)
+        .filter(|r| r.score + r.interval < 0.5);
+    let (promoted, verdict) = match two_fell {
+        Some(r) => (
+            false,
+            format!(
+                "kept the best: the 2-player score fell ({:.1}% ± {:.1})",
+                100.0 * r.score,
+                100.0 * r.interval
+            ),
+        ),
+        None if pooled >= s.threshold => (true, "promoted".to_string()),
+        None => (
+            false,
+            format!("kept the best (below {:.1}%)", 100.0 * s.threshold),
+        ),
+    };
+    Gate {
+        why: format!(
+            "new network {:.1}% over {games} games ({}): {verdict}",
+            100.0 * pooled,
+            each.join(", ")
+        ),
+        results,
+        pooled,
+        promoted,
+        seconds,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(players: Vec<usize>) -> Settings {
+        Settings {
+            players,
+            games: 10,
+            nodes: 100,
+            gate_games: 6,
+            gate_nodes: 300,
+            seed: 1,
+            window: 2,
+            epochs: 1,
+            lr: 0.001,
+            lambda_values: 0.8,
+            scale: 896.0,
+            threshold: 0.52,
+            shards: 1,
+            start: None,
+        }
+    }
+
+    fn result(players: usize, games: u64, score: f64, interval: f64) -> GateResult {
+        GateResult {
+            players,
+            games,
+            score,
+            interval,
+            places: [0; 4],
+        }
+    }
+
+    #[test]
+    fn the_gate_pools_the_counts_and_guards_two_players() {
+        let s = settings(vec![3, 4]);
+        let g = decision(
+            &s,
+            vec![result(3, 300, 0.56, 0.05), result(4, 100, 0.44, 0.07)],
+            1.0,
+        );
+        assert!((g.pooled - 0.53).abs() < 1e-9, "{}", g.pooled);
+        assert!(g.promoted, "{}", g.why);
+        let g = decision(
+            &s,
+            vec![result(3, 300, 0.51, 0.05), result(4, 300, 0.52, 0.07)],
+            1.0,
+        );
+        assert!(!g.promoted && g.why.contains("below 52.0%"), "{}", g.why);
+        let s = settings(vec![2, 3]);
+        let g = decision(
+            &s,
+            vec![result(2, 100, 0.40, 0.05), result(3, 300, 0.70, 0.05)],
+            1.0,
+        );
+        assert!(
+            !g.promoted && g.why.contains("2-player score fell"),
+            "{}",
+            g.why
+        );
+        let g = decision(
+            &s,
+            vec![result(2, 100, 0.47, 0.05), result(3, 300, 0.70, 0.05)],
+            1.0,
+        );
+        assert!(g.promoted, "{}", g.why);
+    }
+}

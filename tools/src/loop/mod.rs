@@ -1,0 +1,545 @@
+//! `splut loop`: the engine improves itself, round after round, as
+//! KataGo and expert iteration do: self-play with the best network so far
+//! → every seat's targets → training from the last weights → a gate
+//! against the best → promotion (docs/usage.md, "splut loop").
+//!
+//! - [`manifest`]: `DIR/loop.json`, the settings and every finished step.
+//! - [`selfplay`]: a round's games, in shards, as data files.
+//! - [`gate`]: the new network against the best, in shards, and the
+//!   decision.
+//!
+//! Every step writes its files under a temporary name and renames them
+//! when whole, then records itself in the manifest: a loop killed at any
+//! moment (`kill -9`) and started again goes on from the last finished
+//! step, or the last finished shard; a directory whose rounds are all done
+//! does nothing. Self-play and the gate are cut into shards by seed
+//! ([`manifest::Settings::shards`]): `--shard K/N` plays one, so a Slurm
+//! array or a Kubernetes indexed Job can play a round's shards while
+//! `--coordinate` does the rest (scripts/loop-slurm).
+
+pub mod gate;
+pub mod manifest;
+pub mod selfplay;
+
+use manifest::{Manifest, Round, Settings, Train};
+use splut_engine::eval::nnue::{Network, default_network};
+use splut_rules::splitmix64;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Default self-play games a round: about 10 minutes of both cores at the
+/// default nodes.
+pub const DEFAULT_GAMES: u64 = 400;
+/// Default nodes a step in self-play: a 3-player game takes about half a
+/// second of one core.
+pub const DEFAULT_NODES: u64 = 2_000;
+/// Default gate games for each count of players.
+pub const DEFAULT_GATE_GAMES: u64 = 300;
+/// Default rounds of data a training reads.
+pub const DEFAULT_WINDOW: u32 = 3;
+/// Default training epochs a round.
+pub const DEFAULT_EPOCHS: u32 = 4;
+/// Default starting learning rate: half of a fresh training's, as each
+/// round goes on from trained weights.
+pub const DEFAULT_LR: f64 = 0.0005;
+/// Default weight of the search's seat values in each seat's target (the
+/// game's result, much noisier with 3–4 seats, has the rest).
+pub const DEFAULT_LAMBDA_VALUES: f64 = 0.8;
+/// Default place points a new network must reach to be promoted.
+pub const DEFAULT_THRESHOLD: f64 = 0.52;
+/// Positions kept from a self-play game: every searched one.
+const PER_GAME: usize = 1_000_000;
+
+/// What `splut loop` was asked; settings not given are the manifest's
+/// (or, for a new loop, the defaults).
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    /// The loop's directory.
+    pub dir: PathBuf,
+    /// Rounds to have done (a later start may ask for more).
+    pub rounds: u32,
+    /// Counts of players.
+    pub players: Option<Vec<usize>>,
+    /// Self-play games a round.
+    pub games: Option<u64>,
+    /// Nodes a step in self-play.
+    pub nodes: Option<u64>,
+    /// Gate games for each count.
+    pub gate_games: Option<u64>,
+    /// Nodes a turn in the gate (default 3 × `nodes`: a turn is up to
+    /// three steps).
+    pub gate_nodes: Option<u64>,
+    /// The loop's seed.
+    pub seed: Option<u64>,
+    /// Rounds of data a training reads.
+    pub window: Option<u32>,
+    /// Training epochs a round.
+    pub epochs: Option<u32>,
+    /// Training's starting learning rate.
+    pub lr: Option<f64>,
+    /// Weight of the seat values in the targets.
+    pub lambda_values: Option<f64>,
+    /// Place points to be promoted.
+    pub threshold: Option<f64>,
+    /// Shards of self-play and the gate.
+    pub shards: Option<u32>,
+    /// A network file to start from.
+    pub net: Option<PathBuf>,
+    /// Threads (games at once, training's threads).
+    pub threads: usize,
+    /// Play only this shard of the pending step, then stop.
+    pub shard: Option<(u32, u32)>,
+    /// Do every step but the shards; stop when shards are missing.
+    pub coordinate: bool,
+    /// Progress bars.
+    pub progress: bool,
+}
+
+/// How a run of the loop ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// Every round asked for is done.
+    Done,
+    /// A shard was played (`--shard`), or there was none to play.
+    Shard,
+    /// Shards are missing (`--coordinate`): they must be played first.
+    ShardsMissing,
+}
+
+/// Writes `bytes` to `path` through `<path>.tmp` and a rename.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let tmp = tmp_path(path);
+    std::fs::write(&tmp, bytes).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// `<path>.tmp`: where a file is written before it is whole.
+pub fn tmp_path(path: &Path) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(".tmp");
+    PathBuf::from(s)
+}
+
+/// Round `r`'s seed.
+fn round_seed(seed: u64, r: u32) -> u64 {
+    let mut z = seed ^ u64::from(r).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    splitmix64(&mut z)
+}
+
+/// Round `r`'s directory name.
+pub fn round_dir(r: u32) -> String {
+    format!("round-{r:03}")
+}
+
+/// The settings of a new loop: the given ones, the defaults for the rest.
+fn new_settings(cfg: &Config, start: Option<&Network>) -> Result<Settings, String> {
+    let nodes = cfg.nodes.unwrap_or(DEFAULT_NODES);
+    let scale = start.map_or_else(|| default_network().scale, |n| n.scale);
+    let s = Settings {
+        players: cfg.players.clone().unwrap_or_else(|| vec![3, 4]),
+        games: cfg.games.unwrap_or(DEFAULT_GAMES),
+        nodes,
+        gate_games: cfg.gate_games.unwrap_or(DEFAULT_GATE_GAMES),
+        gate_nodes: cfg.gate_nodes.unwrap_or(3 * nodes),
+        seed: cfg.seed.unwrap_or(1),
+        window: cfg.window.unwrap_or(DEFAULT_WINDOW),
+        epochs: cfg.epochs.unwrap_or(DEFAULT_EPOCHS),
+        lr: cfg.lr.unwrap_or(DEFAULT_LR),
+        lambda_values: cfg.lambda_values.unwrap_or(DEFAULT_LAMBDA_VALUES),
+        scale: 2.0 * f64::from(scale),
+        threshold: cfg.threshold.unwrap_or(DEFAULT_THRESHOLD),
+        shards: cfg.shards.unwrap_or(1),
+        start: start.map(|_| "start.nnue".to_string()),
+    };
+    check_settings(&s)?;
+    Ok(s)
+}
+
+/// The bounds of the settings (the command line's too).
+fn check_settings(s: &Settings) -> Result<(), String> {
+    let mut seen = [false; 5];
+    for &p in &s.players {
+        if !(2..=4).contains(&p) || std::mem::replace(&mut seen[p], true) {
+            return Err("--players: counts of 2, 3 or 4, each once (e.g. 3,4)".into());
+        }
+    }
+    if s.players.is_empty() {
+        return Err("--players: at least one count".into());
+    }
+    let counts = s.players.len() as u64;
+    if s.games < counts || s.gate_games < 2 || s.nodes == 0 || s.gate_nodes == 0 {
+        return Err(
+            "--games must give each count a game, --gate-games be at least 2, nodes at least 1"
+                .into(),
+        );
+    }
+    if s.window == 0 || s.epochs == 0 || s.shards == 0 || s.shards > 10_000 {
+        return Err(
+            "--window, --epochs and --shards must be at least 1 (shards at most 10000)".into(),
+        );
+    }
+    if !(s.lr > 0.0 && s.lr <= 1.0 && (0.0..=1.0).contains(&s.lambda_values)) {
+        return Err("--lr must be above 0 and at most 1, --lambda-values 0 to 1".into());
+    }
+    if !(0.0..=1.0).contains(&s.threshold) {
+        return Err("--threshold must be 0 to 1".into());
+    }
+    Ok(())
+}
+
+/// A setting given on the command line must be the manifest's.
+fn same<T: PartialEq + std::fmt::Debug>(
+    name: &str,
+    given: &Option<T>,
+    kept: &T,
+) -> Result<(), String> {
+    match given {
+        Some(g) if g != kept => Err(format!(
+            "--{name} {g:?} differs from this loop's {kept:?} (DIR/loop.json): a loop keeps its settings; \
+             start a new one in another directory"
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The manifest of `cfg.dir`: read (the given settings checked against
+/// it) or made for a new loop.
+fn open(cfg: &Config) -> Result<Manifest, String> {
+    std::fs::create_dir_all(&cfg.dir).map_err(|e| format!("{}: {e}", cfg.dir.display()))?;
+    if let Some(m) = Manifest::load(&cfg.dir)? {
+        let s = &m.settings;
+        same("players", &cfg.players, &s.players)?;
+        same("games", &cfg.games, &s.games)?;
+        same("nodes", &cfg.nodes, &s.nodes)?;
+        same("gate-games", &cfg.gate_games, &s.gate_games)?;
+        same("gate-nodes", &cfg.gate_nodes, &s.gate_nodes)?;
+        same("seed", &cfg.seed, &s.seed)?;
+        same("window", &cfg.window, &s.window)?;
+        same("epochs", &cfg.epochs, &s.epochs)?;
+        same("lr", &cfg.lr, &s.lr)?;
+        same("lambda-values", &cfg.lambda_values, &s.lambda_values)?;
+        same("threshold", &cfg.threshold, &s.threshold)?;
+        same("shards", &cfg.shards, &s.shards)?;
+        if cfg.net.is_some() {
+            return Err("--net starts a loop: this one has begun (DIR/loop.json)".into());
+        }
+        return Ok(m);
+    }
+    if cfg.shard.is_some() {
+        return Err(format!(
+            "{} holds no loop yet: start it with `splut loop {}` (or --coordinate) before its shards",
+            cfg.dir.display(),
+            cfg.dir.display()
+        ));
+    }
+    let start = match &cfg.net {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let net =
+                Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            write_atomically(&cfg.dir.join("start.nnue"), &bytes)?;
+            Some(net)
+        }
+        None => None,
+    };
+    let settings = new_settings(cfg, start.as_ref())?;
+    let m = Manifest {
+        version: manifest::VERSION,
+        best: settings.start.clone(),
+        settings,
+        rounds: Vec::new(),
+    };
+    m.save(&cfg.dir)?;
+    Ok(m)
+}
+
+/// Reads a network of the loop's directory (`rel` relative to it).
+pub fn load_net(dir: &Path, rel: &str) -> Result<Arc<Network>, String> {
+    let path = dir.join(rel);
+    let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Network::from_bytes(&bytes)
+        .map(Arc::new)
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Runs the loop as `cfg` asks; `say` hears a line per step.
+pub fn run(cfg: &Config, say: &mut dyn FnMut(&str)) -> Result<Ended, String> {
+    let mut m = open(cfg)?;
+    if cfg.shard.is_some_and(|(_, n)| n != m.settings.shards) {
+        return Err(format!(
+            "--shard K/N: this loop has {} shards (N must be that)",
+            m.settings.shards
+        ));
+    }
+    for r in 1..=cfg.rounds {
+        if m.rounds.len() < r as usize {
+            m.rounds.push(Round {
+                round: r,
+                seed: round_seed(m.settings.seed, r),
+                best_before: m.best.clone(),
+                selfplay: None,
+                train: None,
+                gate: None,
+            });
+            m.save(&cfg.dir)?;
+        }
+        let i = r as usize - 1;
+        if m.rounds[i].gate.is_some() {
+            continue;
+        }
+        std::fs::create_dir_all(cfg.dir.join(round_dir(r)))
+            .map_err(|e| format!("{}: {e}", cfg.dir.display()))?;
+        if let Some(ended) = step_round(cfg, &mut m, i, say)? {
+            return Ok(ended);
+        }
+    }
+    Ok(if cfg.shard.is_some() {
+        Ended::Shard
+    } else {
+        Ended::Done
+    })
+}
+
+/// Takes round `i` as far as it goes: `Some` when the run stops there
+/// (a shard played, or shards missing), `None` once its gate is done.
+fn step_round(
+    cfg: &Config,
+    m: &mut Manifest,
+    i: usize,
+    say: &mut dyn FnMut(&str),
+) -> Result<Option<Ended>, String> {
+    let r = m.rounds[i].round;
+    if m.rounds[i].selfplay.is_none() {
+        let shards = selfplay::Shards::new(&cfg.dir, &m.settings, &m.rounds[i]);
+        match shards.play(cfg, &m.settings, &m.rounds[i], say)? {
+            Some(ended) => return Ok(Some(ended)),
+            None => {
+                let sp = shards.merge()?;
+                say(&format!(
+                    "round {r}: self-play done: {} games, {} positions",
+                    sp.games, sp.positions
+                ));
+                m.rounds[i].selfplay = Some(sp);
+                m.save(&cfg.dir)?;
+            }
+        }
+    }
+    if m.rounds[i].train.is_none() {
+        if cfg.shard.is_some() {
+            say(&format!(
+                "round {r}: its next step is training, which is the coordinator's \
+                 (`splut loop DIR --coordinate`): no shard to play"
+            ));
+            return Ok(Some(Ended::Shard));
+        }
+        let t = train(cfg, m, i, say)?;
+        m.rounds[i].train = Some(t);
+        m.save(&cfg.dir)?;
+    }
+    let gates = gate::Shards::new(&cfg.dir, &m.settings, &m.rounds[i]);
+    if let Some(ended) = gates.play(cfg, &m.settings, &m.rounds[i], say)? {
+        return Ok(Some(ended));
+    }
+    let g = gates.decide(&m.settings)?;
+    say(&format!("round {r}: gate: {}", g.why));
+    if g.promoted {
+        m.best = m.rounds[i].train.as_ref().map(|t| t.net.clone());
+    }
+    m.rounds[i].gate = Some(g);
+    m.save(&cfg.dir)?;
+    Ok(None)
+}
+
+/// The weights round `i`'s training starts from: the last training's (its
+/// float checkpoint), else the start network, else the compiled-in one
+/// (written to the directory once).
+fn init_weights(dir: &Path, m: &Manifest, i: usize) -> Result<String, String> {
+    if let Some(t) = m.rounds[..i].iter().rev().find_map(|r| r.train.as_ref()) {
+        return Ok(t.checkpoint.clone());
+    }
+    if let Some(start) = &m.settings.start {
+        return Ok(start.clone());
+    }
+    let name = "default.nnue";
+    if !dir.join(name).exists() {
+        write_atomically(&dir.join(name), &default_network().to_bytes())?;
+    }
+    Ok(name.to_string())
+}
+
+/// Round `i`'s training: the window's data, from the last weights; a
+/// training killed midway goes on from its last epoch's checkpoint.
+fn train(cfg: &Config, m: &Manifest, i: usize, say: &mut dyn FnMut(&str)) -> Result<Train, String> {
+    let s = &m.settings;
+    let r = m.rounds[i].round;
+    let first = i.saturating_sub(s.window as usize - 1);
+    let files: Vec<String> = m.rounds[first..=i]
+        .iter()
+        .filter_map(|x| x.selfplay.as_ref())
+        .flat_map(|sp| sp.files.clone())
+        .collect();
+    let init = init_weights(&cfg.dir, m, i)?;
+    let rd = round_dir(r);
+    let ckpt_dir = cfg.dir.join(&rd).join("train");
+    let resume = last_checkpoint(&ckpt_dir, s.epochs);
+    let net = format!("{rd}/net.nnue");
+    let tc = crate::train::Config {
+        files: files.iter().map(|f| cfg.dir.join(f)).collect(),
+        epochs: Some(s.epochs),
+        batch: None,
+        lr: Some(s.lr),
+        lambda: None,
+        lambda_multi: None,
+        lambda_values: Some(s.lambda_values),
+        init: resume.is_none().then(|| cfg.dir.join(&init)),
+        validation: None,
+        seed: Some(m.rounds[i].seed),
+        scale: Some(s.scale),
+        threads: cfg.threads,
+        checkpoints: Some(ckpt_dir),
+        resume,
+        output: cfg.dir.join(&net),
+        progress: cfg.progress,
+    };
+    say(&format!(
+        "round {r}: training on {} file(s) from {init}",
+        files.len()
+    ));
+    let t0 = std::time::Instant::now();
+    let o = crate::train::run(&tc, &mut |line| {
+        if !cfg.progress {
+            eprintln!("  {line}");
+        }
+    })?;
+    let last = o.epochs.last();
+    Ok(Train {
+        net,
+        checkpoint: format!("{rd}/train/epoch-{:03}.ckpt", s.epochs),
+        init,
+        files,
+        positions: o.positions.0 as u64,
+        train_loss: last.map_or(0.0, |e| e.train_loss),
+        validation_loss: last.and_then(|e| e.validation_loss),
+        seconds: t0.elapsed().as_secs_f64(),
+    })
+}
+
+/// The newest epoch checkpoint in `dir` before the last epoch, to resume
+/// a training cut short.
+fn last_checkpoint(dir: &Path, epochs: u32) -> Option<PathBuf> {
+    (1..epochs)
+        .rev()
+        .map(|e| dir.join(format!("epoch-{e:03}.ckpt")))
+        .find(|p| p.exists())
+}
+
+/// The table of rounds, as `splut loop` prints it at its end.
+pub fn table(m: &Manifest) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let counts: Vec<String> = m
+        .settings
+        .players
+        .iter()
+        .map(|p| format!("gate {p}p"))
+        .collect();
+    let _ = writeln!(
+        out,
+        "{:<6}{:<22}{:>7}{:>10}{:>10}{:>10}  {}  {:>7}  promoted",
+        "round",
+        "played by",
+        "games",
+        "positions",
+        "train",
+        "valid.",
+        counts
+            .iter()
+            .map(|c| format!("{c:<15}"))
+            .collect::<Vec<_>>()
+            .join(" "),
+        "pooled"
+    );
+    for r in &m.rounds {
+        let by = r.best_before.as_deref().unwrap_or("engine (hand 3-4)");
+        let (games, positions) = r.selfplay.as_ref().map_or(("-".into(), "-".into()), |s| {
+            (s.games.to_string(), s.positions.to_string())
+        });
+        let (tl, vl) = r.train.as_ref().map_or(("-".into(), "-".into()), |t| {
+            (
+                format!("{:.5}", t.train_loss),
+                t.validation_loss.map_or("-".into(), |v| format!("{v:.5}")),
+            )
+        });
+        let gates: Vec<String> = m
+            .settings
+            .players
+            .iter()
+            .map(|&p| {
+                r.gate
+                    .as_ref()
+                    .and_then(|g| g.results.iter().find(|x| x.players == p))
+                    .map_or("-".to_string(), |x| {
+                        format!("{:.1}% ± {:.1}", 100.0 * x.score, 100.0 * x.interval)
+                    })
+            })
+            .collect();
+        let (pooled, promoted) = r.gate.as_ref().map_or(("-".into(), "-"), |g| {
+            (
+                format!("{:.1}%", 100.0 * g.pooled),
+                if g.promoted { "yes" } else { "no" },
+            )
+        });
+        let _ = writeln!(
+            out,
+            "{:<6}{:<22}{:>7}{:>10}{:>10}{:>10}  {}  {:>7}  {promoted}",
+            r.round,
+            by,
+            games,
+            positions,
+            tl,
+            vl,
+            gates
+                .iter()
+                .map(|c| format!("{c:<15}"))
+                .collect::<Vec<_>>()
+                .join(" "),
+            pooled
+        );
+    }
+    let _ = writeln!(
+        out,
+        "best: {}",
+        m.best
+            .as_deref()
+            .unwrap_or("the engine's own evaluation (no network promoted)")
+    );
+    out
+}
+
+/// `splut loop`: runs it, prints the table of rounds; the exit code (0
+/// done or a shard played, 3 shards missing under `--coordinate`, 2 an
+/// error).
+pub fn main(cfg: &Config) -> i32 {
+    // Everything is kept step by step: Ctrl-C ends the process at once, and
+    // the next start goes on from the last finished step.
+    let _ = ctrlc::set_handler(|| {
+        eprintln!("\ninterrupted: `splut loop` with the same directory goes on from here");
+        std::process::exit(130);
+    });
+    let ended = run(cfg, &mut |line| eprintln!("{line}"));
+    match ended {
+        Ok(e) => {
+            if let Ok(Some(m)) = Manifest::load(&cfg.dir) {
+                print!("{}", table(&m));
+            }
+            match e {
+                Ended::Done | Ended::Shard => 0,
+                Ended::ShardsMissing => 3,
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}

@@ -1,0 +1,202 @@
+//! `splut loop` as a user runs it: two tiny rounds, killed (`kill -9`)
+//! mid-round and started again, the same rounds as a run never killed;
+//! a finished directory that does nothing; settings that must be the
+//! loop's; the cluster's way (shards played apart, `--coordinate` doing
+//! the rest); and the network it trained loaded by the engine for 3–4
+//! seats.
+
+use crate::support::{Engine, SPLUT, splut, temp, text};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// The tiny loop's settings: a game of each count a round, searches of a
+/// few dozen nodes.
+const TINY: [&str; 12] = [
+    "--games",
+    "2",
+    "--nodes",
+    "60",
+    "--gate-games",
+    "2",
+    "--epochs",
+    "1",
+    "--threads",
+    "1",
+    "--no-progress",
+    "--window",
+];
+
+fn tiny(dir: &Path, rounds: &str, more: &[&str]) -> Vec<String> {
+    let mut a: Vec<String> = vec!["loop".into(), dir.display().to_string()];
+    a.extend(TINY.iter().map(|s| s.to_string()));
+    a.push("2".into());
+    a.extend(["--rounds".into(), rounds.into()]);
+    a.extend(more.iter().map(|s| s.to_string()));
+    a
+}
+
+fn run(args: &[String]) -> std::process::Output {
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    splut(&a)
+}
+
+fn manifest(dir: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(dir.join("loop.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// The manifest without its times (which differ from run to run).
+fn without_times(mut v: serde_json::Value) -> serde_json::Value {
+    for r in v["rounds"].as_array_mut().unwrap() {
+        for step in ["selfplay", "train", "gate"] {
+            if let Some(o) = r[step].as_object_mut() {
+                o.remove("seconds");
+            }
+        }
+    }
+    v
+}
+
+fn fresh(name: &str) -> PathBuf {
+    let dir = temp("loop", name);
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn a_loop_killed_mid_round_goes_on_to_the_same_rounds() {
+    // Uninterrupted.
+    let whole = fresh("whole");
+    let o = run(&tiny(&whole, "2", &[]));
+    assert!(o.status.success(), "{}", text(&o));
+    let out = text(&o);
+    assert!(
+        out.contains("round played by"),
+        "the table of rounds: {out}"
+    );
+    let m = manifest(&whole);
+    assert_eq!(m["rounds"].as_array().unwrap().len(), 2);
+    for r in m["rounds"].as_array().unwrap() {
+        assert!(r["gate"]["results"].as_array().unwrap().len() == 2, "{r}");
+        let sp = &r["selfplay"];
+        assert!(sp["games"].as_u64().unwrap() >= 2, "{sp}");
+        assert!(sp["positions"].as_u64().unwrap() > 0, "{sp}");
+    }
+    // Round 2 trains from round 1's weights, on both rounds' data.
+    let t2 = &m["rounds"][1]["train"];
+    assert_eq!(t2["init"], "round-001/train/epoch-001.ckpt");
+    assert_eq!(t2["files"].as_array().unwrap().len(), 4);
+
+    // Killed, at a moment that moves with the machine's speed: once round
+    // 1's self-play is in, or later.
+    let killed = fresh("killed");
+    let args = tiny(&killed, "2", &[]);
+    let mut child = Command::new(SPLUT).args(&args[..]).spawn().unwrap();
+    let t0 = Instant::now();
+    while !killed.join("round-001/selfplay-s0of1.json").exists() {
+        assert!(t0.elapsed() < Duration::from_secs(120), "no self-play");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let o = run(&args);
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(
+        without_times(manifest(&killed)),
+        without_times(manifest(&whole)),
+        "the resumed loop is the one never killed"
+    );
+    for f in ["round-002/net.nnue", "round-002/gate-p3-s0of1.games"] {
+        assert_eq!(
+            std::fs::read(killed.join(f)).unwrap(),
+            std::fs::read(whole.join(f)).unwrap(),
+            "{f}"
+        );
+    }
+
+    // Done: starting it again does nothing.
+    let before = std::fs::metadata(whole.join("loop.json"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    let o = run(&tiny(&whole, "2", &[]));
+    assert!(o.status.success(), "{}", text(&o));
+    let after = std::fs::metadata(whole.join("loop.json"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    assert_eq!(before, after, "a finished loop wrote nothing");
+    // Its settings are kept: another value is refused, naming it.
+    let o = run(&tiny(&whole, "2", &["--nodes", "61"]));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("--nodes 61 differs"), "{}", text(&o));
+
+    // The engine loads the trained network for 3–4 seats: it searches
+    // differently from the engine's own evaluation there.
+    let net = whole.join("round-002/net.nnue").display().to_string();
+    let nodes = |multi: Option<&str>| {
+        let mut e = Engine::start();
+        if let Some(path) = multi {
+            e.send(&format!("setoption name EvalFileMulti value {path}"));
+        }
+        e.send("position startpos players 3");
+        let (infos, _, best) = e.go("depth 4");
+        assert!(best.starts_with("bestmove "), "{best}");
+        infos.last().cloned().unwrap_or_default()
+    };
+    assert_ne!(nodes(Some(&net)), nodes(None));
+    let mut e = Engine::start();
+    e.send("setoption name EvalFileMulti value /no/such.nnue");
+    let error = e.expect("info string error");
+    assert!(
+        error.contains("EvalFileMulti") && error.contains("/no/such.nnue"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_cluster_plays_the_shards_and_the_coordinator_the_rest() {
+    let dir = fresh("shards");
+    let coordinate = tiny(&dir, "1", &["--shards", "2", "--coordinate"]);
+    let shard = |k: &str| run(&tiny(&dir, "1", &["--shards", "2", "--shard", k]));
+    // Nothing played yet: the coordinator names the missing shards.
+    let o = run(&coordinate);
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o));
+    assert!(
+        text(&o).contains("self-play shards missing: 0, 1 of 2"),
+        "{}",
+        text(&o)
+    );
+    for k in ["0/2", "1/2"] {
+        let o = shard(k);
+        assert!(o.status.success(), "{}", text(&o));
+    }
+    // Self-play in: the coordinator trains, then waits for the gate.
+    let o = run(&coordinate);
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o));
+    assert!(
+        text(&o).contains("gate shards missing: 0, 1 of 2"),
+        "{}",
+        text(&o)
+    );
+    assert!(dir.join("round-001/net.nnue").exists());
+    for k in ["1/2", "0/2"] {
+        let o = shard(k);
+        assert!(o.status.success(), "{}", text(&o));
+    }
+    let o = run(&coordinate);
+    assert!(o.status.success(), "{}", text(&o));
+    let m = manifest(&dir);
+    let gate = &m["rounds"][0]["gate"];
+    let games: u64 = gate["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["games"].as_u64().unwrap())
+        .sum();
+    assert_eq!(games, 4, "every gate game, from both shards: {gate}");
+    // A shard of another count is refused.
+    let o = run(&tiny(&dir, "1", &["--shards", "2", "--shard", "0/3"]));
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+}
