@@ -36,8 +36,42 @@ fn set_option_checks_names_and_values_and_sets_the_search() {
     let before = settings(&e);
     e.set_option("Ponder", "true").unwrap();
     assert_eq!(settings(&e), before);
-    assert_eq!(declarations().len(), 17);
+    assert_eq!(declarations().len(), 18);
     assert!(declarations().contains(&"option name Ponder type check default false".to_string()));
+}
+
+#[test]
+fn eval_file_multi_loads_a_network_for_3_4_seats_and_keeps_it_on_a_bad_file() {
+    let dir = std::env::temp_dir().join(format!("splut-multi-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("multi.nnue");
+    let net = Network::pseudo_random(5, 300);
+    std::fs::write(&file, net.to_bytes()).unwrap();
+    let e = Engine::new();
+    assert_eq!(
+        settings(&e).multi_net,
+        None,
+        "this build has none compiled in"
+    );
+    e.set_option("EvalFileMulti", file.to_str().unwrap())
+        .unwrap();
+    assert_eq!(settings(&e).multi_net.as_deref(), Some(&net));
+    // A file that is not a network is refused, naming the option, and the
+    // network stays.
+    let weights = dir.join("weights.txt");
+    std::fs::write(&weights, "kill_now 100\n").unwrap();
+    let err = e
+        .set_option("EvalFileMulti", weights.to_str().unwrap())
+        .unwrap_err();
+    assert!(
+        err.to_string().starts_with("option EvalFileMulti: "),
+        "{err}"
+    );
+    assert_eq!(settings(&e).multi_net.as_deref(), Some(&net));
+    assert_eq!(e.options().text(Id::EvalFileMulti), file.to_str().unwrap());
+    e.set_option("EvalFileMulti", "default").unwrap();
+    assert_eq!(settings(&e).multi_net, None);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -340,6 +340,28 @@ mod tests {
         let never = with("false");
         assert!(!uses(&never, &two, Algorithm::Auto));
     }
+
+    #[test]
+    fn a_network_for_3_4_seats_evaluates_where_3_4_are_left() {
+        let two = Position::start(2).unwrap();
+        let three = Position::start(3).unwrap();
+        let multi = Arc::new(Network::pseudo_random(3, 300));
+        let with = |value: &str| {
+            let mut v = Values::default();
+            v.set("UseNNUE", value).unwrap();
+            Settings::from_options(&v, EvalSet::default()).with_multi_network(Some(&multi))
+        };
+        let net = |s: &Settings, root: &Position, a: Algorithm| s.net_for(root, a).cloned();
+        let auto = with("auto");
+        assert_eq!(net(&auto, &three, Algorithm::Auto), Some(multi.clone()));
+        assert_eq!(net(&auto, &three, Algorithm::BrsPlus), Some(multi.clone()));
+        assert_eq!(net(&auto, &three, Algorithm::Mcts), None);
+        assert_eq!(net(&auto, &two, Algorithm::Auto), Some(default_network()));
+        let always = with("true");
+        assert_eq!(net(&always, &three, Algorithm::MaxN), Some(multi.clone()));
+        assert_eq!(net(&always, &two, Algorithm::MaxN), Some(default_network()));
+        assert_eq!(net(&with("false"), &three, Algorithm::Auto), None);
+    }
 }
 
 #[cfg(test)]

@@ -153,7 +153,11 @@ fn a_loop_killed_mid_round_goes_on_to_the_same_rounds() {
         e.send("position startpos players 3");
         let (lines, _, _) = e.go("depth 4");
         // The last report's score and nodes (its time and speed vary).
-        let info = lines.iter().rev().find(|l| l.starts_with("info depth")).unwrap();
+        let info = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap();
         let words: Vec<&str> = info.split(' ').collect();
         let at = |w: &str| words.iter().position(|x| *x == w).unwrap();
         let (score, nodes) = (at("score"), at("nodes"));
