@@ -364,7 +364,11 @@ async function follow(request, what) {
 function sitterWord(s) {
   if (s.who === "engine") return `engine, ${levelName(s.level)}`;
   if (s.who === "open") return "open";
-  return (s.name || (s.invited ? "invited" : "person")) + (s.left ? ", left" : "");
+  // Turns the engine played for them (away, left, or out of time): the
+  // record writes the seat `person-unrated(engine:…)`.
+  const n = (s.stood_in || []).length;
+  const engine = n ? `, unrated: the engine played ${n} turn${n === 1 ? "" : "s"}` : "";
+  return (s.name || (s.invited ? "invited" : "person")) + (s.left ? ", left" : "") + engine;
 }
 
 function seatsLine(seats) {

@@ -481,6 +481,7 @@ fn a_stranger_sits_at_a_table_from_the_lobby_and_the_history_lists_the_game() {
     // The host lists a table: red at its screen, yellow a friend's seat,
     // green the engine.
     host_form(&host, &url, THREE_BOXED_SPN, "20");
+    host.type_into("#takeover", "1");
     host.click("#lobby-listed");
     host.start_game();
     let id = host.wait(
@@ -517,25 +518,26 @@ fn a_stranger_sits_at_a_table_from_the_lobby_and_the_history_lists_the_game() {
         "the name on the host's page",
     );
 
-    // Red walks, yellow (the stranger) passes, green too; red crushes
-    // yellow, then green.
+    // The stranger goes away (the tab closed). Red walks; the engine
+    // passes for yellow (away 1 s at their turn), green passes; red
+    // crushes yellow, then green.
+    friend.go("about:blank");
     click_steps(&host, &["e2d2", "d2e2", "e2d2"]);
-    friend.wait(
-        "game.side === 'y'",
-        Duration::from_secs(10),
-        "yellow's turn",
+    host.wait(
+        "game.side === 'r' && game.seats[1].stood_in.length === 1",
+        Duration::from_secs(15),
+        "red again, the engine having passed for yellow",
     );
-    friend.click("#pass");
-    host.wait("game.side === 'r'", Duration::from_secs(15), "red again");
     click_steps(&host, &["c7d7*n"]);
     host.wait("game.side === 'r'", Duration::from_secs(15), "red again");
     click_steps(&host, &["d7e7*n"]);
     host.wait("game.gameover", Duration::from_secs(10), "the end");
     let steps = host.js("return game.step_count;");
 
-    // The history lists it, with the stranger's name and the places; its
+    // The stranger opens the History: it lists the game, with their name
+    // (unrated: the engine played a turn for them) and the places; its
     // record downloads.
-    friend.js("location.hash = '#history'; return 1;");
+    friend.open(&format!("{url}#history"), "the history");
     let item = format!("#history-list li[data-game=\"{id}\"]");
     let text = friend.wait(
         &format!("(document.querySelector('{item}') || {{}}).textContent"),
@@ -544,7 +546,10 @@ fn a_stranger_sits_at_a_table_from_the_lobby_and_the_history_lists_the_game() {
     );
     let text = text.as_str().unwrap();
     friend.screenshot("gui-history.png");
-    assert!(text.contains("Yellow: Yan (3rd)"), "{text}");
+    assert!(
+        text.contains("Yellow: Yan, unrated: the engine played 1 turn (3rd)"),
+        "{text}"
+    );
     assert!(text.contains("Red: person (1st)"), "{text}");
     assert!(text.contains("engine"), "{text}");
     let record = friend.js(&format!(
