@@ -51,7 +51,7 @@ fn a_clock_counts_down_and_runs_out(host: Host) {
     // in the header above the board (the seat list is far below).
     let head = "document.getElementById('status-clock')";
     b.wait(
-        &format!("{head}.dataset.seat === 'r' && /^00:1[12]$/.test({head}.textContent)"),
+        &format!("{head} && {head}.dataset.seat === 'r' && /^00:1[12]$/.test({head}.textContent)"),
         Duration::from_secs(5),
         "red's clock in the header",
     );

@@ -441,9 +441,12 @@ fn the_engine_plays_for_a_friend_who_went_away_and_the_friend_plays_on() {
         json!([2]),
         "the friend's turn is theirs: {st}"
     );
-    // The friend starts a game of their own: the page says they leave the
-    // table (which plays on) and clears the table's link from the address;
-    // their link opened again takes them back to it.
+    // The friend, their link in the address again, starts a game of
+    // their own: the page says they leave the table (which plays on) and
+    // clears the table's link from the address; their link opened again
+    // takes them back to it.
+    friend.go(&green);
+    assert_eq!(friend.js("return game.id;"), id);
     friend.click("#start");
     let asked = friend.js("return document.getElementById('replace-text').textContent;");
     assert!(
