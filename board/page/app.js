@@ -745,6 +745,8 @@ function drawControls(st) {
   $("pace-row").classList.toggle("hidden", role !== "host");
   $("next-step").classList.toggle("hidden", !st.waiting || role !== "host");
   $("review-row").classList.toggle("hidden", role === "spectator");
+  // Every person out: the engines play on, at full speed if asked.
+  $("finish-fast").classList.toggle("hidden", role !== "host" || !personsOut(st).length || st.pace === "none");
   $("hint").classList.toggle("hidden", role === "spectator");
 }
 
@@ -1754,6 +1756,7 @@ function wire() {
   $("clock-on").addEventListener("change", () => $("clock-times").classList.toggle("hidden", !$("clock-on").checked));
   setInterval(drawClocks, 250);
   $("next-step").addEventListener("click", nextStep);
+  $("finish-fast").addEventListener("click", () => { $("pace").value = "none"; setPace(); });
   $("help-open").addEventListener("click", () => showHelp(true));
   window.addEventListener("hashchange", addressChanged);
   // A reload or a closed tab keeps the running clock as it stands.

@@ -1993,8 +1993,29 @@ fn notices_marks_and_a_person_out(host: Host) {
     // Full strength: a level below it (a first visit's) may overlook the
     // kill, and each game draws its own seed.
     b.click("#level option[value=\"full\"]");
+    // Step by step, until Green is out: then the page offers to let the
+    // engines finish at full speed (issue 63).
+    b.click("#pace option[value=\"step\"]");
     b.start_game();
     b.wait_other_game(&id.to_string(), "the 4-player game");
+    while b.js("return game.places.g === undefined && !game.gameover;") == true {
+        b.wait("game.waiting", Duration::from_secs(20), "the engine's step");
+        assert!(!shown(&b, "#finish-fast"), "offered while Green plays");
+        let before = b.js("return game.step_count;");
+        b.click("#next-step");
+        b.wait(
+            &format!("game.step_count > {before}"),
+            Duration::from_secs(10),
+            "the step",
+        );
+    }
+    b.wait(
+        "!document.getElementById('finish-fast').classList.contains('hidden')",
+        Duration::from_secs(5),
+        "the offer to finish at full speed",
+    );
+    b.click("#finish-fast");
+    b.wait("game.pace === 'none'", Duration::from_secs(5), "full speed");
     let seen = b.wait(
         // A whole last turn: the game over, or another seat to move (the
         // engines may already think again: at no pause they always do).
