@@ -357,6 +357,19 @@ impl Browser {
         );
     }
 
+    /// Plays the engine step waiting at the *step by step* pace (*Next
+    /// step*), and waits until the page shows it played.
+    pub(crate) fn next_step(&self) {
+        self.wait("game.waiting", Duration::from_secs(20), "the engine's step");
+        let before = self.js("return game.step_count;");
+        self.click("#next-step");
+        self.wait(
+            &format!("game.step_count > {before}"),
+            Duration::from_secs(10),
+            "the next step",
+        );
+    }
+
     pub(crate) fn click_square(&self, sq: &str) {
         self.click(&format!("[data-square=\"{sq}\"]"));
     }
@@ -1999,15 +2012,8 @@ fn notices_marks_and_a_person_out(host: Host) {
     b.start_game();
     b.wait_other_game(&id.to_string(), "the 4-player game");
     while b.js("return game.places.g === undefined && !game.gameover;") == true {
-        b.wait("game.waiting", Duration::from_secs(20), "the engine's step");
         assert!(!shown(&b, "#finish-fast"), "offered while Green plays");
-        let before = b.js("return game.step_count;");
-        b.click("#next-step");
-        b.wait(
-            &format!("game.step_count > {before}"),
-            Duration::from_secs(10),
-            "the step",
-        );
+        b.next_step();
     }
     b.wait(
         "!document.getElementById('finish-fast').classList.contains('hidden')",

@@ -116,7 +116,7 @@ fn a_clock_counts_down_and_runs_out(host: Host) {
     assert_eq!(seen[1], 0, "no step offered to red: {seen}");
     assert!(seen[2].as_str().unwrap().contains(words), "{seen}");
     assert_eq!(seen[3], true, "no hint: {seen}");
-    b.click("#next-step");
+    b.next_step();
     b.wait(
         "game.seats[0].stood_in.length > 0 && game.step_count > 0",
         Duration::from_secs(30),

@@ -383,13 +383,7 @@ fn the_engine_plays_for_a_friend_who_went_away_and_the_friend_plays_on() {
         "{status}"
     );
     while host.js("return game.side;") == "g" {
-        let before = host.js("return game.step_count;");
-        host.click("#next-step");
-        host.wait(
-            &format!("game.step_count > {before} && (game.waiting || game.side === 'r')"),
-            Duration::from_secs(10),
-            "the engine's next step",
-        );
+        host.next_step();
     }
     // Two seconds after the friend's last request ended (a closed page's
     // long-poll ends within a second), the engine plays green's turn.
