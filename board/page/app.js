@@ -254,21 +254,26 @@ function drawTable(st) {
       const input = document.createElement("input");
       input.readOnly = true; input.className = "link"; input.value = base + token;
       input.setAttribute("aria-label", `${label}'s link`);
-      li.append(text, input);
+      const copy = document.createElement("button");
+      copy.type = "button"; copy.className = "copy"; copy.textContent = "Copy";
+      copy.setAttribute("aria-label", `Copy ${label}'s link`);
+      copy.addEventListener("click", () => copyText(input, copy));
+      li.append(text, input, copy);
       return li;
     }));
   }
   const you = st.you;
   const seat = you && you.role === "seat" ? seatOf(you.seat) : null;
   const form = $("join");
-  const unnamed = !!seat && !seat.name;
-  if (unnamed && form.classList.contains("hidden")) {
-    $("join-text").textContent = `You are invited to play ${SEAT_NAME[you.seat]}.`;
-    $("join-name").focus();
-  }
+  const unnamed = !!seat && !seat.name && !seat.left;
+  const asked = unnamed && form.classList.contains("hidden");
+  if (asked) $("join-text").textContent = `You are invited to play ${SEAT_NAME[you.seat]}.`;
   form.classList.toggle("hidden", !unnamed);
-  // A guest may leave for good (not once they have, nor after the end).
-  $("seat-away").classList.toggle("hidden", !seat || !!seat.left || st.gameover);
+  // Focused once shown (a hidden field takes no focus), in view on a phone.
+  if (asked) { $("join-name").focus(); form.scrollIntoView({ block: "nearest" }); }
+  // A guest may leave for good once seated (not once they have, nor
+  // after the end).
+  $("seat-away").classList.toggle("hidden", !seat || unnamed || !!seat.left || st.gameover);
 }
 
 // The takeover time is asked for when a seat is a friend's.
@@ -295,13 +300,31 @@ async function takeSeat(ev) {
 }
 
 // An invitation's (or a spectator's) link, `#join=<game>.<token>`: its
-// token kept, and its game taken up. Whether the page was opened by one.
+// token kept, and its game taken up, at the page's load or whenever the
+// address becomes one (a link pasted into a tab already open). Whether
+// the address was one.
 async function joinFromLink() {
-  const m = /^#join=(\d+)\.([0-9a-f]{32})$/.exec(location.hash);
+  const m = linkInAddress();
   if (!m || window.splutBackend) return false;
+  const same = game && String(game.id) === m[1] && tokenFor(m[1]) === m[2];
   keepToken(m[1], m[2]);
-  await openGame(m[1], "This link's game");
+  if (!same) await openGame(m[1], "This link's game");
   return true;
+}
+
+function linkInAddress() { return /^#join=(\d+)\.([0-9a-f]{32})$/.exec(location.hash); }
+
+// The address changed: a link's table taken up, else the view it names.
+async function addressChanged() {
+  showView();
+  await joinFromLink();
+}
+
+// A table's link left in the address once the page follows another game
+// (the person left it), so that opening that link again is a change.
+function forgetOtherLink(id) {
+  const m = linkInAddress();
+  if (m && m[1] !== String(id)) window.history.replaceState(null, "", location.pathname + location.search);
 }
 
 // Opens game `id` with the token kept for it (a link's, the lobby's), in
@@ -319,7 +342,10 @@ async function follow(request, what) {
     const st = await request;
     showError("", false);
     game = null;
+    forgetOtherLink(st.id);
     render(st);
+    // The new game's board in view (a phone scrolled down to Start).
+    window.scrollTo(0, 0);
     pollToken++;
     poll(pollToken);
     return true;
@@ -338,7 +364,11 @@ async function follow(request, what) {
 function sitterWord(s) {
   if (s.who === "engine") return `engine, ${levelName(s.level)}`;
   if (s.who === "open") return "open";
-  return (s.name || (s.invited ? "invited" : "person")) + (s.left ? ", left" : "");
+  // Turns the engine played for them (away, left, or out of time): the
+  // record writes the seat `person-unrated(engine:…)`.
+  const n = (s.stood_in || []).length;
+  const engine = n ? `, unrated: the engine played ${n} turn${n === 1 ? "" : "s"}` : "";
+  return (s.name || (s.invited ? "invited" : "person")) + (s.left ? ", left" : "") + engine;
 }
 
 function seatsLine(seats) {
@@ -477,9 +507,20 @@ function personWord(s) {
   return s && s.invited ? "invited" : "person";
 }
 
+// The engine playing a person's seat now, in words (away, left, or their
+// clock ran out this turn); null while its person plays it.
+function standInWords(s) {
+  if (!s || s.engine) return null;
+  if (s.clock && s.clock.out) return `engine for ${personWord(s)}, whose time ran out`;
+  if (s.stand_in) return `engine for ${personWord(s)}, ${s.left ? "who left" : "away"}`;
+  return null;
+}
+
+// A person to move at this screen, and playing it (no engine standing in).
 function personToMove() {
   if (!game || viewing !== null || game.gameover || game.error || game.thinking || !game.side) return false;
-  return mine(seatOf(game.side));
+  const s = seatOf(game.side);
+  return mine(s) && !standInWords(s);
 }
 
 // The steps a person may choose, each as the event it would be.
@@ -609,10 +650,24 @@ async function api(method, path, body, signal) {
   return data;
 }
 
-function showError(msg, restart) {
+// A notice over the board's top: an error in red, or (`calm`) news that
+// is no one's fault (the server out of reach a moment, the table closed).
+function showError(msg, restart, calm) {
   $("error-text").textContent = msg;
   $("error").classList.toggle("hidden", !msg);
+  $("error").classList.toggle("calm", !!calm);
   $("restart").classList.toggle("hidden", !restart);
+}
+
+// The game followed is gone from the server (`closed` by its host, or
+// no longer there), said in words; the result stays on the board.
+function gameGone() {
+  const you = game && game.you;
+  const guest = you && you.role !== "host";
+  const msg = !guest ? "This game is no longer on the server: start a new one."
+    : game.gameover ? "The host closed this table; the result stands."
+    : "The host closed this table before its end.";
+  showError(msg, false, true);
 }
 
 async function playStep(text) {
@@ -654,7 +709,7 @@ function render(st) {
   board.dataset.version = String(st.version);
   board.dataset.gameId = String(st.id);
   drawBanner(st);
-  if (st.error) showError(st.error, !st.engine_running);
+  if (st.error) showError(st.error, !st.engine_running && roleIn(st) === "host");
   else if (!$("error-text").textContent.startsWith("Step refused")) showError("", false);
   drawThinking(st);
   drawMoves(st);
@@ -672,22 +727,39 @@ function render(st) {
   }
   $("pass").classList.toggle("hidden", !(personToMove() && st.legal.includes("pass")));
   if (st.pace && $("pace").value !== st.pace) $("pace").value = st.pace;
-  $("next-step").classList.toggle("hidden", !st.waiting);
+  drawControls(st);
   if (!personToMove()) { selected = null; hideChooser(); }
   highlight();
 }
 
+// This page's part in a game: "host" (also a game of its own and the
+// static board's), "seat" (a guest) or "spectator".
+function roleIn(st) { return st && st.you ? st.you.role : "host"; }
+
+// The controls only those who may use them see: take-back, pace, the
+// next engine step and the engine's restart are the host's; a review
+// anyone seated may ask for (the server's rules, tools/src/gui/api.rs).
+function drawControls(st) {
+  const role = roleIn(st);
+  $("takeback").classList.toggle("hidden", role !== "host");
+  $("pace-row").classList.toggle("hidden", role !== "host");
+  $("next-step").classList.toggle("hidden", !st.waiting || role !== "host");
+  $("review-row").classList.toggle("hidden", role === "spectator");
+  // Every person out: the engines play on, at full speed if asked.
+  $("finish-fast").classList.toggle("hidden", role !== "host" || !personsOut(st).length || st.pace === "none");
+  $("hint").classList.toggle("hidden", role === "spectator");
+}
+
 function drawStatus(st) {
-  const status = $("status");
+  const status = $("status"), text = $("status-text");
   const out = personsOut(st);
-  if (st.gameover) status.textContent = "Game over";
+  if (st.gameover) text.textContent = "Game over";
   else if (st.side) {
     const who = seatOf(st.side);
-    const whoWord = who && who.engine ? "engine" : who && who.clock && who.clock.out ? "engine: time ran out"
-      : mine(who, st) ? "you" : personWord(who);
-    status.textContent = `${SEAT_NAME[st.side]} to move (${whoWord}), ` +
+    const whoWord = who && who.engine ? "engine" : standInWords(who) || (mine(who, st) ? "you" : personWord(who));
+    text.textContent = `${SEAT_NAME[st.side]} to move (${whoWord}), ` +
       `${st.steps_left} step${st.steps_left === 1 ? "" : "s"} left, turn ${st.turn}`;
-    if (out.length) status.textContent = `You are out (${outWords(out, st)}). ` + status.textContent;
+    if (out.length) text.textContent = `You are out (${outWords(out, st)}). ` + text.textContent;
   }
   status.className = "status seat-" + (st.side || "");
   status.dataset.out = out.join("");
@@ -698,10 +770,11 @@ function drawStatus(st) {
 }
 
 // No hint for a person who is out, nor on an engine's turn (it would be
-// the engine's own turn, issue 52).
+// the engine's own turn, issue 52), nor once the game is over.
 function hintOff(st) {
   const mover = st && !st.gameover && st.side ? seatOf(st.side) : null;
-  return !st || personsOut(st).length > 0 || !!(mover && (mover.engine || !mine(mover)));
+  return !st || st.gameover || personsOut(st).length > 0 ||
+    !!(mover && (mover.engine || !mine(mover) || standInWords(mover)));
 }
 
 // "Green, 3rd": the seats out and their places.
@@ -848,10 +921,10 @@ function drawSeatList(st) {
     const name = document.createElement("span");
     name.className = "seat-name seat-" + s.seat;
     name.textContent = SEAT_NAME[s.seat];
-    const who = s.engine ? `engine, ${levelName(s.level)}`
-      : s.clock && s.clock.out ? `engine for ${personWord(s)}, whose time ran out`
-      : s.stand_in ? `engine for ${personWord(s)}, ${s.left ? "who left" : "away"}`
-      : mine(s, st) && s.invited ? `you, ${personWord(s)}` : personWord(s);
+    // At a table (a friend's seat in it) the host's own seat is "you" too.
+    const atTable = st.seats.some((x) => x.invited);
+    const who = s.engine ? `engine, ${levelName(s.level)}` : standInWords(s)
+      || (!mine(s, st) ? personWord(s) : s.invited ? `you, ${personWord(s)}` : atTable ? "you" : personWord(s));
     let state = "";
     if (out) state = ` — out, ${ORDINAL[place]}`;
     else if (st.gameover && place === 1) state = " — wins";
@@ -881,19 +954,34 @@ function clockText(ms) {
   return s >= 3600 ? `${Math.floor(s / 3600)}:${mm}:${ss}` : `${mm}:${ss}`;
 }
 
-// Each person's clock beside their seat: the running one counts down
-// here between the host's answers; red under 10 s.
-function drawClocks() {
+// Whether `seat`'s clock runs now.
+function clockRuns(seat) { return !!game && !!game.clock && game.clock.running === seat && !game.gameover; }
+
+// The time left on `seat`'s clock now (ms), counted down here from the
+// host's last answer while it runs; null when the seat has no clock.
+function clockMs(seat) {
   const c = game && game.clock;
-  if (!c) return;
-  for (const span of document.querySelectorAll("#seat-list .clock")) {
+  if (!c || c.left[seat] === undefined) return null;
+  return Math.max(0, c.left[seat] - (clockRuns(seat) ? performance.now() - clockSeen : 0));
+}
+
+// Each person's clock beside their seat, and the mover's in the header
+// beside the board (on a phone the seat list is below the first
+// screen): the running one counts down here between the host's answers;
+// red under 10 s.
+function drawClocks() {
+  const mover = game && !game.gameover && clockMs(game.side) !== null ? game.side : null;
+  const head = $("status-clock");
+  head.classList.toggle("hidden", !mover);
+  if (mover) head.dataset.seat = mover;
+  const spans = [...document.querySelectorAll("#seat-list .clock")].concat(mover ? [head] : []);
+  for (const span of spans) {
     const seat = span.dataset.seat;
-    const running = c.running === seat && !game.gameover;
-    const ms = (c.left[seat] || 0) - (running ? performance.now() - clockSeen : 0);
+    const ms = clockMs(seat);
     span.textContent = clockText(ms);
-    span.classList.toggle("running", running);
+    span.classList.toggle("running", clockRuns(seat));
     span.classList.toggle("low", ms < 10000);
-    span.dataset.ms = String(Math.max(0, Math.round(ms)));
+    span.dataset.ms = String(Math.round(ms));
   }
 }
 
@@ -902,12 +990,17 @@ function drawBanner(st) {
   const banner = $("banner");
   banner.classList.toggle("hidden", !st.gameover || bannerClosed === st.id);
   banner.dataset.winner = st.winner || "";
+  $("notices").classList.remove("at-bottom");
   if (!st.gameover) return;
   $("banner-title").textContent = `${SEAT_NAME[st.winner] || st.winner} wins!`;
   let last = null;
   for (const t of story ? story.turns : []) for (const e of t.events) if (e.out.length) last = e;
   $("banner-reason").textContent = last ? `The end: ${sentence(last, story.places)}`
     : "Only one sorcerer was on the board.";
+  // Over the board's bottom when the last kill is in its top half, so
+  // that the banner hides no part of the end.
+  const at = last && (last.landing || last.to);
+  $("notices").classList.toggle("at-bottom", !!at && centre(at)[1] < 504 / 2);
   const order = Object.entries(story ? story.places : {}).sort((a, b) => a[1] - b[1]);
   $("banner-places").textContent = order.length > 1
     ? "Places: " + order.map(([s, p]) => `${ORDINAL[p]} ${SEAT_NAME[s]}`).join(" · ") : "";
@@ -1274,20 +1367,30 @@ async function startNew(body) {
 
 // ----- the game kept over a reload -----
 
-// The game in play is kept in the browser (its start, steps, seats and
-// pace), so that a reload, or a phone that dropped the tab, finds it
-// again: natively the server still plays it and the page attaches to it;
-// on the static board (or after the server restarted) it is started again
-// from its steps.
+// The game in play is kept in the browser (its start, steps, seats with
+// the people's clocks, and pace), so that a reload, or a phone that
+// dropped the tab, finds it again: natively the server still plays it and
+// the page attaches to it; on the static board (or after the server
+// restarted without its store) it is started again from its steps, each
+// clock with the time it had left.
 const KEPT = "splut.game";
 
 function keepGame(st) {
   const kept = {
     id: st.id, start: st.start, pace: st.pace, role: st.you ? st.you.role : "host",
     steps: st.turns.flatMap((t) => t.steps),
-    seats: st.seats.map((s) => ({ engine: s.engine, algorithm: s.algorithm, movetime: s.movetime, level: s.level })),
+    seats: st.seats.map(keptSeat),
   };
   try { localStorage.setItem(KEPT, JSON.stringify(kept)); } catch (e) { /* private mode: not kept */ }
+}
+
+// A seat as a new game takes it up again; a person's clock with its time
+// left as the page counts it now (`game` is the state shown).
+function keptSeat(s) {
+  const k = { engine: s.engine, algorithm: s.algorithm, movetime: s.movetime, level: s.level };
+  const ms = s.clock && !s.engine && game ? clockMs(s.seat) : null;
+  if (ms !== null) k.clock = { ...s.clock, left: Math.round(ms) };
+  return k;
 }
 
 function keptGame() {
@@ -1343,11 +1446,15 @@ async function poll(token) {
       const st = await api("GET", `/api/games/${game.id}?since=${game.version}`, undefined, ctl.signal);
       if (token !== pollToken) return;
       render(st);
+      // Closed by its host: nothing more will come.
+      if (st.closed) { gameGone(); return; }
     } catch (e) {
       if (token !== pollToken) return;
-      showError(`Lost the game: ${e.message}`, false);
-      // Closed or abandoned on the server: start a new one.
-      if (e.message.startsWith("no such game")) return;
+      // Closed or abandoned on the server: said, and no more asked.
+      if (e.message.startsWith("no such game")) { gameGone(); return; }
+      // The server out of reach (restarting, the network): asked again
+      // each second; the next state clears the notice.
+      showError("Reconnecting to the server…", false, true);
       await new Promise((r) => setTimeout(r, 1000));
     }
   }
@@ -1581,6 +1688,12 @@ function spnTyped() {
 // Start: a running game is only replaced once the person says so.
 async function newGame(confirmed) {
   if (game && !game.gameover && !game.closed && !confirmed) {
+    // A guest's or a spectator's new game leaves the host's table playing.
+    const role = roleIn(game);
+    $("replace-text").textContent = role === "host" ? "A game is running. Replace it with a new one?"
+      : role === "seat" ? "Leave this table and start your own game? The table plays on, the engine in your seat."
+      : "Stop watching this table and start your own game?";
+    $("confirm-replace").textContent = role === "host" ? "Replace it" : "Leave and start";
     $("replace-confirm").classList.remove("hidden");
     $("confirm-replace").focus();
     return;
@@ -1643,8 +1756,11 @@ function wire() {
   $("clock-on").addEventListener("change", () => $("clock-times").classList.toggle("hidden", !$("clock-on").checked));
   setInterval(drawClocks, 250);
   $("next-step").addEventListener("click", nextStep);
+  $("finish-fast").addEventListener("click", () => { $("pace").value = "none"; setPace(); });
   $("help-open").addEventListener("click", () => showHelp(true));
-  window.addEventListener("hashchange", showView);
+  window.addEventListener("hashchange", addressChanged);
+  // A reload or a closed tab keeps the running clock as it stands.
+  window.addEventListener("pagehide", () => { if (game) keepGame(game); });
   $("lobby-refresh").addEventListener("click", () => drawLobby());
   $("history-more").addEventListener("click", () => drawHistory(true));
   $("help-close").addEventListener("click", () => showHelp(false));
@@ -1672,11 +1788,17 @@ function wire() {
     ev.target.value = "";  // the same file chosen again loads again
     if (f) loadRecord(f);
   });
-  $("copy-spn").addEventListener("click", async () => {
-    const t = $("spn-text");
-    try { await navigator.clipboard.writeText(t.value); }
-    catch (e) { t.select(); document.execCommand("copy"); }
-  });
+  $("copy-spn").addEventListener("click", () => copyText($("spn-text")));
+}
+
+// The text of `input` to the clipboard (selected and copied where the
+// clipboard is refused); `button`, if given, says it was copied.
+async function copyText(input, button) {
+  try { await navigator.clipboard.writeText(input.value); }
+  catch (e) { input.select(); document.execCommand("copy"); }
+  if (!button) return;
+  button.textContent = "Copied";
+  setTimeout(() => { button.textContent = "Copy"; }, 1500);
 }
 
 // Without a server (the static board of scripts/web) the record is made
@@ -1710,7 +1832,7 @@ async function main() {
   showView();
   drawLevelChoice();
   drawSeatForm();
-  if (!(await joinFromLink()) && !(await resumeGame())) $("status").textContent = "Start a game";
+  if (!(await joinFromLink()) && !(await resumeGame())) $("status-text").textContent = "Start a game";
   window.splut.ready = performance.now();
   document.body.dataset.ready = "1";
 }

@@ -84,6 +84,32 @@ pub struct SeatClock {
     pub turns: Vec<(u32, u64)>,
 }
 
+impl SeatClock {
+    /// A clock kept by a page (a game taken up again from its steps at
+    /// turn `turn`), checked: its time and increment within [`BASE`] and
+    /// [`INCREMENT`], no more time left than the game's time and an
+    /// increment for every turn so far, its past turns before `turn` and
+    /// in order.
+    pub fn check_kept(&self, turn: u32) -> Result<SeatClock, Refusal> {
+        let bad = |why: &str| Err(Refusal::BadInput(format!("seats: a kept clock {why}")));
+        let ms = |r: &RangeInclusive<u64>| r.start() * 1000..=r.end() * 1000;
+        if !ms(&BASE).contains(&self.base) || !ms(&INCREMENT).contains(&self.increment) {
+            return bad("has a time or increment out of bounds");
+        }
+        let most = self
+            .base
+            .saturating_add(self.increment.saturating_mul(u64::from(turn)));
+        if self.left > most || self.turns.iter().any(|t| t.1 > most) {
+            return bad("has more time left than the game gave it");
+        }
+        let ordered = self.turns.windows(2).all(|w| w[0].0 < w[1].0);
+        if !ordered || self.turns.last().is_some_and(|t| t.0 >= turn) {
+            return bad("has turns out of order or not yet played");
+        }
+        Ok(self.clone())
+    }
+}
+
 /// The clock of the turn under way (the machine's, not kept).
 #[derive(Clone, Debug)]
 pub(super) struct Running {

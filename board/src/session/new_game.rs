@@ -3,7 +3,7 @@
 //! engine's algorithm, time per turn and level). A request that does not
 //! check starts nothing.
 
-use super::clock::ClockIn;
+use super::clock::{ClockIn, SeatClock};
 use super::levels::{Level, Levels};
 use super::{Pace, Refusal, SeatConfig};
 use crate::view::BoardView;
@@ -32,6 +32,11 @@ pub struct SeatIn {
     /// `splut gui` gives it an invitation link.
     #[serde(default)]
     pub invite: bool,
+    /// A person's seat's clock as it was kept (a game taken up again from
+    /// its steps: the static board's reload, or a server restarted
+    /// without its store): in place of the new game's `clock`.
+    #[serde(default)]
+    pub clock: Option<SeatClock>,
 }
 
 /// A new game, as the page sends it.
@@ -99,6 +104,7 @@ impl NewGame {
                     movetime: None,
                     level: None,
                     invite: false,
+                    clock: None,
                 })
                 .collect();
         }
@@ -141,6 +147,15 @@ impl NewGame {
             if let Some(level) = &s.level {
                 levels.check(level).map_err(Refusal::BadInput)?;
             }
+            let kept = match &s.clock {
+                Some(_) if s.engine => {
+                    return Err(Refusal::BadInput(
+                        "seats: an engine's seat has no clock".into(),
+                    ));
+                }
+                Some(c) => Some(c.check_kept(game.position().turn())?),
+                None => None,
+            };
             seats.push(SeatConfig {
                 seat: *seat,
                 engine: s.engine,
@@ -152,7 +167,7 @@ impl NewGame {
                 stand_in: false,
                 left: false,
                 stood_in: Vec::new(),
-                clock: clock.clone().filter(|_| !s.engine),
+                clock: kept.or_else(|| clock.clone().filter(|_| !s.engine)),
             });
         }
         if self.lobby && !seats.iter().any(|s| s.invited) {

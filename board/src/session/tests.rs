@@ -926,3 +926,42 @@ fn bad_clocks_are_refused() {
     let (_, seats) = check(Value::Null).unwrap();
     assert_eq!(seats[0].clock, None);
 }
+
+#[test]
+fn a_kept_clock_is_taken_up_and_a_bad_one_refused() {
+    let levels = Levels::default();
+    // Red's first turn (e2e3) played: green's, turn 2.
+    let check = |red: Value, green: Value| {
+        let body = json!({"players": 2, "moves": "e2e3",
+            "seats": [{"engine": false, "clock": red}, green]});
+        requests::new_game(&body.to_string())
+            .and_then(|mut r| r.check(&[], &levels, requests::MOVETIME))
+    };
+    let kept = json!({"base": 12_000, "increment": 2_000, "left": 9_500,
+        "out": false, "turns": [[1, 12_000]]});
+    let (_, seats) = check(kept.clone(), json!({"engine": true})).unwrap();
+    let clock = seats[0].clock.as_ref().unwrap();
+    assert_eq!(
+        (clock.left, clock.turns.clone()),
+        (9_500, vec![(1, 12_000)])
+    );
+    // Over the new game's own clock, and the state shows it.
+    let (game, seats) = check(kept.clone(), json!({"engine": true})).unwrap();
+    let s = Session::new(1, game, seats, Levels::default(), PAUSE, Pace::None, ms(0));
+    assert_eq!(state(&s)["clock"]["left"]["r"], 9_500);
+    let refused = |red: Value, green: Value| matches!(check(red, green), Err(Refusal::BadInput(m)) if m.starts_with("seats:"));
+    assert!(refused(
+        kept.clone(),
+        json!({"engine": true, "clock": kept})
+    ));
+    for bad in [
+        json!({"base": 9_000, "increment": 0, "left": 9_000}),
+        json!({"base": 12_000, "increment": 601_000, "left": 9_000}),
+        json!({"base": 12_000, "increment": 2_000, "left": 16_001}),
+        json!({"base": 12_000, "increment": 0, "left": 9_000, "turns": [[2, 12_000]]}),
+        json!({"base": 12_000, "increment": 0, "left": 9_000, "turns": [[1, 12_000], [1, 12_000]]}),
+        json!({"base": 12_000, "increment": 0, "left": 9_000, "turns": [[1, 13_000]]}),
+    ] {
+        assert!(refused(bad.clone(), json!({"engine": true})), "{bad}");
+    }
+}

@@ -336,6 +336,40 @@ impl Browser {
         );
     }
 
+    /// A phone's screen from now on, 390 × 844 CSS pixels, emulated by
+    /// Chromium (DevTools through chromedriver): a mobile viewport with
+    /// touch.
+    pub(crate) fn phone(&self) {
+        let cdp = |cmd: &str, params: Value| {
+            self.call(
+                "POST",
+                &self.s("/goog/cdp/execute"),
+                Some(json!({"cmd": cmd, "params": params})),
+            );
+        };
+        cdp(
+            "Emulation.setDeviceMetricsOverride",
+            json!({"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": true}),
+        );
+        cdp(
+            "Emulation.setTouchEmulationEnabled",
+            json!({"enabled": true, "maxTouchPoints": 5}),
+        );
+    }
+
+    /// Plays the engine step waiting at the *step by step* pace (*Next
+    /// step*), and waits until the page shows it played.
+    pub(crate) fn next_step(&self) {
+        self.wait("game.waiting", Duration::from_secs(20), "the engine's step");
+        let before = self.js("return game.step_count;");
+        self.click("#next-step");
+        self.wait(
+            &format!("game.step_count > {before}"),
+            Duration::from_secs(10),
+            "the next step",
+        );
+    }
+
     pub(crate) fn click_square(&self, sq: &str) {
         self.click(&format!("[data-square=\"{sq}\"]"));
     }
@@ -1250,7 +1284,7 @@ fn screenshot_for_the_readme() {
 }
 
 /// Whether the element `css` is shown (not `.hidden`, with a size).
-fn shown(b: &Browser, css: &str) -> bool {
+pub(crate) fn shown(b: &Browser, css: &str) -> bool {
     b.js(&format!(
         "const e = document.querySelector('{css}'); \
          return !!e && !e.classList.contains('hidden') && e.getBoundingClientRect().height > 0;"
@@ -1554,7 +1588,7 @@ fn levels_offered_and_remembered(host: Host) {
 const KILL_3P_SPN: &str = "R/gTgDgS/5/7/yS7R/yD6/3R1/rDrSyT/R r 1 3 - - -";
 
 /// Whether the element `css` lies wholly inside the window.
-fn in_viewport(b: &Browser, css: &str) -> bool {
+pub(crate) fn in_viewport(b: &Browser, css: &str) -> bool {
     b.js(&format!(
         "const r = document.querySelector('{css}').getBoundingClientRect(); \
          return r.width > 0 && r.left >= 0 && r.top >= 0 && \
@@ -1721,26 +1755,11 @@ fn what_happened_help_and_a_phone(host: Host) {
 
     // A phone: the whole board and Start fit the screen, the squares are
     // big enough to touch, and a tap makes a step.
-    // A phone's screen, 390 × 844 CSS pixels, emulated by Chromium
-    // (DevTools through chromedriver): a mobile viewport with touch.
-    let cdp = |cmd: &str, params: Value| {
-        b.call(
-            "POST",
-            &b.s("/goog/cdp/execute"),
-            Some(json!({"cmd": cmd, "params": params})),
-        );
-    };
-    cdp(
-        "Emulation.setDeviceMetricsOverride",
-        json!({"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": true}),
-    );
-    cdp(
-        "Emulation.setTouchEmulationEnabled",
-        json!({"enabled": true, "maxTouchPoints": 5}),
-    );
+    b.phone();
     // A first visit: the game above no longer followed (its next state
-    // would keep it again) nor kept, which a reload would bring back.
-    b.js("pollToken++; localStorage.removeItem('splut.game'); return null;");
+    // would keep it again, and so would the page going) nor kept, which a
+    // reload would bring back.
+    b.js("pollToken++; game = null; localStorage.removeItem('splut.game'); return null;");
     b.open(&site.url(), "the page on a phone");
     let inner = b.js("return [window.innerWidth, window.innerHeight];");
     assert_eq!(inner, json!([390, 844]));
@@ -1944,15 +1963,21 @@ fn notices_marks_and_a_person_out(host: Host) {
     b.click("#cancel-replace");
 
     // The end: the banner lies over the board too, and hides on request.
-    b.js("playStep('d2d3'); return null;");
-    b.wait("game.step_count === 1", Duration::from_secs(5), "the step");
-    b.js("playStep('f2f3*w'); return null;");
+    // Red's throw north crushes Green's sorcerer in the board's top rows:
+    // the banner lies over the bottom, and hides no part of the kill.
+    b.js("playStep('f2f3*n'); return null;");
     b.wait(
         "!document.getElementById('banner').classList.contains('hidden')",
         Duration::from_secs(5),
         "the end banner",
     );
     assert_eq!(board_top(&b), top, "the banner moved the board");
+    let hidden = b.js(
+        "const a = document.getElementById('banner').getBoundingClientRect(); \
+         const k = document.querySelector('#last-top [data-mark=\"kill\"]').getBoundingClientRect(); \
+         return a.left < k.right && k.left < a.right && a.top < k.bottom && k.top < a.bottom;",
+    );
+    assert_eq!(hidden, false, "the banner hides the kill");
     b.click("#banner-close");
     assert!(!shown(&b, "#banner"));
     assert_eq!(site.state(&b, id)["gameover"], true);
@@ -1981,8 +2006,22 @@ fn notices_marks_and_a_person_out(host: Host) {
     // Full strength: a level below it (a first visit's) may overlook the
     // kill, and each game draws its own seed.
     b.click("#level option[value=\"full\"]");
+    // Step by step, until Green is out: then the page offers to let the
+    // engines finish at full speed (issue 63).
+    b.click("#pace option[value=\"step\"]");
     b.start_game();
     b.wait_other_game(&id.to_string(), "the 4-player game");
+    while b.js("return game.places.g === undefined && !game.gameover;") == true {
+        assert!(!shown(&b, "#finish-fast"), "offered while Green plays");
+        b.next_step();
+    }
+    b.wait(
+        "!document.getElementById('finish-fast').classList.contains('hidden')",
+        Duration::from_secs(5),
+        "the offer to finish at full speed",
+    );
+    b.click("#finish-fast");
+    b.wait("game.pace === 'none'", Duration::from_secs(5), "full speed");
     let seen = b.wait(
         // A whole last turn: the game over, or another seat to move (the
         // engines may already think again: at no pause they always do).

@@ -91,8 +91,10 @@ fn the_history_comes_a_page_at_a_time_newest_first_without_tokens() {
     assert_eq!(
         g["seats"],
         json!([
-            {"seat": "r", "who": "person", "name": null, "invited": false, "left": false, "place": 2},
-            {"seat": "g", "who": "person", "name": "Gil4", "invited": true, "left": false, "place": 1},
+            {"seat": "r", "who": "person", "name": null, "invited": false, "left": false,
+             "stood_in": [], "place": 2},
+            {"seat": "g", "who": "person", "name": "Gil4", "invited": true, "left": false,
+             "stood_in": [], "place": 1},
         ])
     );
     assert!(g["created"].as_i64().unwrap() > 1_700_000_000);
@@ -224,7 +226,8 @@ fn a_lobby_seat_is_taken_once_and_only_listed_tables_are_offered() {
     assert!(t["created"].as_i64().unwrap() > 1_700_000_000);
     assert_eq!(
         t["seats"][0],
-        json!({"seat": "r", "who": "person", "name": null, "invited": false, "left": false})
+        json!({"seat": "r", "who": "person", "name": null, "invited": false, "left": false,
+               "stood_in": []})
     );
     assert_eq!(t["seats"][1], json!({"seat": "y", "who": "open"}));
     assert_eq!(t["seats"][2]["who"], "engine");

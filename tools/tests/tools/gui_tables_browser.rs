@@ -5,7 +5,7 @@
 //! `kill -9` and started again on the same file and port, and every step
 //! is still there; a step for another's seat is refused.
 
-use crate::gui_browser::{Browser, browser_programs, free_port, page_token};
+use crate::gui_browser::{Browser, browser_programs, free_port, in_viewport, page_token, shown};
 use crate::support::gui::*;
 use crate::support::temp;
 use serde_json::{Value, json};
@@ -64,13 +64,28 @@ fn link(host: &Browser, key: &str) -> String {
 }
 
 /// The friend opens their seat's `link` and gives `name` (the second
-/// seat's, as in both tests), waiting until the game has it.
+/// seat's, as in both tests), waiting until the game has it. The
+/// invitation comes first: in view, its name field focused, and no
+/// leaving a seat not yet taken (issue 63).
 fn join(friend: &Browser, link: &str, name: &str) {
     friend.open(link, "the friend's page");
     friend.wait(
         "!document.getElementById('join').classList.contains('hidden')",
         Duration::from_secs(10),
         "the name form",
+    );
+    friend.wait(
+        "document.activeElement && document.activeElement.id === 'join-name'",
+        Duration::from_secs(5),
+        "the name field focused",
+    );
+    assert!(
+        in_viewport(friend, "#join"),
+        "the invitation is off the screen"
+    );
+    assert!(
+        !shown(friend, "#seat-away"),
+        "Leave offered before the seat is taken"
     );
     friend.type_into("#join-name", name);
     friend.click("#join-take");
@@ -131,6 +146,21 @@ fn friends_at_a_table_play_to_the_end_through_a_reload_and_a_kill_9() {
         host.js("return document.querySelectorAll('#seat-list b').length;"),
         0
     );
+    // The host's own seat is "you" as a guest's is; each link has its
+    // Copy button.
+    let red_seat = "document.querySelector('#seat-list li[data-seat=\"r\"]').textContent";
+    assert!(
+        host.js(&format!("return {red_seat};"))
+            .as_str()
+            .unwrap()
+            .contains("(you)")
+    );
+    host.click("#table-link-list li[data-seat=\"y\"] button.copy");
+    host.wait(
+        "document.querySelector('#table-link-list li[data-seat=\"y\"] button.copy').textContent === 'Copied'",
+        Duration::from_secs(5),
+        "the link copied",
+    );
 
     // The friend sees the board from yellow's side (a5, its west tip, at
     // the bottom); the host from red's (e1 at the bottom).
@@ -157,6 +187,16 @@ fn friends_at_a_table_play_to_the_end_through_a_reload_and_a_kill_9() {
         true
     );
     assert_eq!(post_step_as_page(&watcher, id, "c7c6"), 403);
+    // Only the controls each may use: the host's pace and take-back
+    // neither the guest's nor the spectator's; no review nor hint to watch.
+    for (b, who) in [(&friend, "the guest"), (&watcher, "the spectator")] {
+        for css in ["#pace-row", "#takeback", "#next-step"] {
+            assert!(!shown(b, css), "{css} offered to {who}");
+        }
+    }
+    assert!(shown(&friend, "#review") && shown(&friend, "#hint"));
+    assert!(!shown(&watcher, "#review") && !shown(&watcher, "#hint"));
+    assert!(shown(&host, "#pace-row") && shown(&host, "#takeback"));
     assert_eq!(
         post_step_as_page(&friend, id, "c7c6"),
         403,
@@ -198,9 +238,16 @@ fn friends_at_a_table_play_to_the_end_through_a_reload_and_a_kill_9() {
         "the game after the reload",
     );
 
-    // kill -9, and the server again on the same file and port.
+    // kill -9, and the server again on the same file and port. Meanwhile
+    // the pages say they are reconnecting, calmly (not "Lost the game").
     gui.child.kill().unwrap();
     gui.child.wait().unwrap();
+    host.wait(
+        "document.getElementById('error').classList.contains('calm') && \
+         document.getElementById('error-text').textContent === 'Reconnecting to the server…'",
+        Duration::from_secs(10),
+        "the reconnecting notice",
+    );
     let _gui = Gui::start_on(port, &args);
     // Each page finds the server again: its poll, lost, asks again each
     // second, and the "lost" notice goes once it is answered.
@@ -247,6 +294,30 @@ fn friends_at_a_table_play_to_the_end_through_a_reload_and_a_kill_9() {
         "{st}"
     );
     assert_eq!(st["places"], json!({"y": 1, "r": 2, "g": 3}));
+    // No hint once the game is over, and a disabled button looks it.
+    let hint = host.js(
+        "const h = document.getElementById('hint'); const c = getComputedStyle(h); \
+         return [h.disabled, Number(c.opacity) < 1, c.cursor];",
+    );
+    assert_eq!(hint, json!([true, true, "not-allowed"]));
+    // The host starts the next game: the guest and the spectator are told
+    // the table closed, and the result stays on their screens.
+    host.start_game();
+    host.wait(
+        &format!("game.id !== {id}"),
+        Duration::from_secs(10),
+        "the host's next game",
+    );
+    for b in [&friend, &watcher] {
+        b.wait(
+            "document.getElementById('error-text').textContent === \
+             'The host closed this table; the result stands.' && \
+             document.getElementById('error').classList.contains('calm')",
+            Duration::from_secs(10),
+            "the table closed, said",
+        );
+        assert!(shown(b, "#banner"), "the result is gone");
+    }
 }
 
 /// The first plain step of the side to move that a click from and a
@@ -286,12 +357,34 @@ fn the_engine_plays_for_a_friend_who_went_away_and_the_friend_plays_on() {
         Duration::from_secs(10),
         "the game",
     );
+    let id: u64 = host.js("return game.id;").as_u64().unwrap();
+    // The engine's steps wait for Next step: the host's page is seen
+    // while the engine stands in for the friend.
+    host.click("#pace option[value=\"step\"]");
     let green = link(&host, "g");
+    // The friend, on a phone with the board already open, opens their
+    // link in that tab: it takes them to the table at once.
+    friend.phone();
+    friend.open(&url, "the friend's own page");
     join(&friend, &green, "Gil");
 
     // The friend goes away (the tab closed); red plays its first step.
     friend.go("about:blank");
     click_steps(&host, &["e2e3"]);
+    // The engine plays for the friend: the header names it, not them.
+    host.wait(
+        "game.seats[1].stand_in && game.waiting",
+        Duration::from_secs(40),
+        "the engine's step for the friend, waiting",
+    );
+    let status = host.js("return document.getElementById('status-text').textContent;");
+    assert!(
+        status.as_str().unwrap().contains("(engine for Gil, away)"),
+        "{status}"
+    );
+    while host.js("return game.side;") == "g" {
+        host.next_step();
+    }
     // Two seconds after the friend's last request ended (a closed page's
     // long-poll ends within a second), the engine plays green's turn.
     host.wait(
@@ -342,6 +435,27 @@ fn the_engine_plays_for_a_friend_who_went_away_and_the_friend_plays_on() {
         json!([2]),
         "the friend's turn is theirs: {st}"
     );
+    // The friend, their link in the address again, starts a game of
+    // their own: the page says they leave the table (which plays on) and
+    // clears the table's link from the address; their link opened again
+    // takes them back to it.
+    friend.go(&green);
+    assert_eq!(friend.js("return game.id;"), id);
+    friend.click("#start");
+    let asked = friend.js("return document.getElementById('replace-text').textContent;");
+    assert!(
+        asked.as_str().unwrap().starts_with("Leave this table"),
+        "{asked}"
+    );
+    friend.click("#confirm-replace");
+    friend.wait_other_game(&id.to_string(), "the friend's own game");
+    assert_eq!(friend.js("return location.hash;"), "");
+    friend.go(&green);
+    friend.wait(
+        &format!("game.id === {id} && game.you.seat === 'g'"),
+        Duration::from_secs(10),
+        "the friend back at the table",
+    );
 }
 
 /// Yellow (d8) and green (e8) have only their sorcerers, walled in: each
@@ -364,6 +478,7 @@ fn a_stranger_sits_at_a_table_from_the_lobby_and_the_history_lists_the_game() {
     // The host lists a table: red at its screen, yellow a friend's seat,
     // green the engine.
     host_form(&host, &url, THREE_BOXED_SPN, "20");
+    host.type_into("#takeover", "1");
     host.click("#lobby-listed");
     host.start_game();
     let id = host.wait(
@@ -400,25 +515,26 @@ fn a_stranger_sits_at_a_table_from_the_lobby_and_the_history_lists_the_game() {
         "the name on the host's page",
     );
 
-    // Red walks, yellow (the stranger) passes, green too; red crushes
-    // yellow, then green.
+    // The stranger goes away (the tab closed). Red walks; the engine
+    // passes for yellow (away 1 s at their turn), green passes; red
+    // crushes yellow, then green.
+    friend.go("about:blank");
     click_steps(&host, &["e2d2", "d2e2", "e2d2"]);
-    friend.wait(
-        "game.side === 'y'",
-        Duration::from_secs(10),
-        "yellow's turn",
+    host.wait(
+        "game.side === 'r' && game.seats[1].stood_in.length === 1",
+        Duration::from_secs(15),
+        "red again, the engine having passed for yellow",
     );
-    friend.click("#pass");
-    host.wait("game.side === 'r'", Duration::from_secs(15), "red again");
     click_steps(&host, &["c7d7*n"]);
     host.wait("game.side === 'r'", Duration::from_secs(15), "red again");
     click_steps(&host, &["d7e7*n"]);
     host.wait("game.gameover", Duration::from_secs(10), "the end");
     let steps = host.js("return game.step_count;");
 
-    // The history lists it, with the stranger's name and the places; its
+    // The stranger opens the History: it lists the game, with their name
+    // (unrated: the engine played a turn for them) and the places; its
     // record downloads.
-    friend.js("location.hash = '#history'; return 1;");
+    friend.open(&format!("{url}#history"), "the history");
     let item = format!("#history-list li[data-game=\"{id}\"]");
     let text = friend.wait(
         &format!("(document.querySelector('{item}') || {{}}).textContent"),
@@ -427,7 +543,10 @@ fn a_stranger_sits_at_a_table_from_the_lobby_and_the_history_lists_the_game() {
     );
     let text = text.as_str().unwrap();
     friend.screenshot("gui-history.png");
-    assert!(text.contains("Yellow: Yan (3rd)"), "{text}");
+    assert!(
+        text.contains("Yellow: Yan, unrated: the engine played 1 turn (3rd)"),
+        "{text}"
+    );
     assert!(text.contains("Red: person (1st)"), "{text}");
     assert!(text.contains("engine"), "{text}");
     let record = friend.js(&format!(

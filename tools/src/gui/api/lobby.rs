@@ -20,8 +20,10 @@ pub const MAX_LOBBY: usize = 100;
 
 /// Who sits at a seat, as the history and the lobby tell it: its letter
 /// and `who`, `engine` (with its algorithm and level), `person` (with the
-/// name they gave, if any, and whether they left the engine their seat)
-/// or `open` (a friend's seat nobody took yet); with `places`, its place.
+/// name they gave, if any, whether they left the engine their seat, and
+/// the turns the engine played for them, `stood_in`, which the record
+/// writes `person-unrated(engine:…)`) or `open` (a friend's seat nobody
+/// took yet); with `places`, its place.
 pub fn sitter(c: &SeatConfig, places: Option<&Places>) -> serde_json::Value {
     let mut v = if c.engine {
         serde_json::json!({
@@ -37,6 +39,7 @@ pub fn sitter(c: &SeatConfig, places: Option<&Places>) -> serde_json::Value {
             "name": c.name,
             "invited": c.invited,
             "left": c.left,
+            "stood_in": c.stood_in,
         })
     };
     v["seat"] = c.seat.to_string().into();
@@ -218,6 +221,13 @@ mod tests {
         assert_eq!(v["who"], "person");
         assert_eq!(v["name"], "Yan");
         assert_eq!(v["place"], 2);
+        assert_eq!(v["stood_in"], serde_json::json!([]));
+        yan.stood_in = vec![5, 7];
+        assert_eq!(
+            sitter(&yan, None)["stood_in"],
+            serde_json::json!([5, 7]),
+            "the turns the engine played for them"
+        );
         let mut left = seat('r', false, true);
         left.left = true;
         assert_eq!(
