@@ -9,15 +9,18 @@
 
 use super::bitboard::Bitboard;
 use super::board::{Direction, Square};
-use super::movegen::StepList;
 use super::position::Position;
 use super::step::{Step, StepKind};
 
 impl Position {
-    pub(super) fn dwarf_steps(&self, x: Square, empty: Bitboard, list: &mut StepList) {
+    /// Calls `f` with each legal step of the dwarf on `x`; whether there was one.
+    #[inline(always)]
+    pub(super) fn dwarf_steps(&self, x: Square, empty: Bitboard, f: &mut impl FnMut(Step)) -> bool {
+        let mut any = false;
         for d in Direction::ALL {
             if (x.ray(d) & empty).any() {
-                list.push(Step::plain(
+                any = true;
+                f(Step::plain(
                     StepKind::Dwarf,
                     x,
                     x.neighbour_bb(d).single(),
@@ -25,6 +28,7 @@ impl Position {
                 ));
             }
         }
+        any
     }
 
     #[inline]
@@ -38,7 +42,7 @@ impl Position {
     /// Moves the run in front of the dwarf on `x` one square along `d`,
     /// farthest piece first so every destination is empty when filled.
     /// Returns the index of the empty square that ended the run.
-    pub(super) fn push_run(&mut self, x: Square, d: Direction) -> u8 {
+    pub(super) fn push_run<const H: bool>(&mut self, x: Square, d: Direction) -> u8 {
         let Some(end) = (x.ray(d) & self.empty()).first_towards(d) else {
             return super::make::NONE;
         };
@@ -48,7 +52,7 @@ impl Position {
             if from == x {
                 break;
             }
-            self.move_any_piece(from, to);
+            self.move_any_piece::<H>(from, to);
             to = from;
         }
         end.index() as u8

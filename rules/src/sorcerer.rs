@@ -12,7 +12,6 @@
 
 use super::bitboard::Bitboard;
 use super::board::{Direction, Square};
-use super::movegen::StepList;
 use super::position::{LEV_NOT_STARTED, LEV_OVER, Position};
 use super::step::{Step, StepKind};
 
@@ -27,7 +26,15 @@ impl Position {
         }
     }
 
-    pub(super) fn sorcerer_steps(&self, x: Square, empty: Bitboard, list: &mut StepList) {
+    /// Calls `f` with each legal step of the sorcerer on `x`; whether there was one.
+    #[inline(always)]
+    pub(super) fn sorcerer_steps(
+        &self,
+        x: Square,
+        empty: Bitboard,
+        f: &mut impl FnMut(Step),
+    ) -> bool {
+        let mut any = false;
         let lev = self.levitatable_rocks();
         for d in Direction::ALL {
             let y = x.neighbour_bb(d) & empty;
@@ -35,13 +42,15 @@ impl Position {
                 continue;
             }
             let y = y.single();
-            list.push(Step::plain(StepKind::Sorcerer, x, y, d));
+            any = true;
+            f(Step::plain(StepKind::Sorcerer, x, y, d));
             for r in lev {
                 if (r.neighbour_bb(d) & empty).any() {
-                    list.push(Step::levitate(x, y, d, r));
+                    f(Step::levitate(x, y, d, r));
                 }
             }
         }
+        any
     }
 
     #[inline]
@@ -57,9 +66,9 @@ impl Position {
     }
 
     /// Moves the levitated rock along with the sorcerer (already moved).
-    pub(super) fn levitate(&mut self, rock: Square, d: Direction) {
+    pub(super) fn levitate<const H: bool>(&mut self, rock: Square, d: Direction) {
         let to = (rock.neighbour_bb(d)).single();
-        self.move_rock(rock, to);
+        self.move_rock::<H>(rock, to);
         self.lev = to.index() as u8;
     }
 }

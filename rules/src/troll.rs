@@ -17,7 +17,6 @@
 use super::bitboard::Bitboard;
 use super::board::{Direction, Square};
 use super::make::Undo;
-use super::movegen::StepList;
 use super::piece::{Kind, Seat};
 use super::position::Position;
 use super::step::{Step, StepKind};
@@ -29,26 +28,32 @@ impl Position {
         !(self.rocks | self.kinds[Kind::Troll.index()]) | x.bb()
     }
 
-    pub(super) fn troll_steps(&self, x: Square, empty: Bitboard, list: &mut StepList) {
+    /// Calls `f` with each legal step of the troll on `x`; whether there was one.
+    #[inline(always)]
+    pub(super) fn troll_steps(&self, x: Square, empty: Bitboard, f: &mut impl FnMut(Step)) -> bool {
+        let mut any = false;
         let open = self.throw_openings(x);
         for d in Direction::ALL {
             let y = x.neighbour_bb(d);
             if (y & empty).any() {
                 let y = y.single();
-                list.push(Step::plain(StepKind::Troll, x, y, d));
+                any = true;
+                f(Step::plain(StepKind::Troll, x, y, d));
                 let behind = x.neighbour_bb(d.opposite()) & self.rocks;
                 if behind.any() {
-                    list.push(Step::pull(x, y, d, behind.single()));
+                    f(Step::pull(x, y, d, behind.single()));
                 }
             } else if (y & self.rocks).any() {
                 let y = y.single();
                 for e in Direction::ALL {
                     if (y.neighbour_bb(e) & open).any() {
-                        list.push(Step::throw(x, y, d, e));
+                        any = true;
+                        f(Step::throw(x, y, d, e));
                     }
                 }
             }
         }
+        any
     }
 
     #[inline]
@@ -96,7 +101,12 @@ impl Position {
 
     /// The rock on `from` (where the troll now stands) flies towards `e`;
     /// where it lands and whom it removes go into `undo`.
-    pub(super) fn throw_rock(&mut self, from: Square, e: Direction, undo: &mut Undo) {
+    pub(super) fn throw_rock<const H: bool>(
+        &mut self,
+        from: Square,
+        e: Direction,
+        undo: &mut Undo,
+    ) {
         let (landing, hit) = self.throw_landing(from, e);
         undo.aux = landing.index() as u8;
         // A team piece where the rock lands is the hit sorcerer, or else a
@@ -104,14 +114,14 @@ impl Position {
         if let Some(seat) = self.seat_at(landing) {
             undo.victim = seat as u8;
             if hit {
-                undo.removed = self.eliminate(seat);
+                undo.removed = self.eliminate::<H>(seat);
             } else {
                 debug_assert!(self.kinds[Kind::Dwarf.index()].has(landing));
-                self.remove_team_piece(seat, Kind::Dwarf, landing);
+                self.remove_team_piece::<H>(seat, Kind::Dwarf, landing);
                 undo.removed[Kind::Dwarf.index()] = landing.index() as u8;
             }
         }
-        self.move_rock(from, landing);
+        self.move_rock::<H>(from, landing);
     }
 }
 
