@@ -8,7 +8,7 @@
 //! the run. Pushing never kills; pushed rocks count as moved.
 
 use super::bitboard::Bitboard;
-use super::board::{Direction, Square};
+use super::board::{Direction, PADDED, Square};
 use super::position::Position;
 use super::step::{Step, StepKind};
 
@@ -31,12 +31,15 @@ impl Position {
         any
     }
 
-    #[inline]
-    pub(super) fn dwarf_step_count(&self, x: Square, empty: Bitboard) -> u32 {
-        Direction::ALL
-            .into_iter()
-            .map(|d| (x.ray(d) & empty).any() as u32)
-            .sum()
+    /// The number of steps of the dwarf on square index `x` (none for
+    /// 64, no square): a direction with an empty square somewhere beyond.
+    #[inline(always)]
+    pub(super) fn dwarf_step_count(&self, x: usize, empty: Bitboard) -> u32 {
+        let ray = &PADDED.ray[x];
+        (ray[0] & empty.0 != 0) as u32
+            + (ray[1] & empty.0 != 0) as u32
+            + (ray[2] & empty.0 != 0) as u32
+            + (ray[3] & empty.0 != 0) as u32
     }
 
     /// Moves the run in front of the dwarf on `x` one square along `d`,

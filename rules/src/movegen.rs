@@ -118,16 +118,12 @@ impl Position {
         }
         let empty = self.empty();
         let mine = self.seats[self.side.index()];
-        let mut n = 0;
-        if let Some(x) = (mine & self.kinds[Kind::Sorcerer.index()]).lowest() {
-            n += self.sorcerer_step_count(x, empty);
-        }
-        if let Some(x) = (mine & self.kinds[Kind::Dwarf.index()]).lowest() {
-            n += self.dwarf_step_count(x, empty);
-        }
-        if let Some(x) = (mine & self.kinds[Kind::Troll.index()]).lowest() {
-            n += self.troll_step_count(x, empty);
-        }
+        // Each piece's square index, 64 (an empty row of the tables) when
+        // the seat has lost it: no branch on what the seat has.
+        let at = |k: Kind| (mine & self.kinds[k.index()]).0.trailing_zeros() as usize;
+        let n = self.sorcerer_step_count(at(Kind::Sorcerer), empty)
+            + self.dwarf_step_count(at(Kind::Dwarf), empty)
+            + self.troll_step_count(at(Kind::Troll), empty);
         n.max(1)
     }
 

@@ -11,7 +11,7 @@
 //!   broken by another step since the last levitating step.
 
 use super::bitboard::Bitboard;
-use super::board::{Direction, Square};
+use super::board::{Direction, PADDED, Square};
 use super::position::{LEV_NOT_STARTED, LEV_OVER, Position};
 use super::step::{Step, StepKind};
 
@@ -53,14 +53,22 @@ impl Position {
         any
     }
 
-    #[inline]
-    pub(super) fn sorcerer_step_count(&self, x: Square, empty: Bitboard) -> u32 {
-        let lev = self.levitatable_rocks();
+    /// The number of steps of the sorcerer on square index `x` (none for
+    /// 64, no square), without branches: each open direction is a step,
+    /// and one more for each levitatable rock that can follow that way.
+    #[inline(always)]
+    pub(super) fn sorcerer_step_count(&self, x: usize, empty: Bitboard) -> u32 {
+        // The rocks that may be levitated: all free ones before the first
+        // levitation, the levitated one during a run, none after it (its
+        // code is past the board's bits, so the shift adds nothing).
+        let q = self.lev as u32;
+        let run = Bitboard(1u64 << (q & 63) & Bitboard::ALL.0);
+        let all = Bitboard(0u64.wrapping_sub((q == LEV_NOT_STARTED as u32) as u64));
+        let lev = run | (self.rocks & !self.cooling & all);
         let mut n = 0;
         for d in Direction::ALL {
-            if (x.neighbour_bb(d) & empty).any() {
-                n += 1 + (lev.shift(d) & empty).count();
-            }
+            let open = (PADDED.neighbour_bb[x][d.index()] & empty.0 != 0) as u32;
+            n += open * (1 + (lev.shift(d) & empty).count());
         }
         n
     }
