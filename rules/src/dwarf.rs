@@ -17,17 +17,20 @@ impl Position {
     #[inline(always)]
     pub(super) fn dwarf_steps(&self, x: Square, empty: Bitboard, f: &mut impl FnMut(Step)) -> bool {
         let mut any = false;
-        for d in Direction::ALL {
-            if (x.ray(d) & empty).any() {
-                any = true;
-                f(Step::plain(
-                    StepKind::Dwarf,
-                    x,
-                    x.neighbour_bb(d).single(),
-                    d,
-                ));
-            }
-        }
+        Direction::each(
+            #[inline(always)]
+            |d| {
+                if (x.ray(d) & empty).any() {
+                    any = true;
+                    f(Step::plain(
+                        StepKind::Dwarf,
+                        x,
+                        x.neighbour_bb(d).single(),
+                        d,
+                    ));
+                }
+            },
+        );
         any
     }
 

@@ -36,20 +36,29 @@ impl Position {
     ) -> bool {
         let mut any = false;
         let lev = self.levitatable_rocks();
-        for d in Direction::ALL {
-            let y = x.neighbour_bb(d) & empty;
-            if y.is_empty() {
-                continue;
-            }
-            let y = y.single();
-            any = true;
-            f(Step::plain(StepKind::Sorcerer, x, y, d));
-            for r in lev {
-                if (r.neighbour_bb(d) & empty).any() {
-                    f(Step::levitate(x, y, d, r));
+        Direction::each(
+            #[inline(always)]
+            |d| {
+                let y = x.neighbour_bb(d) & empty;
+                if y.is_empty() {
+                    return;
                 }
-            }
-        }
+                let y = y.single();
+                any = true;
+                f(Step::plain(StepKind::Sorcerer, x, y, d));
+                // The rocks that can follow, by where they land: one branch
+                // per levitation, none per rock that cannot follow.
+                for to in lev.shift(d) & empty {
+                    let r = to.index() as i8 - d.index_offset();
+                    f(Step::levitate(
+                        x,
+                        y,
+                        d,
+                        Square::from_index_unchecked(r as u8),
+                    ));
+                }
+            },
+        );
         any
     }
 

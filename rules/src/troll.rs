@@ -33,26 +33,29 @@ impl Position {
     pub(super) fn troll_steps(&self, x: Square, empty: Bitboard, f: &mut impl FnMut(Step)) -> bool {
         let mut any = false;
         let open = self.throw_openings(x);
-        for d in Direction::ALL {
-            let y = x.neighbour_bb(d);
-            if (y & empty).any() {
-                let y = y.single();
-                any = true;
-                f(Step::plain(StepKind::Troll, x, y, d));
-                let behind = x.neighbour_bb(d.opposite()) & self.rocks;
-                if behind.any() {
-                    f(Step::pull(x, y, d, behind.single()));
-                }
-            } else if (y & self.rocks).any() {
-                let y = y.single();
-                for e in Direction::ALL {
-                    if (y.neighbour_bb(e) & open).any() {
-                        any = true;
-                        f(Step::throw(x, y, d, e));
+        Direction::each(
+            #[inline(always)]
+            |d| {
+                let y = x.neighbour_bb(d);
+                if (y & empty).any() {
+                    let y = y.single();
+                    any = true;
+                    f(Step::plain(StepKind::Troll, x, y, d));
+                    let behind = x.neighbour_bb(d.opposite()) & self.rocks;
+                    if behind.any() {
+                        f(Step::pull(x, y, d, behind.single()));
+                    }
+                } else if (y & self.rocks).any() {
+                    let y = y.single();
+                    for e in Direction::ALL {
+                        if (y.neighbour_bb(e) & open).any() {
+                            any = true;
+                            f(Step::throw(x, y, d, e));
+                        }
                     }
                 }
-            }
-        }
+            },
+        );
         any
     }
 
