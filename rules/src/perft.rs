@@ -40,28 +40,37 @@ fn perft_copy<const BULK: bool>(pos: &Position, depth: u32) -> u64 {
         return last_two_plies(pos);
     }
     let mut n = 0;
+    each_child(
+        pos,
+        #[inline(always)]
+        |child| n += perft_copy::<BULK>(child, depth - 1),
+    );
+    n
+}
+
+/// Calls `f` with the position after each legal step: a copy of `pos`
+/// with the step made on it, without the hash. Inlined with `f` where the
+/// generator finds each step, so each kind of step gets its own make.
+#[inline(always)]
+fn each_child(pos: &Position, mut f: impl FnMut(&Position)) {
     pos.each_legal_step(
         #[inline(always)]
         |s| {
             let mut child = *pos;
             child.make_with::<false>(s);
-            n += perft_copy::<BULK>(&child, depth - 1);
+            f(&child);
         },
     );
-    n
 }
 
 /// Perft 2 with bulk counting: the generation, each make and each count
 /// in one function, with no recursion.
 fn last_two_plies(pos: &Position) -> u64 {
     let mut n = 0;
-    pos.each_legal_step(
+    each_child(
+        pos,
         #[inline(always)]
-        |s| {
-            let mut child = *pos;
-            child.make_with::<false>(s);
-            n += child.legal_step_count() as u64;
-        },
+        |child| n += child.legal_step_count() as u64,
     );
     n
 }
@@ -220,11 +229,7 @@ impl Interruptible<'_> {
             return 0;
         }
         let mut n = 0;
-        pos.each_legal_step(|s| {
-            let mut child = *pos;
-            child.make_with::<false>(s);
-            n += self.count(&child, depth - 1);
-        });
+        each_child(pos, |child| n += self.count(child, depth - 1));
         n
     }
 }
