@@ -8,37 +8,47 @@
 //! the run. Pushing never kills; pushed rocks count as moved.
 
 use super::bitboard::Bitboard;
-use super::board::{Direction, Square};
-use super::movegen::StepList;
+use super::board::{Direction, PADDED, Square};
 use super::position::Position;
 use super::step::{Step, StepKind};
 
 impl Position {
-    pub(super) fn dwarf_steps(&self, x: Square, empty: Bitboard, list: &mut StepList) {
-        for d in Direction::ALL {
-            if (x.ray(d) & empty).any() {
-                list.push(Step::plain(
-                    StepKind::Dwarf,
-                    x,
-                    x.neighbour_bb(d).single(),
-                    d,
-                ));
-            }
-        }
+    /// Calls `f` with each legal step of the dwarf on `x`; whether there was one.
+    #[inline(always)]
+    pub(super) fn dwarf_steps(&self, x: Square, empty: Bitboard, f: &mut impl FnMut(Step)) -> bool {
+        let mut any = false;
+        Direction::each(
+            #[inline(always)]
+            |d| {
+                if (x.ray(d) & empty).any() {
+                    any = true;
+                    f(Step::plain(
+                        StepKind::Dwarf,
+                        x,
+                        x.neighbour_bb(d).single(),
+                        d,
+                    ));
+                }
+            },
+        );
+        any
     }
 
-    #[inline]
-    pub(super) fn dwarf_step_count(&self, x: Square, empty: Bitboard) -> u32 {
-        Direction::ALL
-            .into_iter()
-            .map(|d| (x.ray(d) & empty).any() as u32)
-            .sum()
+    /// The number of steps of the dwarf on square index `x` (none for
+    /// 64, no square): a direction with an empty square somewhere beyond.
+    #[inline(always)]
+    pub(super) fn dwarf_step_count(&self, x: usize, empty: Bitboard) -> u32 {
+        let ray = &PADDED.ray[x];
+        (ray[0] & empty.0 != 0) as u32
+            + (ray[1] & empty.0 != 0) as u32
+            + (ray[2] & empty.0 != 0) as u32
+            + (ray[3] & empty.0 != 0) as u32
     }
 
     /// Moves the run in front of the dwarf on `x` one square along `d`,
     /// farthest piece first so every destination is empty when filled.
     /// Returns the index of the empty square that ended the run.
-    pub(super) fn push_run(&mut self, x: Square, d: Direction) -> u8 {
+    pub(super) fn push_run<const H: bool>(&mut self, x: Square, d: Direction) -> u8 {
         let Some(end) = (x.ray(d) & self.empty()).first_towards(d) else {
             return super::make::NONE;
         };
@@ -48,7 +58,7 @@ impl Position {
             if from == x {
                 break;
             }
-            self.move_any_piece(from, to);
+            self.move_any_piece::<H>(from, to);
             to = from;
         }
         end.index() as u8

@@ -1,9 +1,11 @@
 //! Making and unmaking steps.
 //!
 //! [`Position::make`] applies a step in place and returns an [`Undo`];
-//! [`Position::unmake`] takes it back exactly, hash included. Measured on
-//! perft this is faster than copying the ~100-byte position for every child
-//! (copy-make), which [`Position::after`] still offers for convenience.
+//! [`Position::unmake`] takes it back exactly, hash included. The search
+//! uses them. Perft copies the ~100-byte position for every child instead
+//! (copy-make, as [`Position::after`] does) and makes its steps without the
+//! hash: with its steps made as they are generated, that measured faster
+//! (docs/results/speed.md, 2026-11-28).
 
 use super::bitboard::Bitboard;
 use super::board::Square;
@@ -56,6 +58,14 @@ impl Position {
     /// Applies `step` (legal here) and returns what [`Self::unmake`] needs.
     #[inline(always)]
     pub fn make(&mut self, step: Step) -> Undo {
+        self.make_with::<true>(step)
+    }
+
+    /// [`Self::make`] without the hash (`H = false`): the position's hash is
+    /// stale until [`Self::unmake`] restores it. For perft, which never
+    /// reads it.
+    #[inline(always)]
+    pub(super) fn make_with<const H: bool>(&mut self, step: Step) -> Undo {
         let mut u = Undo {
             board_hash: self.board_hash,
             cooling: self.cooling,
@@ -73,40 +83,40 @@ impl Position {
         let (from, to, dir) = (step.from(), step.to(), step.direction());
         match step.kind() {
             StepKind::Sorcerer => {
-                self.move_team_piece(side, Kind::Sorcerer, from, to);
+                self.move_team_piece::<H>(side, Kind::Sorcerer, from, to);
                 self.break_levitation();
-                self.end_step();
+                self.end_step::<H>();
             }
             StepKind::Troll => {
-                self.move_team_piece(side, Kind::Troll, from, to);
+                self.move_team_piece::<H>(side, Kind::Troll, from, to);
                 self.break_levitation();
-                self.end_step();
+                self.end_step::<H>();
             }
             StepKind::Dwarf => {
                 if self.occupied().has(to) {
-                    u.aux = self.push_run(from, dir);
+                    u.aux = self.push_run::<H>(from, dir);
                 }
-                self.move_team_piece(side, Kind::Dwarf, from, to);
+                self.move_team_piece::<H>(side, Kind::Dwarf, from, to);
                 self.break_levitation();
-                self.end_step();
+                self.end_step::<H>();
             }
             StepKind::Pull => {
-                self.move_team_piece(side, Kind::Troll, from, to);
-                self.move_rock(step.rock().unwrap_or(from), from);
+                self.move_team_piece::<H>(side, Kind::Troll, from, to);
+                self.move_rock::<H>(step.rock().unwrap_or(from), from);
                 self.break_levitation();
-                self.end_step();
+                self.end_step::<H>();
             }
             StepKind::Levitate => {
-                self.move_team_piece(side, Kind::Sorcerer, from, to);
-                self.levitate(step.rock().unwrap_or(from), dir);
-                self.end_step();
+                self.move_team_piece::<H>(side, Kind::Sorcerer, from, to);
+                self.levitate::<H>(step.rock().unwrap_or(from), dir);
+                self.end_step::<H>();
             }
             StepKind::Throw => {
-                self.move_team_piece(side, Kind::Troll, from, to);
-                self.throw_rock(to, step.throw_direction().unwrap_or(dir), &mut u);
-                self.end_turn();
+                self.move_team_piece::<H>(side, Kind::Troll, from, to);
+                self.throw_rock::<H>(to, step.throw_direction().unwrap_or(dir), &mut u);
+                self.end_turn::<H>();
             }
-            StepKind::Pass => self.end_turn(),
+            StepKind::Pass => self.end_turn::<H>(),
         }
         u
     }
@@ -184,6 +194,41 @@ impl Position {
             self.rocks ^= m;
         } else if let Some(super::piece::Piece::Team(seat, kind)) = self.piece_at(sq) {
             self.toggle_team(seat, kind, m);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Position, splitmix64};
+
+    /// Perft's make without the hash changes everything else exactly as
+    /// `make` does, for every legal step along random games with 2, 3 and
+    /// 4 seats (throws, pushes and eliminations included), and `unmake`
+    /// then restores the hash as well.
+    #[test]
+    fn make_without_the_hash_differs_from_make_only_in_the_hash() {
+        let mut rng = 7;
+        for game in 0..60 {
+            let mut p = Position::start(2 + game % 3).unwrap();
+            for _ in 0..200 {
+                let steps = p.legal_step_vec();
+                if steps.is_empty() {
+                    break;
+                }
+                for &s in &steps {
+                    let (mut with, mut without) = (p, p);
+                    let undo = with.make(s);
+                    assert_eq!(without.make_with::<false>(s), undo, "{p} {s}");
+                    without.board_hash = with.board_hash;
+                    assert_eq!(without, with, "{p} {s}");
+                    let mut back = p;
+                    back.make_with::<false>(s);
+                    back.unmake(s, &undo);
+                    assert_eq!(back, p, "{p} {s}");
+                }
+                p.play(steps[(splitmix64(&mut rng) % steps.len() as u64) as usize]);
+            }
         }
     }
 }

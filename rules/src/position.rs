@@ -581,47 +581,70 @@ impl Position {
 
     // ----- low-level updates shared by the rules -----
 
+    // The updates below take `H`: whether to keep the Zobrist hash. Perft
+    // makes steps with `H = false` (unmake restores the hash it saved), so
+    // its make loads no keys; every other make keeps the hash.
+
     #[inline]
-    pub(super) fn move_team_piece(&mut self, seat: Seat, kind: Kind, from: Square, to: Square) {
+    pub(super) fn move_team_piece<const H: bool>(
+        &mut self,
+        seat: Seat,
+        kind: Kind,
+        from: Square,
+        to: Square,
+    ) {
         let m = from.bb() | to.bb();
         self.kinds[kind.index()] ^= m;
         self.seats[seat.index()] ^= m;
+        if !H {
+            return;
+        }
         let keys = &KEYS.piece[seat.index()][kind.index()];
         self.board_hash ^= keys[from.index()] ^ keys[to.index()];
     }
 
     #[inline]
-    pub(super) fn remove_team_piece(&mut self, seat: Seat, kind: Kind, sq: Square) {
+    pub(super) fn remove_team_piece<const H: bool>(&mut self, seat: Seat, kind: Kind, sq: Square) {
         self.kinds[kind.index()] ^= sq.bb();
         self.seats[seat.index()] ^= sq.bb();
-        self.board_hash ^= KEYS.piece[seat.index()][kind.index()][sq.index()];
+        if H {
+            self.board_hash ^= KEYS.piece[seat.index()][kind.index()][sq.index()];
+        }
     }
 
     /// Moves a rock one square onto an empty square (push, pull, levitation).
     /// A cooling rock stays cooling wherever it goes; the rock counts as moved.
     #[inline]
-    pub(super) fn move_rock(&mut self, from: Square, to: Square) {
+    pub(super) fn move_rock<const H: bool>(&mut self, from: Square, to: Square) {
         let m = from.bb() | to.bb();
         self.rocks ^= m;
-        self.board_hash ^= KEYS.rock[from.index()] ^ KEYS.rock[to.index()];
+        if H {
+            self.board_hash ^= KEYS.rock[from.index()] ^ KEYS.rock[to.index()];
+        }
         if self.cooling.has(from) {
             self.cooling ^= m;
-            self.board_hash ^= KEYS.cooling[from.index()] ^ KEYS.cooling[to.index()];
+            if H {
+                self.board_hash ^= KEYS.cooling[from.index()] ^ KEYS.cooling[to.index()];
+            }
         }
         if self.moved.has(from) {
             self.moved ^= from.bb();
-            self.board_hash ^= KEYS.moved[from.index()];
+            if H {
+                self.board_hash ^= KEYS.moved[from.index()];
+            }
         }
         self.moved |= to.bb();
-        self.board_hash ^= KEYS.moved[to.index()];
+        if H {
+            self.board_hash ^= KEYS.moved[to.index()];
+        }
     }
 
     /// Moves whatever stands on `from` to the empty square `to`.
-    pub(super) fn move_any_piece(&mut self, from: Square, to: Square) {
+    pub(super) fn move_any_piece<const H: bool>(&mut self, from: Square, to: Square) {
         if self.rocks.has(from) {
-            self.move_rock(from, to);
+            self.move_rock::<H>(from, to);
         } else if let Some(Piece::Team(seat, kind)) = self.piece_at(from) {
-            self.move_team_piece(seat, kind, from, to);
+            self.move_team_piece::<H>(seat, kind, from, to);
         }
     }
 

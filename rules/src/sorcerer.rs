@@ -11,8 +11,7 @@
 //!   broken by another step since the last levitating step.
 
 use super::bitboard::Bitboard;
-use super::board::{Direction, Square};
-use super::movegen::StepList;
+use super::board::{Direction, PADDED, Square};
 use super::position::{LEV_NOT_STARTED, LEV_OVER, Position};
 use super::step::{Step, StepKind};
 
@@ -27,39 +26,66 @@ impl Position {
         }
     }
 
-    pub(super) fn sorcerer_steps(&self, x: Square, empty: Bitboard, list: &mut StepList) {
+    /// Calls `f` with each legal step of the sorcerer on `x`; whether there was one.
+    #[inline(always)]
+    pub(super) fn sorcerer_steps(
+        &self,
+        x: Square,
+        empty: Bitboard,
+        f: &mut impl FnMut(Step),
+    ) -> bool {
+        let mut any = false;
         let lev = self.levitatable_rocks();
-        for d in Direction::ALL {
-            let y = x.neighbour_bb(d) & empty;
-            if y.is_empty() {
-                continue;
-            }
-            let y = y.single();
-            list.push(Step::plain(StepKind::Sorcerer, x, y, d));
-            for r in lev {
-                if (r.neighbour_bb(d) & empty).any() {
-                    list.push(Step::levitate(x, y, d, r));
+        Direction::each(
+            #[inline(always)]
+            |d| {
+                let y = x.neighbour_bb(d) & empty;
+                if y.is_empty() {
+                    return;
                 }
-            }
-        }
+                let y = y.single();
+                any = true;
+                f(Step::plain(StepKind::Sorcerer, x, y, d));
+                // The rocks that can follow, by where they land: one branch
+                // per levitation, none per rock that cannot follow.
+                for to in lev.shift(d) & empty {
+                    let r = to.index() as i8 - d.index_offset();
+                    f(Step::levitate(
+                        x,
+                        y,
+                        d,
+                        Square::from_index_unchecked(r as u8),
+                    ));
+                }
+            },
+        );
+        any
     }
 
-    #[inline]
-    pub(super) fn sorcerer_step_count(&self, x: Square, empty: Bitboard) -> u32 {
-        let lev = self.levitatable_rocks();
+    /// The number of steps of the sorcerer on square index `x` (none for
+    /// 64, no square), without branches: each open direction is a step,
+    /// and one more for each levitatable rock that can follow that way.
+    #[inline(always)]
+    pub(super) fn sorcerer_step_count(&self, x: usize, empty: Bitboard) -> u32 {
+        // The rocks that may be levitated: all free ones before the first
+        // levitation, the levitated one during a run, none after it (its
+        // code is past the board's bits, so the shift adds nothing).
+        let q = self.lev as u32;
+        let run = Bitboard(1u64 << (q & 63) & Bitboard::ALL.0);
+        let all = Bitboard(0u64.wrapping_sub((q == LEV_NOT_STARTED as u32) as u64));
+        let lev = run | (self.rocks & !self.cooling & all);
         let mut n = 0;
         for d in Direction::ALL {
-            if (x.neighbour_bb(d) & empty).any() {
-                n += 1 + (lev.shift(d) & empty).count();
-            }
+            let open = (PADDED.neighbour_bb[x][d.index()] & empty.0 != 0) as u32;
+            n += open * (1 + (lev.shift(d) & empty).count());
         }
         n
     }
 
     /// Moves the levitated rock along with the sorcerer (already moved).
-    pub(super) fn levitate(&mut self, rock: Square, d: Direction) {
+    pub(super) fn levitate<const H: bool>(&mut self, rock: Square, d: Direction) {
         let to = (rock.neighbour_bb(d)).single();
-        self.move_rock(rock, to);
+        self.move_rock::<H>(rock, to);
         self.lev = to.index() as u8;
     }
 }

@@ -15,9 +15,8 @@
 //!   from is empty, so some direction is always legal.
 
 use super::bitboard::Bitboard;
-use super::board::{Direction, Square};
+use super::board::{Direction, PADDED, Square};
 use super::make::Undo;
-use super::movegen::StepList;
 use super::piece::{Kind, Seat};
 use super::position::Position;
 use super::step::{Step, StepKind};
@@ -29,38 +28,61 @@ impl Position {
         !(self.rocks | self.kinds[Kind::Troll.index()]) | x.bb()
     }
 
-    pub(super) fn troll_steps(&self, x: Square, empty: Bitboard, list: &mut StepList) {
+    /// Calls `f` with each legal step of the troll on `x`; whether there was one.
+    #[inline(always)]
+    pub(super) fn troll_steps(&self, x: Square, empty: Bitboard, f: &mut impl FnMut(Step)) -> bool {
+        let mut any = false;
         let open = self.throw_openings(x);
-        for d in Direction::ALL {
-            let y = x.neighbour_bb(d);
-            if (y & empty).any() {
-                let y = y.single();
-                list.push(Step::plain(StepKind::Troll, x, y, d));
-                let behind = x.neighbour_bb(d.opposite()) & self.rocks;
-                if behind.any() {
-                    list.push(Step::pull(x, y, d, behind.single()));
-                }
-            } else if (y & self.rocks).any() {
-                let y = y.single();
-                for e in Direction::ALL {
-                    if (y.neighbour_bb(e) & open).any() {
-                        list.push(Step::throw(x, y, d, e));
+        Direction::each(
+            #[inline(always)]
+            |d| {
+                let y = x.neighbour_bb(d);
+                if (y & empty).any() {
+                    let y = y.single();
+                    any = true;
+                    f(Step::plain(StepKind::Troll, x, y, d));
+                    let behind = x.neighbour_bb(d.opposite()) & self.rocks;
+                    if behind.any() {
+                        f(Step::pull(x, y, d, behind.single()));
+                    }
+                } else if (y & self.rocks).any() {
+                    let y = y.single();
+                    for e in Direction::ALL {
+                        if (y.neighbour_bb(e) & open).any() {
+                            any = true;
+                            f(Step::throw(x, y, d, e));
+                        }
                     }
                 }
-            }
-        }
+            },
+        );
+        any
     }
 
-    #[inline]
-    pub(super) fn troll_step_count(&self, x: Square, empty: Bitboard) -> u32 {
-        let mut n = 0;
-        for d in Direction::ALL {
-            let y = x.neighbour_bb(d);
-            if (y & empty).any() {
-                n += 1 + (x.neighbour_bb(d.opposite()) & self.rocks).any() as u32;
-            } else if (y & self.rocks).any() {
-                n += (y.single().adjacent() & self.throw_openings(x)).count();
-            }
+    /// The number of steps of the troll on square index `x` (none for
+    /// 64, no square): a step to each empty neighbour,
+    /// a pull where the square opposite holds a rock, and a throw for each
+    /// open square around each neighbouring rock.
+    #[inline(always)]
+    pub(super) fn troll_step_count(&self, x: usize, empty: Bitboard) -> u32 {
+        let (rocks, empty) = (self.rocks.0, empty.0);
+        let near = &PADDED.neighbour_bb[x];
+        let adjacent = PADDED.adjacent[x];
+        // Steps and pulls: `&`, not `&&`, to keep the branches out.
+        let pull = |d: usize| (near[d] & empty != 0) & (near[(d + 2) & 3] & rocks != 0);
+        let mut n = (adjacent & empty).count_ones()
+            + pull(0) as u32
+            + pull(1) as u32
+            + pull(2) as u32
+            + pull(3) as u32;
+        // Throws: a rock next to the troll is rare, so a loop over them
+        // costs less than four counts.
+        let open = !(rocks | self.kinds[Kind::Troll.index()].0) | PADDED.bit[x];
+        let mut near_rocks = adjacent & rocks;
+        while near_rocks != 0 {
+            let y = near_rocks.trailing_zeros() as usize;
+            n += (PADDED.adjacent[y] & open).count_ones();
+            near_rocks &= near_rocks - 1;
         }
         n
     }
@@ -96,7 +118,12 @@ impl Position {
 
     /// The rock on `from` (where the troll now stands) flies towards `e`;
     /// where it lands and whom it removes go into `undo`.
-    pub(super) fn throw_rock(&mut self, from: Square, e: Direction, undo: &mut Undo) {
+    pub(super) fn throw_rock<const H: bool>(
+        &mut self,
+        from: Square,
+        e: Direction,
+        undo: &mut Undo,
+    ) {
         let (landing, hit) = self.throw_landing(from, e);
         undo.aux = landing.index() as u8;
         // A team piece where the rock lands is the hit sorcerer, or else a
@@ -104,14 +131,14 @@ impl Position {
         if let Some(seat) = self.seat_at(landing) {
             undo.victim = seat as u8;
             if hit {
-                undo.removed = self.eliminate(seat);
+                undo.removed = self.eliminate::<H>(seat);
             } else {
                 debug_assert!(self.kinds[Kind::Dwarf.index()].has(landing));
-                self.remove_team_piece(seat, Kind::Dwarf, landing);
+                self.remove_team_piece::<H>(seat, Kind::Dwarf, landing);
                 undo.removed[Kind::Dwarf.index()] = landing.index() as u8;
             }
         }
-        self.move_rock(from, landing);
+        self.move_rock::<H>(from, landing);
     }
 }
 

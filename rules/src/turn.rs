@@ -43,21 +43,24 @@ impl std::error::Error for WholeTurnError {}
 impl Position {
     /// One step of the turn is done.
     #[inline]
-    pub(super) fn end_step(&mut self) {
+    pub(super) fn end_step<const H: bool>(&mut self) {
         if self.steps_left > 1 {
             self.steps_left -= 1;
         } else {
-            self.end_turn();
+            self.end_turn::<H>();
         }
     }
 
-    /// Hands the move to the next seat still in the game.
-    pub(super) fn end_turn(&mut self) {
-        for sq in self.cooling {
-            self.board_hash ^= KEYS.cooling[sq.index()];
-        }
-        for sq in self.moved {
-            self.board_hash ^= KEYS.cooling[sq.index()] ^ KEYS.moved[sq.index()];
+    /// Hands the move to the next seat still in the game (`H`: keep the
+    /// hash).
+    pub(super) fn end_turn<const H: bool>(&mut self) {
+        if H {
+            for sq in self.cooling {
+                self.board_hash ^= KEYS.cooling[sq.index()];
+            }
+            for sq in self.moved {
+                self.board_hash ^= KEYS.cooling[sq.index()] ^ KEYS.moved[sq.index()];
+            }
         }
         self.cooling = self.moved;
         self.moved = super::bitboard::Bitboard::EMPTY;
@@ -73,11 +76,11 @@ impl Position {
 
     /// Removes a seat's whole team (its sorcerer was hit); returns the
     /// squares its sorcerer, dwarf and troll stood on.
-    pub(super) fn eliminate(&mut self, seat: Seat) -> [u8; 3] {
+    pub(super) fn eliminate<const H: bool>(&mut self, seat: Seat) -> [u8; 3] {
         let mut removed = [super::make::NONE; 3];
         for kind in Kind::ALL {
             if let Some(sq) = (self.seats[seat.index()] & self.kinds[kind.index()]).lowest() {
-                self.remove_team_piece(seat, kind, sq);
+                self.remove_team_piece::<H>(seat, kind, sq);
                 removed[kind.index()] = sq.index() as u8;
             }
         }
@@ -135,7 +138,7 @@ impl Position {
             return false;
         };
         let mut list = super::movegen::StepList::new();
-        self.troll_steps(troll, self.empty(), &mut list);
+        self.troll_steps(troll, self.empty(), &mut |s| list.push(s));
         list.iter().any(|&s| {
             self.throw_victim(s)
                 .is_some_and(|victim| victim != self.side)
