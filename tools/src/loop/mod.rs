@@ -529,7 +529,10 @@ pub fn main(cfg: &Config) -> i32 {
     let ended = run(cfg, &mut |line| eprintln!("{line}"));
     match ended {
         Ok(e) => {
-            if let Ok(Some(m)) = Manifest::load(&cfg.dir) {
+            // A shard's task says what it played; the table is the loop's.
+            if cfg.shard.is_none()
+                && let Ok(Some(m)) = Manifest::load(&cfg.dir)
+            {
                 print!("{}", table(&m));
             }
             match e {
