@@ -79,34 +79,13 @@ impl Shards {
         round: &Round,
         say: &mut dyn FnMut(&str),
     ) -> Result<Option<Ended>, String> {
-        if let Some((k, _)) = cfg.shard {
-            if !self.done(k) {
-                self.play_shard(cfg, s, round, k, say)?;
-            }
-            return Ok(Some(Ended::Shard));
-        }
-        let missing: Vec<u32> = (0..self.count).filter(|&k| !self.done(k)).collect();
-        if missing.is_empty() {
-            return Ok(None);
-        }
-        if cfg.coordinate {
-            say(&format!(
-                "round {}: gate shards missing: {} of {} (play them with --shard K/{})",
-                self.round,
-                missing
-                    .iter()
-                    .map(u32::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                self.count,
-                self.count
-            ));
-            return Ok(Some(Ended::ShardsMissing));
-        }
-        for k in missing {
-            self.play_shard(cfg, s, round, k, say)?;
-        }
-        Ok(None)
+        super::play_shards(
+            cfg,
+            ("gate", self.round, self.count),
+            |k| self.done(k),
+            say,
+            |k, say| self.play_shard(cfg, s, round, k, say),
+        )
     }
 
     /// The tournament of `players` seats, shard `k`: the new network

@@ -106,6 +106,46 @@ pub enum Ended {
     ShardsMissing,
 }
 
+/// Plays what `cfg` asks of a sharded step of round `round` (`what`:
+/// "self-play" or "gate"): its one shard (`--shard`), or every missing
+/// one, each by `play`; stops with `Some` when the run ends here (a shard
+/// played, or shards missing under `--coordinate`), `None` once every
+/// shard is done.
+fn play_shards(
+    cfg: &Config,
+    (what, round, count): (&str, u32, u32),
+    done: impl Fn(u32) -> bool,
+    say: &mut dyn FnMut(&str),
+    mut play: impl FnMut(u32, &mut dyn FnMut(&str)) -> Result<(), String>,
+) -> Result<Option<Ended>, String> {
+    if let Some((k, _)) = cfg.shard {
+        if done(k) {
+            say(&format!(
+                "round {round}: {what} shard {k}/{count} is done already"
+            ));
+        } else {
+            play(k, say)?;
+        }
+        return Ok(Some(Ended::Shard));
+    }
+    let missing: Vec<u32> = (0..count).filter(|&k| !done(k)).collect();
+    if missing.is_empty() {
+        return Ok(None);
+    }
+    if cfg.coordinate {
+        let list: Vec<String> = missing.iter().map(u32::to_string).collect();
+        say(&format!(
+            "round {round}: {what} shards missing: {} of {count} (play them with --shard K/{count})",
+            list.join(", ")
+        ));
+        return Ok(Some(Ended::ShardsMissing));
+    }
+    for k in missing {
+        play(k, say)?;
+    }
+    Ok(None)
+}
+
 /// Writes `bytes` to `path` through `<path>.tmp` and a rename.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
     let tmp = tmp_path(path);
