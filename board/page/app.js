@@ -753,7 +753,7 @@ function drawControls(st) {
 function drawStatus(st) {
   const status = $("status"), text = $("status-text");
   const out = personsOut(st);
-  if (st.gameover) text.textContent = "Game over";
+  if (st.gameover) text.textContent = st.drawn ? "Game over: drawn" : "Game over";
   else if (st.side) {
     const who = seatOf(st.side);
     const whoWord = who && who.engine ? "engine" : standInWords(who) || (mine(who, st) ? "you" : personWord(who));
@@ -909,12 +909,12 @@ function drawSeatList(st) {
   if (!story) return;
   for (const s of st.seats) {
     const li = document.createElement("li");
-    const place = story.places[s.seat];
+    const place = st.drawn ? st.places[s.seat] : story.places[s.seat];
     const out = story.outOrder.includes(s.seat);
     li.dataset.seat = s.seat;
     li.dataset.place = place ? String(place) : "";
     li.className = (out ? "out" : "") + (st.side === s.seat && !st.gameover ? " to-move" : "") +
-      (st.gameover && place === 1 ? " winner" : "");
+      (st.gameover && !st.drawn && place === 1 ? " winner" : "");
     const sw = document.createElement("span");
     sw.className = "swatch";
     sw.style.background = SEAT_COLOUR[s.seat];
@@ -927,6 +927,7 @@ function drawSeatList(st) {
       || (!mine(s, st) ? personWord(s) : s.invited ? `you, ${personWord(s)}` : atTable ? "you" : personWord(s));
     let state = "";
     if (out) state = ` — out, ${ORDINAL[place]}`;
+    else if (st.drawn) state = ` — drawn, shares ${ORDINAL[place]}`;
     else if (st.gameover && place === 1) state = " — wins";
     else if (st.side === s.seat) state = " — to move";
     li.append(sw, name, document.createTextNode(` (${who})${state}`));
@@ -992,18 +993,39 @@ function drawBanner(st) {
   banner.dataset.winner = st.winner || "";
   $("notices").classList.remove("at-bottom");
   if (!st.gameover) return;
-  $("banner-title").textContent = `${SEAT_NAME[st.winner] || st.winner} wins!`;
   let last = null;
   for (const t of story ? story.turns : []) for (const e of t.events) if (e.out.length) last = e;
-  $("banner-reason").textContent = last ? `The end: ${sentence(last, story.places)}`
-    : "Only one sorcerer was on the board.";
+  if (st.drawn) {
+    // The board's draw rules ended a game no person was left playing.
+    $("banner-title").textContent = "Drawn";
+    $("banner-reason").textContent = drawnWords(st.drawn);
+    last = null;
+  } else {
+    $("banner-title").textContent = `${SEAT_NAME[st.winner] || st.winner} wins!`;
+    $("banner-reason").textContent = last ? `The end: ${sentence(last, story.places)}`
+      : "Only one sorcerer was on the board.";
+  }
   // Over the board's bottom when the last kill is in its top half, so
   // that the banner hides no part of the end.
   const at = last && (last.landing || last.to);
   $("notices").classList.toggle("at-bottom", !!at && centre(at)[1] < 504 / 2);
-  const order = Object.entries(story ? story.places : {}).sort((a, b) => a[1] - b[1]);
+  const places = st.drawn ? st.places : story ? story.places : {};
+  const order = Object.entries(places).sort((a, b) => a[1] - b[1]);
   $("banner-places").textContent = order.length > 1
     ? "Places: " + order.map(([s, p]) => `${ORDINAL[p]} ${SEAT_NAME[s]}`).join(" · ") : "";
+}
+
+// Why the board's draw rules ended the game (`turn limit 200`,
+// `repetition 3`), in words.
+function drawnWords(reason) {
+  const seats = "the seats still in share the places left";
+  if (reason.startsWith("repetition ")) {
+    return `With no person left playing, a position came up ${reason.slice(11)} times: ${seats}.`;
+  }
+  if (reason.startsWith("turn limit ")) {
+    return `With no person left playing, the game passed turn ${reason.slice(11)}: ${seats}.`;
+  }
+  return `Drawn (${reason}): ${seats}.`;
 }
 
 // ----- the move list, browsing earlier positions -----
