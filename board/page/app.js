@@ -747,6 +747,8 @@ function drawControls(st) {
   $("review-row").classList.toggle("hidden", role === "spectator");
   // Every person out: the engines play on, at full speed if asked.
   $("finish-fast").classList.toggle("hidden", role !== "host" || !personsOut(st).length || st.pace === "none");
+  // Or ends the game there, the seats still in sharing the places left.
+  $("end-here").classList.toggle("hidden", role !== "host" || !personsOut(st).length);
   $("hint").classList.toggle("hidden", role === "spectator");
 }
 
@@ -996,9 +998,12 @@ function drawBanner(st) {
   let last = null;
   for (const t of story ? story.turns : []) for (const e of t.events) if (e.out.length) last = e;
   if (st.drawn) {
-    // The board's draw rules ended a game no person was left playing.
+    // The board's draw rules, or the host, ended a game no person was
+    // left playing.
     $("banner-title").textContent = "Drawn";
-    $("banner-reason").textContent = drawnWords(st.drawn);
+    $("banner-reason").textContent = st.ended_here
+      ? "The host ended the game with the places so far: the seats still in share the places left."
+      : drawnWords(st.drawn);
     last = null;
   } else {
     $("banner-title").textContent = `${SEAT_NAME[st.winner] || st.winner} wins!`;
@@ -1026,6 +1031,13 @@ function drawnWords(reason) {
     return `With no person left playing, the game passed turn ${reason.slice(11)}: ${seats}.`;
   }
   return `Drawn (${reason}): ${seats}.`;
+}
+
+// The host ends the game once every person is out: the places so far.
+async function endHere() {
+  if (!game) return;
+  try { render(await api("POST", `/api/games/${game.id}/end`, {})); }
+  catch (e) { showError(`End: ${e.message}`, false); }
 }
 
 // ----- the move list, browsing earlier positions -----
@@ -1401,7 +1413,7 @@ function keepGame(st) {
   const kept = {
     id: st.id, start: st.start, pace: st.pace, role: st.you ? st.you.role : "host",
     steps: st.turns.flatMap((t) => t.steps),
-    seats: st.seats.map(keptSeat),
+    seats: st.seats.map(keptSeat), ended: !!st.ended_here,
   };
   try { localStorage.setItem(KEPT, JSON.stringify(kept)); } catch (e) { /* private mode: not kept */ }
 }
@@ -1433,7 +1445,7 @@ async function keptState() {
   // A guest's or a spectator's game is the host's to start again.
   if (k.role && k.role !== "host") return null;
   try {
-    return await api("POST", "/api/games", { spn: k.start, moves: k.steps.join(" "), seats: k.seats, pace: k.pace });
+    return await api("POST", "/api/games", { spn: k.start, moves: k.steps.join(" "), seats: k.seats, pace: k.pace, ended: !!k.ended });
   } catch (e) {
     try { localStorage.removeItem(KEPT); } catch (e2) { /* nothing kept */ }
     return null;
@@ -1779,6 +1791,7 @@ function wire() {
   setInterval(drawClocks, 250);
   $("next-step").addEventListener("click", nextStep);
   $("finish-fast").addEventListener("click", () => { $("pace").value = "none"; setPace(); });
+  $("end-here").addEventListener("click", endHere);
   $("help-open").addEventListener("click", () => showHelp(true));
   window.addEventListener("hashchange", addressChanged);
   // A reload or a closed tab keeps the running clock as it stands.

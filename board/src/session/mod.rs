@@ -283,8 +283,11 @@ pub struct Session {
     running: Option<Running>,
     /// The latest time the machine was told (the clocks shown as of it).
     seen: Duration,
-    /// The board's draw rules ended the game here ([`limit`]).
+    /// The board's draw rules ended the game here ([`limit`]), or the
+    /// host did ([`Session::end_here`]).
     drawn: Option<Reason>,
+    /// The host ended the game with the places so far.
+    ended_here: bool,
 }
 
 impl Session {
@@ -327,6 +330,7 @@ impl Session {
             running: None,
             seen: now,
             drawn: None,
+            ended_here: false,
         };
         s.advance(now);
         s
@@ -432,7 +436,14 @@ impl Session {
     /// Judges the game where it stands by the board's draw rules: a turn
     /// being shown is dropped when they end it.
     fn judge(&mut self) {
-        let drawn = limit::adjudicated(&self.game, &self.seats);
+        let drawn = if self.ended_here {
+            // An unfinished game's record's own ending (board_record).
+            Some(Reason::TurnLimit(
+                self.game.position().turn().saturating_sub(1),
+            ))
+        } else {
+            limit::adjudicated(&self.game, &self.seats)
+        };
         if drawn != self.drawn {
             self.drawn = drawn;
             if self.drawn.is_some() {
@@ -613,6 +624,7 @@ impl Session {
             undo_turn(&mut game);
         }
         self.cancel(now);
+        self.ended_here = false;
         if self.engine == Engine::Stopped && self.error.is_none() {
             // Stopped when the game ended: the game goes on again.
             self.start_engine();
@@ -629,6 +641,41 @@ impl Session {
         if self.engine == Engine::Up {
             self.error = None;
         }
+        self.bump();
+        self.advance(now);
+        Ok(())
+    }
+
+    /// The host ends the game with the places so far, once no person is
+    /// left playing it: the turn under way is taken back (as the record of
+    /// an unfinished game cuts it), the seats still in share the places
+    /// not yet given, and the game is drawn by a turn limit at its last
+    /// whole turn, as its record says. A take-back plays on.
+    pub fn end_here(&mut self, now: Duration) -> Result<(), Refusal> {
+        if self.over() {
+            return Err(Refusal::GameOver);
+        }
+        if limit::person_playing(&self.game, &self.seats) {
+            return Err(Refusal::Forbidden(
+                "a person still plays this game: it ends only once every person is out".into(),
+            ));
+        }
+        self.clock_check(now);
+        self.cancel(now);
+        let mut game = self.game.clone();
+        splut_play::record::cut_to_whole_turns(&mut game);
+        if game.steps().len() != self.game.steps().len() {
+            self.game = game;
+            self.last_step = None;
+            let left = self.game.steps().len();
+            self.evals.retain(|e| e.step <= left);
+        }
+        // The turns taken back were not played for anyone.
+        let turn = self.game.position().turn();
+        for c in &mut self.seats {
+            c.stood_in.retain(|&t| t < turn);
+        }
+        self.ended_here = true;
         self.bump();
         self.advance(now);
         Ok(())

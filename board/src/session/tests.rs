@@ -1063,3 +1063,67 @@ fn engines_left_alone_draw_past_turn_200() {
     let games = splut_play::record::parse_records(&s.record()).unwrap();
     assert_eq!(splut_play::record::validate(&games[0]), Ok(()));
 }
+
+#[test]
+fn the_host_ends_the_game_with_the_places_so_far_once_every_person_is_out() {
+    // Red's engine throws onto yellow, the person; then green's turn.
+    let start =
+        Position::from_spn("R/gTgDgS/5/3yS3/RyD6R/yT2R3/rD1rT2/rS2/1 r 3 10 - - -").unwrap();
+    let seats = vec![seat('r', true), seat('y', false), seat('g', true)];
+    let mut s = engine_plays_turns(start, seats.clone(), &[]);
+    let refused = s.end_here(ms(5));
+    assert!(matches!(refused, Err(Refusal::Forbidden(_))), "{refused:?}");
+    assert!(!s.over());
+
+    let mut s = engine_plays_turns(start, seats, &["e3e4*n"]);
+    assert_eq!(s.game().steps().len(), 1);
+    assert!(s.searching(), "the engine thinks for green");
+    commands(&mut s);
+    s.end_here(ms(100)).unwrap();
+    // The search is stopped, the engine quits, the seats still in share
+    // the first place and yellow keeps its third.
+    assert_eq!(sent(&mut s), vec!["stop".to_string()]);
+    assert!(s.over());
+    let st = state(&s);
+    assert_eq!(st["gameover"], true);
+    assert_eq!(st["ended_here"], true);
+    assert_eq!(st["drawn"], "turn limit 10");
+    assert_eq!(st["places"], json!({"r": 1, "g": 1, "y": 3}));
+    assert_eq!(s.places_text(), "r = g > y");
+    let games = splut_play::record::parse_records(&s.record()).unwrap();
+    assert_eq!(games[0].reason, splut_play::judge::Reason::TurnLimit(10));
+    assert_eq!(splut_play::record::validate(&games[0]), Ok(()));
+    assert_eq!(s.end_here(ms(110)), Err(Refusal::GameOver));
+    // The stopped search's late answer is dropped; then the engine quits.
+    s.engine_event(EngineEvent::Answer(Ok(vec!["a1a2".into()])), ms(120));
+    assert_eq!(commands(&mut s), vec![Command::Quit]);
+    // A take-back plays on.
+    s.take_back(ms(200)).unwrap();
+    assert!(!s.over());
+    assert_eq!(state(&s)["ended_here"], false);
+}
+
+#[test]
+fn ending_the_game_mid_turn_takes_that_turn_back() {
+    // Engines only, step by step: green's turn stops after its first step.
+    let game = Game::new(Position::start(2).unwrap());
+    let seats = vec![seat('r', true), seat('g', true)];
+    let mut s = Session::new(3, game, seats, Levels::default(), PAUSE, Pace::Step, ms(0));
+    for (i, turn) in [vec!["e2e3"], vec!["e8e7", "e7e8"]].into_iter().enumerate() {
+        let turn = turn.into_iter().map(String::from).collect();
+        s.engine_event(EngineEvent::Answer(Ok(turn)), ms(10 * i as u64));
+        s.next(ms(10 * i as u64 + 5)).unwrap();
+    }
+    assert_eq!(s.game().steps().len(), 2);
+    assert_eq!(state(&s)["waiting"], true);
+    s.end_here(ms(50)).unwrap();
+    assert_eq!(s.game().steps().len(), 1);
+    let st = state(&s);
+    assert_eq!(
+        (st["waiting"].clone(), st["drawn"].clone()),
+        (json!(false), json!("turn limit 1"))
+    );
+    assert_eq!(s.places_text(), "r = g");
+    let games = splut_play::record::parse_records(&s.record()).unwrap();
+    assert_eq!(splut_play::record::validate(&games[0]), Ok(()));
+}

@@ -79,6 +79,8 @@ impl Serialize for Session {
         // Why the board's draw rules ended the game (`turn limit 200`,
         // `repetition 3`, as records write it), or null.
         m.serialize_entry("drawn", &self.drawn.as_ref().map(|r| r.to_string()))?;
+        // The host ended it with the places so far (`drawn` says where).
+        m.serialize_entry("ended_here", &self.ended_here)?;
         m.serialize_entry("winner", &pos.winner().map(|w| w.letter().to_string()))?;
         m.serialize_entry("legal_events", &choice_events(pos, &legal))?;
         m.serialize_entry("legal", &legal)?;

@@ -385,6 +385,12 @@ impl Session {
         })
     }
 
+    /// Ends the game with the places so far, once no person is left
+    /// playing it ([`splut_board::session::Session::end_here`]); the state.
+    pub fn end_here(&self) -> Result<serde_json::Value, Refusal> {
+        self.request(|m, now| m.end_here(now))
+    }
+
     /// Changes the pace of the engine's steps, at once; the state.
     pub fn set_pace(&self, pace: Pace) -> Result<serde_json::Value, Refusal> {
         self.request(|m, now| {
