@@ -747,13 +747,15 @@ function drawControls(st) {
   $("review-row").classList.toggle("hidden", role === "spectator");
   // Every person out: the engines play on, at full speed if asked.
   $("finish-fast").classList.toggle("hidden", role !== "host" || !personsOut(st).length || st.pace === "none");
+  // Or ends the game there, the seats still in sharing the places left.
+  $("end-here").classList.toggle("hidden", role !== "host" || !personsOut(st).length);
   $("hint").classList.toggle("hidden", role === "spectator");
 }
 
 function drawStatus(st) {
   const status = $("status"), text = $("status-text");
   const out = personsOut(st);
-  if (st.gameover) text.textContent = "Game over";
+  if (st.gameover) text.textContent = st.drawn ? "Game over: drawn" : "Game over";
   else if (st.side) {
     const who = seatOf(st.side);
     const whoWord = who && who.engine ? "engine" : standInWords(who) || (mine(who, st) ? "you" : personWord(who));
@@ -909,12 +911,12 @@ function drawSeatList(st) {
   if (!story) return;
   for (const s of st.seats) {
     const li = document.createElement("li");
-    const place = story.places[s.seat];
+    const place = st.drawn ? st.places[s.seat] : story.places[s.seat];
     const out = story.outOrder.includes(s.seat);
     li.dataset.seat = s.seat;
     li.dataset.place = place ? String(place) : "";
     li.className = (out ? "out" : "") + (st.side === s.seat && !st.gameover ? " to-move" : "") +
-      (st.gameover && place === 1 ? " winner" : "");
+      (st.gameover && !st.drawn && place === 1 ? " winner" : "");
     const sw = document.createElement("span");
     sw.className = "swatch";
     sw.style.background = SEAT_COLOUR[s.seat];
@@ -927,6 +929,7 @@ function drawSeatList(st) {
       || (!mine(s, st) ? personWord(s) : s.invited ? `you, ${personWord(s)}` : atTable ? "you" : personWord(s));
     let state = "";
     if (out) state = ` — out, ${ORDINAL[place]}`;
+    else if (st.drawn) state = ` — drawn, shares ${ORDINAL[place]}`;
     else if (st.gameover && place === 1) state = " — wins";
     else if (st.side === s.seat) state = " — to move";
     li.append(sw, name, document.createTextNode(` (${who})${state}`));
@@ -992,18 +995,49 @@ function drawBanner(st) {
   banner.dataset.winner = st.winner || "";
   $("notices").classList.remove("at-bottom");
   if (!st.gameover) return;
-  $("banner-title").textContent = `${SEAT_NAME[st.winner] || st.winner} wins!`;
   let last = null;
   for (const t of story ? story.turns : []) for (const e of t.events) if (e.out.length) last = e;
-  $("banner-reason").textContent = last ? `The end: ${sentence(last, story.places)}`
-    : "Only one sorcerer was on the board.";
+  if (st.drawn) {
+    // The board's draw rules, or the host, ended a game no person was
+    // left playing.
+    $("banner-title").textContent = "Drawn";
+    $("banner-reason").textContent = st.ended_here
+      ? "The host ended the game with the places so far: the seats still in share the places left."
+      : drawnWords(st.drawn);
+    last = null;
+  } else {
+    $("banner-title").textContent = `${SEAT_NAME[st.winner] || st.winner} wins!`;
+    $("banner-reason").textContent = last ? `The end: ${sentence(last, story.places)}`
+      : "Only one sorcerer was on the board.";
+  }
   // Over the board's bottom when the last kill is in its top half, so
   // that the banner hides no part of the end.
   const at = last && (last.landing || last.to);
   $("notices").classList.toggle("at-bottom", !!at && centre(at)[1] < 504 / 2);
-  const order = Object.entries(story ? story.places : {}).sort((a, b) => a[1] - b[1]);
+  const places = st.drawn ? st.places : story ? story.places : {};
+  const order = Object.entries(places).sort((a, b) => a[1] - b[1]);
   $("banner-places").textContent = order.length > 1
     ? "Places: " + order.map(([s, p]) => `${ORDINAL[p]} ${SEAT_NAME[s]}`).join(" · ") : "";
+}
+
+// Why the board's draw rules ended the game (`turn limit 200`,
+// `repetition 3`), in words.
+function drawnWords(reason) {
+  const seats = "the seats still in share the places left";
+  if (reason.startsWith("repetition ")) {
+    return `With no person left playing, a position came up ${reason.slice(11)} times: ${seats}.`;
+  }
+  if (reason.startsWith("turn limit ")) {
+    return `With no person left playing, the game passed turn ${reason.slice(11)}: ${seats}.`;
+  }
+  return `Drawn (${reason}): ${seats}.`;
+}
+
+// The host ends the game once every person is out: the places so far.
+async function endHere() {
+  if (!game) return;
+  try { render(await api("POST", `/api/games/${game.id}/end`, {})); }
+  catch (e) { showError(`End: ${e.message}`, false); }
 }
 
 // ----- the move list, browsing earlier positions -----
@@ -1379,7 +1413,7 @@ function keepGame(st) {
   const kept = {
     id: st.id, start: st.start, pace: st.pace, role: st.you ? st.you.role : "host",
     steps: st.turns.flatMap((t) => t.steps),
-    seats: st.seats.map(keptSeat),
+    seats: st.seats.map(keptSeat), ended: !!st.ended_here,
   };
   try { localStorage.setItem(KEPT, JSON.stringify(kept)); } catch (e) { /* private mode: not kept */ }
 }
@@ -1411,7 +1445,7 @@ async function keptState() {
   // A guest's or a spectator's game is the host's to start again.
   if (k.role && k.role !== "host") return null;
   try {
-    return await api("POST", "/api/games", { spn: k.start, moves: k.steps.join(" "), seats: k.seats, pace: k.pace });
+    return await api("POST", "/api/games", { spn: k.start, moves: k.steps.join(" "), seats: k.seats, pace: k.pace, ended: !!k.ended });
   } catch (e) {
     try { localStorage.removeItem(KEPT); } catch (e2) { /* nothing kept */ }
     return null;
@@ -1757,6 +1791,7 @@ function wire() {
   setInterval(drawClocks, 250);
   $("next-step").addEventListener("click", nextStep);
   $("finish-fast").addEventListener("click", () => { $("pace").value = "none"; setPace(); });
+  $("end-here").addEventListener("click", endHere);
   $("help-open").addEventListener("click", () => showHelp(true));
   window.addEventListener("hashchange", addressChanged);
   // A reload or a closed tab keeps the running clock as it stands.

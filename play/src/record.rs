@@ -642,6 +642,18 @@ pub fn board_record_clocked(
     } else {
         Reason::TurnLimit(game.position().turn().saturating_sub(1))
     };
+    board_record_ended(&game, seats, clock, reason)
+}
+
+/// [`board_record_clocked`] of a game a judge ended where it stands (the
+/// board's draw rules: a repetition may end it within a turn), with that
+/// reason and every step.
+pub fn board_record_ended(
+    game: &Game,
+    seats: &[(Seat, Participant)],
+    clock: Option<(u64, u64)>,
+    reason: Reason,
+) -> GameRecord {
     let labels = Labels {
         number: 1,
         seats: seats.iter().map(|(s, p)| (*s, p.name())).collect(),
@@ -650,7 +662,7 @@ pub fn board_record_clocked(
         opening_steps: 0,
         time_control: board_time_control(seats, clock),
     };
-    GameRecord::new(labels, &game, reason)
+    GameRecord::new(labels, game, reason)
 }
 
 /// Most characters of a reader's error a board's refusal quotes.

@@ -146,7 +146,7 @@ async function route(method, url, body) {
   }
   if (method === 'DELETE' && action === undefined) return session('close', id);
   if (method === 'POST' && (action === 'hint' || action === 'review')) return analyse(action, id, body);
-  const calls = { 'GET positions': 'positions', 'GET record': 'record', 'POST step': 'step', 'POST takeback': 'takeback', 'POST restart': 'restart', 'POST pace': 'pace', 'POST next': 'next' };
+  const calls = { 'GET positions': 'positions', 'GET record': 'record', 'POST step': 'step', 'POST takeback': 'takeback', 'POST restart': 'restart', 'POST pace': 'pace', 'POST next': 'next', 'POST end': 'end' };
   const call = calls[`${method} ${action}`];
   if (!call) throw new Refusal('no such API route or method');
   return session(call, id, body === undefined ? '' : JSON.stringify(body));

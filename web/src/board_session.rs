@@ -132,6 +132,7 @@ impl BoardSession {
                 g.set_pace(b.pace, now);
             }
             "next" => g.next(now)?,
+            "end" => g.end_here(now)?,
             "close" => {
                 self.close();
                 return Ok(json!({ "closed": true }));
@@ -181,7 +182,11 @@ impl BoardSession {
         self.close();
         let id = self.next_id;
         self.next_id += 1;
-        let g = Session::new(id, game, seats, self.levels, STEP_PAUSE, req.pace, now);
+        let mut g = Session::new(id, game, seats, self.levels, STEP_PAUSE, req.pace, now);
+        if req.ended {
+            // Refused only if it cannot end (over already, a person in).
+            let _ = g.end_here(now);
+        }
         let state = serde_json::to_value(&g).unwrap_or(Value::Null);
         self.game = Some(g);
         Ok(state)

@@ -165,7 +165,7 @@ impl Session {
     pub(super) fn clock_sync(&mut self, now: Duration) -> bool {
         self.seen = self.seen.max(now);
         let pos = self.game.position();
-        let mover = (!pos.is_game_over()).then(|| (pos.turn(), pos.side_to_move().letter()));
+        let mover = (!self.over()).then(|| (pos.turn(), pos.side_to_move().letter()));
         if let Some(r) = self.running.take() {
             if Some((r.turn, r.seat)) == mover {
                 self.running = Some(r);

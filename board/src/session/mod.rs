@@ -16,6 +16,7 @@ pub mod analysis;
 pub mod clock;
 pub mod config;
 pub mod levels;
+pub mod limit;
 pub mod new_game;
 pub mod refusal;
 pub mod requests;
@@ -28,8 +29,8 @@ use clock::{Running, SeatClock};
 use levels::{Level, Levels};
 pub use refusal::Refusal;
 use serde::{Deserialize, Serialize};
-use splut_play::judge::Forfeit;
-use splut_play::record::{Participant, Strength, board_record_clocked};
+use splut_play::judge::{Forfeit, Reason};
+use splut_play::record::{Participant, Strength, board_record_clocked, board_record_ended};
 use splut_rules::{Game, Position, Seat};
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -282,6 +283,11 @@ pub struct Session {
     running: Option<Running>,
     /// The latest time the machine was told (the clocks shown as of it).
     seen: Duration,
+    /// The board's draw rules ended the game here ([`limit`]), or the
+    /// host did ([`Session::end_here`]).
+    drawn: Option<Reason>,
+    /// The host ended the game with the places so far.
+    ended_here: bool,
 }
 
 impl Session {
@@ -323,6 +329,8 @@ impl Session {
             info_pending: false,
             running: None,
             seen: now,
+            drawn: None,
+            ended_here: false,
         };
         s.advance(now);
         s
@@ -408,6 +416,44 @@ impl Session {
         self.game.positions().get(s.step)
     }
 
+    /// Whether the game is over: by the rules, or drawn by the board's
+    /// draw rules ([`limit`]).
+    pub fn over(&self) -> bool {
+        self.game.position().is_game_over() || self.drawn.is_some()
+    }
+
+    /// Why the board's draw rules ended the game, if they did.
+    pub fn drawn(&self) -> Option<&Reason> {
+        self.drawn.as_ref()
+    }
+
+    /// The places as the game ended, or so far: the seats still in share
+    /// the first place they have not yet been given after a draw.
+    pub fn places_text(&self) -> String {
+        self.game.places().to_string()
+    }
+
+    /// Judges the game where it stands by the board's draw rules: a turn
+    /// being shown is dropped when they end it.
+    fn judge(&mut self) {
+        let drawn = if self.ended_here {
+            // An unfinished game's record's own ending (board_record).
+            Some(Reason::TurnLimit(
+                self.game.position().turn().saturating_sub(1),
+            ))
+        } else {
+            limit::adjudicated(&self.game, &self.seats)
+        };
+        if drawn != self.drawn {
+            self.drawn = drawn;
+            if self.drawn.is_some() {
+                self.showing = None;
+                self.waiting = false;
+            }
+            self.bump();
+        }
+    }
+
     fn bump(&mut self) {
         self.version += 1;
         // Every version shows the engine's last `info`.
@@ -417,7 +463,7 @@ impl Session {
     /// The seat to move, if it is the engine's and it may play.
     fn engine_to_move(&self) -> Option<&SeatConfig> {
         let pos = self.game.position();
-        if pos.is_game_over() || self.error.is_some() || self.closed {
+        if self.over() || self.error.is_some() || self.closed {
             return None;
         }
         let side = pos.side_to_move().letter();
@@ -458,7 +504,7 @@ impl Session {
     /// when the game is over, the seat is no friend's or another took it.
     pub fn sit(&mut self, seat: char, name: &str) -> Result<(), Refusal> {
         let name = seat_name(name)?;
-        if self.game().position().is_game_over() {
+        if self.over() {
             return Err(Refusal::GameOver);
         }
         let c = self
@@ -525,10 +571,10 @@ impl Session {
                 "{e} (restart the engine first)"
             )));
         }
-        let pos = self.game.position();
-        if pos.is_game_over() {
+        if self.over() {
             return Err(Refusal::GameOver);
         }
+        let pos = self.game.position();
         if !pos.legal_step_vec().iter().any(|s| s.to_string() == text) {
             return Err(Refusal::IllegalStep(format!(
                 "'{}' is not a legal step here",
@@ -550,6 +596,7 @@ impl Session {
         self.game = game;
         self.last_step = Some(text.to_string());
         self.bump();
+        self.judge();
         self.advance(now);
         Ok(())
     }
@@ -577,6 +624,7 @@ impl Session {
             undo_turn(&mut game);
         }
         self.cancel(now);
+        self.ended_here = false;
         if self.engine == Engine::Stopped && self.error.is_none() {
             // Stopped when the game ended: the game goes on again.
             self.start_engine();
@@ -593,6 +641,41 @@ impl Session {
         if self.engine == Engine::Up {
             self.error = None;
         }
+        self.bump();
+        self.advance(now);
+        Ok(())
+    }
+
+    /// The host ends the game with the places so far, once no person is
+    /// left playing it: the turn under way is taken back (as the record of
+    /// an unfinished game cuts it), the seats still in share the places
+    /// not yet given, and the game is drawn by a turn limit at its last
+    /// whole turn, as its record says. A take-back plays on.
+    pub fn end_here(&mut self, now: Duration) -> Result<(), Refusal> {
+        if self.over() {
+            return Err(Refusal::GameOver);
+        }
+        if limit::person_playing(&self.game, &self.seats) {
+            return Err(Refusal::Forbidden(
+                "a person still plays this game: it ends only once every person is out".into(),
+            ));
+        }
+        self.clock_check(now);
+        self.cancel(now);
+        let mut game = self.game.clone();
+        splut_play::record::cut_to_whole_turns(&mut game);
+        if game.steps().len() != self.game.steps().len() {
+            self.game = game;
+            self.last_step = None;
+            let left = self.game.steps().len();
+            self.evals.retain(|e| e.step <= left);
+        }
+        // The turns taken back were not played for anyone.
+        let turn = self.game.position().turn();
+        for c in &mut self.seats {
+            c.stood_in.retain(|&t| t < turn);
+        }
+        self.ended_here = true;
         self.bump();
         self.advance(now);
         Ok(())
@@ -806,6 +889,7 @@ impl Session {
     /// over), the clocks kept up with it: a turn that ends is charged, and
     /// a clock found run out has the engine asked for the rest of its turn.
     fn advance(&mut self, now: Duration) {
+        self.judge();
         self.clock_sync(now);
         // Each pass plays at most one turn's end; a few are plenty.
         for _ in 0..4 {
@@ -837,7 +921,7 @@ impl Session {
                 // A stopped search's answer comes first.
                 return;
             }
-            if self.game.position().is_game_over() {
+            if self.over() {
                 // A finished game needs no engine; a take-back starts one.
                 self.out.push_back(Command::Quit);
                 self.engine = Engine::Stopped;
@@ -883,6 +967,7 @@ impl Session {
             self.showing = Some(s);
         }
         self.bump();
+        self.judge();
     }
 
     /// Asks the engine for `seat`'s turn: its options, the game, `go`.
@@ -940,16 +1025,20 @@ impl Session {
 
 /// A game with these seats in the tournament records format, as
 /// [`Session::record`] writes it (for a host's kept games too).
-pub fn record_text(game: &Game, seats: &[SeatConfig]) -> String {
-    let clock = seats
+pub fn record_text(game: &Game, config: &[SeatConfig]) -> String {
+    let clock = config
         .iter()
         .find_map(|c| c.clock.as_ref())
         .map(|c| (c.base, c.increment));
-    let seats: Vec<(Seat, Participant)> = seats
+    let seats: Vec<(Seat, Participant)> = config
         .iter()
         .filter_map(|c| Seat::from_letter(c.seat).map(|s| (s, participant(c))))
         .collect();
-    board_record_clocked(game, &seats, clock).to_text()
+    match limit::adjudicated(game, config) {
+        Some(reason) => board_record_ended(game, &seats, clock, reason),
+        None => board_record_clocked(game, &seats, clock),
+    }
+    .to_text()
 }
 
 /// `position spn <start> moves <steps>`: `game` after its first `upto`

@@ -69,6 +69,11 @@ pub struct NewGame {
     pub lobby: bool,
     /// A clock for each person's seat (none: people play untimed).
     pub clock: Option<ClockIn>,
+    /// The host had ended the game with the places so far
+    /// ([`super::Session::end_here`]): a kept game taken up again ends
+    /// there again.
+    #[serde(default)]
+    pub ended: bool,
 }
 
 /// Bounds on a table's takeover time, in seconds.

@@ -965,3 +965,165 @@ fn a_kept_clock_is_taken_up_and_a_bad_one_refused() {
         assert!(refused(bad.clone(), json!({"engine": true})), "{bad}");
     }
 }
+
+/// A 2-player game from `start` with these seats at full speed, whose
+/// engine plays `turns` (each a turn's steps) as it is asked; the steps
+/// played.
+fn engine_plays_turns(start: Position, seats: Vec<SeatConfig>, turns: &[&str]) -> Session {
+    let mut s = Session::new(
+        9,
+        Game::new(start),
+        seats,
+        Levels::default(),
+        PAUSE,
+        Pace::None,
+        ms(0),
+    );
+    for (i, turn) in turns.iter().enumerate() {
+        commands(&mut s);
+        if s.over() {
+            break;
+        }
+        let steps: Vec<String> = turn.split(' ').map(String::from).collect();
+        if s.searching() {
+            s.engine_event(EngineEvent::Answer(Ok(steps)), ms(10 * i as u64));
+        } else {
+            for step in steps {
+                s.step(&step, ms(10 * i as u64)).unwrap();
+            }
+        }
+    }
+    s
+}
+
+/// The dwarfs shuffle on the e-file: after the first two turns, a cycle
+/// of four turns of three steps comes back to where it started.
+const SHUFFLE: [&str; 10] = [
+    "e2e3",
+    "e8e7 e7e8",
+    "e3e2 e2e3 e3e2",
+    "e8e7 e7e8 e8e7",
+    "e2e3 e3e2 e2e3",
+    "e7e8 e8e7 e7e8",
+    "e3e2 e2e3 e3e2",
+    "e8e7 e7e8 e8e7",
+    "e2e3 e3e2 e2e3",
+    "e7e8 e8e7 e7e8",
+];
+
+#[test]
+fn engines_left_alone_draw_by_repetition() {
+    let start = Position::start(2).unwrap();
+    let s = engine_plays_turns(start, vec![seat('r', true), seat('g', true)], &SHUFFLE);
+    // The position after step 13 comes a third time at step 25, within
+    // red's turn: the game ends there, the rest of the turn unplayed.
+    assert_eq!(s.game().steps().len(), 25);
+    assert!(s.over());
+    assert_eq!(s.drawn(), Some(&Reason::Repetition(3)));
+    let st = state(&s);
+    assert_eq!(st["gameover"], true);
+    assert_eq!(st["drawn"], "repetition 3");
+    assert_eq!(st["places"], json!({"r": 1, "g": 1}));
+    assert_eq!(st["engine_running"], false);
+    assert_eq!(s.places_text(), "r = g");
+    // Its record says so, and `splut replay` accepts it.
+    let record = s.record();
+    assert!(record.contains("repetition 3"), "{record}");
+    let games = splut_play::record::parse_records(&record).unwrap();
+    assert_eq!(splut_play::record::validate(&games[0]), Ok(()));
+
+    // A person still playing is never drawn: the rules have none.
+    let person = vec![seat('r', false), seat('g', true)];
+    let s = engine_plays_turns(start, person, &SHUFFLE);
+    assert_eq!((s.game().steps().len(), s.over()), (27, false));
+    assert_eq!(state(&s)["drawn"], Value::Null);
+    // One who left for good is out of it: the engine plays on and draws.
+    let mut left = vec![seat('r', false), seat('g', true)];
+    left[0].stand_in = true;
+    left[0].left = true;
+    let s = engine_plays_turns(start, left, &SHUFFLE);
+    assert_eq!(s.drawn(), Some(&Reason::Repetition(3)));
+}
+
+#[test]
+fn engines_left_alone_draw_past_turn_200() {
+    // The start at turn 200 (the SPN's fourth field), three steps a turn.
+    let spn = Position::start(2).unwrap().to_spn();
+    let mut fields: Vec<&str> = spn.split(' ').collect();
+    fields[2] = "3";
+    fields[3] = "200";
+    let start = Position::from_spn(&fields.join(" ")).unwrap();
+    assert_eq!(start.turn(), 200);
+    let turns = ["e2e3 e3e2 e2e3", "e8e7 e7e8 e8e7", "e3e2 e2e3 e3e2"];
+    let s = engine_plays_turns(start, vec![seat('r', true), seat('g', true)], &turns);
+    // Turn 200 (red's) is played out; turn 201 is not begun.
+    assert_eq!(s.game().steps().len(), 3);
+    assert_eq!(s.game().position().turn(), 201);
+    assert_eq!(s.drawn(), Some(&Reason::TurnLimit(200)));
+    let games = splut_play::record::parse_records(&s.record()).unwrap();
+    assert_eq!(splut_play::record::validate(&games[0]), Ok(()));
+}
+
+#[test]
+fn the_host_ends_the_game_with_the_places_so_far_once_every_person_is_out() {
+    // Red's engine throws onto yellow, the person; then green's turn.
+    let start =
+        Position::from_spn("R/gTgDgS/5/3yS3/RyD6R/yT2R3/rD1rT2/rS2/1 r 3 10 - - -").unwrap();
+    let seats = vec![seat('r', true), seat('y', false), seat('g', true)];
+    let mut s = engine_plays_turns(start, seats.clone(), &[]);
+    let refused = s.end_here(ms(5));
+    assert!(matches!(refused, Err(Refusal::Forbidden(_))), "{refused:?}");
+    assert!(!s.over());
+
+    let mut s = engine_plays_turns(start, seats, &["e3e4*n"]);
+    assert_eq!(s.game().steps().len(), 1);
+    assert!(s.searching(), "the engine thinks for green");
+    commands(&mut s);
+    s.end_here(ms(100)).unwrap();
+    // The search is stopped, the engine quits, the seats still in share
+    // the first place and yellow keeps its third.
+    assert_eq!(sent(&mut s), vec!["stop".to_string()]);
+    assert!(s.over());
+    let st = state(&s);
+    assert_eq!(st["gameover"], true);
+    assert_eq!(st["ended_here"], true);
+    assert_eq!(st["drawn"], "turn limit 10");
+    assert_eq!(st["places"], json!({"r": 1, "g": 1, "y": 3}));
+    assert_eq!(s.places_text(), "r = g > y");
+    let games = splut_play::record::parse_records(&s.record()).unwrap();
+    assert_eq!(games[0].reason, splut_play::judge::Reason::TurnLimit(10));
+    assert_eq!(splut_play::record::validate(&games[0]), Ok(()));
+    assert_eq!(s.end_here(ms(110)), Err(Refusal::GameOver));
+    // The stopped search's late answer is dropped; then the engine quits.
+    s.engine_event(EngineEvent::Answer(Ok(vec!["a1a2".into()])), ms(120));
+    assert_eq!(commands(&mut s), vec![Command::Quit]);
+    // A take-back plays on.
+    s.take_back(ms(200)).unwrap();
+    assert!(!s.over());
+    assert_eq!(state(&s)["ended_here"], false);
+}
+
+#[test]
+fn ending_the_game_mid_turn_takes_that_turn_back() {
+    // Engines only, step by step: green's turn stops after its first step.
+    let game = Game::new(Position::start(2).unwrap());
+    let seats = vec![seat('r', true), seat('g', true)];
+    let mut s = Session::new(3, game, seats, Levels::default(), PAUSE, Pace::Step, ms(0));
+    for (i, turn) in [vec!["e2e3"], vec!["e8e7", "e7e8"]].into_iter().enumerate() {
+        let turn = turn.into_iter().map(String::from).collect();
+        s.engine_event(EngineEvent::Answer(Ok(turn)), ms(10 * i as u64));
+        s.next(ms(10 * i as u64 + 5)).unwrap();
+    }
+    assert_eq!(s.game().steps().len(), 2);
+    assert_eq!(state(&s)["waiting"], true);
+    s.end_here(ms(50)).unwrap();
+    assert_eq!(s.game().steps().len(), 1);
+    let st = state(&s);
+    assert_eq!(
+        (st["waiting"].clone(), st["drawn"].clone()),
+        (json!(false), json!("turn limit 1"))
+    );
+    assert_eq!(s.places_text(), "r = g");
+    let games = splut_play::record::parse_records(&s.record()).unwrap();
+    assert_eq!(splut_play::record::validate(&games[0]), Ok(()));
+}

@@ -75,7 +75,12 @@ impl Serialize for Session {
         m.serialize_entry("board", &BoardView::of(pos))?;
         m.serialize_entry("side", &pos.side_to_move().letter().to_string())?;
         m.serialize_entry("steps_left", &pos.steps_left())?;
-        m.serialize_entry("gameover", &pos.is_game_over())?;
+        m.serialize_entry("gameover", &self.over())?;
+        // Why the board's draw rules ended the game (`turn limit 200`,
+        // `repetition 3`, as records write it), or null.
+        m.serialize_entry("drawn", &self.drawn.as_ref().map(|r| r.to_string()))?;
+        // The host ended it with the places so far (`drawn` says where).
+        m.serialize_entry("ended_here", &self.ended_here)?;
         m.serialize_entry("winner", &pos.winner().map(|w| w.letter().to_string()))?;
         m.serialize_entry("legal_events", &choice_events(pos, &legal))?;
         m.serialize_entry("legal", &legal)?;
@@ -84,7 +89,18 @@ impl Serialize for Session {
         m.serialize_entry("turns", &self.turns())?;
         // The places decided so far: each seat out, and the winner once
         // the game is over.
-        m.serialize_entry("places", &Places(self.game.places().decided().collect()))?;
+        // After a draw, the seats still in share the first place.
+        let places = self.game.places();
+        let places: Vec<(Seat, usize)> = if self.drawn.is_some() {
+            places
+                .seats()
+                .iter()
+                .filter_map(|&s| Some((s, places.place_of(s)?)))
+                .collect()
+        } else {
+            places.decided().collect()
+        };
+        m.serialize_entry("places", &Places(places))?;
         m.serialize_entry("last_step", &self.last_step)?;
         m.serialize_entry("thinking", &self.thinking)?;
         m.serialize_entry("evals", &self.evals)?;

@@ -505,6 +505,7 @@ impl Games {
             "restart" => who
                 .host_only("restart the engine")
                 .and_then(|_| s.restart_engine()),
+            "end" => who.host_only("end the game").and_then(|_| s.end_here()),
             _ => match Kind::named(action) {
                 Some(Kind::Hint) => {
                     own_turn(s, who).and_then(|_| self.analyse(s, Kind::Hint, body))
@@ -548,6 +549,11 @@ impl Games {
         })?;
         if let Some(old) = replaced {
             self.close(old, false);
+        }
+        if req.ended {
+            // A kept game the host had ended ends there again (refused
+            // only if it cannot: over already, or a person in it).
+            let _ = session.end_here();
         }
         let state = session.get(None, Duration::ZERO, &|| false);
         self.sessions().insert(id, session);

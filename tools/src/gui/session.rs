@@ -92,7 +92,8 @@ impl Session {
         // from the history) was not played here: it is not written as
         // finished, and the history does not list it again, unless it is
         // taken back and played to an end.
-        let over = game.position().is_game_over();
+        let over = game.position().is_game_over()
+            || splut_board::session::limit::adjudicated(&game, &seats).is_some();
         let machine = splut_board::session::Session::new(
             id,
             game,
@@ -277,8 +278,8 @@ impl Session {
             self.store.append(self.id, same, &new)?;
             g.saved.extend_from_slice(&now[same..]);
         }
-        if game.position().is_game_over() && !g.ended {
-            let result = game.places().to_string();
+        if g.machine.over() && !g.ended {
+            let result = g.machine.places_text();
             let end = Status::Finished {
                 result,
                 at: unix_now(),
@@ -339,7 +340,7 @@ impl Session {
     pub fn mover(&self) -> Option<(char, Vec<SeatConfig>)> {
         let g = self.lock();
         let pos = g.machine.game().position();
-        (!pos.is_game_over()).then(|| (pos.side_to_move().letter(), g.machine.seats().to_vec()))
+        (!g.machine.over()).then(|| (pos.side_to_move().letter(), g.machine.seats().to_vec()))
     }
 
     /// Time since the page last asked about this game.
@@ -382,6 +383,12 @@ impl Session {
             m.restart(now);
             Ok(())
         })
+    }
+
+    /// Ends the game with the places so far, once no person is left
+    /// playing it ([`splut_board::session::Session::end_here`]); the state.
+    pub fn end_here(&self) -> Result<serde_json::Value, Refusal> {
+        self.request(|m, now| m.end_here(now))
     }
 
     /// Changes the pace of the engine's steps, at once; the state.

@@ -2013,6 +2013,7 @@ fn notices_marks_and_a_person_out(host: Host) {
     b.wait_other_game(&id.to_string(), "the 4-player game");
     while b.js("return game.places.g === undefined && !game.gameover;") == true {
         assert!(!shown(&b, "#finish-fast"), "offered while Green plays");
+        assert!(!shown(&b, "#end-here"), "an end offered while Green plays");
         b.next_step();
     }
     b.wait(
@@ -2052,6 +2053,30 @@ fn notices_marks_and_a_person_out(host: Host) {
         );
         assert_eq!(seen["hint"], true, "{seen}");
         assert_eq!(seen["takeback"], true, "{seen}");
+        // The host ends it there: the seats still in share the places
+        // left, Green keeps its 4th. Step by step first, so that the
+        // engines do not end it meanwhile.
+        b.click("#pace option[value=\"step\"]");
+        b.wait(
+            "game.pace === 'step'",
+            Duration::from_secs(5),
+            "step by step",
+        );
+        if b.js("return game.gameover;") == true {
+            return;
+        }
+        b.click("#end-here");
+        let end = b.wait(
+            "game.gameover && !document.getElementById('banner').classList.contains('hidden') && {                title: document.getElementById('banner-title').textContent,                places: document.getElementById('banner-places').textContent }",
+            Duration::from_secs(10),
+            "the game ended with the places so far",
+        );
+        assert_eq!(end["title"], "Drawn", "{end}");
+        let places = end["places"].as_str().unwrap();
+        assert!(
+            places.contains("1st") && places.ends_with("4th Green"),
+            "{end}"
+        );
     }
 }
 

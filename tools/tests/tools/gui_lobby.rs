@@ -360,3 +360,32 @@ fn a_finished_table_leaves_the_lobby_and_a_listed_one_survives_kill_9() {
     // And the finished one is in the history, once.
     assert_eq!(ids(&gui.get("/api/history").json()), vec![over]);
 }
+
+#[test]
+fn a_game_the_host_ends_once_no_person_plays_is_kept_with_the_places_so_far() {
+    let gui = Gui::start(&[]);
+    // A person's game is not the host's to end.
+    let person =
+        gui.new_game(json!({"players": 2, "seats": [{"engine": false}, {"engine": true}]}));
+    let r = gui.post(&format!("/api/games/{}/end", person["id"]), "{}");
+    assert_eq!(r.status, 403, "{}", r.body);
+    // The engines' own game, step by step so that it stays at its start.
+    let st = gui.new_game(json!({
+        "players": 2, "pace": "step",
+        "seats": [{"engine": true, "movetime": 50}, {"engine": true, "movetime": 50}],
+    }));
+    let id = st["id"].as_u64().unwrap();
+    let r = gui.post(&format!("/api/games/{id}/end"), "{}");
+    assert_eq!(r.status, 200, "{}", r.body);
+    let st = r.json();
+    assert_eq!(
+        (st["gameover"].clone(), st["ended_here"].clone()),
+        (json!(true), json!(true))
+    );
+    assert_eq!(st["places"], json!({"r": 1, "g": 1}));
+    let games = gui.get("/api/history").json();
+    assert_eq!(ids(&games)[0], id);
+    assert_eq!(games["games"][0]["result"], "r = g");
+    let record = gui.get(&format!("/api/games/{id}/record")).body;
+    assert!(record.contains("[Reason turn limit 0]"), "{record}");
+}

@@ -317,3 +317,37 @@ fn a_clock_runs_out_on_the_static_board_too() {
         "{record}"
     );
 }
+
+#[test]
+fn the_host_ends_the_engines_game_here_and_a_reload_ends_it_again() {
+    let mut s = BoardSession::new();
+    let engines = r#"{"players": 2, "pace": "step", "seats": [
+        {"engine": true, "movetime": 50}, {"engine": true, "movetime": 50}]}"#;
+    let id = ok(&s.call("new_game", "", engines, ms(0)))["id"]
+        .as_u64()
+        .unwrap();
+    let st = ok(&s.call("end", &id.to_string(), "", ms(10)));
+    assert_eq!(
+        (st["gameover"].clone(), st["ended_here"].clone()),
+        (json!(true), json!(true))
+    );
+    assert_eq!(st["drawn"], "turn limit 0");
+    let record = ok(&s.call("record", &id.to_string(), "", ms(20)));
+    assert!(
+        record.as_str().unwrap().contains("[Reason turn limit 0]"),
+        "{record}"
+    );
+    // The page's kept game, taken up again after a reload.
+    let kept = r#"{"players": 2, "pace": "step", "ended": true, "seats": [
+        {"engine": true, "movetime": 50}, {"engine": true, "movetime": 50}]}"#;
+    let st = ok(&s.call("new_game", "", kept, ms(30)));
+    assert_eq!(
+        (st["gameover"].clone(), st["ended_here"].clone()),
+        (json!(true), json!(true))
+    );
+    // Not while a person plays.
+    let id = ok(&s.call("new_game", "", GAME, ms(40)))["id"]
+        .as_u64()
+        .unwrap();
+    assert!(refused(&s.call("end", &id.to_string(), "", ms(50))).contains("person"));
+}
