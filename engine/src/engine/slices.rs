@@ -222,8 +222,11 @@ impl PreparedSearch {
             lines,
             ..
         } = level;
+        // A slice that paused left its line as it stood (beyond the turn,
+        // or short of its end): the turn is cut and completed first, as
+        // without a level, whichever line the level then chooses.
         let outcome = Outcome {
-            turn: best.turn,
+            turn: self.search().complete_turn(&best.turn),
             info: best.info,
         };
         let outcome = skill::choose_turn(&self.search(), &skill, &settings, outcome, lines);
@@ -373,5 +376,43 @@ mod tests {
             pos.play(s);
         }
         assert_ne!(pos.side_to_move(), game.position().side_to_move());
+    }
+
+    /// A level stopped after slices that paused (`go ponder`, then `stop`,
+    /// in WebAssembly) answers with its own turn: the paused line is cut
+    /// where the turn ends (found by the protocol fuzzer: a 6-step
+    /// `bestturn` for a seat with 1 step left).
+    #[test]
+    fn a_level_stopped_after_paused_slices_answers_its_turn_only() {
+        let spn = "R/3/2gT2/4gS2/2R4gDR/3rS3/2rD2/2rT/R r 1 15 - e1 -";
+        let game = Game::new(Position::from_spn(spn).unwrap());
+        let limits = Limits {
+            ponder: true,
+            ..Limits::default()
+        };
+        for level in ["0", "6", "12", "19"] {
+            for slices in 1..6 {
+                let engine = Engine::with_options(&[("Skill Level", level)]).unwrap();
+                let mut search = engine.prepare(&game, &limits).unwrap();
+                let mut done = None;
+                for _ in 0..slices {
+                    if let SliceEnd::Done(r) =
+                        search.run_slice(Duration::from_micros(300), &mut |_| {})
+                    {
+                        done = Some(r);
+                        break;
+                    }
+                }
+                // `stop`: the slices' best so far.
+                let r = done.unwrap_or_else(|| search.finish());
+                assert_eq!(
+                    r.turn.len(),
+                    1,
+                    "level {level}, {slices} slices: {:?}",
+                    r.turn
+                );
+                assert!(game.position().is_legal(r.turn[0]));
+            }
+        }
     }
 }
