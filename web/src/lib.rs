@@ -120,7 +120,7 @@ impl Protocol {
             Line::End => return self.status(),
         };
         if self.session.handle(&text) == Flow::Quit {
-            self.session.shutdown();
+            self.session.quit_now();
             self.quit = true;
             return Status::Quit;
         }

@@ -613,6 +613,13 @@ impl Session {
     pub fn shutdown(&mut self) {
         self.finish();
     }
+
+    /// `quit` in a host that runs the session itself: the job running is
+    /// stopped at once (not given the end of input's grace) and reaped.
+    pub fn quit_now(&mut self) {
+        self.stop();
+        self.reap();
+    }
 }
 
 /// The deepest `perft` the protocol counts (also the Python package's
