@@ -11,7 +11,7 @@
 //! (the 2-player strength must not fall).
 
 use super::manifest::{Gate, GateResult, Round, Settings};
-use super::{Config, Ended, round_dir, tmp_path, write_atomically};
+use super::{Config, Ended, ShardFiles, tmp_path, write_file};
 use crate::tournament::participant::{DEFAULT_TIMEOUT_MS, ParticipantSpec, Program, TimeControl};
 use crate::tournament::referee::Adjudication;
 use crate::tournament::schedule::{SeatingMode, Shard};
@@ -30,44 +30,17 @@ const OPENING_STEPS: usize = crate::datagen::DEFAULT_OPENING_STEPS;
 const HASH_MIB: &str = "16";
 
 /// A round's gate shards.
-pub struct Shards {
-    dir: PathBuf,
-    round: u32,
-    count: u32,
-    players: Vec<usize>,
-}
+pub struct Shards(ShardFiles);
 
 impl Shards {
     /// The gate of `round` in the loop's directory `dir`.
     pub fn new(dir: &Path, s: &Settings, round: &Round) -> Shards {
-        Shards {
-            dir: dir.to_path_buf(),
-            round: round.round,
-            count: s.shards,
-            players: s.players.clone(),
-        }
+        Shards(ShardFiles::new(dir, s, round, "gate"))
     }
 
     /// Shard `k`'s records for `players`.
     fn records(&self, players: usize, k: u32) -> PathBuf {
-        self.dir.join(format!(
-            "{}/gate-p{players}-s{k}of{}.games",
-            round_dir(self.round),
-            self.count
-        ))
-    }
-
-    /// Shard `k`'s mark of being done (its seconds).
-    fn done_file(&self, k: u32) -> PathBuf {
-        self.dir.join(format!(
-            "{}/gate-s{k}of{}.json",
-            round_dir(self.round),
-            self.count
-        ))
-    }
-
-    fn done(&self, k: u32) -> bool {
-        self.done_file(k).exists()
+        self.0.dir.join(self.0.file(players, k, "games"))
     }
 
     /// Plays what `cfg` asks of this step: its one shard (`--shard`), or
@@ -79,13 +52,9 @@ impl Shards {
         round: &Round,
         say: &mut dyn FnMut(&str),
     ) -> Result<Option<Ended>, String> {
-        super::play_shards(
-            cfg,
-            ("gate", self.round, self.count),
-            |k| self.done(k),
-            say,
-            |k, say| self.play_shard(cfg, s, round, k, say),
-        )
+        self.0.play(cfg, "gate", say, |k, say| {
+            self.play_shard(cfg, s, round, k, say)
+        })
     }
 
     /// The tournament of `players` seats, shard `k`: the new network
@@ -99,9 +68,10 @@ impl Shards {
         k: u32,
     ) -> tournament::Config {
         let new = self
+            .0
             .dir
             .join(round.train.as_ref().map_or("", |t| t.net.as_str()));
-        let best = round.best_before.as_ref().map(|b| self.dir.join(b));
+        let best = round.best_before.as_ref().map(|b| self.0.dir.join(b));
         let learns_two = s.players.contains(&2);
         let engine = |name: String, net: Option<&PathBuf>| {
             let mut options = vec![
@@ -137,7 +107,7 @@ impl Shards {
             seatings: SeatingMode::Rotate,
             shard: Shard {
                 index: k as usize,
-                count: self.count as usize,
+                count: self.0.count as usize,
             },
             openings: OpeningSource::Random(OPENING_STEPS),
             rounds: s.gate_games.div_ceil(players as u64) as usize,
@@ -176,8 +146,8 @@ impl Shards {
             let _ = std::fs::remove_file(&tc.records);
             say(&format!(
                 "round {}: gate shard {k}/{}, {players} players: the new network against {} of the best, {} nodes a turn",
-                self.round,
-                self.count,
+                self.0.round,
+                self.0.count,
                 players - 1,
                 s.gate_nodes
             ));
@@ -189,13 +159,13 @@ impl Shards {
             std::fs::rename(&tmp, &path).map_err(|e| format!("{}: {e}", path.display()))?;
         }
         let seconds = format!("{{\"seconds\": {:.3}}}\n", t0.elapsed().as_secs_f64());
-        write_atomically(&self.done_file(k), seconds.as_bytes())
+        write_file(&self.0.done_file(k), seconds.as_bytes())
     }
 
     /// Seconds the shards took, summed.
     fn seconds(&self) -> f64 {
-        (0..self.count)
-            .filter_map(|k| std::fs::read_to_string(self.done_file(k)).ok())
+        (0..self.0.count)
+            .filter_map(|k| std::fs::read_to_string(self.0.done_file(k)).ok())
             .filter_map(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
             .filter_map(|v| v["seconds"].as_f64())
             .sum()
@@ -204,8 +174,10 @@ impl Shards {
     /// Reads every shard's records and decides.
     pub fn decide(&self, s: &Settings) -> Result<Gate, String> {
         let mut results = Vec::new();
-        for &players in &self.players {
-            let files: Vec<PathBuf> = (0..self.count).map(|k| self.records(players, k)).collect();
+        for &players in &self.0.players {
+            let files: Vec<PathBuf> = (0..self.0.count)
+                .map(|k| self.records(players, k))
+                .collect();
             let merged = tournament::merge::merge(&files, false, &mut |_| {})?;
             if merged.missing > 0 {
                 return Err(format!(
@@ -283,25 +255,6 @@ pub fn decision(s: &Settings, results: Vec<GateResult>, seconds: f64) -> Gate {
 mod tests {
     use super::*;
 
-    fn settings(players: Vec<usize>) -> Settings {
-        Settings {
-            players,
-            games: 10,
-            nodes: 100,
-            gate_games: 6,
-            gate_nodes: 300,
-            seed: 1,
-            window: 2,
-            epochs: 1,
-            lr: 0.001,
-            lambda_values: 0.8,
-            scale: 896.0,
-            threshold: 0.52,
-            shards: 1,
-            start: None,
-        }
-    }
-
     fn result(players: usize, games: u64, score: f64, interval: f64) -> GateResult {
         GateResult {
             players,
@@ -314,7 +267,7 @@ mod tests {
 
     #[test]
     fn the_gate_pools_the_counts_and_guards_two_players() {
-        let s = settings(vec![3, 4]);
+        let s = Settings::tiny(vec![3, 4]);
         let g = decision(
             &s,
             vec![result(3, 300, 0.56, 0.05), result(4, 100, 0.44, 0.07)],
@@ -328,7 +281,7 @@ mod tests {
             1.0,
         );
         assert!(!g.promoted && g.why.contains("below 52.0%"), "{}", g.why);
-        let s = settings(vec![2, 3]);
+        let s = Settings::tiny(vec![2, 3]);
         let g = decision(
             &s,
             vec![result(2, 100, 0.40, 0.05), result(3, 300, 0.70, 0.05)],

@@ -51,6 +51,29 @@ pub struct Settings {
     pub start: Option<String>,
 }
 
+#[cfg(test)]
+impl Settings {
+    /// A tiny loop's settings learning `players`, for tests.
+    pub fn tiny(players: Vec<usize>) -> Settings {
+        Settings {
+            players,
+            games: 10,
+            nodes: 100,
+            gate_games: 6,
+            gate_nodes: 300,
+            seed: 1,
+            window: 2,
+            epochs: 1,
+            lr: 0.001,
+            lambda_values: 0.8,
+            scale: 896.0,
+            threshold: 0.52,
+            shards: 1,
+            start: None,
+        }
+    }
+}
+
 /// One round's steps; a step is `None` until it has finished.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Round {
@@ -172,7 +195,7 @@ impl Manifest {
     /// Writes the manifest to `dir` through a temporary file and a rename.
     pub fn save(&self, dir: &Path) -> Result<(), String> {
         let text = serde_json::to_string_pretty(self).map_err(|e| e.to_string())?;
-        super::write_atomically(&dir.join(FILE), text.as_bytes())
+        super::write_file(&dir.join(FILE), text.as_bytes())
     }
 }
 
@@ -187,22 +210,7 @@ mod tests {
         assert_eq!(Manifest::load(&dir).unwrap(), None);
         let m = Manifest {
             version: VERSION,
-            settings: Settings {
-                players: vec![3, 4],
-                games: 10,
-                nodes: 100,
-                gate_games: 6,
-                gate_nodes: 300,
-                seed: 1,
-                window: 2,
-                epochs: 1,
-                lr: 0.001,
-                lambda_values: 0.8,
-                scale: 896.0,
-                threshold: 0.52,
-                shards: 1,
-                start: None,
-            },
+            settings: Settings::tiny(vec![3, 4]),
             best: Some("round-001/net.nnue".into()),
             rounds: vec![Round {
                 round: 1,

@@ -24,6 +24,8 @@ pub mod selfplay;
 use manifest::{Manifest, Round, Settings, Train};
 use splut_engine::eval::nnue::{Network, default_network};
 use splut_rules::splitmix64;
+// Files are written whole or not at all, as training writes them.
+pub(crate) use crate::train::{tmp_path, write_file};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -106,58 +108,98 @@ pub enum Ended {
     ShardsMissing,
 }
 
-/// Plays what `cfg` asks of a sharded step of round `round` (`what`:
-/// "self-play" or "gate"): its one shard (`--shard`), or every missing
-/// one, each by `play`; stops with `Some` when the run ends here (a shard
-/// played, or shards missing under `--coordinate`), `None` once every
-/// shard is done.
-fn play_shards(
-    cfg: &Config,
-    (what, round, count): (&str, u32, u32),
-    done: impl Fn(u32) -> bool,
-    say: &mut dyn FnMut(&str),
-    mut play: impl FnMut(u32, &mut dyn FnMut(&str)) -> Result<(), String>,
-) -> Result<Option<Ended>, String> {
-    if let Some((k, _)) = cfg.shard {
-        if done(k) {
+/// The files of one sharded step of a round (`step`: "selfplay" or
+/// "gate"): `round-RRR/<step>-pP-sKofN.<ext>` for each count P and shard
+/// K of N, and `round-RRR/<step>-sKofN.json`, there once shard K is done.
+pub struct ShardFiles {
+    /// The loop's directory.
+    pub dir: PathBuf,
+    /// The round's number.
+    pub round: u32,
+    /// Shards, N.
+    pub count: u32,
+    /// Counts of players.
+    pub players: Vec<usize>,
+    step: &'static str,
+}
+
+impl ShardFiles {
+    /// `step`'s files of `round` in the loop's directory `dir`.
+    pub fn new(dir: &Path, s: &Settings, round: &Round, step: &'static str) -> ShardFiles {
+        ShardFiles {
+            dir: dir.to_path_buf(),
+            round: round.round,
+            count: s.shards,
+            players: s.players.clone(),
+            step,
+        }
+    }
+
+    /// Shard `k`'s file for `players`, with extension `ext`, relative to
+    /// the directory.
+    pub fn file(&self, players: usize, k: u32, ext: &str) -> String {
+        format!(
+            "{}/{}-p{players}-s{k}of{}.{ext}",
+            round_dir(self.round),
+            self.step,
+            self.count
+        )
+    }
+
+    /// Shard `k`'s record of what it did: there once it is done.
+    pub fn done_file(&self, k: u32) -> PathBuf {
+        self.dir.join(format!(
+            "{}/{}-s{k}of{}.json",
+            round_dir(self.round),
+            self.step,
+            self.count
+        ))
+    }
+
+    fn done(&self, k: u32) -> bool {
+        self.done_file(k).exists()
+    }
+
+    /// Plays what `cfg` asks of the step (named `what` in what it says):
+    /// its one shard (`--shard`), or every missing one, each by `play`;
+    /// stops with `Some` when the run ends here (a shard played, or
+    /// shards missing under `--coordinate`), `None` once every shard is
+    /// done.
+    pub fn play(
+        &self,
+        cfg: &Config,
+        what: &str,
+        say: &mut dyn FnMut(&str),
+        mut play: impl FnMut(u32, &mut dyn FnMut(&str)) -> Result<(), String>,
+    ) -> Result<Option<Ended>, String> {
+        let (round, count) = (self.round, self.count);
+        if let Some((k, _)) = cfg.shard {
+            if self.done(k) {
+                say(&format!(
+                    "round {round}: {what} shard {k}/{count} is done already"
+                ));
+            } else {
+                play(k, say)?;
+            }
+            return Ok(Some(Ended::Shard));
+        }
+        let missing: Vec<u32> = (0..count).filter(|&k| !self.done(k)).collect();
+        if missing.is_empty() {
+            return Ok(None);
+        }
+        if cfg.coordinate {
+            let list: Vec<String> = missing.iter().map(u32::to_string).collect();
             say(&format!(
-                "round {round}: {what} shard {k}/{count} is done already"
+                "round {round}: {what} shards missing: {} of {count} (play them with --shard K/{count})",
+                list.join(", ")
             ));
-        } else {
+            return Ok(Some(Ended::ShardsMissing));
+        }
+        for k in missing {
             play(k, say)?;
         }
-        return Ok(Some(Ended::Shard));
+        Ok(None)
     }
-    let missing: Vec<u32> = (0..count).filter(|&k| !done(k)).collect();
-    if missing.is_empty() {
-        return Ok(None);
-    }
-    if cfg.coordinate {
-        let list: Vec<String> = missing.iter().map(u32::to_string).collect();
-        say(&format!(
-            "round {round}: {what} shards missing: {} of {count} (play them with --shard K/{count})",
-            list.join(", ")
-        ));
-        return Ok(Some(Ended::ShardsMissing));
-    }
-    for k in missing {
-        play(k, say)?;
-    }
-    Ok(None)
-}
-
-/// Writes `bytes` to `path` through `<path>.tmp` and a rename.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let tmp = tmp_path(path);
-    std::fs::write(&tmp, bytes).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
-}
-
-/// `<path>.tmp`: where a file is written before it is whole.
-pub fn tmp_path(path: &Path) -> PathBuf {
-    let mut s = path.as_os_str().to_owned();
-    s.push(".tmp");
-    PathBuf::from(s)
 }
 
 /// Round `r`'s seed.
@@ -277,7 +319,7 @@ fn open(cfg: &Config) -> Result<Manifest, String> {
             let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
             let net =
                 Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-            write_atomically(&cfg.dir.join("start.nnue"), &bytes)?;
+            write_file(&cfg.dir.join("start.nnue"), &bytes)?;
             Some(net)
         }
         None => None,
@@ -402,7 +444,7 @@ fn init_weights(dir: &Path, m: &Manifest, i: usize) -> Result<String, String> {
     }
     let name = "default.nnue";
     if !dir.join(name).exists() {
-        write_atomically(&dir.join(name), &default_network().to_bytes())?;
+        write_file(&dir.join(name), &default_network().to_bytes())?;
     }
     Ok(name.to_string())
 }

@@ -7,12 +7,12 @@
 //! `selfplay-sKofN.json` (its counts and time) is there.
 
 use super::manifest::{Round, SelfPlay, Settings};
-use super::{Config, Ended, PER_GAME, load_net, round_dir, write_atomically};
+use super::{Config, Ended, PER_GAME, ShardFiles, load_net, write_file};
 use crate::datagen::{self, Format};
 use serde::{Deserialize, Serialize};
 use splut_rules::splitmix64;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -35,44 +35,17 @@ pub fn share(total: u64, parts: u64, k: u64) -> u64 {
 }
 
 /// A round's self-play shards.
-pub struct Shards {
-    dir: PathBuf,
-    round: u32,
-    count: u32,
-    players: Vec<usize>,
-}
+pub struct Shards(ShardFiles);
 
 impl Shards {
     /// The shards of `round` in the loop's directory `dir`.
     pub fn new(dir: &Path, s: &Settings, round: &Round) -> Shards {
-        Shards {
-            dir: dir.to_path_buf(),
-            round: round.round,
-            count: s.shards,
-            players: s.players.clone(),
-        }
+        Shards(ShardFiles::new(dir, s, round, "selfplay"))
     }
 
     /// Shard `k`'s data file for `players` (relative to the directory).
     fn file(&self, players: usize, k: u32) -> String {
-        format!(
-            "{}/selfplay-p{players}-s{k}of{}.bin",
-            round_dir(self.round),
-            self.count
-        )
-    }
-
-    /// Shard `k`'s record of what it played: there once it is done.
-    fn stats_file(&self, k: u32) -> PathBuf {
-        self.dir.join(format!(
-            "{}/selfplay-s{k}of{}.json",
-            round_dir(self.round),
-            self.count
-        ))
-    }
-
-    fn done(&self, k: u32) -> bool {
-        self.stats_file(k).exists()
+        self.0.file(players, k, "bin")
     }
 
     /// Plays what `cfg` asks of this step: its one shard (`--shard`), or
@@ -84,13 +57,9 @@ impl Shards {
         round: &Round,
         say: &mut dyn FnMut(&str),
     ) -> Result<Option<Ended>, String> {
-        super::play_shards(
-            cfg,
-            ("self-play", self.round, self.count),
-            |k| self.done(k),
-            say,
-            |k, say| self.play_shard(cfg, s, round, k, say),
-        )
+        self.0.play(cfg, "self-play", say, |k, say| {
+            self.play_shard(cfg, s, round, k, say)
+        })
     }
 
     /// Plays shard `k`: each count's share of the round's games.
@@ -104,7 +73,7 @@ impl Shards {
     ) -> Result<(), String> {
         let t0 = std::time::Instant::now();
         let best = match &round.best_before {
-            Some(rel) => Some(load_net(&self.dir, rel)?),
+            Some(rel) => Some(load_net(&self.0.dir, rel)?),
             None => None,
         };
         let mut stats = ShardStats {
@@ -114,7 +83,7 @@ impl Shards {
         let counts = s.players.len() as u64;
         for (ci, &players) in s.players.iter().enumerate() {
             let of_count = share(s.games, counts, ci as u64);
-            let games = share(of_count, u64::from(self.count), u64::from(k));
+            let games = share(of_count, u64::from(self.0.count), u64::from(k));
             let mut seed = round.seed ^ ((players as u64) << 32) ^ (u64::from(k) << 40);
             let dcfg = datagen::Config {
                 players,
@@ -137,11 +106,11 @@ impl Shards {
             };
             say(&format!(
                 "round {}: self-play shard {k}/{}, {players} players: {games} games at {} nodes a step",
-                self.round, self.count, s.nodes
+                self.0.round, self.0.count, s.nodes
             ));
-            let path = self.dir.join(self.file(players, k));
+            let path = self.0.dir.join(self.file(players, k));
             let played = if games == 0 {
-                write_atomically(&path, &datagen::binary::header(dcfg.seed))?;
+                write_file(&path, &datagen::binary::header(dcfg.seed))?;
                 datagen::Stats::default()
             } else {
                 play_to_file(&dcfg, &path, cfg.progress)?
@@ -151,7 +120,7 @@ impl Shards {
         }
         stats.seconds = t0.elapsed().as_secs_f64();
         let json = serde_json::to_string_pretty(&stats).map_err(|e| e.to_string())?;
-        write_atomically(&self.stats_file(k), json.as_bytes())
+        write_file(&self.0.done_file(k), json.as_bytes())
     }
 
     /// The step's record, once every shard is done.
@@ -162,8 +131,8 @@ impl Shards {
             positions: 0,
             seconds: 0.0,
         };
-        for k in 0..self.count {
-            let path = self.stats_file(k);
+        for k in 0..self.0.count {
+            let path = self.0.done_file(k);
             let text =
                 std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
             let st: ShardStats =
@@ -171,7 +140,7 @@ impl Shards {
             sp.games += st.games;
             sp.positions += st.positions;
             sp.seconds += st.seconds;
-            for &p in &self.players {
+            for &p in &self.0.players {
                 sp.files.push(self.file(p, k));
             }
         }

@@ -457,14 +457,19 @@ fn report(
     }
 }
 
-/// Writes `bytes` to `path` through a temporary file and a rename, so a
-/// killed run never leaves half a file.
-fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
+/// Writes `bytes` to `path` through a temporary file ([`tmp_path`]) and a
+/// rename, so a killed run never leaves half a file.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let tmp = tmp_path(path);
     std::fs::write(&tmp, bytes).map_err(|e| format!("{}: {e}", tmp.display()))?;
     std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// `<path>.tmp`: where a file is written before it is whole.
+pub fn tmp_path(path: &Path) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(".tmp");
+    PathBuf::from(s)
 }
 
 /// `DIR/epoch-<n>.ckpt` and the network of that epoch, `DIR/epoch-<n>.nnue`.
