@@ -937,6 +937,10 @@ pub struct LoopArgs {
     /// (scripts/loop-slurm) [default: 1].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     shards: Option<u32>,
+    /// Which network plays self-play: the best so far (the last promoted),
+    /// or the newest trained, promoted or not [default: best].
+    #[arg(long, value_enum)]
+    selfplay: Option<crate::r#loop::manifest::SelfPlayBy>,
     /// A network to start from (its weights, and the best until one
     /// beats it) [default: the engine's own evaluation; training starts
     /// from the compiled-in network's weights].
@@ -998,6 +1002,7 @@ fn run_loop(a: LoopArgs) -> i32 {
         lambda_values: a.lambda_values,
         threshold: a.threshold,
         shards: a.shards,
+        selfplay: a.selfplay,
         net: a.net,
         threads,
         shard,

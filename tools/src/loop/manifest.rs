@@ -49,6 +49,24 @@ pub struct Settings {
     /// `None`: the engine's own evaluation (the hand-written one with 3–4
     /// seats, the compiled-in network with 2).
     pub start: Option<String>,
+    /// Which network plays each round's self-play (absent in loops begun
+    /// before the choice existed: the best).
+    #[serde(default)]
+    pub selfplay: SelfPlayBy,
+}
+
+/// Which network plays a round's self-play.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum SelfPlayBy {
+    /// The best network so far (the last promoted): expert iteration with
+    /// a gate, the data only ever from a network that won its gate.
+    #[default]
+    Best,
+    /// The newest network, promoted or not (AlphaZero, KataGo): the data
+    /// of each round come from the network that learned the last, so a
+    /// network learns from its own games before it can beat the best.
+    Newest,
 }
 
 #[cfg(test)]
@@ -70,6 +88,7 @@ impl Settings {
             threshold: 0.52,
             shards: 1,
             start: None,
+            selfplay: SelfPlayBy::Best,
         }
     }
 }

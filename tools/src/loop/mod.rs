@@ -1,7 +1,8 @@
 //! `splut loop`: the engine improves itself, round after round, as
 //! KataGo and expert iteration do: self-play with the best network so far
-//! → every seat's targets → training from the last weights → a gate
-//! against the best → promotion (docs/usage.md, "splut loop").
+//! (or the newest, `--selfplay newest`) → every seat's targets → training
+//! from the last weights → a gate against the best → promotion
+//! (docs/usage.md, "splut loop").
 //!
 //! - [`manifest`]: `DIR/loop.json`, the settings and every finished step.
 //! - [`selfplay`]: a round's games, in shards, as data files.
@@ -21,7 +22,7 @@ pub mod gate;
 pub mod manifest;
 pub mod selfplay;
 
-use manifest::{Manifest, Round, Settings, Train};
+use manifest::{Manifest, Round, SelfPlayBy, Settings, Train};
 use splut_engine::eval::nnue::{Network, default_network};
 use splut_rules::splitmix64;
 // Files are written whole or not at all, as training writes them.
@@ -85,6 +86,8 @@ pub struct Config {
     pub threshold: Option<f64>,
     /// Shards of self-play and the gate.
     pub shards: Option<u32>,
+    /// Which network plays self-play.
+    pub selfplay: Option<SelfPlayBy>,
     /// A network file to start from.
     pub net: Option<PathBuf>,
     /// Threads (games at once, training's threads).
@@ -232,6 +235,7 @@ fn new_settings(cfg: &Config, start: Option<&Network>) -> Result<Settings, Strin
         threshold: cfg.threshold.unwrap_or(DEFAULT_THRESHOLD),
         shards: cfg.shards.unwrap_or(1),
         start: start.map(|_| "start.nnue".to_string()),
+        selfplay: cfg.selfplay.unwrap_or_default(),
     };
     check_settings(&s)?;
     Ok(s)
@@ -302,6 +306,7 @@ fn open(cfg: &Config) -> Result<Manifest, String> {
         same("lambda-values", &cfg.lambda_values, &s.lambda_values)?;
         same("threshold", &cfg.threshold, &s.threshold)?;
         same("shards", &cfg.shards, &s.shards)?;
+        same("selfplay", &cfg.selfplay, &s.selfplay)?;
         if cfg.net.is_some() {
             return Err("--net starts a loop: this one has begun (DIR/loop.json)".into());
         }
@@ -393,7 +398,8 @@ fn step_round(
     let r = m.rounds[i].round;
     if m.rounds[i].selfplay.is_none() {
         let shards = selfplay::Shards::new(&cfg.dir, &m.settings, &m.rounds[i]);
-        match shards.play(cfg, &m.settings, &m.rounds[i], say)? {
+        let by = selfplay_net(m, i);
+        match shards.play(cfg, &m.settings, &m.rounds[i], by.as_deref(), say)? {
             Some(ended) => return Ok(Some(ended)),
             None => {
                 let sp = shards.merge()?;
@@ -430,6 +436,21 @@ fn step_round(
     m.rounds[i].gate = Some(g);
     m.save(&cfg.dir)?;
     Ok(None)
+}
+
+/// The network that plays round `i`'s self-play, as the settings choose
+/// ([`SelfPlayBy`]): the best when the round began, or the newest trained
+/// before it (the starting network, else the engine's own evaluation, in
+/// round 1). A path in the directory; `None`: the engine's own evaluation.
+pub fn selfplay_net(m: &Manifest, i: usize) -> Option<String> {
+    match m.settings.selfplay {
+        SelfPlayBy::Best => m.rounds[i].best_before.clone(),
+        SelfPlayBy::Newest => m.rounds[..i]
+            .iter()
+            .rev()
+            .find_map(|r| r.train.as_ref().map(|t| t.net.clone()))
+            .or_else(|| m.settings.start.clone()),
+    }
 }
 
 /// The weights round `i`'s training starts from: the last training's (its
@@ -541,8 +562,8 @@ pub fn table(m: &Manifest) -> String {
             .join(" "),
         "pooled"
     );
-    for r in &m.rounds {
-        let by = r.best_before.as_deref().unwrap_or("engine (hand 3-4)");
+    for (i, r) in m.rounds.iter().enumerate() {
+        let by = selfplay_net(m, i).unwrap_or_else(|| "engine (hand 3-4)".into());
         let (games, positions) = r.selfplay.as_ref().map_or(("-".into(), "-".into()), |s| {
             (s.games.to_string(), s.positions.to_string())
         });
@@ -626,5 +647,57 @@ pub fn main(cfg: &Config) -> i32 {
             eprintln!("error: {e}");
             2
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::manifest::{Train, VERSION};
+    use super::*;
+
+    fn trained(r: u32) -> Round {
+        Round {
+            round: r,
+            seed: u64::from(r),
+            best_before: None,
+            selfplay: None,
+            train: Some(Train {
+                net: format!("{}/net.nnue", round_dir(r)),
+                checkpoint: String::new(),
+                init: String::new(),
+                files: Vec::new(),
+                positions: 0,
+                train_loss: 0.0,
+                validation_loss: None,
+                seconds: 0.0,
+            }),
+            gate: None,
+        }
+    }
+
+    /// The best plays while it is the best; the newest plays as soon as it
+    /// is trained, and the start network (or the engine's own evaluation)
+    /// before any is.
+    #[test]
+    fn the_settings_choose_who_plays_self_play() {
+        let mut m = Manifest {
+            version: VERSION,
+            settings: Settings::tiny(vec![3, 4]),
+            best: None,
+            rounds: vec![trained(1), trained(2), trained(3)],
+        };
+        m.rounds[2].best_before = Some("round-001/net.nnue".into());
+        assert_eq!(selfplay_net(&m, 0), None);
+        assert_eq!(selfplay_net(&m, 1), None);
+        assert_eq!(selfplay_net(&m, 2).as_deref(), Some("round-001/net.nnue"));
+        m.settings.selfplay = SelfPlayBy::Newest;
+        assert_eq!(selfplay_net(&m, 0), None);
+        assert_eq!(selfplay_net(&m, 1).as_deref(), Some("round-001/net.nnue"));
+        assert_eq!(selfplay_net(&m, 2).as_deref(), Some("round-002/net.nnue"));
+        m.settings.start = Some("start.nnue".into());
+        assert_eq!(selfplay_net(&m, 0).as_deref(), Some("start.nnue"));
+        // A round whose training is not done is skipped.
+        m.rounds[1].train = None;
+        assert_eq!(selfplay_net(&m, 2).as_deref(), Some("round-001/net.nnue"));
     }
 }

@@ -1,4 +1,5 @@
-//! A round's self-play: the best network in every seat, at fixed nodes,
+//! A round's self-play: one network in every seat ([`super::selfplay_net`]:
+//! the best, or the newest), at fixed nodes,
 //! cut into shards by seed. Shard `k` of `n` plays its share of each
 //! count's games (a `splut datagen` run of its own seed for each count),
 //! keeping every searched position with its score and every seat's value
@@ -50,29 +51,34 @@ impl Shards {
 
     /// Plays what `cfg` asks of this step: its one shard (`--shard`), or
     /// every missing one; `Some` when the run stops here.
+    /// `by` is the network that plays (a path in the directory; `None`:
+    /// the engine's own evaluation).
     pub fn play(
         &self,
         cfg: &Config,
         s: &Settings,
         round: &Round,
+        by: Option<&str>,
         say: &mut dyn FnMut(&str),
     ) -> Result<Option<Ended>, String> {
         self.0.play(cfg, "self-play", say, |k, say| {
-            self.play_shard(cfg, s, round, k, say)
+            self.play_shard(cfg, s, round, by, k, say)
         })
     }
 
-    /// Plays shard `k`: each count's share of the round's games.
+    /// Plays shard `k`: each count's share of the round's games, `by`
+    /// playing every seat.
     fn play_shard(
         &self,
         cfg: &Config,
         s: &Settings,
         round: &Round,
+        by: Option<&str>,
         k: u32,
         say: &mut dyn FnMut(&str),
     ) -> Result<(), String> {
         let t0 = std::time::Instant::now();
-        let best = match &round.best_before {
+        let best = match by {
             Some(rel) => Some(load_net(&self.0.dir, rel)?),
             None => None,
         };

@@ -176,6 +176,50 @@ fn a_loop_killed_mid_round_goes_on_to_the_same_rounds() {
     );
 }
 
+/// `--selfplay newest`: round 2's self-play is played by round 1's
+/// network though the gate did not promote it; with the best (none
+/// promoted) the engine's own evaluation plays it.
+#[test]
+fn the_newest_network_plays_self_play_when_asked() {
+    let by_best = fresh("by-best");
+    let by_newest = fresh("by-newest");
+    // No network can reach 100% of the place points of 2 games against
+    // itself and a seat more: nothing is promoted.
+    for (dir, by) in [(&by_best, "best"), (&by_newest, "newest")] {
+        let o = run(&tiny(dir, "2", &["--threshold", "1", "--selfplay", by]));
+        assert!(o.status.success(), "{}", text(&o));
+        let m = manifest(dir);
+        assert_eq!(m["best"], serde_json::Value::Null, "{m}");
+        assert_eq!(m["settings"]["selfplay"], by);
+        let table = text(&o);
+        let round2 = table.lines().find(|l| l.starts_with("2 ")).unwrap();
+        let played = if by == "newest" {
+            "round-001/net.nnue"
+        } else {
+            "engine"
+        };
+        assert!(round2.contains(played), "{table}");
+    }
+    let data = |dir: &Path, r: u32| {
+        std::fs::read(dir.join(format!("round-00{r}/selfplay-p3-s0of1.bin"))).unwrap()
+    };
+    assert_eq!(
+        data(&by_best, 1),
+        data(&by_newest, 1),
+        "round 1: both the engine's own"
+    );
+    assert_ne!(
+        data(&by_best, 2),
+        data(&by_newest, 2),
+        "round 2: the network's games"
+    );
+    // The choice is the loop's: another one given later is refused.
+    let dir = by_newest.display().to_string();
+    let o = splut(&["loop", &dir, "--rounds", "2", "--selfplay", "best"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("--selfplay Best differs"), "{}", text(&o));
+}
+
 #[test]
 fn a_cluster_plays_the_shards_and_the_coordinator_the_rest() {
     let dir = fresh("shards");
