@@ -272,6 +272,11 @@ pub struct DatagenArgs {
     /// them at the search's horizon.
     #[arg(long)]
     keep_kills: bool,
+    /// Also label the positions along each search's principal variation
+    /// with the values of its end (Descent's labels of a search's nodes):
+    /// several positions a search.
+    #[arg(long)]
+    pv_labels: bool,
     /// Random steps from the start before the game proper (0 to 40; with
     /// 0 every game is the same game).
     #[arg(long, default_value_t = crate::datagen::DEFAULT_OPENING_STEPS as u64, value_parser = clap::value_parser!(u64).range(0..=MAX_OPENING_STEPS as u64))]
@@ -652,6 +657,7 @@ pub fn main() -> i32 {
                 auto: false,
                 multi_net: None,
                 keep_kills: a.keep_kills,
+                pv_labels: a.pv_labels,
             };
             let progress = !a.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr());
             match crate::datagen::run_to_file(&cfg, &a.output, progress) {
@@ -941,6 +947,10 @@ pub struct LoopArgs {
     /// or the newest trained, promoted or not [default: best].
     #[arg(long, value_enum)]
     selfplay: Option<crate::r#loop::manifest::SelfPlayBy>,
+    /// Self-play also labels the positions along each search's principal
+    /// variation (`splut datagen --pv-labels`).
+    #[arg(long)]
+    pv_labels: bool,
     /// A network to start from (its weights, and the best until one
     /// beats it) [default: the engine's own evaluation; training starts
     /// from the compiled-in network's weights].
@@ -1003,6 +1013,7 @@ fn run_loop(a: LoopArgs) -> i32 {
         threshold: a.threshold,
         shards: a.shards,
         selfplay: a.selfplay,
+        pv_labels: a.pv_labels.then_some(true),
         net: a.net,
         threads,
         shard,

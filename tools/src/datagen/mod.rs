@@ -126,6 +126,11 @@ pub struct Config {
     /// Keep the positions where the side to move can kill within its turn
     /// (filter 2 off), with their score even when it is proven.
     pub keep_kills: bool,
+    /// Also label the positions along each search's principal variation
+    /// (as Descent labels the nodes of its tree): each with the values of
+    /// the variation's end, so a search gives several labels, some of
+    /// positions the game never reaches ([`pv_labels`]).
+    pub pv_labels: bool,
 }
 
 /// How many candidates each filter left out, and how the games ended.
@@ -154,6 +159,9 @@ pub struct Stats {
     pub cut: u64,
     /// Written.
     pub written: u64,
+    /// Of the candidates, positions along principal variations
+    /// ([`Config::pv_labels`]), not searched themselves.
+    pub pv_nodes: u64,
 }
 
 impl Stats {
@@ -169,6 +177,7 @@ impl Stats {
         self.sampled_out += o.sampled_out;
         self.cut += o.cut;
         self.written += o.written;
+        self.pv_nodes += o.pv_nodes;
     }
 
     /// The filters' report: each count and its share of the candidates.
@@ -186,6 +195,9 @@ impl Stats {
             self.repetition
         );
         s += &line("positions searched after openings", self.candidates);
+        if self.pv_nodes > 0 {
+            s += &line("- of which along variations (labels)", self.pv_nodes);
+        }
         s += &line("- proven score", self.decided);
         s += &line("- side to move can kill", self.kill);
         s += &line("- either (left out)", self.filtered);
@@ -278,12 +290,15 @@ pub fn play_game(
     engine
         .new_game()
         .map_err(|e| format!("game {number}: {e}"))?;
-    let Some((reason, searched)) = self_play(cfg, number, &mut game, engine, stop)? else {
+    let mut pv_nodes = 0;
+    let Some((reason, searched)) = self_play(cfg, number, &mut game, engine, stop, &mut pv_nodes)?
+    else {
         return Ok(None);
     };
     let mut stats = Stats {
         games: 1,
         candidates: searched.len() as u64,
+        pv_nodes,
         ..Stats::default()
     };
     match reason {
@@ -360,6 +375,40 @@ pub fn search_values(root: &Position, pv: &[Step], net: Option<&Network>) -> Sea
     out
 }
 
+/// The positions along the principal variation `pv` searched from `root`
+/// (after its first step, as far as the variation is legal and the game
+/// goes on), each labelled with its seats' values at the variation's end
+/// ([`search_values`]: the leaf is the same, the seats those of the
+/// position) and the root's `score`, negated where another seat is to
+/// move (exact with 2 players; with 3–4 the paranoid search's score
+/// against that seat's coalition).
+pub fn pv_labels(cfg: &Config, root: &Position, score: Score, pv: &[Step]) -> Searched {
+    let mut out = Vec::new();
+    let mut pos = *root;
+    for (i, &step) in pv.iter().enumerate() {
+        if pos.is_game_over() || !pos.is_legal(step) {
+            break;
+        }
+        let _undo = pos.make(step);
+        if pos.is_game_over() || i + 1 == pv.len() {
+            break;
+        }
+        let values = search_values(&pos, &pv[i + 1..], net_at(cfg, &pos).as_deref());
+        let own = pos.side_to_move() == root.side_to_move();
+        out.push((pos, if own { score } else { negate(score) }, values));
+    }
+    out
+}
+
+/// `s` from the other side.
+fn negate(s: Score) -> Score {
+    match s {
+        Score::Cp(x) => Score::Cp(-x),
+        Score::Win(t) => Score::Loss(t),
+        Score::Loss(t) => Score::Win(t),
+    }
+}
+
 /// The logistic function.
 fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x.clamp(-50.0, 50.0)).exp())
@@ -367,14 +416,16 @@ fn sigmoid(x: f64) -> f64 {
 
 /// Plays `game` on from its opening, every step chosen by the search,
 /// until the judge ends it: why it ended, and each position searched with
-/// its score. `None` if `stop` was set (seen after each search: a search
-/// of a few thousand nodes takes milliseconds).
+/// its score (and those along its variations with `pv_labels`, counted in
+/// `pv_nodes`). `None` if `stop` was set (seen after each search: a
+/// search of a few thousand nodes takes milliseconds).
 fn self_play(
     cfg: &Config,
     number: u64,
     game: &mut Game,
     engine: &Engine,
     stop: &Arc<AtomicBool>,
+    pv_nodes: &mut u64,
 ) -> Result<Option<(Reason, Searched)>, String> {
     let limits = Limits {
         nodes: Some(cfg.nodes),
@@ -405,6 +456,11 @@ fn self_play(
             .map_err(|e| format!("game {number}: the search's step: {e}"))?;
         let values = search_values(&pos, &outcome.info.pv, net_at(cfg, &pos).as_deref());
         searched.push((pos, outcome.info.score, values));
+        if cfg.pv_labels {
+            let along = pv_labels(cfg, &pos, outcome.info.score, &outcome.info.pv);
+            *pv_nodes += along.len() as u64;
+            searched.extend(along);
+        }
         if let Some(r) = judge.after_step(game.position()) {
             return Ok(Some((r, searched)));
         }
@@ -668,14 +724,15 @@ pub fn run_to_file(
             };
             format!(
                 "# splut datagen: players {}, nodes {}, opening-steps {}, max-turns {}, \
-                 per-game {}, seed {}, eval {eval}{}\n",
+                 per-game {}, seed {}, eval {eval}{}{}\n",
                 cfg.players,
                 cfg.nodes,
                 cfg.opening_steps,
                 cfg.max_turns,
                 cfg.per_game,
                 cfg.seed,
-                if cfg.keep_kills { ", keep-kills" } else { "" }
+                if cfg.keep_kills { ", keep-kills" } else { "" },
+                if cfg.pv_labels { ", pv-labels" } else { "" }
             )
             .into_bytes()
         }
@@ -746,4 +803,71 @@ pub fn run_to_file(
     );
     let _ = write!(stdout, "{}", stats.report(cfg.per_game));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(players: usize) -> Config {
+        Config {
+            players,
+            nodes: 100,
+            opening_steps: 0,
+            max_turns: 200,
+            per_game: 10,
+            seed: 1,
+            threads: 1,
+            hash_mib: 1,
+            games: Some(1),
+            positions: None,
+            format: Format::Binary,
+            net: None,
+            auto: true,
+            multi_net: None,
+            keep_kills: true,
+            pv_labels: true,
+        }
+    }
+
+    /// The positions along a variation, each labelled with the values of
+    /// the variation's end seen from it; the leaf itself is not one (its
+    /// label would be its own evaluation), and the score turns with the
+    /// seat to move.
+    #[test]
+    fn a_variation_labels_the_positions_along_it() {
+        for players in [2, 3, 4] {
+            let cfg = config(players);
+            let root = Position::start(players).unwrap();
+            // Five steps: the first seat's turn, then the next seat's.
+            let mut pv = Vec::new();
+            let mut p = root;
+            for _ in 0..5 {
+                let step = p.legal_step_vec()[0];
+                pv.push(step);
+                let _ = p.make(step);
+            }
+            let along = pv_labels(&cfg, &root, Score::Cp(40), &pv);
+            assert_eq!(along.len(), 4, "{players} players");
+            let mut p = root;
+            for (i, (pos, score, values)) in along.iter().enumerate() {
+                let _ = p.make(pv[i]);
+                assert_eq!(*pos, p);
+                let net = net_at(&cfg, &p);
+                assert_eq!(*values, search_values(&p, &pv[i + 1..], net.as_deref()));
+                let leaf = search_values(&root, &pv, net.as_deref());
+                assert_eq!(*values, leaf, "one leaf");
+                let own = p.side_to_move() == root.side_to_move();
+                assert_eq!(*score, if own { Score::Cp(40) } else { Score::Cp(-40) });
+            }
+            // The first turn is one step: the second position is the next
+            // seat's.
+            assert_ne!(along[1].0.side_to_move(), root.side_to_move());
+            // A variation cut by an illegal step stops there.
+            let mut bad = pv.clone();
+            bad[2] = bad[0];
+            assert_eq!(pv_labels(&cfg, &root, Score::Cp(0), &bad).len(), 2);
+            assert!(pv_labels(&cfg, &root, Score::Cp(0), &pv[..1]).is_empty());
+        }
+    }
 }

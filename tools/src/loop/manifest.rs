@@ -53,6 +53,10 @@ pub struct Settings {
     /// before the choice existed: the best).
     #[serde(default)]
     pub selfplay: SelfPlayBy,
+    /// Whether self-play also labels the positions along each search's
+    /// principal variation (`splut datagen --pv-labels`; absent: no).
+    #[serde(default)]
+    pub pv_labels: bool,
 }
 
 /// Which network plays a round's self-play.
@@ -89,6 +93,7 @@ impl Settings {
             shards: 1,
             start: None,
             selfplay: SelfPlayBy::Best,
+            pv_labels: false,
         }
     }
 }

@@ -88,6 +88,9 @@ pub struct Config {
     pub shards: Option<u32>,
     /// Which network plays self-play.
     pub selfplay: Option<SelfPlayBy>,
+    /// Label the positions along the searches' variations too (`None`:
+    /// not given).
+    pub pv_labels: Option<bool>,
     /// A network file to start from.
     pub net: Option<PathBuf>,
     /// Threads (games at once, training's threads).
@@ -236,6 +239,7 @@ fn new_settings(cfg: &Config, start: Option<&Network>) -> Result<Settings, Strin
         shards: cfg.shards.unwrap_or(1),
         start: start.map(|_| "start.nnue".to_string()),
         selfplay: cfg.selfplay.unwrap_or_default(),
+        pv_labels: cfg.pv_labels.unwrap_or(false),
     };
     check_settings(&s)?;
     Ok(s)
@@ -307,6 +311,7 @@ fn open(cfg: &Config) -> Result<Manifest, String> {
         same("threshold", &cfg.threshold, &s.threshold)?;
         same("shards", &cfg.shards, &s.shards)?;
         same("selfplay", &cfg.selfplay, &s.selfplay)?;
+        same("pv-labels", &cfg.pv_labels, &s.pv_labels)?;
         if cfg.net.is_some() {
             return Err("--net starts a loop: this one has begun (DIR/loop.json)".into());
         }

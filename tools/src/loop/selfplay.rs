@@ -109,6 +109,7 @@ impl Shards {
                 auto: true,
                 multi_net: best.clone(),
                 keep_kills: true,
+                pv_labels: s.pv_labels,
             };
             say(&format!(
                 "round {}: self-play shard {k}/{}, {players} players: {games} games at {} nodes a step",

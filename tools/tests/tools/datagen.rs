@@ -31,6 +31,7 @@ fn config(players: usize, games: u64) -> Config {
         max_turns: 200,
         per_game: 5,
         keep_kills: false,
+        pv_labels: false,
         auto: false,
         multi_net: None,
         seed: 3,
