@@ -196,7 +196,7 @@ fn game_of(req: &NewGame) -> Result<Game, Refusal> {
                 ));
             }
             // The static web board reads it with the same function.
-            let (start, steps) = first_game(text).map_err(Refusal::BadInput)?;
+            let (start, steps) = first_game(text).map_err(|e| Refusal::BadInput(e.to_string()))?;
             (start, steps.join(" "))
         }
         None => (
