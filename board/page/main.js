@@ -121,9 +121,10 @@ async function main() {
 
 // What the browser tests reach from their scripts (docs/testing.md), as
 // the page's globals were before it was modules: the game shown and the
-// poll's token, a step played, a notice, and the words of events.
+// poll's token, the API, a step played, a notice, and the words of
+// events.
 Object.defineProperty(window, "game", { get: () => S.game, set: (v) => { S.game = v; } });
 Object.defineProperty(window, "pollToken", { get: () => S.pollToken, set: (v) => { S.pollToken = v; } });
-Object.assign(window, { playStep, showError, narrateGame, turnSentences, sentence, stepWords, SEAT_NAME });
+Object.assign(window, { api, playStep, showError, narrateGame, turnSentences, sentence, stepWords, SEAT_NAME });
 
 main();
