@@ -35,7 +35,7 @@ impl std::fmt::Display for BadGame {
 impl std::error::Error for BadGame {}
 
 /// Where a game's lines are in its file, so a judgement can name the
-/// line it is about (see [`validate_at`]).
+/// line it is about (see [`validate_at`](super::validate_at)).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameLines {
     /// Each tag's name and line.

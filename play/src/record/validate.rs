@@ -58,7 +58,7 @@ pub fn validate(g: &GameRecord) -> Result<(), Invalid> {
 }
 
 /// [`validate`], the error naming the line it is about (the tag or the
-/// turn line, from `lines`, as [`RecordReader::lines`] gives them):
+/// turn line, from `lines`, as [`RecordReader::lines`](super::RecordReader::lines) gives them):
 /// `line 22: the result says r > g, the game gives g > r`.
 pub fn validate_at(g: &GameRecord, lines: &GameLines) -> Result<(), Invalid> {
     judge_record(g).map_err(|e| Invalid {
