@@ -3,8 +3,6 @@
 
 import { S, $ } from "./state.js";
 
-// ----- tables: whose seats this page plays (splut gui) -----
-
 // Each game's token, by id: the host's from its making, a guest's or a
 // spectator's from the link they opened. Kept in the browser, so a reload
 // or a phone that dropped the tab comes back to the same seat.

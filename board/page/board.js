@@ -8,7 +8,6 @@ import { KIND_NAME, SEAT_NAME } from "./narrate.js";
 export const SVGNS = "http://www.w3.org/2000/svg";
 export const CELL = 56, OX = 0, OY = 0;
 export const SEAT_COLOUR = { r: "#c62828", y: "#d4a017", g: "#2e7d32", b: "#1565c0" };
-// ----- the board's shape and the position drawn -----
 
 export const FILES = "abcdefghi";
 

@@ -2,8 +2,6 @@
 
 import { S, $ } from "./state.js";
 
-// ----- the people's clocks -----
-
 // A clock's time left as m:ss (h:mm:ss from an hour), rounded up.
 export function clockText(ms) {
   const s = Math.ceil(Math.max(0, ms) / 1000);

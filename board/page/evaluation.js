@@ -5,8 +5,6 @@ import { el, SEAT_COLOUR, seatOf } from "./board.js";
 import { levelName } from "./form.js";
 import { SEAT_NAME } from "./narrate.js";
 
-// ----- evaluation: the bar and the graph -----
-
 // The engine's last chances, with the seats out of the game (also those
 // killed since the engine last looked) at 0 and the rest rescaled.
 export function currentWinprob(st) {

@@ -9,8 +9,6 @@ import { render, roleIn } from "./render.js";
 import { startNew } from "./review.js";
 import { SEAT_NAME } from "./narrate.js";
 
-// ----- the new-game form -----
-
 // The form's start as the preview's query: the SPN typed, else the
 // player count.
 export function formQuery() {

@@ -5,8 +5,6 @@ import { api, gameGone, showError } from "./api.js";
 import { render } from "./render.js";
 import { clockMs } from "./clocks.js";
 
-// ----- the game kept over a reload -----
-
 // The game in play is kept in the browser (its start, steps, seats with
 // the people's clocks, and pace), so that a reload, or a phone that
 // dropped the tab, finds it again: natively the server still plays it and

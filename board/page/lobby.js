@@ -8,8 +8,6 @@ import { startNew } from "./review.js";
 import { levelName } from "./form.js";
 import { ORDINAL, SEAT_NAME } from "./narrate.js";
 
-// ----- the lobby and the history (splut gui's tables) -----
-
 // A seat as the server tells it (who sits there: `engine`, `person` or
 // `open`; its place in a finished game), in words. The page computes
 // nothing of it.

@@ -11,8 +11,6 @@ import { arrow, path } from "./overlays.js";
 import { levelName } from "./form.js";
 import { ORDINAL, pieceName, SEAT_NAME, turnSentences } from "./narrate.js";
 
-// ----- what just happened: the log in words, the marks, the seats -----
-
 // The steps to mark: while browsing, the viewed step's turn up to it; else
 // every step since the viewer's last turn (its own steps once it moves),
 // or the last turn in an engines' game and once every person is out.

@@ -6,8 +6,6 @@ import { api, showError } from "./api.js";
 import { hideChooser, highlight } from "./play.js";
 import { drawOverlays } from "./overlays.js";
 
-// ----- the move list, browsing earlier positions -----
-
 export function drawMoves(st) {
   const ol = $("moves");
   const marks = new Map();

@@ -8,8 +8,6 @@ import { drawLastMarks } from "./log.js";
 import { toLive } from "./moves.js";
 import { SEAT_NAME, turnWords } from "./narrate.js";
 
-// ----- arrows: the hint, a review's better turn, threats -----
-
 export const HEAD = { arrow: "#1f5fbf", threat: "#d01010", kill: "#118a2a", "arrow-rock": "#5d5d5d",
                "threat-lev": "#d01010", "kill-lev": "#118a2a", "threat-flight": "#d01010",
                "kill-flight": "#118a2a", "arrow-flight": "#1f5fbf", "last-rock": "#5d5d5d",

@@ -8,8 +8,6 @@ import { drawGraph } from "./evaluation.js";
 import { stopPolling } from "./keep.js";
 import { SEAT_NAME, turnWords } from "./narrate.js";
 
-// ----- review -----
-
 export async function reviewGame() {
   if (!S.game) return;
   const n = S.game.turns.length;
