@@ -2,32 +2,31 @@
 // in the state and in the hint, review and threat answers) say what each
 // step did: who moved, what was pushed, pulled or levitated, where a
 // thrown rock flew and whom it crushed, who went out. This file only puts
-// those events in words; it holds no rule of movement. Loaded before
-// app.js; no state of its own.
-"use strict";
+// those events in words; it holds no rule of movement. A module of the
+// page with no state of its own.
 
-const SEAT_NAME = { r: "Red", y: "Yellow", g: "Green", b: "Blue" };
-const KIND_NAME = { S: "sorcerer", D: "dwarf", T: "troll" };
-const DIR_NAME = { n: "north", e: "east", s: "south", w: "west" };
-const ORDINAL = ["", "1st", "2nd", "3rd", "4th"];
+export const SEAT_NAME = { r: "Red", y: "Yellow", g: "Green", b: "Blue" };
+export const KIND_NAME = { S: "sorcerer", D: "dwarf", T: "troll" };
+export const DIR_NAME = { n: "north", e: "east", s: "south", w: "west" };
+export const ORDINAL = ["", "1st", "2nd", "3rd", "4th"];
 
-function pieceName(code) {
+export function pieceName(code) {
   return code === "R" ? "a rock" : `${SEAT_NAME[code[0]]}'s ${KIND_NAME[code[1]]}`;
 }
 
-function listWords(items) {
+export function listWords(items) {
   if (items.length <= 1) return items.join("");
   return items.slice(0, -1).join(", ") + " and " + items[items.length - 1];
 }
 
 // The pieces a push moved, in words ("Green's troll and a rock").
-function pushedWords(ev) {
+export function pushedWords(ev) {
   return listWords(ev.pushed.map((p) => pieceName(p.piece)));
 }
 
 // An event in a sentence: "Blue's troll f7→f6 throws the rock west: …".
 // `places` (seat → place) names the place of a seat that goes out.
-function sentence(ev, places) {
+export function sentence(ev, places) {
   if (ev.type === "pass") return `${SEAT_NAME[ev.seat] || ev.seat} cannot move and passes.`;
   const who = `${SEAT_NAME[ev.seat]}'s ${KIND_NAME[ev.kind] || "piece"}`;
   let s = `${who} ${ev.from}→${ev.to}`;
@@ -51,7 +50,7 @@ function sentence(ev, places) {
 
 // A turn's events in sentences; a piece's plain steps one after another
 // are told as one walk ("Red's dwarf e2→e3→e4.").
-function turnSentences(events, places) {
+export function turnSentences(events, places) {
   const out = [];
   let walk = null;
   for (const ev of events) {
@@ -68,7 +67,7 @@ function turnSentences(events, places) {
 }
 
 // A few words beside a step's notation: "troll f3→f4, throws north".
-function stepWords(ev) {
+export function stepWords(ev) {
   if (ev.type === "pass") return "pass";
   let s = `${KIND_NAME[ev.kind] || "piece"} ${ev.from}→${ev.to}`;
   if (ev.type === "push") s += `, pushes ${pushedWords(ev)}`;
@@ -83,14 +82,14 @@ function stepWords(ev) {
 }
 
 // A turn's events (a hint's, a threat's, a better turn's) in words.
-function turnWords(events) {
+export function turnWords(events) {
   return (events || []).map(stepWords).join("; ");
 }
 
 // The game's events by turn, from the state's turns ({seat, steps,
 // events}): [{seat, index, events}], and the order seats went out. The
 // places are the rules' own: the state's `places` (Game::places).
-function narrateGame(turns) {
+export function narrateGame(turns) {
   const outOrder = [];
   const told = turns.map((t, index) => {
     const events = t.events || [];
@@ -98,8 +97,4 @@ function narrateGame(turns) {
     return { seat: t.seat, index, events };
   });
   return { turns: told, places: {}, outOrder };
-}
-
-if (typeof module !== "undefined") {
-  module.exports = { sentence, stepWords, turnSentences, turnWords, narrateGame, pieceName, SEAT_NAME, ORDINAL };
 }

@@ -9,6 +9,11 @@ use rayon::prelude::*;
 use splut_rules::{Position, Step, divide_with, perft_interruptible, perft_with};
 use std::sync::atomic::{AtomicBool, Ordering};
 
+/// Deepest perft worth asking for (`splut perft`): beyond it a count
+/// would never end, and the recursion (one step list per ply on the
+/// stack) would overflow it.
+pub const MAX_DEPTH: u32 = 64;
+
 /// Tasks per thread to aim for: subtree sizes vary a lot, so many small
 /// tasks balance better than one per thread.
 const TASKS_PER_THREAD: usize = 64;

@@ -6,7 +6,7 @@
 // engine in a Web Worker (start: a new worker and its handshake; send: a
 // protocol line; quit: the worker ended), the worker's lines go back to
 // it, and one timer wakes it when it asks. Loaded by the static board's
-// host.js (web/js/host.js); the page (board/page/app.js) calls
+// host.js (web/js/host.js); the page (board/page/, its api.js) calls
 // `window.splutBackend(method, path, body)` instead of `fetch`.
 // Hints and reviews are the session's analysis machine
 // (splut_board::session::analysis): its lines go to a second engine

@@ -126,7 +126,7 @@ pub fn read_record_json(text: &str) -> String {
                 ("steps", format!("[{}]", steps.join(","))),
             ])
         }
-        Err(e) => error(&e),
+        Err(e) => error(&e.to_string()),
     }
 }
 
@@ -358,7 +358,10 @@ mod tests {
             v["error"].as_str().unwrap().to_string()
         };
         assert_eq!(refused(""), "bad record: no game in it");
-        assert_eq!(refused("hello"), first_game("hello").unwrap_err());
+        assert_eq!(
+            refused("hello"),
+            first_game("hello").unwrap_err().to_string()
+        );
         assert!(refused("hello").starts_with("bad record: game at line 1: "));
         let good = write("2", &["e2e3"], &seats)["record"]
             .as_str()

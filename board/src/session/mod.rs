@@ -141,7 +141,7 @@ pub fn slow_pause(normal: Duration) -> Duration {
     (normal * 4).max(Duration::from_millis(1200))
 }
 
-/// A search's report as the page reads it (app.js's `infoText`):
+/// A search's report as the page reads it (render.js's `infoText`):
 /// `{"depth": 3, "score": "cp 14", "nodes": 120, "time": 5, "pv":
 /// ["d2d3@e1", …]}`, each field `null` (`[]`) when the line has none.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]

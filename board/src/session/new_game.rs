@@ -76,6 +76,12 @@ pub struct NewGame {
     pub ended: bool,
 }
 
+/// Bounds on an engine's time per turn in a new game, in ms.
+pub const MOVETIME: RangeInclusive<u64> = 10..=600_000;
+
+/// An engine's time per turn when a seat names none, in ms.
+pub const DEFAULT_MOVETIME: u64 = 1000;
+
 /// Bounds on a table's takeover time, in seconds.
 pub const TAKEOVER: RangeInclusive<u64> = 1..=3600;
 
@@ -141,7 +147,7 @@ impl NewGame {
             if s.engine && !known {
                 return Err(Refusal::BadInput("seats: unknown algorithm".into()));
             }
-            let movetime = s.movetime.unwrap_or(super::requests::DEFAULT_MOVETIME);
+            let movetime = s.movetime.unwrap_or(DEFAULT_MOVETIME);
             if !bounds.contains(&movetime) {
                 return Err(Refusal::BadInput(format!(
                     "seats: movetime must be {} to {} ms",
@@ -196,7 +202,7 @@ fn game_of(req: &NewGame) -> Result<Game, Refusal> {
                 ));
             }
             // The static web board reads it with the same function.
-            let (start, steps) = first_game(text).map_err(Refusal::BadInput)?;
+            let (start, steps) = first_game(text).map_err(|e| Refusal::BadInput(e.to_string()))?;
             (start, steps.join(" "))
         }
         None => (

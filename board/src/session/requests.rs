@@ -7,15 +7,12 @@
 use super::Pace;
 use super::Refusal;
 use super::new_game::NewGame;
+// The bounds of a new game are its own; here for the hosts that read
+// the page's bodies.
+pub use super::new_game::{DEFAULT_MOVETIME, MOVETIME};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use std::ops::RangeInclusive;
-
-/// Bounds on an engine's time per turn in a new game, in ms.
-pub const MOVETIME: RangeInclusive<u64> = 10..=600_000;
-
-/// An engine's time per turn when a seat names none, in ms.
-pub const DEFAULT_MOVETIME: u64 = 1000;
 
 /// Bounds on the time an engine thinks for a hint or for each position of
 /// a review, in ms (the defaults: [`super::config::HINT_MS`],

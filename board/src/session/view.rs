@@ -1,6 +1,6 @@
 //! The session's state as the page reads it (`GET /api/games/<id>` of
 //! `splut gui`, and the static board's copy): one JSON object, whose
-//! fields are those app.js reads.
+//! fields are those the page (board/page/) reads.
 
 use super::{Engine, Session, WinProb};
 use crate::events::{StepEvent, choice_events, turn_events};

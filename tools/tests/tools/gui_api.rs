@@ -311,8 +311,19 @@ fn malformed_and_hostile_requests_change_nothing() {
             .unwrap()
             .contains("default-src 'self'")
     );
-    assert_eq!(gui.get("/app.js").status, 200);
+    // Every file of the page, each with its type: a module runs only
+    // with a script's.
+    for (name, kind, _) in splut_board::page::FILES {
+        let r = gui.get(&format!("/{name}"));
+        assert_eq!(r.status, 200, "{name}");
+        assert_eq!(r.header("Content-Type"), Some(kind), "{name}");
+    }
     assert_eq!(gui.get("/style.css").status, 200);
+    assert!(
+        gui.get("/main.js")
+            .header("Content-Type")
+            .is_some_and(|t| t.starts_with("text/javascript"))
+    );
 }
 
 #[test]

@@ -916,7 +916,7 @@ fn the_static_boards_record_and_info_lines_are_splut_guis() {
     // server too.
     for (k, text) in bad.iter().enumerate() {
         let got = &out["texts"][native.len() + k];
-        let e = first_game(text).unwrap_err();
+        let e = first_game(text).unwrap_err().to_string();
         assert_eq!(*got, json!({ "error": e }), "{text}");
         let r = gui.post("/api/games", &json!({ "record": text }).to_string());
         assert_eq!(r.json()["error"], e, "{text}");

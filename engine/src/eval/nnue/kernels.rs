@@ -11,7 +11,7 @@
 //! load and store it cannot prove aligned into two 16-byte halves; here
 //! [`Accumulator`]'s alignment lets each be one instruction.
 
-use super::network::{Accumulator, HIDDEN, QA};
+use super::hidden::{Accumulator, HIDDEN, QA};
 
 /// One set of kernels; the stack's code is generic over it, so each copy
 /// (baseline, AVX2) inlines its own.

@@ -5,6 +5,7 @@
 
 pub mod accumulator;
 pub mod features;
+mod hidden;
 mod kernels;
 pub use kernels::check_base_kernels;
 pub mod network;

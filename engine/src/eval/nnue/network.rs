@@ -20,14 +20,8 @@
 //! | last 8 | FNV-1a 64 of every byte before |
 
 use super::features::{BOARD_INPUTS, BUCKETS, INPUTS, THREAT_BASE};
+pub use super::hidden::{Accumulator, HIDDEN, QA};
 use super::kernels::{Base, Kernels};
-
-/// Hidden layer size.
-pub const HIDDEN: usize = 128;
-
-/// The accumulator's quantisation: a float weight w is stored as
-/// round(w × QA); the clipped activation's top is QA.
-pub const QA: i32 = 255;
 
 /// The output weights' quantisation: round(w × QB).
 pub const QB: i32 = 64;
@@ -45,34 +39,6 @@ pub const fn file_size(inputs: usize) -> usize {
 
 /// A network file's exact size (this version's).
 pub const FILE_SIZE: usize = file_size(INPUTS);
-
-/// One seat's accumulator, and a row of the network's weights: `HIDDEN`
-/// i16s, 32-byte aligned. Where the compiler knows the alignment, AVX2
-/// moves whole registers; at the default tuning it splits every unaligned
-/// 32-byte load and store in two.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-#[repr(C, align(32))]
-pub struct Accumulator(pub [i16; HIDDEN]);
-
-impl Accumulator {
-    /// All zeros.
-    pub const ZERO: Accumulator = Accumulator([0; HIDDEN]);
-}
-
-impl std::ops::Deref for Accumulator {
-    type Target = [i16; HIDDEN];
-    #[inline(always)]
-    fn deref(&self) -> &[i16; HIDDEN] {
-        &self.0
-    }
-}
-
-impl std::ops::DerefMut for Accumulator {
-    #[inline(always)]
-    fn deref_mut(&mut self) -> &mut [i16; HIDDEN] {
-        &mut self.0
-    }
-}
 
 /// A quantised network.
 #[derive(Clone, PartialEq, Eq)]

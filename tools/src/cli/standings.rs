@@ -1,0 +1,112 @@
+//! `splut standings`: records files of one tournament merged, judged and
+//! ranked.
+
+use clap::Args;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// `splut standings` options.
+#[derive(Args, Debug)]
+pub struct StandingsArgs {
+    /// Replay and judge every game: the default (kept for older
+    /// scripts).
+    #[arg(long, overrides_with = "no_check")]
+    check: bool,
+    /// Do not replay the games (faster for very large merges): an
+    /// edited result, step or reason is then counted as it stands.
+    /// Still refused: files of another tournament, edited headers,
+    /// games twice, games not scheduled or in another shard's file,
+    /// seats other than the schedule's, results that do not place
+    /// each seat once, and games that cannot be read.
+    #[arg(long, overrides_with = "check")]
+    no_check: bool,
+    /// Print the standings of the valid games found even when games
+    /// are missing or invalid; missing games then exit with 0.
+    #[arg(long)]
+    partial: bool,
+    /// The records files.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+}
+
+/// Runs `splut standings` on its options.
+pub fn run(a: StandingsArgs) -> i32 {
+    run_standings(&a.files, !a.no_check, a.partial)
+}
+
+/// Merges records files and prints their standings (when complete and
+/// valid, or with `partial`); exit code 1 if a game is invalid, 2 if the
+/// files were refused, 3 if games are missing (without `partial`).
+fn run_standings(files: &[PathBuf], check: bool, partial: bool) -> i32 {
+    let mut on_invalid = |line: String| eprintln!("{line}");
+    let m = match crate::tournament::merge::merge(files, check, &mut on_invalid) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let complete = m.missing == 0 && m.invalid == 0;
+    if complete || partial {
+        // Only the standings on stdout: they compare byte for byte with
+        // the whole tournament's.
+        // A closed pipe (`| head`) is no reason to panic.
+        let _ = std::io::stdout().write_all(m.report.as_bytes());
+        let _ = std::io::stdout().flush();
+    }
+    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    eprintln!(
+        "{}, {} of the {} scheduled games",
+        plural(files.len(), "file"),
+        m.games,
+        m.scheduled
+    );
+    if m.missing > 0 {
+        eprintln!("missing {}:", plural(m.missing, "game"));
+        for line in &m.missing_report {
+            eprintln!("  {line}");
+        }
+    }
+    if check {
+        eprintln!(
+            "checked: {} valid, {} invalid",
+            m.games - m.invalid,
+            m.invalid
+        );
+    } else {
+        eprintln!(
+            "not checked (--no-check): the games were not replayed, \
+             so an edited result, step or reason is counted as it stands"
+        );
+    }
+    let mut gaps = Vec::new();
+    if m.missing > 0 {
+        gaps.push(plural(m.missing, "missing game"));
+    }
+    if m.invalid > 0 {
+        gaps.push(format!(
+            "{} (listed above)",
+            plural(m.invalid, "invalid game")
+        ));
+    }
+    if !complete {
+        let gaps = gaps.join(" and ");
+        if partial {
+            eprintln!("partial standings: without {gaps}");
+        } else {
+            eprintln!(
+                "error: no standings printed: {gaps}; --partial prints the standings \
+                 of the {} {}games found",
+                m.games - m.invalid,
+                if check { "valid " } else { "" }
+            );
+        }
+    }
+    if m.invalid > 0 {
+        1
+    } else if m.missing > 0 && !partial {
+        3
+    } else {
+        0
+    }
+}
