@@ -143,7 +143,7 @@ pub fn parse_setoption(words: &[&str]) -> Result<SetOption, SetOptionCommandErro
 }
 
 /// One line to an engine.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
     /// `ugi`: the engine's identity and options, then `ugiok`.
     Ugi,

@@ -8,7 +8,7 @@ use super::{Flow, Output, Session};
 use crate::engine::Engine;
 use crate::search::Limits;
 use crate::search::score::Score;
-use splut_rules::{Game, Position, StepText};
+use splut_rules::{Game, Position, Seat};
 use std::sync::Arc;
 
 #[test]
@@ -26,7 +26,7 @@ fn a_search_report_becomes_its_line() {
         pv: vec![s[0]],
         multipv: 0,
     };
-    let line = Info::from(&report);
+    let line = super::report(&report);
     assert_eq!(line.multipv, None, "0: one line, no word");
     assert_eq!(line.pv, vec![s[0].text()]);
     let text = format!(
@@ -34,7 +34,7 @@ fn a_search_report_becomes_its_line() {
         s[0]
     );
     assert_eq!(line.to_string(), text);
-    let line = Info::from(&crate::search::Info {
+    let line = super::report(&crate::search::Info {
         multipv: 3,
         ..report
     });
@@ -158,7 +158,7 @@ fn an_engines_reports_read_back_into_their_values() {
     search.run(&mut |i| reports.push(i.clone()));
     assert!(!reports.is_empty());
     for r in &reports {
-        let mut line = Info::from(r);
+        let mut line = super::report(r);
         line.winprob = crate::engine::win_probabilities(&root, r);
         let read = Info::parse(&line.to_string()).unwrap();
         assert_eq!(read.depth, Some(r.depth));

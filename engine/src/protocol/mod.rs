@@ -389,17 +389,23 @@ impl Session {
         // an error, and the command is not carried out. A command that
         // needs an idle engine is refused while one searches, before its
         // words are read.
-        let command = match Command::parse(line) {
-            Ok(None) => return Flow::Continue,
-            Ok(Some(c)) => c,
+        match Command::parse(line) {
+            Ok(None) => Flow::Continue,
+            Ok(Some(c)) => self.command(c),
             Err(e) => {
                 match e.needs_idle().filter(|_| self.searching()) {
                     Some(word) => self.busy(word),
                     None => self.error(&e.to_string()),
                 }
-                return Flow::Continue;
+                Flow::Continue
             }
-        };
+        }
+    }
+
+    /// Carries out one command, as its line would be (a host in this
+    /// process hands it over typed): one that needs an idle engine is
+    /// refused while a search runs.
+    pub fn command(&mut self, command: Command) -> Flow {
         if command.needs_idle() && self.searching() {
             self.busy(command.word());
             return Flow::Continue;

@@ -28,6 +28,8 @@ pub struct PositionCommand {
     pub game: Game,
 }
 
+impl Eq for PositionCommand {}
+
 impl PartialEq for PositionCommand {
     fn eq(&self, other: &PositionCommand) -> bool {
         self.start == other.start
