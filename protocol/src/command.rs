@@ -159,8 +159,9 @@ pub enum Command {
     UciNewGame,
     /// `position …`: the game to search.
     Position(PositionCommand),
-    /// `go …`: search, within these limits.
-    Go(Go),
+    /// `go …`: search, within these limits (boxed: its clocks make it
+    /// the largest command by far).
+    Go(Box<Go>),
     /// `stop`: end the running search.
     Stop,
     /// `ponderhit`: the pondered guess came true.
@@ -292,7 +293,9 @@ impl Command {
             "position" => PositionCommand::parse(args)
                 .map(Command::Position)
                 .map_err(CommandError::Position),
-            "go" => Go::parse(args).map(Command::Go).map_err(CommandError::Go),
+            "go" => Go::parse(args)
+                .map(|go| Command::Go(Box::new(go)))
+                .map_err(CommandError::Go),
             "query" => match args {
                 [q] => Query::ALL
                     .into_iter()
@@ -365,7 +368,7 @@ impl fmt::Display for Command {
 
 impl From<Go> for Command {
     fn from(go: Go) -> Command {
-        Command::Go(go)
+        Command::Go(Box::new(go))
     }
 }
 
