@@ -7,7 +7,7 @@ use splut_rules::{Game, Seat, Step, StepText, place_points};
 
 /// Each seat's chance to win, as `(seat, probability)`, summing to 1 (as
 /// JSON: `{"r": 0.6, …}`, to three decimals), as the protocol's `info …
-/// winprob` words give it (`splut_engine::protocol::words::Info`).
+/// winprob` words give it (`splut_protocol::words::Info`).
 pub type WinProb = Vec<(Seat, f64)>;
 
 /// What an engine thinks of a position.

@@ -8,9 +8,11 @@
 //!   search, MCTS, time, threads.
 //! - [`options`]: the engine's options, one table for the protocol and the
 //!   tournament.
-//! - [`protocol`]: the UGI-based text protocol (`protocol.md`); its
-//!   answers' lines printed and read in [`protocol::words`].
-//! - [`winprob`]: win probabilities from a search score (`info … winprob`).
+//! - [`protocol`]: the engine's side of the UGI-based text protocol
+//!   (`protocol.md`); its lines are typed once in `splut-protocol`
+//!   ([`protocol::words`], [`splut_protocol::command`]).
+//! - [`winprob`]: win probabilities from a search score (`info … winprob`),
+//!   the protocol crate's.
 //! - [`system`]: what the machine has (available memory).
 //! - [`clock`]: the engine's clock (the host's on WebAssembly).
 //! - [`mod@bench`]: the `splut bench` search benchmark.
@@ -31,7 +33,7 @@ pub mod parallel_perft;
 pub mod protocol;
 pub mod search;
 pub mod system;
-pub mod winprob;
+pub use splut_protocol::winprob;
 
 pub use engine::{Engine, EngineError, GoError, PreparedSearch, Report};
 pub use search::{Algorithm, Info, Limits};

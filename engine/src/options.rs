@@ -4,11 +4,13 @@
 //! tournament checks a participant's `option.<Name>=` settings with it
 //! ([`check`]) before any game starts.
 //!
-//! This module depends on nothing but the standard library, so that the
-//! tournament can read the table without depending on the protocol or the
-//! search. Values that name things of the search (the algorithms, the MCTS
+//! This module depends on nothing but the standard library and the
+//! protocol's option lines ([`OptionLine`]), so that the tournament can
+//! read the table without depending on the search. Values that name things of the search (the algorithms, the MCTS
 //! defaults) are mirrored here by name and number; the protocol's tests
 //! check that the mirror matches.
+
+use splut_protocol::words::{OptionKind, OptionLine};
 
 /// An option's type, with its default and what it accepts (UGI's `type`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -322,21 +324,29 @@ impl Spec {
     }
 
     /// The `option name … type …` line of the `ugi` answer.
-    pub fn declaration(&self) -> String {
-        let name = self.name;
-        match self.kind {
+    pub fn declaration(&self) -> OptionLine {
+        // The table's bounds are far below i64's.
+        let int = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
+        let kind = match self.kind {
             Kind::Spin {
                 default, min, max, ..
-            } => format!("option name {name} type spin default {default} min {min} max {max}"),
-            Kind::Combo { default, vars, .. } => {
-                let vars: Vec<String> = vars.iter().map(|v| format!("var {v}")).collect();
-                format!(
-                    "option name {name} type combo default {default} {}",
-                    vars.join(" ")
-                )
-            }
-            Kind::Text { default } => format!("option name {name} type string default {default}"),
-            Kind::Check { default } => format!("option name {name} type check default {default}"),
+            } => OptionKind::Spin {
+                default: int(default),
+                min: int(min),
+                max: int(max),
+            },
+            Kind::Combo { default, vars, .. } => OptionKind::Combo {
+                default: default.to_string(),
+                vars: vars.iter().map(|v| v.to_string()).collect(),
+            },
+            Kind::Text { default } => OptionKind::Text {
+                default: default.to_string(),
+            },
+            Kind::Check { default } => OptionKind::Check { default },
+        };
+        OptionLine {
+            name: self.name.to_string(),
+            kind,
         }
     }
 
@@ -527,7 +537,7 @@ pub fn find(name: &str) -> Option<&'static Spec> {
 }
 
 /// The `option …` lines of the `ugi` answer.
-pub fn declarations() -> Vec<String> {
+pub fn declarations() -> Vec<OptionLine> {
     OPTIONS.iter().map(Spec::declaration).collect()
 }
 
@@ -677,7 +687,7 @@ mod tests {
         assert_eq!(check.parse("TRUE"), Ok(Value::Check(true)));
         assert!(check.parse("yes").is_err());
         assert_eq!(
-            check.declaration(),
+            check.declaration().to_string(),
             "option name Flag type check default false"
         );
     }

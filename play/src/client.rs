@@ -8,29 +8,35 @@
 //! hangs never blocks its caller. Dropping a client kills the process if
 //! it still runs and reaps it, so no zombie is left.
 //!
-//! Its lines are read by the engine's own parser, [`words`]: an answer's
-//! `info`, `bestturn` and `bestmove` lines and an `info string error` are
-//! read here as the engine prints them, and as every other reader of them
-//! reads them.
+//! Every line it writes is a [`Command`] of the protocol crate, printed
+//! by its `Display`, and every line it reads is read by the protocol's
+//! words ([`splut_protocol::words`], [`crate::answer`]): as the engine
+//! prints them, and as every other reader of them reads them.
 //!
 //! ```no_run
 //! use splut_play::client::Client;
+//! use splut_protocol::command::{Go, PositionCommand};
+//! use splut_rules::{Game, Position};
 //! use std::time::Duration;
 //!
 //! let mut engine = Client::spawn(&["splut"])?.with_timeout(Duration::from_secs(5));
 //! engine.handshake(&[("Algorithm".into(), "greedy".into())])?;
-//! let answer = engine.think("position startpos", "go nodes 1000", Duration::from_secs(5))?;
+//! let game = Game::new(Position::start(2).unwrap());
+//! let position = PositionCommand::of(&game, true);
+//! let answer = engine.think(&position, &Go::nodes(1000), Duration::from_secs(5))?;
 //! println!("{:?}", answer.steps());
 //! engine.quit(Duration::from_millis(500));
 //! # Ok::<(), splut_play::client::ClientError>(())
 //! ```
 
-use crate::judge::Forfeit;
-use splut_rules::{Game, StepText};
+use crate::answer::{Answer, ends_answer, error_text, refusal};
+use splut_protocol::Command;
+use splut_protocol::command::{Go, PositionCommand, Query, SetOption};
+use splut_protocol::words::{Line, Response};
+use splut_rules::Game;
 use std::ffi::OsStr;
-use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, ExitStatus, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -84,16 +90,6 @@ pub enum ClientError {
     Garbled(String),
 }
 
-/// The words of the protocol's output lines, typed once
-/// ([`splut_engine::protocol::words`]): [`words::Line`] reads any line a
-/// program writes, [`words::Info`] an `info` line (its [`words::Score`]
-/// among them), [`words::InfoString`] free text and errors,
-/// [`words::BestTurn`] and [`words::BestMove`] an answer.
-pub mod words {
-    pub use splut_engine::protocol::words::*;
-    pub use splut_engine::search::score::Score;
-}
-
 /// How a program's end reads: its exit status, or a closed output.
 fn exit_text(status: &Option<ExitStatus>) -> String {
     match status {
@@ -133,26 +129,6 @@ impl From<ClientError> for String {
     }
 }
 
-/// Why the program refused, if `line` is `info string error: <why>`.
-fn refusal(line: &str) -> Option<String> {
-    let text = words::InfoString::parse(line).ok()?;
-    text.error_message().map(str::to_string)
-}
-
-/// The message of an `info string error: …` line; any other line as it is.
-fn error_text(line: &str) -> String {
-    refusal(line).unwrap_or_else(|| line.to_string())
-}
-
-/// Whether `line` ends an answer: its first word is `bestmove`, whether
-/// the rest reads or not ([`words::BestMove`]).
-pub fn ends_answer(line: &str) -> bool {
-    !matches!(
-        words::BestMove::parse(line),
-        Err(words::ParseError::WrongKind { .. })
-    )
-}
-
 /// A running program that speaks the protocol.
 pub struct Client {
     child: Child,
@@ -172,7 +148,7 @@ impl Client {
     /// output discarded. No handshake: see [`Client::handshake`].
     pub fn spawn<S: AsRef<OsStr>>(command: &[S]) -> Result<Client, ClientError> {
         let (program, args) = command.split_first().ok_or(ClientError::NoCommand)?;
-        let mut cmd = Command::new(program);
+        let mut cmd = std::process::Command::new(program);
         cmd.args(args).stderr(Stdio::null());
         Client::spawn_command(cmd)
     }
@@ -180,7 +156,7 @@ impl Client {
     /// Starts a command prepared by the caller (arguments, environment,
     /// error output as it says); its input and output become the
     /// client's pipes.
-    pub fn spawn_command(mut cmd: Command) -> Result<Client, ClientError> {
+    pub fn spawn_command(mut cmd: std::process::Command) -> Result<Client, ClientError> {
         let program = cmd.get_program().to_string_lossy().into_owned();
         let mut child = cmd
             .stdin(Stdio::piped())
@@ -242,7 +218,12 @@ impl Client {
         self.child.id()
     }
 
-    /// Sends one line.
+    /// Sends one command.
+    pub fn command(&mut self, command: &Command) -> Result<(), ClientError> {
+        self.send(&command.to_string())
+    }
+
+    /// Sends one line as it is (a host carrying lines, a test).
     pub fn send(&mut self, line: &str) -> Result<(), ClientError> {
         self.send_raw(format!("{line}\n").as_bytes())
     }
@@ -327,6 +308,17 @@ impl Client {
         }
     }
 
+    /// Lines up to and including the first that reads as a line `is`
+    /// takes, waiting at most `limit` in all; a timeout names it `what`.
+    fn read_until_line(
+        &mut self,
+        what: &str,
+        is: impl Fn(&Line) -> bool,
+        limit: Duration,
+    ) -> Result<Vec<String>, ClientError> {
+        self.read_to(what, |l| Line::parse(l).is_ok_and(|l| is(&l)), limit)
+    }
+
     /// The first line starting with `prefix` within `limit` (the lines
     /// before it are dropped).
     pub fn expect(&mut self, prefix: &str, limit: Duration) -> Result<String, ClientError> {
@@ -338,31 +330,36 @@ impl Client {
     /// `isready` … `readyok`. An `info string error` line before
     /// `readyok` (an option refused) is [`ClientError::Refused`]. Returns
     /// the lines up to `ugiok` (its `id` and `option` lines: see
-    /// [`option_choices`]).
+    /// [`crate::answer::option_choices`]).
     pub fn handshake(&mut self, options: &[(String, String)]) -> Result<Vec<String>, ClientError> {
-        self.send("ugi")?;
-        let ugi = self.read_until("ugiok", self.timeout)?;
+        self.command(&Command::Ugi)?;
+        let ugi = self.read_until_line("ugiok", |l| *l == Line::UgiOk, self.timeout)?;
         for (name, value) in options {
             self.set_option(name, value)?;
         }
-        self.send("isready")?;
-        let lines = self.read_until("readyok", self.timeout)?;
+        self.command(&Command::IsReady)?;
+        let lines = self.read_ready()?;
         if let Some(e) = lines.iter().find(|l| refusal(l).is_some()) {
             return Err(ClientError::Refused(e.clone()));
         }
         Ok(ugi)
     }
 
+    /// The lines up to `readyok`.
+    fn read_ready(&mut self) -> Result<Vec<String>, ClientError> {
+        self.read_until_line("readyok", |l| *l == Line::ReadyOk, self.timeout)
+    }
+
     /// `isready` … `readyok`.
     pub fn ready(&mut self) -> Result<(), ClientError> {
-        self.send("isready")?;
-        self.read_until("readyok", self.timeout).map(|_| ())
+        self.command(&Command::IsReady)?;
+        self.read_ready().map(|_| ())
     }
 
     /// `setoption name <name> value <value>`; the value is remembered
     /// ([`Client::option`]).
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), ClientError> {
-        self.send(&format!("setoption name {name} value {value}"))?;
+        self.command(&SetOption::new(name, value).into())?;
         match self
             .options
             .iter_mut()
@@ -383,38 +380,34 @@ impl Client {
             .map(|(_, v)| v.as_str())
     }
 
-    /// `query <what>`: the answer after `response`. An error line before
-    /// it (a refused `position`, say) is [`ClientError::Refused`].
-    pub fn query(&mut self, what: &str) -> Result<String, ClientError> {
-        self.send(&format!("query {what}"))?;
-        let lines = self.read_until("response", self.timeout)?;
+    /// `query <question>`: the answer after `response`, trimmed. An error
+    /// line before it (a refused `position`, say) is
+    /// [`ClientError::Refused`].
+    pub fn query(&mut self, question: Query) -> Result<String, ClientError> {
+        self.command(&Command::Query(question))?;
+        let lines =
+            self.read_until_line("response", |l| matches!(l, Line::Response(_)), self.timeout)?;
         if let Some(e) = lines.iter().find(|l| refusal(l).is_some()) {
             return Err(ClientError::Refused(e.clone()));
         }
         let last = lines.last().map_or("", |l| l.as_str());
-        Ok(last
-            .strip_prefix("response")
-            .unwrap_or("")
-            .trim()
-            .to_string())
+        Ok(Response::parse(last)
+            .map(|r| r.answer().to_string())
+            .unwrap_or_default())
     }
 
-    /// Sets up `position spn <start> moves <steps>` and asks what the
-    /// program says about it (`query spn`, `legal`, `steps`, `turn`,
+    /// Sets up `game` (`position spn <start> moves <steps>`) and asks what
+    /// the program says about it (`query spn`, `legal`, `steps`, `turn`,
     /// `gameover`, `winner`).
-    pub fn sync(&mut self, start: &str, steps: &[String]) -> Result<Snapshot, ClientError> {
-        let mut cmd = format!("position spn {start}");
-        if !steps.is_empty() {
-            cmd.push_str(" moves ");
-            cmd.push_str(&steps.join(" "));
-        }
-        self.send(&cmd)?;
-        let spn = self.query("spn")?;
-        let legal = self.query("legal")?;
-        let steps_left = self.query("steps")?;
-        let side = self.query("turn")?;
-        let gameover = self.query("gameover")?;
-        let winner = self.query("winner")?;
+    pub fn sync(&mut self, game: &Game) -> Result<Snapshot, ClientError> {
+        let position = PositionCommand::spn(game, game.steps().len());
+        self.command(&position.into())?;
+        let spn = self.query(Query::Spn)?;
+        let legal = self.query(Query::Legal)?;
+        let steps_left = self.query(Query::Steps)?;
+        let side = self.query(Query::Turn)?;
+        let gameover = self.query(Query::GameOver)?;
+        let winner = self.query(Query::Winner)?;
         Ok(Snapshot {
             spn,
             side,
@@ -429,23 +422,23 @@ impl Client {
         })
     }
 
-    /// Asks for the next step or turn: sends the game (a `position`
-    /// command) and `go …`, and waits up to `limit` for `bestmove`.
+    /// Asks for the next step or turn: sends the game (`position`) and
+    /// `go`, and waits up to `limit` for `bestmove`.
     pub fn think(
         &mut self,
-        position: &str,
-        go: &str,
+        position: &PositionCommand,
+        go: &Go,
         limit: Duration,
     ) -> Result<Answer, ClientError> {
-        self.ask(&[position, go], limit)
+        self.ask(&[position.clone().into(), go.clone().into()], limit)
     }
 
     /// Sends `commands` and reads the answer up to `bestmove`, timed from
     /// the first command sent.
-    fn ask(&mut self, commands: &[&str], limit: Duration) -> Result<Answer, ClientError> {
+    fn ask(&mut self, commands: &[Command], limit: Duration) -> Result<Answer, ClientError> {
         let t0 = Instant::now();
         for c in commands {
-            self.send(c)?;
+            self.command(c)?;
         }
         let lines = self.read_answer(limit)?;
         Ok(Answer {
@@ -455,17 +448,20 @@ impl Client {
     }
 
     /// Starts a ponder search (`go ponder`) on `position` with the limits
-    /// of `go` (a `go …` command); no answer is read.
-    pub fn ponder(&mut self, position: &str, go: &str) -> Result<(), ClientError> {
-        self.send(position)?;
-        let limits = go.strip_prefix("go").unwrap_or(go);
-        self.send(&format!("go ponder{limits}"))
+    /// of `go`; no answer is read.
+    pub fn ponder(&mut self, position: &PositionCommand, go: &Go) -> Result<(), ClientError> {
+        self.command(&position.clone().into())?;
+        let ponder = Go {
+            ponder: true,
+            ..go.clone()
+        };
+        self.command(&ponder.into())
     }
 
     /// The guess came true: `ponderhit`, then its answer (timed from the
     /// hit, as a clock counts it).
     pub fn ponderhit(&mut self, limit: Duration) -> Result<Answer, ClientError> {
-        self.ask(&["ponderhit"], limit)
+        self.ask(&[Command::PonderHit], limit)
     }
 
     /// The guess was wrong: `stop`, and its answer read and dropped.
@@ -477,7 +473,7 @@ impl Client {
     /// `stop`: a running search answers at once (its answer is left to
     /// be read).
     pub fn stop(&mut self) -> Result<(), ClientError> {
-        self.send("stop")
+        self.command(&Command::Stop)
     }
 
     /// Whether the process still runs.
@@ -503,7 +499,7 @@ impl Client {
     /// Ends the program politely: `quit`, and a kill if it has not exited
     /// within `grace`. Its exit status if it exited by itself.
     pub fn quit(mut self, grace: Duration) -> Option<ExitStatus> {
-        let _ = self.send("quit");
+        let _ = self.command(&Command::Quit);
         self.wait_exit(grace)
         // The drop kills it if it still runs, and reaps it.
     }
@@ -522,127 +518,6 @@ impl Drop for Client {
         if let Some(live) = &self.live {
             live.fetch_sub(1, Ordering::SeqCst);
         }
-    }
-}
-
-/// The choices of a combo option, from the handshake's lines
-/// (`option name Algorithm type combo default auto var alphabeta var …`):
-/// empty if there is no such option.
-pub fn option_choices(ugi_lines: &[String], name: &str) -> Vec<String> {
-    let head = format!("option name {name} ");
-    ugi_lines
-        .iter()
-        .find(|l| l.starts_with(&head))
-        .map(|l| {
-            let words: Vec<&str> = l.split_whitespace().collect();
-            words
-                .windows(2)
-                .filter(|w| w[0] == "var")
-                .map(|w| w[1].to_string())
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// The `position` command for a game: `startpos` (with its player count)
-/// or the start's SPN (`position fen`, as UGI has it), then every step
-/// played.
-pub fn position_command(game: &Game, from_startpos: bool) -> String {
-    let mut cmd = if from_startpos {
-        format!("position startpos players {}", game.start().players_left())
-    } else {
-        format!("position fen {}", game.start().to_spn())
-    };
-    if !game.steps().is_empty() {
-        cmd.push_str(" moves");
-        for s in game.steps() {
-            let _ = write!(cmd, " {s}");
-        }
-    }
-    cmd
-}
-
-/// A program's answer to `go` (or `ponderhit`).
-#[derive(Clone, Debug)]
-pub struct Answer {
-    /// The lines it wrote, the `bestmove` line last.
-    pub lines: Vec<String>,
-    /// From sending the first command to reading `bestmove`.
-    pub elapsed: Duration,
-}
-
-impl Answer {
-    /// Its `info` lines that read ([`words::Info::parse`]), in order;
-    /// `info string` lines and lines that do not read are left out.
-    pub fn infos(&self) -> impl DoubleEndedIterator<Item = words::Info> + '_ {
-        self.lines.iter().filter_map(|l| words::Info::parse(l).ok())
-    }
-
-    /// The principal variation of its last `info` line with one.
-    pub fn pv(&self) -> Vec<String> {
-        self.infos()
-            .rev()
-            .find(|i| !i.pv.is_empty())
-            .map(|i| i.pv.iter().map(StepText::to_string).collect())
-            .unwrap_or_default()
-    }
-
-    /// The steps it plays, as it wrote them: its `bestturn` (the whole
-    /// rest of its turn, which `bestmove` must begin), or else its
-    /// `bestmove` alone (a plain UGI engine, asked again for each step).
-    /// No step (`bestmove (none)`, or none at all) is
-    /// [`Forfeit::NoStep`]; a step that does not read is
-    /// [`Forfeit::IllegalStep`].
-    pub fn steps(&self) -> Result<Vec<String>, Forfeit> {
-        let best = match self.lines.last().map(|l| words::BestMove::parse(l)) {
-            Some(Ok(words::BestMove(best))) => best,
-            Some(Err(e @ words::ParseError::Unreadable { .. })) => return Err(garbled(e)),
-            // `bestmove` alone, or no answer line at all.
-            _ => None,
-        };
-        let turn = self
-            .lines
-            .iter()
-            .rev()
-            .find_map(|l| match words::BestTurn::parse(l) {
-                Err(words::ParseError::WrongKind { .. }) => None,
-                read => Some(read),
-            });
-        let turn = match turn {
-            None => return best.map(|s| vec![s.to_string()]).ok_or(Forfeit::NoStep),
-            Some(read) => read.map_err(garbled)?.0,
-        };
-        let text = |steps: &[StepText]| match steps {
-            [] => "(none)".to_string(),
-            _ => steps
-                .iter()
-                .map(StepText::to_string)
-                .collect::<Vec<_>>()
-                .join(" "),
-        };
-        match turn.first() {
-            first if first != best.as_ref() => Err(Forfeit::BestMoveNotInTurn {
-                best: text(best.as_slice()),
-                turn: text(&turn),
-            }),
-            None => Err(Forfeit::NoStep),
-            Some(_) => Ok(turn.iter().map(StepText::to_string).collect()),
-        }
-    }
-}
-
-/// An answer's line that does not read, as a forfeit: a step that does
-/// not read is an illegal step (with the rules' reason, as playing it
-/// would give), anything else the parser's words.
-fn garbled(e: words::ParseError) -> Forfeit {
-    match e {
-        words::ParseError::Unreadable { found, .. } => {
-            let why = StepText::parse(&found)
-                .err()
-                .map_or_else(|| "not a step".to_string(), |e| e.reason);
-            Forfeit::IllegalStep { text: found, why }
-        }
-        e => Forfeit::Other(e.to_string()),
     }
 }
 
@@ -667,137 +542,13 @@ pub struct Snapshot {
 mod tests {
     use super::*;
 
-    fn answer(lines: &[&str]) -> Answer {
-        Answer {
-            lines: lines.iter().map(|l| l.to_string()).collect(),
-            elapsed: Duration::ZERO,
-        }
-    }
-
-    /// Steps as their text.
-    fn texts(steps: &[StepText]) -> Vec<String> {
-        steps.iter().map(StepText::to_string).collect()
-    }
-
     #[test]
-    fn an_answers_info_lines_are_read_as_the_engines_words_read_them() {
-        // Other engines' words, a pv cut short by them, winprob after the
-        // pv, free text, a line that does not read, and a line without a pv.
-        let lines = [
-            "info depth 3 currmove e2e3 score cp 10 lowerbound nodes 5 tbhits 0 \
-             pv e2e3 f8f7 refutation e2e3 winprob g 0.4 r 0.6",
-            "info depth 4 score win 2 pv d2d3@e1 e3e4 winprob r 0.7 g 0.3",
-            "info depth x pv c4c5^c3",
-            "info string pv b5c5 e8e7",
-            "info nodes 900 hashfull 3",
-            "bestturn d2d3@e1",
-            "bestmove d2d3@e1",
-        ];
-        let a = answer(&lines);
-        let words: Vec<words::Info> = lines
-            .iter()
-            .filter_map(|l| words::Info::parse(l).ok())
-            .collect();
-        assert_eq!(a.infos().collect::<Vec<_>>(), words);
-        assert_eq!(
-            words.len(),
-            3,
-            "the free text and the unreadable line are left out"
-        );
-        assert_eq!(
-            words[0].pv,
-            [
-                StepText::parse("e2e3").unwrap(),
-                StepText::parse("f8f7").unwrap()
-            ]
-        );
-        assert_eq!(words[0].score, Some(words::Score::Cp(10)));
-        assert_eq!(
-            words[0].winprob,
-            [
-                (splut_rules::Seat::Green, 0.4),
-                (splut_rules::Seat::Red, 0.6)
-            ],
-            "in the line's order"
-        );
-        // The pv is the last line's with one, and stops at the first word
-        // that is not a step.
-        assert_eq!(a.pv(), texts(&words[1].pv));
-        assert_eq!(a.pv(), ["d2d3@e1", "e3e4"]);
-        assert_eq!(answer(&lines[..1]).pv(), ["e2e3", "f8f7"]);
-        // `info string` is free text: its words are no pv.
-        assert!(answer(&lines[3..]).pv().is_empty());
-        assert_eq!(a.steps(), Ok(vec!["d2d3@e1".to_string()]));
-    }
-
-    #[test]
-    fn answers_give_their_steps_and_line() {
-        let a = answer(&[
-            "info depth 2 score cp 3 pv e2e3 e8e7 f8f7",
-            "bestturn e2e3",
-            "bestmove e2e3",
-        ]);
-        assert_eq!(a.steps(), Ok(vec!["e2e3".to_string()]));
-        assert_eq!(a.pv(), ["e2e3", "e8e7", "f8f7"]);
-        assert_eq!(answer(&["bestmove d2d3"]).steps(), Ok(vec!["d2d3".into()]));
-        assert_eq!(answer(&["bestmove"]).steps(), Err(Forfeit::NoStep));
-        assert!(matches!(
-            answer(&["bestturn e2e3", "bestmove d2d3"]).steps(),
-            Err(Forfeit::BestMoveNotInTurn { .. })
-        ));
-        // As the engine's words read them: `ponder` after the step, and
-        // `(none)`, are no steps.
-        let a = answer(&["bestturn  e2e3 e3e4", "bestmove e2e3 ponder f8f7"]);
-        assert_eq!(a.steps(), Ok(vec!["e2e3".into(), "e3e4".into()]));
-        let over = answer(&["bestturn (none)", "bestmove (none)"]);
-        assert_eq!(over.steps(), Err(Forfeit::NoStep));
-        assert_eq!(answer(&["bestmove (none)"]).steps(), Err(Forfeit::NoStep));
-        assert_eq!(
-            answer(&["bestturn (none)", "bestmove e2e3"]).steps(),
-            Err(Forfeit::BestMoveNotInTurn {
-                best: "e2e3".into(),
-                turn: "(none)".into()
-            })
-        );
-        // A step that does not read is illegal, with the rules' reason.
-        let illegal = |text: &str| Forfeit::IllegalStep {
-            text: text.into(),
-            why: StepText::parse(text).unwrap_err().reason,
-        };
-        let garbled = answer(&["bestturn e2e3 x", "bestmove e2e3"]);
-        assert_eq!(garbled.steps(), Err(illegal("x")));
-        assert_eq!(answer(&["bestmove e2e9"]).steps(), Err(illegal("e2e9")));
-        assert_eq!(
-            answer(&["bestturn", "bestmove e2e3"]).steps(),
-            Err(Forfeit::Other("'bestturn' without its value".into()))
-        );
-        assert!(ends_answer("bestmove  (none)") && ends_answer("bestmove"));
-        assert!(!ends_answer("bestmoves e2e3") && !ends_answer("bestturn e2e3"));
-    }
-
-    #[test]
-    fn combo_choices_and_error_texts() {
-        let lines = vec![
-            "id name splut".to_string(),
-            "option name Algorithm type combo default auto var auto var maxn".to_string(),
-            "ugiok".to_string(),
-        ];
-        assert_eq!(option_choices(&lines, "Algorithm"), ["auto", "maxn"]);
-        assert!(option_choices(&lines, "Hash").is_empty());
+    fn errors_read_as_a_person_reads_them() {
         let refused = ClientError::Refused("info string error: no such position".into());
         assert_eq!(
             refused.to_string(),
             "the engine refused it: no such position"
         );
-        // As the engine's words read `info string`: spaces between the
-        // words, and only `error:` is an error.
-        assert_eq!(
-            refusal("info  string error: the game is over").as_deref(),
-            Some("the game is over")
-        );
-        assert_eq!(refusal("info string errors: none"), None);
-        assert_eq!(refusal("info depth 3 string error: x"), None);
-        assert_eq!(error_text("readyok"), "readyok");
         let timeout = ClientError::Timeout {
             prefix: "readyok".into(),
             limit: Duration::from_millis(1500),

@@ -2,6 +2,9 @@
 //!
 //! ## Modules
 //!
+//! - [`answer`]: an engine's answers read by the protocol's words
+//!   (`splut-protocol`): an answer's steps and line, refusals, an option's
+//!   choices; for the client and every host of the board's session.
 //! - `client` (feature `process`): the protocol client, a program that
 //!   speaks the protocol driven over pipes (handshake, reads with deadlines, `go`, `query`,
 //!   `stop`, `quit`).
@@ -12,6 +15,7 @@
 //! - [`openings`]: seeded random openings and opening files, with their
 //!   limits.
 
+pub mod answer;
 #[cfg(feature = "process")]
 pub mod client;
 pub mod judge;

@@ -7,8 +7,9 @@
 //! dependencies, the engine crate depends on the rules alone); this keeps
 //! them between the modules inside the engine crate (`engine/src/`) and
 //! the tools (`tools/src/`). Another crate counts as a module: `rules`
-//! (`splut_rules`), `play` (`splut_play`), `board` (`splut_board`), and
-//! an engine module `splut_engine::<module>` as `<module>`.
+//! (`splut_rules`), `splut_protocol` (the protocol's lines, typed once),
+//! `play` (`splut_play`), `board` (`splut_board`), and an engine module
+//! `splut_engine::<module>` as `<module>`.
 
 use std::path::Path;
 
@@ -20,36 +21,74 @@ use std::path::Path;
 /// it.
 const FLOORS: &[(&str, &[&str])] = &[
     ("rules", &[]),
-    ("options", &[]),
+    // The protocol crate: its lines (commands, answers, the reported
+    // score, win chances) on the rules alone.
+    ("splut_protocol", &["rules"]),
+    // The engine's option table declares its `option` lines in the
+    // protocol's words.
+    ("options", &["splut_protocol"]),
     ("system", &[]),
     ("clock", &[]),
-    ("winprob", &["rules"]),
     ("parallel_perft", &["rules"]),
     ("eval", &["rules"]),
-    ("search", &["rules", "eval", "options", "system", "clock"]),
+    (
+        "search",
+        &[
+            "rules",
+            "splut_protocol",
+            "eval",
+            "options",
+            "system",
+            "clock",
+        ],
+    ),
     (
         "engine",
         &[
-            "rules", "eval", "search", "options", "system", "winprob", "clock",
+            "rules",
+            "splut_protocol",
+            "eval",
+            "search",
+            "options",
+            "system",
+            "winprob",
+            "clock",
         ],
     ),
     (
         "protocol",
         &[
-            "rules", "eval", "search", "engine", "options", "winprob", "clock",
+            "rules",
+            "splut_protocol",
+            "eval",
+            "search",
+            "engine",
+            "options",
+            "winprob",
+            "clock",
         ],
     ),
     (
         "bench",
         &["rules", "eval", "search", "engine", "options", "clock"],
     ),
-    ("tournament", &["rules", "play", "options", "system"]),
+    (
+        "tournament",
+        &["rules", "splut_protocol", "play", "options", "system"],
+    ),
     // The GUI's engine seats run in process, spoken to through the
     // protocol as a process would be (gui/pool.rs).
     (
         "gui",
         &[
-            "rules", "play", "board", "winprob", "protocol", "engine", "Engine",
+            "rules",
+            "splut_protocol",
+            "play",
+            "board",
+            "winprob",
+            "protocol",
+            "engine",
+            "Engine",
         ],
     ),
     (
@@ -79,12 +118,13 @@ fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 
 /// The modules a line names as `crate::<module>`, `splut::<module>` (as
 /// `main.rs` writes it) or `splut_engine::<module>`, and the crates
-/// `splut_rules`, `splut_play` and `splut_board` as `rules`, `play` and
-/// `board`.
+/// `splut_rules`, `splut_protocol`, `splut_play` and `splut_board` as
+/// `rules`, `splut_protocol`, `play` and `board`.
 fn named_modules(line: &str) -> Vec<String> {
     let mut found = Vec::new();
     for (krate, module) in [
         ("splut_rules", "rules"),
+        ("splut_protocol", "splut_protocol"),
         ("splut_play", "play"),
         ("splut_board", "board"),
     ] {
@@ -171,15 +211,16 @@ fn no_module_uses_a_floor_above_its_own() {
 #[test]
 fn the_rules_that_matter_most_are_in_the_table() {
     let may = |m: &str| FLOORS.iter().find(|f| f.0 == m).map(|f| f.1).unwrap();
-    // The rules core uses nothing.
+    // The rules core uses nothing; the protocol's lines the rules alone.
     assert!(may("rules").is_empty());
+    assert_eq!(may("splut_protocol"), ["rules"]);
     // Only the top uses the tournament, and nothing uses the command line.
     for (m, allowed) in FLOORS {
         assert!(!allowed.contains(&"tournament"), "{m} may use tournament");
         assert!(!allowed.contains(&"cli"), "{m} may use cli");
     }
-    // The engine column does not use the arena.
-    for m in ["eval", "search", "protocol"] {
+    // The engine column and the protocol's lines do not use the arena.
+    for m in ["eval", "search", "protocol", "splut_protocol", "options"] {
         for arena in ["play", "tournament", "gui", "datagen", "tune"] {
             assert!(!may(m).contains(&arena), "{m} may use {arena}");
         }
@@ -197,4 +238,8 @@ fn module_names_are_read_from_paths() {
         ["cli", "tournament"]
     );
     assert!(named_modules("use super::judge; // not_crate::x").is_empty());
+    assert_eq!(
+        named_modules("use splut_protocol::command::Go;"),
+        ["splut_protocol"]
+    );
 }

@@ -2,7 +2,7 @@
 //! ([`splut_board::session`]) in the module, answering the page's API as
 //! the native server's `api.rs` answers it, with the same request bodies
 //! ([`splut_board::session::requests`]) and the same engine reader
-//! ([`crate::engine_reader`]). The page's JavaScript (`board-local.js`)
+//! ([`splut_board::session::reader`]). The page's JavaScript (`board-local.js`)
 //! only carries: requests in, the engine worker's lines in, the
 //! machine's [`Command`]s out to the worker, and one timer for
 //! [`BoardSession::wake_at`]. Hints and reviews are the board's analysis
@@ -13,16 +13,17 @@
 //! Every answer is JSON: `{"ok": value}`, or `{"error": why}` for a
 //! refused request (the page shows `why`).
 
-use crate::engine_reader::EngineReader;
 use serde_json::{Value, json};
 use splut_board::session::analysis::{Analysis, Kind};
 use splut_board::session::config::Config;
 use splut_board::session::levels::Levels;
 use splut_board::session::new_game;
+use splut_board::session::reader::EngineReader;
 use splut_board::session::requests::{self, DEFAULT_MOVETIME, MOVETIME, PaceIn, StepIn};
 use splut_board::session::view::Positions;
 use splut_board::session::{Command, Refusal, Session};
-use splut_play::client::option_choices;
+use splut_play::answer::option_choices;
+use splut_protocol::Command as EngineCommand;
 use std::time::Duration;
 
 /// The pause between the steps of an engine's turn, as `splut gui`'s
@@ -68,7 +69,7 @@ impl BoardSession {
     /// handshake (this module's engine answering `ugi`).
     pub fn new() -> BoardSession {
         let mut engine = crate::Protocol::new();
-        engine.line("ugi");
+        engine.line(&EngineCommand::Ugi.to_string());
         let ugi: Vec<String> = engine.take_output().lines().map(String::from).collect();
         let mut levels = Levels::from_ugi(&ugi);
         // Full strength was measured natively (docs/results/levels.md);
@@ -279,7 +280,7 @@ impl BoardSession {
         let Some(a) = self.analysis.as_mut() else {
             return Ok(json!({ "commands": [], "done": false }));
         };
-        let commands = a.commands();
+        let commands: Vec<String> = a.commands().iter().map(|c| c.to_string()).collect();
         match a.outcome().cloned() {
             None => Ok(json!({ "commands": commands, "done": false })),
             Some(outcome) => {
@@ -307,7 +308,7 @@ impl BoardSession {
                     self.reader.reset();
                     json!({ "do": "start" })
                 }
-                Command::Send(line) => json!({ "do": "send", "line": line }),
+                Command::Send(command) => json!({ "do": "send", "line": command.to_string() }),
                 Command::Quit => json!({ "do": "quit" }),
             })
             .collect();

@@ -17,14 +17,15 @@
 //! line read by the protocol's own reader), and [`board_session`]: the
 //! board's game itself, `splut gui`'s session machine
 //! ([`splut_board::session`]) answering the page's API, its engine's lines
-//! read by [`engine_reader`] (which `splut gui` reads them with too).
+//! read by the session's reader ([`splut_board::session::reader`], which
+//! `splut gui` reads them with too). Every line is typed by the protocol
+//! crate ([`splut_protocol`]).
 //!
 //! The exports (`exports`, WebAssembly only) are plain functions over the
 //! module's memory; the one import is the host's clock, `splut.now_ms`.
 
 pub mod board;
 pub mod board_session;
-pub mod engine_reader;
 pub mod play;
 pub mod rules;
 
@@ -32,8 +33,8 @@ pub mod rules;
 mod exports;
 
 use splut_engine::Engine;
-use splut_engine::protocol::input::{self, Line};
 use splut_engine::protocol::{Flow, Output, Session};
+use splut_protocol::input::{self, Line};
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
@@ -207,7 +208,7 @@ pub fn selftest() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use splut_engine::protocol::input::MAX_LINE;
+    use splut_protocol::input::MAX_LINE;
 
     #[test]
     fn lines_in_lines_out() {

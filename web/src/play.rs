@@ -2,13 +2,13 @@
 //! game's record written and a record read as `splut gui`'s server writes
 //! and reads them ([`splut_play::record::board_record`] and
 //! [`splut_play::record::first_game`]), and an engine's `info` line read
-//! by the protocol's own reader ([`splut_engine::protocol::words::Info`]),
+//! by the protocol's own reader ([`splut_protocol::words::Info`]),
 //! so the page keeps no copy of any of them. Answers are JSON
 //! (docs/web.md has the fields).
 
 use serde_json::Value;
-use splut_engine::protocol::words::Info;
 use splut_play::record::{Participant, Strength, board_record, first_game};
+use splut_protocol::words::Info;
 use splut_rules::{Game, Position, Seat};
 
 /// The record of a game on the board, as `splut gui` downloads it. The

@@ -21,6 +21,8 @@ use crate::marks::step_marks;
 use crate::review::{BLUNDER_DROP, Evaluation, MISTAKE_DROP, judge, turn_bounds};
 use serde_json::{Value, json};
 use splut_play::judge::Forfeit;
+use splut_protocol::Command;
+use splut_protocol::command::{Go, PositionCommand, SetOption};
 use splut_rules::{Game, Position, Seat, StepText};
 use std::time::Duration;
 
@@ -75,7 +77,7 @@ pub struct Analysis {
     /// chances it gives, if they read.
     last: Option<(String, Option<WinProb>)>,
     /// Lines for the analyst, not yet taken.
-    out: Vec<String>,
+    out: Vec<Command>,
     outcome: Option<Result<Value, Refusal>>,
 }
 
@@ -108,8 +110,7 @@ impl Analysis {
             outcome: None,
         };
         if show_winprob {
-            a.out
-                .push("setoption name UCI_ShowWinProb value true".into());
+            a.out.push(SetOption::new("UCI_ShowWinProb", "true").into());
         }
         a.ask_next();
         Ok(a)
@@ -131,8 +132,8 @@ impl Analysis {
         Duration::from_millis(self.ms) + HUNG_AFTER
     }
 
-    /// The lines to send the analyst now, in order.
-    pub fn commands(&mut self) -> Vec<String> {
+    /// The commands to send the analyst now, in order.
+    pub fn commands(&mut self) -> Vec<Command> {
         std::mem::take(&mut self.out)
     }
 
@@ -237,8 +238,8 @@ impl Analysis {
                 });
                 continue;
             }
-            self.out.push(super::position_line(&self.game, b));
-            self.out.push(format!("go movetime {}", self.ms));
+            self.out.push(PositionCommand::spn(&self.game, b).into());
+            self.out.push(Go::movetime(self.ms).into());
             return;
         }
         self.outcome = Some(Ok(self.answer()));

@@ -3,6 +3,7 @@
 //! from there, so the page offers only what the engine has.
 
 use serde::{Deserialize, Serialize};
+use splut_protocol::words::{Id, OptionKind, find_option};
 use std::time::Duration;
 
 /// A spin option's default and bounds.
@@ -82,41 +83,21 @@ pub enum Level {
     Skill(i64),
 }
 
-/// The name of an `option name <name> type …` line.
-fn option_name(line: &str) -> Option<&str> {
-    let rest = line.strip_prefix("option name ")?;
-    rest.find(" type ").map(|i| &rest[..i])
-}
-
-/// The default and bounds of spin option `name` in the handshake's lines.
+/// The default and bounds of spin option `name` in the handshake's lines
+/// (read by the protocol's words; names compare without case).
 pub fn spin(ugi: &[String], name: &str) -> Option<Spin> {
-    let line = ugi
-        .iter()
-        .find(|l| option_name(l).is_some_and(|n| n.eq_ignore_ascii_case(name)))?;
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let value = |key: &str| -> Option<i64> {
-        let i = words.iter().position(|w| *w == key)?;
-        words.get(i + 1)?.parse().ok()
-    };
-    let kind = words
-        .iter()
-        .position(|w| *w == "type")
-        .and_then(|i| words.get(i + 1));
-    if kind != Some(&"spin") {
-        return None;
+    match find_option(ugi, name)?.kind {
+        OptionKind::Spin { default, min, max } => {
+            (min <= max).then_some(Spin { default, min, max })
+        }
+        _ => None,
     }
-    let s = Spin {
-        default: value("default")?,
-        min: value("min")?,
-        max: value("max")?,
-    };
-    (s.min <= s.max).then_some(s)
 }
 
-/// Whether the handshake's lines advertise option `name`.
+/// Whether the handshake's lines advertise option `name` (a line that
+/// reads as its declaration).
 pub fn has_option(ugi: &[String], name: &str) -> bool {
-    ugi.iter()
-        .any(|l| option_name(l).is_some_and(|n| n.eq_ignore_ascii_case(name)))
+    find_option(ugi, name).is_some()
 }
 
 impl Levels {
@@ -130,7 +111,7 @@ impl Levels {
             seed: has_option(ugi, "Seed"),
             full_elo: ugi
                 .iter()
-                .any(|l| l.starts_with("id name splut "))
+                .any(|l| matches!(Id::parse(l), Ok(Id::Name(n)) if n.starts_with("splut ")))
                 .then_some(SPLUT_FULL_STRENGTH),
         }
     }

@@ -18,6 +18,7 @@ pub mod config;
 pub mod levels;
 pub mod limit;
 pub mod new_game;
+pub mod reader;
 pub mod refusal;
 pub mod requests;
 pub mod view;
@@ -31,6 +32,8 @@ pub use refusal::Refusal;
 use serde::{Deserialize, Serialize};
 use splut_play::judge::{Forfeit, Reason};
 use splut_play::record::{Participant, Strength, board_record_clocked, board_record_ended};
+use splut_protocol::Command as EngineCommand;
+use splut_protocol::command::{Go, PositionCommand, SetOption};
 use splut_rules::{Game, Position, Seat};
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -180,8 +183,8 @@ pub enum Command {
     /// Start a fresh engine (quitting the one running, if any) and do its
     /// handshake. If it cannot, tell [`Session::engine_gone`].
     Start,
-    /// Send this protocol line to the engine.
-    Send(String),
+    /// Send this command to the engine (its line is its `Display`).
+    Send(EngineCommand),
     /// Quit the engine: the game needs none now.
     Quit,
 }
@@ -846,7 +849,7 @@ impl Session {
         for s in self.searches.iter_mut().filter(|s| s.live) {
             s.live = false;
             s.deadline = s.deadline.min(now + HUNG_AFTER);
-            self.out.push_back(Command::Send("stop".into()));
+            self.out.push_back(Command::Send(EngineCommand::Stop));
         }
         self.thinking = None;
         self.showing = None;
@@ -978,19 +981,17 @@ impl Session {
         }
         for (name, value) in options {
             if self.option(&name) != Some(value.as_str()) {
-                self.out.push_back(Command::Send(format!(
-                    "setoption name {name} value {value}"
-                )));
+                self.out
+                    .push_back(Command::Send(SetOption::new(&name, &value).into()));
                 self.options.retain(|(n, _)| *n != name);
                 self.options.push((name, value));
             }
         }
-        self.out.push_back(Command::Send(position_line(
-            &self.game,
-            self.game.steps().len(),
-        )));
+        self.out.push_back(Command::Send(
+            PositionCommand::spn(&self.game, self.game.steps().len()).into(),
+        ));
         self.out
-            .push_back(Command::Send(format!("go movetime {}", seat.movetime)));
+            .push_back(Command::Send(Go::movetime(seat.movetime).into()));
         let limit = Duration::from_millis(seat.movetime) + HUNG_AFTER;
         self.searches.push_back(Search {
             live: true,
@@ -1039,20 +1040,6 @@ pub fn record_text(game: &Game, config: &[SeatConfig]) -> String {
         None => board_record_clocked(game, &seats, clock),
     }
     .to_text()
-}
-
-/// `position spn <start> moves <steps>`: `game` after its first `upto`
-/// steps, as the session's engine and the analyst are told it.
-fn position_line(game: &Game, upto: usize) -> String {
-    let mut cmd = format!("position spn {}", game.start().to_spn());
-    if upto > 0 {
-        cmd.push_str(" moves");
-        for s in &game.steps()[..upto] {
-            cmd.push(' ');
-            cmd.push_str(&s.to_string());
-        }
-    }
-    cmd
 }
 
 /// Who plays a seat, as its record names it.

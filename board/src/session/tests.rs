@@ -50,7 +50,7 @@ fn sent(s: &mut Session) -> Vec<String> {
     commands(s)
         .into_iter()
         .map(|c| match c {
-            Command::Send(line) => line,
+            Command::Send(command) => command.to_string(),
             other => format!("<{other:?}>"),
         })
         .collect()

@@ -37,7 +37,11 @@ fn set_option_checks_names_and_values_and_sets_the_search() {
     e.set_option("Ponder", "true").unwrap();
     assert_eq!(settings(&e), before);
     assert_eq!(declarations().len(), 18);
-    assert!(declarations().contains(&"option name Ponder type check default false".to_string()));
+    assert!(
+        declarations()
+            .iter()
+            .any(|d| d.to_string() == "option name Ponder type check default false")
+    );
 }
 
 #[test]

@@ -10,9 +10,9 @@ use super::{
 };
 use crate::clock::Instant;
 use crate::engine::{PreparedSearch, Report, SliceEnd};
-use crate::protocol::words::InfoString;
 use crate::search::Info;
 use crate::search::control::Ponder;
+use splut_protocol::words::InfoString;
 use splut_rules::{PerftWalk, Position};
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 use std::sync::{Arc, Mutex};

@@ -8,23 +8,32 @@
 //! `isready`, `stop`, `query`, `d` and `quit` are answered at once. Every malformed or unknown line gets one
 //! `info string error: …` line and leaves the engine's state as it was.
 //!
-//! The lines a search writes are printed through [`words`], which reads
-//! them back too (for clients).
+//! Every line is typed once, in the protocol crate
+//! ([`splut_protocol`]): the commands are read by its parser
+//! ([`Command::parse`]) and every answer is printed through its words
+//! ([`words`]), which read them back too (for clients).
 
 pub mod commands;
-pub mod input;
 mod job;
 #[cfg(test)]
+mod lines;
+#[cfg(test)]
 mod sink;
-pub mod words;
 
 pub use job::SLICE;
+/// The deepest `perft` the protocol counts (also the Python package's
+/// bound).
+pub use splut_protocol::command::PERFT_MAX_DEPTH;
+/// The protocol's input and error text, and its answers' words: the
+/// protocol crate's, re-exported where the engine's users found them.
+pub use splut_protocol::{input, words};
 
 use crate::engine::{Engine, GoError, win_probabilities};
 use crate::options::{Id, declarations};
 use crate::search::{Info, Limits};
-use commands::{parse_go, parse_position, parse_setoption};
 use job::{Driver, Job, Progress, Running};
+use splut_protocol::Command;
+use splut_protocol::command::{PositionCommand, Query, SetOption};
 use splut_rules::{Game, Position, Seat, Step};
 use std::io::{BufRead, Write};
 use words::{BestTurn, InfoString};
@@ -62,25 +71,6 @@ struct Plan {
     root: Position,
     turn: Vec<Step>,
 }
-
-/// Every command the engine knows.
-const COMMANDS: [&str; 15] = [
-    "help",
-    "ugi",
-    "uci",
-    "isready",
-    "uginewgame",
-    "ucinewgame",
-    "setoption",
-    "position",
-    "go",
-    "stop",
-    "ponderhit",
-    "query",
-    "d",
-    "perft",
-    "quit",
-];
 
 /// The answer to `help`: every command in a line, as `info string` lines
 /// so that a GUI that sends it reads nothing it does not know.
@@ -186,10 +176,28 @@ fn steps_text(steps: &[Step]) -> String {
         .join(" ")
 }
 
+/// The engine's report as its line says it: every field but `winprob`,
+/// which depends on the position ([`crate::engine::win_probabilities`]).
+pub fn report(i: &Info) -> words::Info {
+    words::Info {
+        depth: Some(i.depth),
+        seldepth: Some(i.seldepth),
+        // 0: only one line is searched, and the word is left out.
+        multipv: (i.multipv > 0).then_some(i.multipv),
+        score: Some(i.score),
+        nodes: Some(i.nodes),
+        nps: Some(i.nps),
+        time_ms: Some(i.time_ms),
+        hashfull: Some(i.hashfull),
+        pv: i.pv.iter().map(|s| s.text()).collect(),
+        winprob: Vec::new(),
+    }
+}
+
 /// The `info` line of a report of a search of `root`, with its `winprob`
 /// words if asked for.
 fn report_line(root: &Position, i: &Info, show_win_prob: bool) -> String {
-    let mut line = words::Info::from(i);
+    let mut line = report(i);
     if show_win_prob {
         line.winprob = win_probabilities(root, i);
     }
@@ -295,8 +303,7 @@ impl Session {
     }
 
     fn error(&self, what: &str) {
-        let line = InfoString::error(&input::error_text(what));
-        self.out.line(&line.to_string());
+        self.say(InfoString::error(&input::error_text(what)));
     }
 
     /// Answers an input line over [`input::MAX_LINE`] (`bytes` long),
@@ -378,85 +385,102 @@ impl Session {
 
     /// Handles one input line (its end of line removed).
     pub fn handle(&mut self, line: &str) -> Flow {
-        let words = match input::words(line) {
-            Ok(w) => w,
-            Err(e) => {
-                self.error(&e.to_string());
-                return Flow::Continue;
-            }
-        };
-        let Some((&cmd, args)) = words.split_first() else {
-            return Flow::Continue;
-        };
         // One rule for every command: words it does not take make the line
-        // an error, and the command is not carried out.
-        let takes_words = matches!(cmd, "setoption" | "position" | "go" | "query" | "perft");
-        if !takes_words && COMMANDS.contains(&cmd) && !args.is_empty() {
-            self.error(&format!(
-                "'{cmd}' takes no arguments, found '{}'; the line is ignored",
-                input::echo(&args.join(" "))
-            ));
-            return Flow::Continue;
-        }
-        let needs_idle = matches!(
-            cmd,
-            "position" | "go" | "setoption" | "uginewgame" | "ucinewgame" | "perft"
-        );
-        if needs_idle && self.searching() {
-            self.error(&format!("'{cmd}' while searching; send 'stop' first"));
-            return Flow::Continue;
-        }
-        match cmd {
-            "ugi" | "uci" => {
-                self.out
-                    .line(&format!("id name splut {}", env!("CARGO_PKG_VERSION")));
-                self.out.line("id author the splut developers");
-                for o in declarations() {
-                    self.out.line(&o);
+        // an error, and the command is not carried out. A command that
+        // needs an idle engine is refused while one searches, before its
+        // words are read.
+        match Command::parse(line) {
+            Ok(None) => Flow::Continue,
+            Ok(Some(c)) => self.command(c),
+            Err(e) => {
+                match e.needs_idle().filter(|_| self.searching()) {
+                    Some(word) => self.busy(word),
+                    None => self.error(&e.to_string()),
                 }
-                self.out.line(if cmd == "ugi" { "ugiok" } else { "uciok" });
+                Flow::Continue
             }
-            "isready" => self.out.line("readyok"),
-            "uginewgame" | "ucinewgame" => {
+        }
+    }
+
+    /// Carries out one command, as its line would be (a host in this
+    /// process hands it over typed): one that needs an idle engine is
+    /// refused while a search runs.
+    pub fn command(&mut self, command: Command) -> Flow {
+        if command.needs_idle() && self.searching() {
+            self.busy(command.word());
+            return Flow::Continue;
+        }
+        self.carry_out(command)
+    }
+
+    /// The refusal of `command` while a search (or a perft) runs.
+    fn busy(&self, command: &str) {
+        self.error(&format!("'{command}' while searching; send 'stop' first"));
+    }
+
+    /// Carries out one command.
+    fn carry_out(&mut self, command: Command) -> Flow {
+        match command {
+            Command::Ugi | Command::Uci => self.ugi(command == Command::Ugi),
+            Command::IsReady => self.say(words::Line::ReadyOk),
+            Command::UgiNewGame | Command::UciNewGame => {
                 if let Err(e) = self.engine.new_game() {
                     self.error(&format!("uginewgame: {e}"));
                 }
                 set_plan(&self.plan, None);
             }
-            "setoption" => self.setoption(args),
-            "position" => match parse_position(args) {
-                Ok(p) => {
-                    self.game = p.game;
-                    self.p1 = p.p1;
-                }
-                Err(e) => self.error(&e.to_string()),
-            },
-            "go" => self.go(args),
-            "stop" => self.stop(),
+            Command::SetOption(o) => self.setoption(&o),
+            Command::Position(p) => self.position(p),
+            Command::Go(go) => self.go(&go),
+            Command::Stop => self.stop(),
             // After its hit a search ponders no more: a second hit is an
             // error, as protocol.md says. A search that ended while
             // pondering answers now.
-            "ponderhit" => match self.running.as_ref().and_then(|r| r.orders.pondering()) {
+            Command::PonderHit => match self.running.as_ref().and_then(|r| r.orders.pondering()) {
                 Some(p) => {
                     p.hit();
                     self.resume();
                 }
                 None => self.error("ponderhit: no search is pondering"),
             },
-            "query" => self.query(args),
-            "d" => {
+            Command::Query(q) => self.query(q),
+            Command::D => {
                 for l in self.game.position().board_art().lines() {
                     self.out.line(l);
                 }
             }
-            "perft" => self.perft(args),
-            "quit" => return Flow::Quit,
-            "help" => HELP
-                .iter()
-                .for_each(|l| self.out.line(&InfoString::new(*l).to_string())),
-            _ => self.error(&format!("unknown command '{}'", input::echo(cmd))),
+            Command::Perft(depth) => self.perft(depth),
+            Command::Quit => return Flow::Quit,
+            Command::Help => HELP.iter().for_each(|l| self.say(InfoString::new(*l))),
         }
         Flow::Continue
+    }
+
+    /// Writes one line.
+    fn say(&self, line: impl Into<words::Line>) {
+        self.out.line(&line.into().to_string());
+    }
+
+    /// The answer to `ugi` (`uci`): the engine's identity, its options,
+    /// `ugiok` (`uciok`).
+    fn ugi(&self, ugi: bool) {
+        let version = concat!("splut ", env!("CARGO_PKG_VERSION"));
+        self.say(words::Id::Name(version.into()));
+        self.say(words::Id::Author("the splut developers".into()));
+        for o in declarations() {
+            self.say(o);
+        }
+        self.say(if ugi {
+            words::Line::UgiOk
+        } else {
+            words::Line::UciOk
+        });
+    }
+
+    /// `position`: the game to search.
+    fn position(&mut self, p: PositionCommand) {
+        self.p1 = p.p1();
+        self.game = p.game;
     }
 
     /// Starts `job` as the running one: on the session's search thread,
@@ -492,56 +516,34 @@ impl Session {
         });
     }
 
-    fn setoption(&mut self, args: &[&str]) {
-        let result = match parse_setoption(args) {
-            Ok((name, value)) => self
-                .engine
-                .set_option(&name, &value)
-                .map_err(|e| e.to_string()),
-            Err(e) => Err(e.to_string()),
-        };
-        if let Err(e) = result {
-            self.error(&e);
+    fn setoption(&mut self, o: &SetOption) {
+        if let Err(e) = self.engine.set_option(&o.name, &o.value) {
+            self.error(&e.to_string());
         }
     }
 
-    fn query(&mut self, args: &[&str]) {
+    fn query(&mut self, q: Query) {
         let pos = *self.game.position();
-        let answer = match args {
-            ["p1turn"] => (pos.side_to_move() == self.p1 && !pos.is_game_over()).to_string(),
-            ["gameover"] => pos.is_game_over().to_string(),
-            ["result"] => match pos.winner() {
+        let answer = match q {
+            Query::P1Turn => (pos.side_to_move() == self.p1 && !pos.is_game_over()).to_string(),
+            Query::GameOver => pos.is_game_over().to_string(),
+            Query::Result => match pos.winner() {
                 None => "none".into(),
                 Some(w) if w == self.p1 => "p1win".into(),
                 Some(_) => "p2win".into(),
             },
-            ["turn"] => pos.side_to_move().letter().to_string(),
-            ["winner"] => pos
+            Query::Turn => pos.side_to_move().letter().to_string(),
+            Query::Winner => pos
                 .winner()
                 .map_or("none".into(), |w| w.letter().to_string()),
-            ["steps"] => pos.steps_left().to_string(),
-            ["legal"] => steps_text(&pos.legal_step_vec()),
-            ["spn"] | ["fen"] => pos.to_spn(),
-            _ => {
-                self.error(&format!(
-                    "query: expected one of p1turn, gameover, result, turn, winner, steps, legal, spn; found '{}'",
-                    input::echo(&args.join(" "))
-                ));
-                return;
-            }
+            Query::Steps => pos.steps_left().to_string(),
+            Query::Legal => steps_text(&pos.legal_step_vec()),
+            Query::Spn | Query::Fen => pos.to_spn(),
         };
-        self.out.line(&format!("response {answer}"));
+        self.say(words::Response(answer));
     }
 
-    fn perft(&mut self, args: &[&str]) {
-        let depth = match args {
-            [d] => d.parse::<u32>().ok().filter(|&d| d <= PERFT_MAX_DEPTH),
-            _ => None,
-        };
-        let Some(depth) = depth else {
-            self.error(&format!("perft: expected a depth 0..={PERFT_MAX_DEPTH}"));
-            return;
-        };
+    fn perft(&mut self, depth: u32) {
         // Deep perft runs for hours: it runs like a search, on its own
         // thread (a cooperative session's in slices), and `stop` ends it.
         let pos = *self.game.position();
@@ -562,9 +564,9 @@ impl Session {
         None
     }
 
-    fn go(&mut self, args: &[&str]) {
+    fn go(&mut self, go: &splut_protocol::command::Go) {
         let pos = *self.game.position();
-        let limits: Limits = match parse_go(args, self.p1, pos.side_to_move()) {
+        let limits: Limits = match commands::limits(go, self.p1, pos.side_to_move()) {
             Ok(l) => l,
             Err(e) => {
                 self.error(&e.to_string());
@@ -621,10 +623,6 @@ impl Session {
         self.reap();
     }
 }
-
-/// The deepest `perft` the protocol counts (also the Python package's
-/// bound): depth 13 from a start takes days.
-pub const PERFT_MAX_DEPTH: u32 = 12;
 
 /// How long a search may go on after the end of input: a GUI that died
 /// must not leave an engine burning a core, and `echo "go depth 8" | splut`

@@ -133,7 +133,7 @@ impl Searcher for AlphaBeta<'_> {
     }
 
     fn score(&self, value: i32) -> Score {
-        Score::from_internal(value)
+        super::score::from_internal(value)
     }
 
     fn state(&self) -> &ThreadState<'_> {

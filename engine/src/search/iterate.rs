@@ -274,7 +274,7 @@ mod tests {
             })
         }
         fn score(&self, value: i32) -> Score {
-            Score::from_internal(value)
+            crate::search::score::from_internal(value)
         }
         fn state(&self) -> &ThreadState<'_> {
             &self.t

@@ -16,41 +16,19 @@ pub const INFINITY: i32 = MATE + 1;
 /// A drawn (repeated) position.
 pub const DRAW: i32 = 0;
 
-/// A score as the protocol shows it, from the side to move at the root.
-/// Its words (`cp <x>`, `win <turns>`, `loss <turns>`) are printed and
-/// read with the rest of the `info` line's, in the protocol's `words`.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Score {
-    /// Evaluation in centi-units.
-    Cp(i32),
-    /// Proven win, decided in this many game turns counting the current one.
-    Win(u32),
-    /// Proven loss, decided in this many game turns counting the current one.
-    Loss(u32),
-}
+/// A score as the protocol shows it, from the side to move at the root:
+/// the protocol crate's, printed and read with the rest of the `info`
+/// line's words.
+pub use splut_protocol::Score;
 
-impl Score {
-    /// The display form of an internal root score.
-    pub fn from_internal(v: i32) -> Score {
-        if v > MATE_BOUND {
-            Score::Win((MATE - v) as u32 + 1)
-        } else if v < -MATE_BOUND {
-            Score::Loss((MATE + v) as u32 + 1)
-        } else {
-            Score::Cp(v)
-        }
-    }
-
-    /// Whether this is a proven result.
-    pub fn is_decided(self) -> bool {
-        matches!(self, Score::Win(_) | Score::Loss(_))
-    }
-}
-
-impl Default for Score {
-    /// An even evaluation.
-    fn default() -> Score {
-        Score::Cp(0)
+/// The protocol's form of an internal root score.
+pub fn from_internal(v: i32) -> Score {
+    if v > MATE_BOUND {
+        Score::Win((MATE - v) as u32 + 1)
+    } else if v < -MATE_BOUND {
+        Score::Loss((MATE + v) as u32 + 1)
+    } else {
+        Score::Cp(v)
     }
 }
 
@@ -92,16 +70,10 @@ mod tests {
 
     #[test]
     fn display_counts_turns_from_one() {
-        assert_eq!(
-            Score::from_internal(win_in_turn(10, 10)).to_string(),
-            "win 1"
-        );
-        assert_eq!(
-            Score::from_internal(-win_in_turn(11, 10)).to_string(),
-            "loss 2"
-        );
-        assert_eq!(Score::from_internal(37).to_string(), "cp 37");
-        assert!(Score::from_internal(win_in_turn(12, 10)).is_decided());
+        assert_eq!(from_internal(win_in_turn(10, 10)).to_string(), "win 1");
+        assert_eq!(from_internal(-win_in_turn(11, 10)).to_string(), "loss 2");
+        assert_eq!(from_internal(37).to_string(), "cp 37");
+        assert!(from_internal(win_in_turn(12, 10)).is_decided());
     }
 
     #[test]

@@ -7,8 +7,8 @@
 //! analyst worker.
 
 use splut_board::session::analysis::Analysis;
+use splut_board::session::reader::EngineReader;
 use splut_play::client::Client;
-use splut_web::engine_reader::EngineReader;
 use std::time::Instant;
 
 /// Runs `analysis` against `engine` (its handshake done) until it is
@@ -19,12 +19,12 @@ pub fn run(engine: &mut Client, analysis: &mut Analysis) {
     let mut reader = EngineReader::new();
     let mut deadline = Instant::now();
     while !analysis.done() {
-        let lines = analysis.commands();
-        if !lines.is_empty() {
+        let commands = analysis.commands();
+        if !commands.is_empty() {
             deadline = Instant::now() + analysis.limit();
         }
-        for line in lines {
-            if let Err(e) = engine.send(&line) {
+        for command in commands {
+            if let Err(e) = engine.command(&command) {
                 return analysis.engine_gone(&e.to_string());
             }
         }

@@ -15,6 +15,7 @@ pub mod table;
 pub use splut_board::threats;
 
 use splut_play::client::Client;
+use splut_protocol::Command;
 use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
@@ -95,11 +96,12 @@ pub enum Link {
 }
 
 impl Link {
-    /// Sends one protocol line.
-    pub fn send(&mut self, line: &str) -> Result<(), String> {
+    /// Sends one command: a process its line, an engine in this process
+    /// the command itself.
+    pub fn command(&mut self, command: &Command) -> Result<(), String> {
         match self {
-            Link::Process(c) => c.send(line).map_err(|e| e.to_string()),
-            Link::InProcess(s) => s.send(line),
+            Link::Process(c) => c.command(command).map_err(|e| e.to_string()),
+            Link::InProcess(s) => s.command(command.clone()),
         }
     }
 

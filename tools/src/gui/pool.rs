@@ -7,11 +7,15 @@
 //! in the order their `go` came. A `go` is handed to its engine only when
 //! it gets its slot, so its time per turn counts from its start, and the
 //! slot is freed at its `bestmove` (or a `stop` while it waits, or the
-//! engine's end).
+//! engine's end). The game's commands come typed ([`Command`]) and go to
+//! the engine's session typed: no line is printed and read again here.
 
 use splut_engine::Engine;
 use splut_engine::protocol::{Flow, Output, Session};
-use splut_play::client::ends_answer;
+use splut_play::answer::ends_answer;
+use splut_protocol::Command;
+use splut_protocol::command::SetOption;
+use splut_protocol::words::{BestMove, Line};
 use std::collections::VecDeque;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -119,12 +123,32 @@ impl Bell {
 /// What an engine thread is told.
 #[derive(Debug)]
 enum Msg {
-    /// A protocol line from the game.
-    Line(String),
+    /// An order from the game.
+    Order(Order),
     /// Its waiting `go` has its slot.
     Granted,
     /// The game let the engine go.
     Hangup,
+}
+
+/// What the game tells its engine: a command, or a line that does not
+/// read as one (the engine's session says why, in its turn).
+#[derive(Debug)]
+enum Order {
+    /// A command.
+    Command(Command),
+    /// A line as it came.
+    Line(String),
+}
+
+impl Order {
+    /// The order a line gives.
+    fn of_line(line: &str) -> Order {
+        match Command::parse(line) {
+            Ok(Some(c)) => Order::Command(c),
+            _ => Order::Line(line.to_string()),
+        }
+    }
 }
 
 /// One engine's place in the pool.
@@ -330,11 +354,20 @@ impl Seat {
 
     /// Sends one protocol line; an error if the engine has ended.
     pub fn send(&self, line: &str) -> Result<(), String> {
+        self.order(Order::of_line(line))
+    }
+
+    /// Sends one command; an error if the engine has ended.
+    pub fn command(&self, command: Command) -> Result<(), String> {
+        self.order(Order::Command(command))
+    }
+
+    fn order(&self, order: Order) -> Result<(), String> {
         if !self.alive() {
             return Err("the engine ended".into());
         }
         self.to_engine
-            .send(Msg::Line(line.to_string()))
+            .send(Msg::Order(order))
             .map_err(|_| "the engine ended".to_string())
     }
 
@@ -394,8 +427,8 @@ struct Driver {
     engine: Arc<Engine>,
     place: Arc<Place>,
     pool: Pool,
-    waiting: Option<String>,
-    held_back: VecDeque<String>,
+    waiting: Option<Command>,
+    held_back: VecDeque<Order>,
     /// Checks in a row that found the slot held and no search running.
     idle_checks: u32,
 }
@@ -406,7 +439,7 @@ impl Driver {
     fn run(&mut self, inbox: &Receiver<Msg>) {
         loop {
             let flow = match inbox.recv_timeout(CHECK_EVERY) {
-                Ok(Msg::Line(line)) => self.line(line),
+                Ok(Msg::Order(order)) => self.line(order),
                 Ok(Msg::Granted) => self.granted(),
                 Ok(Msg::Hangup) | Err(RecvTimeoutError::Disconnected) => Flow::Quit,
                 Err(RecvTimeoutError::Timeout) => {
@@ -420,36 +453,38 @@ impl Driver {
         }
     }
 
-    /// One line from the game: held back behind a waiting `go`, but a
+    /// One order from the game: held back behind a waiting `go`, but a
     /// `stop` takes the waiting `go` out of the queue and answers for it.
-    fn line(&mut self, line: String) -> Flow {
+    fn line(&mut self, order: Order) -> Flow {
         if self.waiting.is_none() {
-            return self.deliver(line);
+            return self.deliver(order);
         }
-        match line.trim() {
-            "quit" => return Flow::Quit,
-            "stop" if self.pool.cancel(&self.place) => {
+        match order {
+            Order::Command(Command::Quit) => return Flow::Quit,
+            Order::Command(Command::Stop) if self.pool.cancel(&self.place) => {
                 // Never started: no turn to give, as a search of a
                 // finished game answers.
                 self.waiting = None;
-                self.out.line("bestmove (none)");
+                self.out.line(&Line::from(BestMove(None)).to_string());
                 return self.replay();
             }
             // Its slot is on the way: the stop follows the go.
-            _ => self.held_back.push_back(line),
+            _ => self.held_back.push_back(order),
         }
         Flow::Continue
     }
 
-    /// A line for the engine now; a `go` first waits for its slot.
-    fn deliver(&mut self, line: String) -> Flow {
-        if line.split_whitespace().next() != Some("go") {
-            return self.session.handle(&line);
-        }
+    /// An order for the engine now; a `go` first waits for its slot.
+    fn deliver(&mut self, order: Order) -> Flow {
+        let go = match order {
+            Order::Line(line) => return self.session.handle(&line),
+            Order::Command(go @ Command::Go(_)) => go,
+            Order::Command(c) => return self.session.command(c),
+        };
         if self.pool.request(&self.place) {
-            self.go(&line);
+            self.go(go);
         } else {
-            self.waiting = Some(line);
+            self.waiting = Some(go);
         }
         Flow::Continue
     }
@@ -458,7 +493,7 @@ impl Driver {
     fn granted(&mut self) -> Flow {
         match self.waiting.take() {
             Some(go) => {
-                self.go(&go);
+                self.go(go);
                 self.replay()
             }
             None => {
@@ -472,10 +507,10 @@ impl Driver {
     /// The lines held back behind a `go`, until one waits again.
     fn replay(&mut self) -> Flow {
         while self.waiting.is_none() {
-            let Some(line) = self.held_back.pop_front() else {
+            let Some(order) = self.held_back.pop_front() else {
                 break;
             };
-            if self.deliver(line) == Flow::Quit {
+            if self.deliver(order) == Flow::Quit {
                 return Flow::Quit;
             }
         }
@@ -484,8 +519,8 @@ impl Driver {
 
     /// Hands `go` to the engine; a go that started no search (refused,
     /// or answered at once) holds no slot.
-    fn go(&mut self, line: &str) {
-        self.session.handle(line);
+    fn go(&mut self, go: Command) {
+        self.session.command(go);
         if !self.engine.is_searching() {
             self.pool.release(&self.place);
         }
@@ -514,13 +549,13 @@ pub fn start_seat(
     timeout: Duration,
 ) -> Result<(Seat, Vec<String>), String> {
     let seat = Seat::start(pool, waited, bell)?;
-    seat.send("ugi")?;
+    seat.command(Command::Ugi)?;
     let deadline = Instant::now() + timeout;
     let mut ugi = Vec::new();
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
         match seat.recv(left.max(Duration::from_millis(1))) {
-            Some(line) if line == "ugiok" => break,
+            Some(line) if Line::parse(&line) == Ok(Line::UgiOk) => break,
             Some(line) => ugi.push(line),
             None if Instant::now() >= deadline || !seat.alive() => {
                 return Err("the in-process engine did not answer 'ugi'".into());
@@ -529,7 +564,7 @@ pub fn start_seat(
         }
     }
     if splut_board::session::levels::has_option(&ugi, "UCI_ShowWinProb") {
-        seat.send("setoption name UCI_ShowWinProb value true")?;
+        seat.command(SetOption::new("UCI_ShowWinProb", "true").into())?;
     }
     Ok((seat, ugi))
 }

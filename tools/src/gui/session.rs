@@ -11,10 +11,10 @@ use super::pool::{Bell, Waited};
 use super::store::{Status, Store, StoreError, unix_now};
 use super::{Engines, Link, QUIT_GRACE};
 use splut_board::session::levels::Levels;
+use splut_board::session::reader::EngineReader;
 use splut_board::session::{Command, Refusal};
 pub use splut_board::session::{Pace, SeatConfig};
 use splut_rules::{Game, Step};
-use splut_web::engine_reader::EngineReader;
 use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -168,9 +168,9 @@ impl Session {
                         }
                     }
                 }
-                Command::Send(line) => {
+                Command::Send(command) => {
                     if let Some(e) = g.engine.as_mut()
-                        && let Err(err) = e.send(&line)
+                        && let Err(err) = e.command(&command)
                     {
                         g.engine = None;
                         let now = self.now(g);

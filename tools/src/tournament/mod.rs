@@ -37,6 +37,7 @@ use splut_engine::system::{TABLE_MEMORY_PERCENT, available_mib};
 use splut_play::client::{Client, ClientError};
 use splut_play::openings::{self, Opening};
 use splut_play::record::{GameRecord, Reason};
+use splut_protocol::command::SetOption;
 use splut_rules::Seat;
 use standings::Standings;
 use stats::{Sprt, SprtVerdict};
@@ -636,7 +637,7 @@ fn seat_processes(
         {
             let seed = cfg.seed ^ (spec.number as u64).wrapping_mul(0x9E37_79B9) ^ slot as u64;
             if let Err(e) =
-                client.send(&format!("setoption name Seed value {}", seed & 0xFFFF_FFFF))
+                client.command(&SetOption::new("Seed", (seed & 0xFFFF_FFFF).to_string()).into())
             {
                 procs.remove(&key);
                 return Err((seats[slot], e));

@@ -10,8 +10,8 @@
 use splut_engine::options::{self, Id, Kind, OPTIONS, Spec};
 use splut_play::client::{Client, ClientError};
 use splut_play::judge::Forfeit;
+use splut_protocol::command::{Go, SeatClock};
 use splut_rules::Seat;
-use std::fmt::Write as _;
 use std::time::Duration;
 
 /// How long a participant may think.
@@ -276,27 +276,25 @@ pub struct Clock {
 
 /// The `go` command for a time control: the clocks of every seat that has
 /// one, and for 2 players also as UGI's p1/p2 (`p1` is the first mover).
-pub fn go_command(tc: TimeControl, clocks: &[Clock], p1: Seat) -> String {
+pub fn go_command(tc: TimeControl, clocks: &[Clock], p1: Seat) -> Go {
     match tc {
-        TimeControl::Movetime(m) => format!("go movetime {m}"),
-        TimeControl::Nodes(n) => format!("go nodes {n}"),
-        TimeControl::Depth(d) => format!("go depth {d}"),
+        TimeControl::Movetime(m) => Go::movetime(m),
+        TimeControl::Nodes(n) => Go::nodes(n),
+        TimeControl::Depth(d) => Go::depth(u64::from(d)),
         TimeControl::Clock { .. } => {
-            let mut cmd = String::from("go");
+            let mut go = Go::default();
             for c in clocks {
-                let l = c.seat.letter();
-                let _ = write!(cmd, " {l}time {} {l}inc {}", c.left_ms, c.inc_ms);
+                go.seats[c.seat.index()] = SeatClock::new(c.left_ms, c.inc_ms);
             }
             // Plain UGI engines only know p1/p2 clocks (2 players).
             if let [a, b] = clocks {
                 let (p1c, p2c) = if a.seat == p1 { (a, b) } else { (b, a) };
-                let _ = write!(
-                    cmd,
-                    " p1time {} p2time {} p1inc {} p2inc {}",
-                    p1c.left_ms, p2c.left_ms, p1c.inc_ms, p2c.inc_ms
-                );
+                go.players = [
+                    SeatClock::new(p1c.left_ms, p1c.inc_ms),
+                    SeatClock::new(p2c.left_ms, p2c.inc_ms),
+                ];
             }
-            cmd
+            go
         }
     }
 }

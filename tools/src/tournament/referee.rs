@@ -8,10 +8,13 @@
 //! is drawn after the turn limit or when a position repeats often enough.
 
 use super::participant::{Clock, TimeControl, forfeit, go_command};
-use splut_play::client::{Answer, Client, ClientError, position_command};
+use splut_play::answer::Answer;
+use splut_play::client::{Client, ClientError};
 use splut_play::judge::Judge;
 use splut_play::openings::Opening;
 use splut_play::record::{Forfeit, GameRecord, Reason};
+use splut_protocol::Command;
+use splut_protocol::command::PositionCommand;
 use splut_rules::{Game, Seat};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Duration;
@@ -72,7 +75,11 @@ pub fn play(
     let mut game = opening.game();
     let mut not_ready = None;
     for s in seats.iter_mut() {
-        if let Err(f) = s.process.send("uginewgame").and_then(|_| s.process.ready()) {
+        if let Err(f) = s
+            .process
+            .command(&Command::UgiNewGame)
+            .and_then(|_| s.process.ready())
+        {
             not_ready = Some(Stop::failed(s.seat, f));
             break;
         }
@@ -228,7 +235,7 @@ impl Table<'_> {
     fn ask(&self, player: &mut SeatPlayer<'_>) -> Result<Answer, Stop> {
         let limit = time_limit(player, &self.clocks);
         let go = go_command(player.tc, &self.clocks, self.p1);
-        let position = position_command(self.game, self.from_startpos);
+        let position = PositionCommand::of(self.game, self.from_startpos);
         player
             .process
             .think(&position, &go, limit)
@@ -284,7 +291,7 @@ impl Table<'_> {
         let go = go_command(player.tc, &self.clocks, self.p1);
         player
             .process
-            .ponder(&position_command(&guessed, self.from_startpos), &go)
+            .ponder(&PositionCommand::of(&guessed, self.from_startpos), &go)
             .map_err(|e| Stop::failed(player.seat, e))?;
         player.pondering = Some(steps);
         Ok(())

@@ -38,6 +38,11 @@ fn answer(steps: &[&str]) -> EngineEvent {
     EngineEvent::Answer(Ok(steps.iter().map(|s| s.to_string()).collect()))
 }
 
+/// The lines of the commands for the analyst now.
+fn lines(a: &mut Analysis) -> Vec<String> {
+    a.commands().iter().map(|c| c.to_string()).collect()
+}
+
 fn ok(a: &Analysis) -> Value {
     match a.outcome() {
         Some(Ok(v)) => v.clone(),
@@ -51,7 +56,7 @@ fn a_hint_asks_once_and_answers_as_the_page_reads_it() {
     let mut a = Analysis::new(Kind::Hint, &g, "", true).unwrap();
     assert_eq!(a.movetime(), HINT_MS);
     assert_eq!(
-        a.commands(),
+        lines(&mut a),
         [
             "setoption name UCI_ShowWinProb value true".to_string(),
             format!("position spn {START} moves e2e3"),
@@ -64,7 +69,7 @@ fn a_hint_asks_once_and_answers_as_the_page_reads_it() {
     a.engine_event(EngineEvent::Info(InfoView::default(), None));
     assert!(!a.done());
     a.engine_event(answer(&["e8e7", "f8f7"]));
-    assert!(a.commands().is_empty());
+    assert!(lines(&mut a).is_empty());
     assert_eq!(a.searched(), None);
     let v = ok(&a);
     assert_eq!(v["step_count"], 1);
@@ -82,7 +87,7 @@ fn a_hint_asks_once_and_answers_as_the_page_reads_it() {
 fn a_hint_without_a_score_or_a_step_still_answers() {
     let mut a = Analysis::new(Kind::Hint, &game(""), r#"{"movetime": 30}"#, false).unwrap();
     assert_eq!(
-        a.commands(),
+        lines(&mut a),
         [format!("position spn {START}"), "go movetime 30".into()]
     );
     a.engine_event(EngineEvent::Answer(Err(Forfeit::NoStep)));
@@ -127,7 +132,7 @@ fn a_review_evaluates_every_turn_and_judges_it() {
     let best: [&[&str]; 4] = [&["e2e3"], &["d8d7", "d7d6"], &["e3e4"], &["e7e6"]];
     for (i, m) in moves.iter().enumerate() {
         assert_eq!(
-            a.commands(),
+            lines(&mut a),
             [format!("position spn {START}{m}"), "go movetime 20".into()],
             "{i}"
         );
@@ -136,7 +141,7 @@ fn a_review_evaluates_every_turn_and_judges_it() {
         assert!(!a.done());
         a.engine_event(answer(best[i]));
     }
-    assert!(a.commands().is_empty());
+    assert!(lines(&mut a).is_empty());
     let v = ok(&a);
     assert_eq!(v["movetime"], 20);
     assert_eq!(v["mistake"], MISTAKE_DROP);
@@ -161,7 +166,7 @@ fn a_finished_game_needs_no_engine_for_its_end() {
     let mut a = Analysis::new(Kind::Review, &g, "", false).unwrap();
     let spn = g.start().to_spn();
     assert_eq!(
-        a.commands(),
+        lines(&mut a),
         [
             format!("position spn {spn}"),
             format!("go movetime {REVIEW_MS}")
@@ -170,7 +175,7 @@ fn a_finished_game_needs_no_engine_for_its_end() {
     a.engine_event(info("win 1", 0.9));
     a.engine_event(answer(&["e3e4*n"]));
     // The end, decided: red won, with no second search.
-    assert!(a.commands().is_empty());
+    assert!(lines(&mut a).is_empty());
     let v = ok(&a);
     let turns = v["turns"].as_array().unwrap();
     assert_eq!(turns.len(), 1);
@@ -186,14 +191,14 @@ fn a_failing_analyst_fails_the_analysis() {
         other => panic!("{other:?}"),
     };
     let mut a = Analysis::new(Kind::Review, &g, "", true).unwrap();
-    a.commands();
+    lines(&mut a);
     a.engine_event(answer(&["e2e3"]));
     a.engine_gone("the engine exited");
     assert_eq!(
         failed(&a),
         "the engine failed the review: the engine exited"
     );
-    assert!(a.commands().is_empty());
+    assert!(lines(&mut a).is_empty());
     assert_eq!(a.searched(), None);
     let mut a = Analysis::new(Kind::Hint, &g, "", true).unwrap();
     a.engine_event(EngineEvent::Refused("the engine could not load: x".into()));

@@ -1,5 +1,6 @@
-//! The words of the engine's answers, typed once: each line a search
-//! prints (`info …`, `info string …`, `bestturn …`, `bestmove …`) is a
+//! The words of the engine's answers, typed once: each line an engine
+//! writes (`id …`, `option …`, `ugiok`, `readyok`, `info …`,
+//! `info string …`, `bestturn …`, `bestmove …`, `response …`) is a
 //! type here that both prints it ([`std::fmt::Display`], the bytes the
 //! session writes) and reads it back (`parse`), so that the engine and its
 //! clients cannot drift apart. [`Line::parse`] reads any line an engine
@@ -16,8 +17,8 @@
 //! word that is not a step. A word it knows with a missing or unreadable
 //! value, or given twice, is an error; nothing panics.
 
-use super::input;
-use crate::search::score::Score;
+use crate::Score;
+use crate::input;
 use splut_rules::{Seat, Step, StepText};
 use std::fmt;
 use std::str::FromStr;
@@ -76,7 +77,7 @@ fn words(line: &str) -> std::iter::Peekable<std::str::SplitAsciiWhitespace<'_>> 
 }
 
 /// The first word of `line` must be `kind`.
-fn expect_kind<'a>(
+pub(crate) fn expect_kind<'a>(
     line: &'a str,
     kind: &'static str,
 ) -> Result<std::iter::Peekable<std::str::SplitAsciiWhitespace<'a>>, ParseError> {
@@ -120,49 +121,6 @@ fn seat(text: &str) -> Option<Seat> {
     }
 }
 
-/// The score's words, `cp <x>`, `win <turns>` or `loss <turns>`: the
-/// protocol's (protocol.md) and the game records'.
-impl fmt::Display for Score {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Score::Cp(v) => write!(f, "cp {v}"),
-            Score::Win(t) => write!(f, "win {t}"),
-            Score::Loss(t) => write!(f, "loss {t}"),
-        }
-    }
-}
-
-/// Reads a score's two words, `kind` (`cp`, `win`, `loss`) and `value`.
-fn score(kind: &str, value: &str) -> Result<Score, ParseError> {
-    match kind {
-        "cp" => read(value, "score").map(Score::Cp),
-        "win" => read(value, "score").map(Score::Win),
-        "loss" => read(value, "score").map(Score::Loss),
-        _ => Err(ParseError::Unreadable {
-            word: "score",
-            found: kind.to_string(),
-        }),
-    }
-}
-
-/// Reads what [`Score`] displays: `cp -14`, `win 3`, `loss 2`.
-impl FromStr for Score {
-    type Err = ParseError;
-
-    fn from_str(text: &str) -> Result<Score, ParseError> {
-        let mut w = words(text);
-        let kind = value(&mut w, "score")?;
-        let v = value(&mut w, "score")?;
-        match w.next() {
-            None => score(kind, v),
-            Some(more) => Err(ParseError::Unreadable {
-                word: "score",
-                found: more.to_string(),
-            }),
-        }
-    }
-}
-
 /// A search's report, one `info` line:
 ///
 /// `info depth <d> seldepth <s> [multipv <k>] score cp <x>|win <t>|loss <t>
@@ -196,26 +154,6 @@ pub struct Info {
     /// `winprob`: each seat's chance to win, printed to two decimals;
     /// empty when the line has none.
     pub winprob: Vec<(Seat, f64)>,
-}
-
-/// The engine's report as its line says it: every field but `winprob`,
-/// which depends on the position ([`crate::engine::win_probabilities`]).
-impl From<&crate::search::Info> for Info {
-    fn from(i: &crate::search::Info) -> Info {
-        Info {
-            depth: Some(i.depth),
-            seldepth: Some(i.seldepth),
-            // 0: only one line is searched, and the word is left out.
-            multipv: (i.multipv > 0).then_some(i.multipv),
-            score: Some(i.score),
-            nodes: Some(i.nodes),
-            nps: Some(i.nps),
-            time_ms: Some(i.time_ms),
-            hashfull: Some(i.hashfull),
-            pv: i.pv.iter().map(|s| s.text()).collect(),
-            winprob: Vec::new(),
-        }
-    }
 }
 
 impl fmt::Display for Info {
@@ -298,7 +236,7 @@ impl Info {
                 "multipv" => number(&mut w, &mut info.multipv, "multipv")?,
                 "score" => {
                     let kind = value(&mut w, "score")?;
-                    let s = score(kind, value(&mut w, "score")?)?;
+                    let s = Score::read(kind, value(&mut w, "score")?)?;
                     set(&mut info.score, "score", s)?;
                 }
                 "nodes" => number(&mut w, &mut info.nodes, "nodes")?,
@@ -488,6 +426,16 @@ impl fmt::Display for BestMove {
 /// Any line an engine writes, as a client reads it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Line {
+    /// `id name …` or `id author …` (the answer to `ugi`).
+    Id(Id),
+    /// `option name … type …` (the answer to `ugi`).
+    Option(OptionLine),
+    /// `ugiok`: the end of the answer to `ugi`.
+    UgiOk,
+    /// `uciok`: the end of the answer to `uci`.
+    UciOk,
+    /// `readyok`: the answer to `isready`.
+    ReadyOk,
     /// A search's report.
     Info(Info),
     /// Free text, an error among them.
@@ -496,14 +444,17 @@ pub enum Line {
     BestTurn(BestTurn),
     /// The step to play now.
     BestMove(BestMove),
-    /// Any other line (`readyok`, `id …`, `option …`, `response …`, a
-    /// board), as it is.
+    /// The answer to `query`.
+    Response(Response),
+    /// Any other line (a board of `d`, a count of `perft`), as it is.
     Other(String),
 }
 
 impl Line {
-    /// Reads a line by its first word: an error only for an `info`,
-    /// `bestturn` or `bestmove` line that does not read.
+    /// Reads a line by its first word: an error only for an `id`,
+    /// `option`, `info`, `bestturn` or `bestmove` line that does not read.
+    /// `ugiok`, `uciok` and `readyok` are read by their first word (words
+    /// after it are skipped, as a GUI skips them).
     pub fn parse(line: &str) -> Result<Line, ParseError> {
         let mut w = words(line);
         match w.next() {
@@ -513,6 +464,12 @@ impl Line {
             Some("info") => Info::parse(line).map(Line::Info),
             Some("bestturn") => BestTurn::parse(line).map(Line::BestTurn),
             Some("bestmove") => BestMove::parse(line).map(Line::BestMove),
+            Some("id") => Id::parse(line).map(Line::Id),
+            Some("option") => OptionLine::parse(line).map(Line::Option),
+            Some("ugiok") => Ok(Line::UgiOk),
+            Some("uciok") => Ok(Line::UciOk),
+            Some("readyok") => Ok(Line::ReadyOk),
+            Some("response") => Response::parse(line).map(Line::Response),
             _ => Ok(Line::Other(line.to_string())),
         }
     }
@@ -531,7 +488,28 @@ macro_rules! from_str {
     )*};
 }
 
-from_str!(Info, InfoString, BestTurn, BestMove, Line);
+from_str!(
+    Info, InfoString, BestTurn, BestMove, Line, Id, OptionLine, Response
+);
+
+/// Each line's type is a [`Line`].
+macro_rules! into_line {
+    ($($t:ident),*) => {$(
+        impl From<$t> for Line {
+            fn from(line: $t) -> Line {
+                Line::$t(line)
+            }
+        }
+    )*};
+}
+
+into_line!(Info, InfoString, BestTurn, BestMove, Id, Response);
+
+impl From<OptionLine> for Line {
+    fn from(line: OptionLine) -> Line {
+        Line::Option(line)
+    }
+}
 
 impl fmt::Display for Line {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -540,10 +518,19 @@ impl fmt::Display for Line {
             Line::InfoString(s) => s.fmt(f),
             Line::BestTurn(t) => t.fmt(f),
             Line::BestMove(m) => m.fmt(f),
+            Line::Id(i) => i.fmt(f),
+            Line::Option(o) => o.fmt(f),
+            Line::UgiOk => f.write_str("ugiok"),
+            Line::UciOk => f.write_str("uciok"),
+            Line::ReadyOk => f.write_str("readyok"),
+            Line::Response(r) => r.fmt(f),
             Line::Other(text) => f.write_str(text),
         }
     }
 }
+
+mod handshake;
+pub use handshake::{Id, OptionKind, OptionLine, Response, find_option, options};
 
 #[cfg(test)]
 mod tests;

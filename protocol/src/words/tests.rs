@@ -3,12 +3,7 @@
 //! panic) for what does not read.
 
 use super::*;
-use crate::engine::Engine;
-use crate::protocol::sink::Sink;
-use crate::protocol::{Flow, Output, Session};
-use crate::search::Limits;
-use splut_rules::{Game, Position, splitmix64};
-use std::sync::Arc;
+use splut_rules::splitmix64;
 
 fn steps(text: &str) -> Vec<StepText> {
     text.split(' ')
@@ -141,36 +136,6 @@ fn the_engines_lines_print_as_they_always_did() {
         InfoString::error("unknown command 'x'").to_string(),
         "info string error: unknown command 'x'"
     );
-}
-
-#[test]
-fn a_search_report_becomes_its_line() {
-    let root = Position::start(2).unwrap();
-    let s = root.legal_step_vec();
-    let report = crate::search::Info {
-        depth: 2,
-        seldepth: 3,
-        score: Score::Cp(-14),
-        nodes: 120,
-        nps: 1000,
-        time_ms: 5,
-        hashfull: 0,
-        pv: vec![s[0]],
-        multipv: 0,
-    };
-    let line = Info::from(&report);
-    assert_eq!(line.multipv, None, "0: one line, no word");
-    assert_eq!(line.pv, vec![s[0].text()]);
-    let text = format!(
-        "info depth 2 seldepth 3 score cp -14 nodes 120 nps 1000 time 5 hashfull 0 pv {}",
-        s[0]
-    );
-    assert_eq!(line.to_string(), text);
-    let line = Info::from(&crate::search::Info {
-        multipv: 3,
-        ..report
-    });
-    assert_eq!(line.multipv, Some(3));
 }
 
 #[test]
@@ -327,9 +292,107 @@ fn answers_and_free_text_read_back() {
     assert_eq!(e.error_message(), Some("no such position"));
     assert_eq!(InfoString::new("hello").error_message(), None);
     assert_eq!(InfoString::parse("info string"), Ok(InfoString::default()));
-    for other in ["readyok", "", "id name splut", "response true", "nodes 3"] {
+    for other in ["", "nodes 3", "e2e3 17", "readyokay", " . . R . ."] {
         assert_eq!(Line::parse(other), Ok(Line::Other(other.into())));
         assert_eq!(Line::Other(other.into()).to_string(), other);
+    }
+}
+
+#[test]
+fn the_handshake_and_responses_read_back() {
+    let spin = |default, min, max| OptionKind::Spin { default, min, max };
+    let cases = [
+        (
+            Line::Id(Id::Name("splut 0.1.0".into())),
+            "id name splut 0.1.0",
+        ),
+        (
+            Line::Id(Id::Author("the splut developers".into())),
+            "id author the splut developers",
+        ),
+        (
+            Line::Option(OptionLine {
+                name: "Hash".into(),
+                kind: spin(64, 1, 65536),
+            }),
+            "option name Hash type spin default 64 min 1 max 65536",
+        ),
+        (
+            Line::Option(OptionLine {
+                name: "Skill Level".into(),
+                kind: spin(20, 0, 20),
+            }),
+            "option name Skill Level type spin default 20 min 0 max 20",
+        ),
+        (
+            Line::Option(OptionLine {
+                name: "MctsParallel".into(),
+                kind: OptionKind::Combo {
+                    default: "tree".into(),
+                    vars: vec!["tree".into(), "root".into()],
+                },
+            }),
+            "option name MctsParallel type combo default tree var tree var root",
+        ),
+        (
+            Line::Option(OptionLine {
+                name: "EvalFile".into(),
+                kind: OptionKind::Text {
+                    default: "<empty>".into(),
+                },
+            }),
+            "option name EvalFile type string default <empty>",
+        ),
+        (
+            Line::Option(OptionLine {
+                name: "Ponder".into(),
+                kind: OptionKind::Check { default: false },
+            }),
+            "option name Ponder type check default false",
+        ),
+        (
+            Line::Option(OptionLine {
+                name: "Clear Hash".into(),
+                kind: OptionKind::Button,
+            }),
+            "option name Clear Hash type button",
+        ),
+        (Line::UgiOk, "ugiok"),
+        (Line::UciOk, "uciok"),
+        (Line::ReadyOk, "readyok"),
+        (Line::Response(Response("true".into())), "response true"),
+        (Line::Response(Response(String::new())), "response "),
+        (
+            Line::Response(Response("e2e3 d2d3@e1".into())),
+            "response e2e3 d2d3@e1",
+        ),
+    ];
+    for (line, text) in cases {
+        assert_eq!(line.to_string(), text);
+        assert_eq!(Line::parse(text), Ok(line), "{text}");
+    }
+    let lines = [
+        "id name x",
+        "option name UCI_Elo type spin default 1500 min 800 max 2400",
+        "option name uci_showwinprob type check default false",
+        "option name UCI_Elo type spin default x min 1 max 2",
+    ];
+    assert_eq!(options(&lines).count(), 2, "the bad spin does not read");
+    let elo = find_option(&lines, "uci_elo").unwrap();
+    assert!(elo.is("UCI_ELO") && elo.kind == spin(1500, 800, 2400));
+    assert!(find_option(&lines, "UCI_ShowWinProb").is_some());
+    assert_eq!(Response::parse("response  true ").unwrap().answer(), "true");
+    for bad in [
+        "id",
+        "id nick x",
+        "option",
+        "option name X",
+        "option name type spin",
+        "option name X type spin default 1 min 2",
+        "option name X type check default maybe",
+        "option name X type colour",
+    ] {
+        assert!(Line::parse(bad).is_err(), "{bad}");
     }
 }
 
@@ -350,6 +413,10 @@ fn random_and_cut_lines_never_panic() {
         "info string error: the game is over (r won); nothing to search",
         "bestturn e3e4 d2d3@e1 f2e2*e",
         "bestmove c4c5^c3",
+        "option name Skill Level type spin default 20 min 0 max 20",
+        "option name Algorithm type combo default auto var auto var alphabeta",
+        "id name splut 0.1.0",
+        "response e2e3 d2d3@e1",
     ];
     // Every cut, at every character.
     for line in lines {
@@ -390,150 +457,22 @@ fn random_and_cut_lines_never_panic() {
             .map(|_| vocabulary[below(&mut state, vocabulary.len() as u64) as usize].to_string())
             .collect();
         if below(&mut state, 3) > 0 {
-            let first = ["info", "bestturn", "bestmove", "info string"];
-            words.insert(0, first[below(&mut state, 4) as usize].to_string());
+            let first = [
+                "info",
+                "bestturn",
+                "bestmove",
+                "info string",
+                "option name",
+                "id",
+                "response",
+            ];
+            let k = below(&mut state, first.len() as u64) as usize;
+            words.insert(0, first[k].to_string());
         }
         check_stable(&words.join(" "));
         let bytes: Vec<u8> = (0..below(&mut state, 40))
             .map(|_| splitmix64(&mut state) as u8)
             .collect();
         check_stable(&String::from_utf8_lossy(&bytes));
-    }
-}
-
-/// A cooperative session (a search limited by depth or nodes runs to its
-/// end within `go`), and what it writes.
-fn session() -> (Session, Sink) {
-    let sink = Sink::default();
-    let out = Output::new(Box::new(sink.clone()));
-    (Session::cooperative(out, Arc::new(Engine::new())), sink)
-}
-
-/// Every line `commands` make the session write, read; each prints back
-/// to its bytes.
-fn read_session(s: &mut Session, sink: &Sink, commands: &[&str]) -> Vec<Line> {
-    for c in commands {
-        assert_eq!(s.handle(c), Flow::Continue);
-    }
-    sink.take()
-        .iter()
-        .map(|text| {
-            let line = Line::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
-            assert_eq!(&line.to_string(), text);
-            line
-        })
-        .collect()
-}
-
-/// A search's lines: its reports, then `bestturn` and `bestmove`, the
-/// second the first's first step.
-fn search_lines(lines: &[Line]) -> (Vec<Info>, BestTurn) {
-    let [reports @ .., Line::BestTurn(turn), Line::BestMove(first)] = lines else {
-        panic!("{lines:?}");
-    };
-    assert_eq!(turn.best_move(), *first);
-    let infos = reports
-        .iter()
-        .map(|l| match l {
-            Line::Info(i) => i.clone(),
-            other => panic!("{other:?}"),
-        })
-        .collect();
-    (infos, turn.clone())
-}
-
-#[test]
-fn the_sessions_lines_read_back() {
-    for (players, multipv) in [(2, 1), (3, 3), (4, 2)] {
-        let (mut s, sink) = session();
-        let mv = format!("setoption name MultiPV value {multipv}");
-        let pos = format!("position startpos players {players}");
-        let commands = [
-            "setoption name UCI_ShowWinProb value true",
-            &mv,
-            &pos,
-            "go depth 3",
-        ];
-        let (infos, turn) = search_lines(&read_session(&mut s, &sink, &commands));
-        assert!(!turn.0.is_empty());
-        let in_game: Vec<Seat> = Position::start(players).unwrap().seats_in_game().collect();
-        for i in &infos {
-            assert!(i.depth.is_some() && i.seldepth.is_some() && i.score.is_some());
-            assert!(i.nodes.is_some() && i.nps.is_some() && i.time_ms.is_some());
-            assert!(i.hashfull.is_some() && !i.pv.is_empty());
-            assert_eq!(i.multipv.is_some(), multipv > 1);
-            let seats: Vec<Seat> = i.winprob.iter().map(|&(s, _)| s).collect();
-            assert_eq!(seats, in_game);
-            let sum: f64 = i.winprob.iter().map(|&(_, p)| p).sum();
-            assert!((sum - 1.0).abs() <= 0.005 * players as f64, "{sum}");
-        }
-        assert_eq!(infos.last().unwrap().depth, Some(3));
-    }
-}
-
-#[test]
-fn a_won_position_its_planned_turn_and_the_games_end_read_back() {
-    // Red throws at green's sorcerer within its 3 steps (search/reference.rs).
-    let kill = "R/gT2/2gS2/7/R3gD3R/rS2R3/rD3rT/3/1 r 3 10 - - -";
-    let (mut s, sink) = session();
-    let pos = format!("position fen {kill}");
-    let (infos, turn) = search_lines(&read_session(&mut s, &sink, &[&pos, "go depth 4"]));
-    assert_eq!(infos.last().unwrap().score, Some(Score::Win(1)));
-    assert!(turn.0.len() >= 2, "{turn}");
-    // One step of it played: the rest, without a search.
-    let pos = format!("position fen {kill} moves {}", turn.0[0]);
-    let lines = read_session(&mut s, &sink, &[&pos, "go depth 4"]);
-    assert_eq!(
-        lines,
-        vec![
-            Line::InfoString(InfoString::new("continuing the planned turn")),
-            Line::BestTurn(BestTurn(turn.0[1..].to_vec())),
-            Line::BestMove(BestMove(Some(turn.0[1]))),
-        ]
-    );
-    // All of it played: the game is over.
-    let all: Vec<String> = turn.0.iter().map(|t| t.to_string()).collect();
-    let pos = format!("position fen {kill} moves {}", all.join(" "));
-    let lines = read_session(&mut s, &sink, &[&pos, "go depth 4"]);
-    let [Line::InfoString(e), Line::BestTurn(t), Line::BestMove(m)] = &lines[..] else {
-        panic!("{lines:?}");
-    };
-    assert!(
-        e.error_message().unwrap().contains("the game is over"),
-        "{e}"
-    );
-    assert_eq!((t, m), (&BestTurn::default(), &BestMove(None)));
-}
-
-#[test]
-fn an_engines_reports_read_back_into_their_values() {
-    let engine = Engine::new();
-    let root = Position::start(3).unwrap();
-    let limits = Limits {
-        depth: Some(3),
-        ..Limits::default()
-    };
-    let mut search = engine.prepare(&Game::new(root), &limits).unwrap();
-    let mut reports = Vec::new();
-    search.run(&mut |i| reports.push(i.clone()));
-    assert!(!reports.is_empty());
-    for r in &reports {
-        let mut line = Info::from(r);
-        line.winprob = crate::engine::win_probabilities(&root, r);
-        let read = Info::parse(&line.to_string()).unwrap();
-        assert_eq!(read.depth, Some(r.depth));
-        assert_eq!(read.score, Some(r.score));
-        assert_eq!(read.nodes, Some(r.nodes));
-        assert_eq!(read.time_ms, Some(r.time_ms));
-        // The pv's text resolves to the search's steps in its positions.
-        let mut p = root;
-        for (t, &step) in read.pv.iter().zip(&r.pv) {
-            assert_eq!(p.parse_step(&t.to_string()), Ok(step));
-            p = p.after(step);
-        }
-        for ((s, p), (s2, p2)) in read.winprob.iter().zip(&line.winprob) {
-            assert_eq!(s, s2);
-            assert!((p - p2).abs() <= 0.005 + 1e-12, "{p} {p2}");
-        }
     }
 }

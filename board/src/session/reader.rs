@@ -1,33 +1,27 @@
-//! An engine's lines read for the board's session
-//! ([`splut_board::session`]), by the engine's own words
-//! ([`splut_engine::protocol::words`]) and the protocol client's reading
-//! of an answer ([`splut_play::client::Answer::steps`]). The session
-//! cannot read them itself (`splut-board` does not depend on the engine),
-//! so both of its hosts read them here: `splut gui` (tools) and the
-//! static board ([`crate::board_session`]).
+//! An engine's lines read for the board's session ([`super`]), by the
+//! protocol's words ([`splut_protocol::words`]) and the match's reading
+//! of an answer ([`splut_play::answer::Answer::steps`]): the one reader
+//! both of the session's hosts use, `splut gui` (tools) and the static
+//! board (web).
 
-use splut_board::session::{EngineEvent, InfoView, WinProb};
-use splut_engine::winprob::{Estimate, win_probabilities};
-use splut_play::client::words::{self, Info, Line, Score};
-use splut_play::client::{Answer, ends_answer};
+use super::{EngineEvent, InfoView, WinProb};
+use splut_play::answer::{Answer, ends_answer};
+use splut_protocol::Score;
+use splut_protocol::winprob::{Estimate, win_probabilities};
+use splut_protocol::words::{self, Info, Line};
 use splut_rules::{Position, Seat};
 use std::time::Duration;
 
 /// Win probabilities from a score (from `mover`'s view, as protocol.md
 /// has it) among `seats`: the engine's own fitted mapping
-/// ([`splut_engine::winprob::win_probabilities`], the one the `winprob`
+/// ([`splut_protocol::winprob::win_probabilities`], the one the `winprob`
 /// words of its `info` lines come from), so the board and the engine
 /// agree. `None` if `mover` is not among `seats`.
 pub fn score_to_win_probabilities(score: Score, mover: Seat, seats: &[Seat]) -> Option<WinProb> {
     if !seats.contains(&mover) {
         return None;
     }
-    let estimate = match score {
-        Score::Cp(v) => Estimate::Cp(v),
-        Score::Win(_) => Estimate::Win,
-        Score::Loss(_) => Estimate::Loss,
-    };
-    Some(win_probabilities(seats, mover, estimate))
+    Some(win_probabilities(seats, mover, Estimate::from(score)))
 }
 
 /// An `info` line's `winprob` chances, normalised to sum to 1, in the
@@ -83,7 +77,7 @@ impl EngineReader {
 
     /// What `line` tells the session, if anything; `searched` is the
     /// position the engine's live search is about
-    /// ([`splut_board::session::Session::searched`]), in which an `info`
+    /// ([`super::Session::searched`]), in which an `info`
     /// line's score is read as win probabilities.
     pub fn read(&mut self, line: &str, searched: Option<&Position>) -> Option<EngineEvent> {
         if ends_answer(line) {

@@ -1,14 +1,14 @@
 //! Win probabilities from a search score: the engine's `info … winprob`
 //! (option `UCI_ShowWinProb`, protocol.md), in one place so that any
 //! client (the web board) maps a score the same way. The `winprob` words
-//! themselves are printed and read in `protocol::words`.
+//! themselves are printed and read in [`crate::words`].
 //!
 //! The side to move's chance to win is a logistic function of its score,
 //! `1 / (1 + exp(−(cp − offset) / scale))`, with `scale` and `offset`
 //! fitted by count of seats in the game on the engine's self-play data
 //! (`splut datagen`, each position's search score against whether the side
 //! to move went on to win; docs/results/winprob.md has the data, the
-//! command and the fit, `examples/winprob_fit.rs` the fit itself). A proven
+//! command and the fit, `tools/examples/winprob_fit.rs` the fit itself). A proven
 //! win is 1, a proven loss 0. With 3–4 seats the rest of the probability
 //! is shared equally by the other seats still in the game: the score is
 //! the paranoid one (the side to move against all the others together), so
@@ -27,6 +27,18 @@ pub enum Estimate {
     Win,
     /// A proven loss.
     Loss,
+}
+
+/// A reported score as an estimate: a proven result counts as a win or
+/// a loss, whatever the turns.
+impl From<crate::Score> for Estimate {
+    fn from(score: crate::Score) -> Estimate {
+        match score {
+            crate::Score::Cp(v) => Estimate::Cp(v),
+            crate::Score::Win(_) => Estimate::Win,
+            crate::Score::Loss(_) => Estimate::Loss,
+        }
+    }
 }
 
 /// The fitted mapping for one count of seats: (scale, offset), both in

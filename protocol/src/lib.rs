@@ -1,0 +1,21 @@
+#![doc = include_str!("../README.md")]
+//!
+//! ## Modules
+//!
+//! - [`command`]: the lines to an engine, [`Command`].
+//! - [`words`]: the lines from an engine, [`Line`].
+//! - [`input`]: bounded lines, words, error text safe to print.
+//! - [`winprob`]: win chances from a reported [`Score`].
+
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod command;
+pub mod input;
+mod score;
+pub mod winprob;
+pub mod words;
+
+pub use command::Command;
+pub use score::Score;
+pub use words::Line;
