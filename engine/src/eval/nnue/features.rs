@@ -119,10 +119,10 @@ pub fn bucket(pos: &Position, view: Seat) -> usize {
 /// ([`crate::eval::threats`]).
 pub fn threats(pos: &Position) -> u32 {
     let stm = pos.side_to_move();
-    // Written out as the hand-written evaluation's threats are: options of
-    // targets and nested filtered iterators over the seats cost about as
-    // much again as the throws themselves. A seat out of the game has no
-    // sorcerer (its target is never hit) and no troll.
+    // Written out as the hand-written evaluation's threats are (4% fewer
+    // instructions than options of targets and nested filtered iterators
+    // over the seats). A seat out of the game has no sorcerer (its target
+    // is never hit) and no troll.
     let targets: [Target; 4] = [
         Target::new(pos, Seat::Red),
         Target::new(pos, Seat::Yellow),
