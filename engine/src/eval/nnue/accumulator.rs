@@ -83,11 +83,10 @@ impl Entry {
                 v[view.index()] = if bits == 0 {
                     net.value_with::<K>(acc, b)
                 } else {
-                    let mut with = *acc;
-                    for i in threat_inputs(view, bits) {
-                        K::add(&mut with, &net.input_weights[i]);
-                    }
-                    net.value_with::<K>(&with, b)
+                    // The threat inputs' columns, added in registers as
+                    // the value is read (no copy of the accumulator).
+                    let columns = threat_inputs(view, bits).map(|i| &net.input_weights[i]);
+                    net.value_plus_with::<K>(acc, columns, b)
                 };
             }
         }
@@ -335,13 +334,9 @@ impl AccumulatorStack {
                 K::sub_add(dst, src, column(view, removed[0]), column(view, added[0]));
                 continue;
             }
-            *dst = *src;
-            for &r in &removed[..nr] {
-                K::sub(dst, column(view, r));
-            }
-            for &a in &added[..na] {
-                K::add(dst, column(view, a));
-            }
+            // Several: one pass, the accumulator held in registers.
+            let off = removed[..nr].iter().map(|&r| column(view, r));
+            K::apply(dst, src, off, added[..na].iter().map(|&a| column(view, a)));
         }
         child.ready = true;
     }

@@ -24,6 +24,23 @@ pub(super) trait Kernels {
     fn sub_add(dst: &mut Accumulator, src: &Accumulator, off: &Accumulator, on: &Accumulator);
     /// `Σ clamp(acc, 0, QA) · w` (no overflow: at most 128 · 255 · 32767).
     fn dot(acc: &Accumulator, w: &Accumulator) -> i32;
+    /// `dst = src - Σ off + Σ on`, wrapping, in one pass held in
+    /// registers: a step that changes several inputs (a levitation moves a
+    /// sorcerer and a rock, a push a row, a kill a team).
+    fn apply<'a>(
+        dst: &mut Accumulator,
+        src: &Accumulator,
+        off: impl IntoIterator<Item = &'a Accumulator>,
+        on: impl IntoIterator<Item = &'a Accumulator>,
+    );
+    /// [`Kernels::dot`] of `acc + Σ extra` (wrapping), without writing
+    /// that sum anywhere: the threat inputs' columns added to a view's
+    /// accumulator as its value is read, in registers.
+    fn dot_plus<'a>(
+        acc: &Accumulator,
+        extra: impl IntoIterator<Item = &'a Accumulator>,
+        w: &Accumulator,
+    ) -> i32;
 }
 
 /// Portable loops.
@@ -67,6 +84,35 @@ impl Kernels for Plain {
             sum += i32::from(acc[i].clamp(0, QA as i16)) * i32::from(w[i]);
         }
         sum
+    }
+
+    #[inline(always)]
+    fn apply<'a>(
+        dst: &mut Accumulator,
+        src: &Accumulator,
+        off: impl IntoIterator<Item = &'a Accumulator>,
+        on: impl IntoIterator<Item = &'a Accumulator>,
+    ) {
+        *dst = *src;
+        for column in off {
+            Plain::sub(dst, column);
+        }
+        for column in on {
+            Plain::add(dst, column);
+        }
+    }
+
+    #[inline(always)]
+    fn dot_plus<'a>(
+        acc: &Accumulator,
+        extra: impl IntoIterator<Item = &'a Accumulator>,
+        w: &Accumulator,
+    ) -> i32 {
+        let mut with = *acc;
+        for column in extra {
+            Plain::add(&mut with, column);
+        }
+        Plain::dot(&with, w)
     }
 }
 
@@ -156,6 +202,62 @@ mod avx2 {
         let one = _mm_add_epi32(pairs, _mm_shuffle_epi32::<0b10_11_00_01>(pairs));
         _mm_cvtsi128_si32(one)
     }
+
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub unsafe fn apply<'a>(
+        dst: &mut Accumulator,
+        src: &Accumulator,
+        off: impl IntoIterator<Item = &'a Accumulator>,
+        on: impl IntoIterator<Item = &'a Accumulator>,
+    ) {
+        // SAFETY (each load and store): as `add`'s.
+        let mut v: [__m256i; HIDDEN / LANES] = std::array::from_fn(|k| unsafe { load(src, k) });
+        for column in off {
+            for (k, x) in v.iter_mut().enumerate() {
+                *x = _mm256_sub_epi16(*x, unsafe { load(column, k) });
+            }
+        }
+        for column in on {
+            for (k, x) in v.iter_mut().enumerate() {
+                *x = _mm256_add_epi16(*x, unsafe { load(column, k) });
+            }
+        }
+        for (k, x) in v.into_iter().enumerate() {
+            unsafe { store(dst, k, x) };
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub unsafe fn dot_plus<'a>(
+        acc: &Accumulator,
+        extra: impl IntoIterator<Item = &'a Accumulator>,
+        w: &Accumulator,
+    ) -> i32 {
+        // The whole accumulator in 8 registers while the columns are added.
+        // SAFETY (each load): as `add`'s.
+        let mut v: [__m256i; HIDDEN / LANES] = std::array::from_fn(|k| unsafe { load(acc, k) });
+        for column in extra {
+            for (k, x) in v.iter_mut().enumerate() {
+                *x = _mm256_add_epi16(*x, unsafe { load(column, k) });
+            }
+        }
+        let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(QA as i16));
+        let mut sum = _mm256_setzero_si256();
+        for (k, x) in v.iter().enumerate() {
+            let clipped = _mm256_min_epi16(_mm256_max_epi16(*x, zero), top);
+            // SAFETY: as `add`'s.
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(clipped, unsafe { load(w, k) }));
+        }
+        let half = _mm_add_epi32(
+            _mm256_castsi256_si128(sum),
+            _mm256_extracti128_si256::<1>(sum),
+        );
+        let pairs = _mm_add_epi32(half, _mm_shuffle_epi32::<0b01_00_11_10>(half));
+        let one = _mm_add_epi32(pairs, _mm_shuffle_epi32::<0b10_11_00_01>(pairs));
+        _mm_cvtsi128_si32(one)
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -181,6 +283,25 @@ impl Kernels for Avx2 {
     #[inline(always)]
     fn dot(acc: &Accumulator, w: &Accumulator) -> i32 {
         unsafe { avx2::dot(acc, w) }
+    }
+
+    #[inline(always)]
+    fn apply<'a>(
+        dst: &mut Accumulator,
+        src: &Accumulator,
+        off: impl IntoIterator<Item = &'a Accumulator>,
+        on: impl IntoIterator<Item = &'a Accumulator>,
+    ) {
+        unsafe { avx2::apply(dst, src, off, on) }
+    }
+
+    #[inline(always)]
+    fn dot_plus<'a>(
+        acc: &Accumulator,
+        extra: impl IntoIterator<Item = &'a Accumulator>,
+        w: &Accumulator,
+    ) -> i32 {
+        unsafe { avx2::dot_plus(acc, extra, w) }
     }
 }
 
@@ -220,10 +341,27 @@ mod simd128 {
     /// (exact: 255 · 32767 · 2 fits).
     #[inline(always)]
     pub fn dot(acc: &Accumulator, w: &Accumulator) -> i32 {
+        dot_plus(acc, [], w)
+    }
+
+    /// [`dot`] of `acc + Σ extra`, the sum kept in registers: 16 of
+    /// them, 8 i16s each.
+    #[inline(always)]
+    pub fn dot_plus<'a>(
+        acc: &Accumulator,
+        extra: impl IntoIterator<Item = &'a Accumulator>,
+        w: &Accumulator,
+    ) -> i32 {
+        let mut v: [v128; HIDDEN / LANES] = std::array::from_fn(|k| load(acc, k));
+        for column in extra {
+            for (k, x) in v.iter_mut().enumerate() {
+                *x = i16x8_add(*x, load(column, k));
+            }
+        }
         let (zero, top) = (i16x8_splat(0), i16x8_splat(QA as i16));
         let mut sum = i32x4_splat(0);
-        for k in 0..HIDDEN / LANES {
-            let clipped = i16x8_min(i16x8_max(load(acc, k), zero), top);
+        for (k, x) in v.iter().enumerate() {
+            let clipped = i16x8_min(i16x8_max(*x, zero), top);
             sum = i32x4_add(sum, i32x4_dot_i16x8(clipped, load(w, k)));
         }
         i32x4_extract_lane::<0>(sum)
@@ -265,6 +403,39 @@ impl Kernels for Simd128 {
     #[inline(always)]
     fn dot(acc: &Accumulator, w: &Accumulator) -> i32 {
         simd128::dot(acc, w)
+    }
+
+    #[inline(always)]
+    fn apply<'a>(
+        dst: &mut Accumulator,
+        src: &Accumulator,
+        off: impl IntoIterator<Item = &'a Accumulator>,
+        on: impl IntoIterator<Item = &'a Accumulator>,
+    ) {
+        use std::arch::wasm32::{i16x8_add, i16x8_sub, v128};
+        let mut v: [v128; HIDDEN / simd128::LANES] = std::array::from_fn(|k| simd128::load(src, k));
+        for column in off {
+            for (k, x) in v.iter_mut().enumerate() {
+                *x = i16x8_sub(*x, simd128::load(column, k));
+            }
+        }
+        for column in on {
+            for (k, x) in v.iter_mut().enumerate() {
+                *x = i16x8_add(*x, simd128::load(column, k));
+            }
+        }
+        for (k, x) in v.into_iter().enumerate() {
+            simd128::store(dst, k, x);
+        }
+    }
+
+    #[inline(always)]
+    fn dot_plus<'a>(
+        acc: &Accumulator,
+        extra: impl IntoIterator<Item = &'a Accumulator>,
+        w: &Accumulator,
+    ) -> i32 {
+        simd128::dot_plus(acc, extra, w)
     }
 }
 
@@ -310,6 +481,29 @@ fn same_integers<K: Kernels>(rounds: u32) -> Result<(), String> {
         K::sub_add(&mut v2, &a, &b, &c);
         same &= p2 == v2;
         same &= Plain::dot(&c, &b) == K::dot(&c, &b) && Plain::dot(&a, &b) == K::dot(&a, &b);
+        // Several columns off and on in one pass.
+        let (mut p3, mut v3) = (Accumulator::ZERO, Accumulator::ZERO);
+        Plain::apply(&mut p3, &a, [&b, &c], [&c, &a, &b]);
+        K::apply(&mut v3, &a, [&b, &c], [&c, &a, &b]);
+        let mut by_hand = a;
+        for (column, on) in [(&b, false), (&c, false), (&c, true), (&a, true), (&b, true)] {
+            if on {
+                Plain::add(&mut by_hand, column);
+            } else {
+                Plain::sub(&mut by_hand, column);
+            }
+        }
+        same &= p3 == by_hand && v3 == by_hand;
+        // With extra columns: none, one, and three wrapping past the ends.
+        for extra in [&[][..], &[&c][..], &[&b, &c, &a][..]] {
+            let mut sum = a;
+            for column in extra {
+                Plain::add(&mut sum, column);
+            }
+            let columns = || extra.iter().copied();
+            same &= K::dot_plus(&a, columns(), &c) == Plain::dot(&sum, &c);
+            same &= K::dot_plus(&c, columns(), &b) == Plain::dot_plus(&c, columns(), &b);
+        }
         if !same {
             return Err(format!(
                 "round {round}: the kernels differ from the portable loops"

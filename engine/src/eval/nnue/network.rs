@@ -343,6 +343,25 @@ impl Network {
     #[inline(always)]
     pub(super) fn value_with<K: Kernels>(&self, acc: &Accumulator, bucket: usize) -> i32 {
         let out = self.output_with::<K>(acc, bucket);
+        self.units(out)
+    }
+
+    /// [`Network::value_with`] of `acc` with the columns `extra` added
+    /// (wrapping), which are not written anywhere.
+    #[inline(always)]
+    pub(super) fn value_plus_with<'a, K: Kernels>(
+        &self,
+        acc: &Accumulator,
+        extra: impl IntoIterator<Item = &'a Accumulator>,
+        bucket: usize,
+    ) -> i32 {
+        let out = K::dot_plus(acc, extra, &self.output_weights[bucket]) + self.output_bias[bucket];
+        self.units(out)
+    }
+
+    /// A raw output in evaluation units.
+    #[inline(always)]
+    fn units(&self, out: i32) -> i32 {
         (i64::from(out) * i64::from(self.scale) / i64::from(QA * QB)) as i32
     }
 }
