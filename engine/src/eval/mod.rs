@@ -386,12 +386,18 @@ pub fn from_root(
 /// the game; the winner takes all). Shares never go negative and always sum
 /// to the total, which max-n's shallow pruning relies on.
 pub fn evaluate_shares(pos: &Position, p: &EvalParams) -> [i32; 4] {
+    shares_of(pos, p, || seat_scores(pos, p))
+}
+
+/// [`evaluate_shares`] with the position's [`seat_scores`] from `score`
+/// (e.g. through an [`EvalCache`]), asked only when the game goes on.
+pub fn shares_of(pos: &Position, p: &EvalParams, score: impl FnOnce() -> [i32; 4]) -> [i32; 4] {
     let mut shares = [0; 4];
     if let Some(w) = pos.winner() {
         shares[w.index()] = SHARES_TOTAL;
         return shares;
     }
-    let score = seat_scores(pos, p);
+    let score = score();
     // Strength above a floor just under a doomed seat's score, so a seat
     // about to be killed keeps only a sliver.
     let mut weight = [0i64; 4];

@@ -16,7 +16,7 @@ use super::score::Score;
 use super::thread::{PausedNode, Searcher, Shared, ThreadState, Worker};
 use super::tt::{Bound, TranspositionTable};
 use crate::eval::nnue::{self, AccumulatorStack};
-use crate::eval::{EvalParams, SHARES_TOTAL, evaluate_shares};
+use crate::eval::{EvalParams, SHARES_TOTAL, shares_of};
 use splut_rules::{Position, Seat, Step, StepKind, StepList, Undo};
 
 /// Keeps max-n's table entries apart from alpha-beta's.
@@ -29,8 +29,7 @@ pub struct MaxN<'a> {
     tt: &'a TranspositionTable,
     params: &'a EvalParams,
     /// Whether the network evaluates (with the worker's accumulators);
-    /// else the weights do, uncached, and the worker's evaluation state is
-    /// left as it was.
+    /// else the weights do, through the worker's cache of seat scores.
     nnue: bool,
     root_seat: Seat,
     players_at_root: u32,
@@ -68,8 +67,11 @@ impl<'a> MaxN<'a> {
         worker: &'a mut Worker,
         is_main: bool,
     ) -> MaxN<'a> {
-        if let Some(net) = shared.net {
-            worker.eval.use_network(net, root, shared.eval_caches);
+        match shared.net {
+            Some(net) => worker.eval.use_network(net, root, shared.eval_caches),
+            // The seat scores through the worker's cache, as alpha-beta's:
+            // max-n evaluates every node it visits.
+            None => worker.eval.use_hand(shared.params, shared.eval_caches),
         }
         MaxN {
             tt: shared.tt,
@@ -101,7 +103,10 @@ impl<'a> MaxN<'a> {
     fn shares(&mut self, pos: &Position) -> Shares {
         match self.acc() {
             Some(acc) => nnue::shares(pos, &acc.values(pos), acc.network().scale),
-            None => evaluate_shares(pos, self.params),
+            None => {
+                let eval = &mut self.t.worker.eval;
+                shares_of(pos, self.params, || eval.seat_scores(pos, self.params))
+            }
         }
     }
 
