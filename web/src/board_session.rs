@@ -1,8 +1,8 @@
 //! The static board's session: `splut gui`'s game machine
 //! ([`splut_board::session`]) in the module, answering the page's API as
 //! the native server's `api.rs` answers it, with the same request bodies
-//! ([`splut_board::session::requests`]) and the same engine reader
-//! ([`splut_board::session::reader`]). The page's JavaScript (`board-local.js`)
+//! ([`splut_board::session::requests`]); the machine reads its engine's
+//! lines itself ([`Session::engine_line`]). The page's JavaScript (`board-local.js`)
 //! only carries: requests in, the engine worker's lines in, the
 //! machine's [`Command`]s out to the worker, and one timer for
 //! [`BoardSession::wake_at`]. Hints and reviews are the board's analysis
@@ -18,7 +18,6 @@ use splut_board::session::analysis::{Analysis, Kind};
 use splut_board::session::config::Config;
 use splut_board::session::levels::Levels;
 use splut_board::session::new_game;
-use splut_board::session::reader::EngineReader;
 use splut_board::session::requests::{self, DEFAULT_MOVETIME, MOVETIME, PaceIn, StepIn};
 use splut_board::session::view::Positions;
 use splut_board::session::{Command, Refusal, Session};
@@ -33,7 +32,6 @@ pub const STEP_PAUSE: Duration = Duration::from_millis(350);
 /// One game at a time on the static board, and what its engine offers.
 pub struct BoardSession {
     game: Option<Session>,
-    reader: EngineReader,
     next_id: u64,
     algorithms: Vec<String>,
     levels: Levels,
@@ -41,8 +39,6 @@ pub struct BoardSession {
     pending: Vec<Command>,
     /// The hint or review under way, if any.
     analysis: Option<Analysis>,
-    /// Reads the analyst's lines into the analysis's events.
-    analyst_reader: EngineReader,
 }
 
 impl Default for BoardSession {
@@ -79,13 +75,11 @@ impl BoardSession {
         levels.full_elo = None;
         BoardSession {
             game: None,
-            reader: EngineReader::new(),
             next_id: 1,
             algorithms: option_choices(&ugi, "Algorithm"),
             levels,
             pending: Vec::new(),
             analysis: None,
-            analyst_reader: EngineReader::new(),
         }
     }
 
@@ -207,10 +201,8 @@ impl BoardSession {
     /// A line from the game's engine; the game's version after it
     /// (`[id, version]`).
     pub fn engine_line(&mut self, line: &str, now: Duration) -> Value {
-        if let Some(g) = self.game.as_mut()
-            && let Some(event) = self.reader.read(line, g.searched())
-        {
-            g.engine_event(event, now);
+        if let Some(g) = self.game.as_mut() {
+            g.engine_line(line, now);
         }
         self.version()
     }
@@ -249,17 +241,14 @@ impl BoardSession {
     /// page keeps: the analysis sets its `UCI_ShowWinProb` first.
     fn analysis_start(&mut self, kind: Kind, id: &str, body: &str) -> Answer {
         let analysis = Analysis::new(kind, self.game(id)?.game(), body, true)?;
-        self.analyst_reader.reset();
         self.analysis = Some(analysis);
         self.analysis_step()
     }
 
     /// A line from the analyst, to the analysis under way.
     fn analysis_line(&mut self, line: &str) -> Answer {
-        if let Some(a) = self.analysis.as_mut()
-            && let Some(event) = self.analyst_reader.read(line, a.searched())
-        {
-            a.engine_event(event);
+        if let Some(a) = self.analysis.as_mut() {
+            a.engine_line(line);
         }
         self.analysis_step()
     }
@@ -303,11 +292,7 @@ impl BoardSession {
         let list: Vec<Value> = out
             .into_iter()
             .map(|c| match c {
-                Command::Start => {
-                    // A fresh engine: no answer of the old one is read on.
-                    self.reader.reset();
-                    json!({ "do": "start" })
-                }
+                Command::Start => json!({ "do": "start" }),
                 Command::Send(command) => json!({ "do": "send", "line": command.to_string() }),
                 Command::Quit => json!({ "do": "quit" }),
             })

@@ -78,6 +78,8 @@ pub struct Analysis {
     last: Option<(String, Option<WinProb>)>,
     /// Lines for the analyst, not yet taken.
     out: Vec<Command>,
+    /// Reads the analyst's lines into events.
+    reader: super::reader::EngineReader,
     outcome: Option<Result<Value, Refusal>>,
 }
 
@@ -107,6 +109,7 @@ impl Analysis {
             bounds,
             last: None,
             out: Vec::new(),
+            reader: super::reader::EngineReader::new(),
             outcome: None,
         };
         if show_winprob {
@@ -157,7 +160,16 @@ impl Analysis {
         self.outcome.is_some()
     }
 
-    /// What the analyst said, read in [`Analysis::searched`]'s position.
+    /// One line from the analyst, read by the analysis's own reader.
+    pub fn engine_line(&mut self, line: &str) {
+        let searched = self.searched().copied();
+        if let Some(event) = self.reader.read(line, searched.as_ref()) {
+            self.engine_event(event);
+        }
+    }
+
+    /// What the analyst said, read in [`Analysis::searched`]'s position
+    /// ([`Analysis::engine_line`] reads its lines into these).
     pub fn engine_event(&mut self, event: EngineEvent) {
         if self.done() {
             return;

@@ -1,7 +1,9 @@
 //! One game on the board as a state machine with no I/O: no threads, no
 //! processes, no clock. Its host (`splut gui`'s server, or the static
-//! board) feeds it the page's requests, what the engine said
-//! ([`EngineEvent`]), the engine's end and timer wake-ups, each with the
+//! board) feeds it the page's requests, the engine's lines
+//! ([`Session::engine_line`], read by the machine's own
+//! [`reader::EngineReader`] into [`EngineEvent`]s), the engine's end and
+//! timer wake-ups, each with the
 //! time `now` since the host began; it answers with [`Command`]s for the
 //! engine (protocol lines, a start, a quit), the time it wants to be woken
 //! at ([`Session::wake_at`]) and the state as the page reads it (its
@@ -265,6 +267,8 @@ pub struct Session {
     step_pause: Duration,
     pace: Pace,
     engine: Engine,
+    /// Reads the engine's lines into events; a fresh one for each engine.
+    reader: reader::EngineReader,
     /// Options sent to the running engine, so only changes are sent.
     options: Vec<(String, String)>,
     /// `go`s not yet answered, oldest first.
@@ -318,6 +322,7 @@ impl Session {
             step_pause,
             pace,
             engine: Engine::Up,
+            reader: reader::EngineReader::new(),
             options: Vec::new(),
             searches: VecDeque::new(),
             thinking: None,
@@ -772,7 +777,17 @@ impl Session {
         self.bump();
     }
 
-    /// What the engine said.
+    /// One line from the engine, read by the machine's reader (in the
+    /// position of its live search, [`Session::searched`]).
+    pub fn engine_line(&mut self, line: &str, now: Duration) {
+        let searched = self.searched().copied();
+        if let Some(event) = self.reader.read(line, searched.as_ref()) {
+            self.engine_event(event, now);
+        }
+    }
+
+    /// What the engine said, read ([`Session::engine_line`] reads its
+    /// lines into these).
     pub fn engine_event(&mut self, event: EngineEvent, now: Duration) {
         self.clock_check(now);
         let Some(front) = self.searches.front() else {
@@ -858,6 +873,8 @@ impl Session {
 
     fn start_engine(&mut self) {
         self.out.push_back(Command::Start);
+        // A fresh engine: no answer of the old one is read on.
+        self.reader.reset();
         self.options.clear();
         self.engine = Engine::Up;
     }

@@ -154,6 +154,29 @@ fn a_persons_step_starts_the_engines_search() {
 }
 
 #[test]
+fn the_machine_reads_its_engines_lines() {
+    let mut s = person_vs_engine(Pace::Normal);
+    let step = legal(&s)[0].clone();
+    s.step(&step, ms(0)).unwrap();
+    sent(&mut s);
+    s.engine_line("info depth 3 seldepth 3 score cp 0 nodes 9 pv e8e7", ms(20));
+    assert_eq!(state(&s)["thinking"]["info"]["depth"], 3);
+    // Lines it does not act on change nothing.
+    let before = state(&s);
+    for quiet in ["readyok", "info string hello", "id name x"] {
+        s.engine_line(quiet, ms(21));
+    }
+    assert_eq!(state(&s), before);
+    let turn = engine_turn(&s);
+    s.engine_line(&format!("bestturn {}", turn.join(" ")), ms(30));
+    s.engine_line(&format!("bestmove {}", turn[0]), ms(30));
+    let st = state(&s);
+    assert_eq!(st["step_count"], 2);
+    assert_eq!(st["last_step"], turn[0].as_str());
+    assert_eq!(st["thinking"], Value::Null);
+}
+
+#[test]
 fn the_engines_turn_is_read_and_shown_at_the_pace() {
     let mut s = person_vs_engine(Pace::Normal);
     let step = legal(&s)[0].clone();

@@ -2,12 +2,10 @@
 //! ([`splut_board::session::analysis`]), which does all their bookkeeping,
 //! run against an engine process of its own (the analyst). Here are only
 //! the process and the loop that carries the machine's lines to it and
-//! its lines back, read by the board's one engine reader
-//! ([`EngineReader`]), as the static board's page carries them to its
-//! analyst worker.
+//! its lines back (the machine reads them, [`Analysis::engine_line`]),
+//! as the static board's page carries them to its analyst worker.
 
 use splut_board::session::analysis::Analysis;
-use splut_board::session::reader::EngineReader;
 use splut_play::client::Client;
 use std::time::Instant;
 
@@ -16,7 +14,6 @@ use std::time::Instant;
 /// An engine that ends, or does not answer a search within
 /// [`Analysis::limit`] of its lines, fails it.
 pub fn run(engine: &mut Client, analysis: &mut Analysis) {
-    let mut reader = EngineReader::new();
     let mut deadline = Instant::now();
     while !analysis.done() {
         let commands = analysis.commands();
@@ -30,9 +27,7 @@ pub fn run(engine: &mut Client, analysis: &mut Analysis) {
         }
         match engine.recv(deadline.saturating_duration_since(Instant::now())) {
             Ok(Some(line)) => {
-                if let Some(event) = reader.read(&line, analysis.searched()) {
-                    analysis.engine_event(event);
-                }
+                analysis.engine_line(&line);
             }
             Ok(None) => analysis.engine_gone(&format!(
                 "the engine did not answer 'bestmove' within {} ms",

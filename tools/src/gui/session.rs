@@ -11,7 +11,6 @@ use super::pool::{Bell, Waited};
 use super::store::{Status, Store, StoreError, unix_now};
 use super::{Engines, Link, QUIT_GRACE};
 use splut_board::session::levels::Levels;
-use splut_board::session::reader::EngineReader;
 use splut_board::session::{Command, Refusal};
 pub use splut_board::session::{Pace, SeatConfig};
 use splut_rules::{Game, Step};
@@ -34,8 +33,6 @@ const CHECK_EVERY: Duration = Duration::from_millis(100);
 struct Inner {
     machine: splut_board::session::Session,
     engine: Option<Link>,
-    /// Reads the engine's lines into the machine's events.
-    reader: EngineReader,
     /// Engines to quit once the lock is let go (they are given a grace).
     quitting: Vec<Link>,
     /// The machine's time last told it: it never goes back.
@@ -108,7 +105,6 @@ impl Session {
             inner: Mutex::new(Inner {
                 machine,
                 engine: None,
-                reader: EngineReader::new(),
                 quitting: Vec::new(),
                 told: Duration::ZERO,
                 last_seen: Instant::now(),
@@ -158,7 +154,6 @@ impl Session {
             match c {
                 Command::Start => {
                     g.quitting.extend(g.engine.take());
-                    g.reader.reset();
                     match self.engines.start(&self.live, (&self.waited, &self.bell)) {
                         Ok((e, _)) => g.engine = Some(e),
                         Err(e) => {
@@ -207,13 +202,10 @@ impl Session {
         }
     }
 
-    /// One line from the engine, read by the board's one reader
-    /// ([`EngineReader`]), to the machine.
+    /// One line from the engine, to the machine (which reads it).
     fn engine_says(&self, g: &mut Inner, line: String) {
         let now = self.now(g);
-        if let Some(event) = g.reader.read(&line, g.machine.searched()) {
-            g.machine.engine_event(event, now);
-        }
+        g.machine.engine_line(&line, now);
     }
 
     /// Feeds the machine the engine's lines and the time until the game
