@@ -182,6 +182,19 @@ mod avx2 {
         }
     }
 
+    /// The sum of `sum`'s eight i32 lanes.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn horizontal_sum(sum: __m256i) -> i32 {
+        let half = _mm_add_epi32(
+            _mm256_castsi256_si128(sum),
+            _mm256_extracti128_si256::<1>(sum),
+        );
+        let pairs = _mm_add_epi32(half, _mm_shuffle_epi32::<0b01_00_11_10>(half));
+        let one = _mm_add_epi32(pairs, _mm_shuffle_epi32::<0b10_11_00_01>(pairs));
+        _mm_cvtsi128_si32(one)
+    }
+
     #[target_feature(enable = "avx2")]
     #[inline]
     pub unsafe fn dot(acc: &Accumulator, w: &Accumulator) -> i32 {
@@ -194,13 +207,7 @@ mod avx2 {
             // Pairs of products summed into i32s: exact (255 · 32767 · 2).
             sum = _mm256_add_epi32(sum, _mm256_madd_epi16(clipped, b));
         }
-        let half = _mm_add_epi32(
-            _mm256_castsi256_si128(sum),
-            _mm256_extracti128_si256::<1>(sum),
-        );
-        let pairs = _mm_add_epi32(half, _mm_shuffle_epi32::<0b01_00_11_10>(half));
-        let one = _mm_add_epi32(pairs, _mm_shuffle_epi32::<0b10_11_00_01>(pairs));
-        _mm_cvtsi128_si32(one)
+        horizontal_sum(sum)
     }
 
     #[target_feature(enable = "avx2")]
@@ -250,13 +257,7 @@ mod avx2 {
             // SAFETY: as `add`'s.
             sum = _mm256_add_epi32(sum, _mm256_madd_epi16(clipped, unsafe { load(w, k) }));
         }
-        let half = _mm_add_epi32(
-            _mm256_castsi256_si128(sum),
-            _mm256_extracti128_si256::<1>(sum),
-        );
-        let pairs = _mm_add_epi32(half, _mm_shuffle_epi32::<0b01_00_11_10>(half));
-        let one = _mm_add_epi32(pairs, _mm_shuffle_epi32::<0b10_11_00_01>(pairs));
-        _mm_cvtsi128_si32(one)
+        horizontal_sum(sum)
     }
 }
 
