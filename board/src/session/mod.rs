@@ -5,9 +5,11 @@
 //! [`reader::EngineReader`] into [`EngineEvent`]s), the engine's end and
 //! timer wake-ups, each with the
 //! time `now` since the host began; it answers with [`Command`]s for the
-//! engine (protocol lines, a start, a quit), the time it wants to be woken
-//! at ([`Session::wake_at`]) and the state as the page reads it (its
-//! `Serialize`, [`view`]).
+//! engine (spawn one, a protocol command, quit), the time it wants to be
+//! woken at ([`Session::wake_at`]) and the state as the page reads it (its
+//! `Serialize`, [`view`]). The machine speaks the protocol end to end: a
+//! fresh engine's handshake ([`handshake`]) is its own, so a host only
+//! spawns engines, moves lines and keeps the timer.
 //!
 //! Every engine search has an id; the engine answers its `go`s in order,
 //! so each `bestmove` ends the oldest search still open. A search the game
@@ -17,6 +19,7 @@
 pub mod analysis;
 pub mod clock;
 pub mod config;
+pub mod handshake;
 pub mod levels;
 pub mod limit;
 pub mod new_game;
@@ -182,9 +185,10 @@ pub enum EngineEvent {
 /// What the host must do for the machine, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
-    /// Start a fresh engine (quitting the one running, if any) and do its
-    /// handshake. If it cannot, tell [`Session::engine_gone`].
-    Start,
+    /// Spawn a fresh engine (quitting the one running, if any), and
+    /// nothing more: the commands after it are its handshake. If it
+    /// cannot, tell [`Session::engine_gone`].
+    Spawn,
     /// Send this command to the engine (its line is its `Display`).
     Send(EngineCommand),
     /// Quit the engine: the game needs none now.
@@ -269,6 +273,9 @@ pub struct Session {
     engine: Engine,
     /// Reads the engine's lines into events; a fresh one for each engine.
     reader: reader::EngineReader,
+    /// The running engine's handshake, while it is under way: no search
+    /// is asked before its `readyok`.
+    handshake: Option<handshake::Handshake>,
     /// Options sent to the running engine, so only changes are sent.
     options: Vec<(String, String)>,
     /// `go`s not yet answered, oldest first.
@@ -323,6 +330,7 @@ impl Session {
             pace,
             engine: Engine::Up,
             reader: reader::EngineReader::new(),
+            handshake: None,
             options: Vec::new(),
             searches: VecDeque::new(),
             thinking: None,
@@ -332,7 +340,7 @@ impl Session {
             closed: false,
             last_step: None,
             evals: Vec::new(),
-            out: VecDeque::from([Command::Start]),
+            out: VecDeque::new(),
             info_shown: None,
             info_pending: false,
             running: None,
@@ -340,6 +348,7 @@ impl Session {
             drawn: None,
             ended_here: false,
         };
+        s.start_engine(now);
         s.advance(now);
         s
     }
@@ -350,13 +359,15 @@ impl Session {
     }
 
     /// When the machine wants [`Session::wake`] called: an engine step's
-    /// pause ends, a search is overdue, its held-back `info` is due, or
-    /// the mover's clock runs out.
+    /// pause ends, a search or the handshake is overdue, its held-back
+    /// `info` is due, or the mover's clock runs out.
     pub fn wake_at(&self) -> Option<Duration> {
         let step = self.step_due().filter(|_| self.pace != Pace::Step);
         let hung = self.searches.front().map(|s| s.deadline);
+        let handshake = self.handshake.as_ref().and_then(|h| h.deadline());
         step.into_iter()
             .chain(hung)
+            .chain(handshake)
             .chain(self.info_due())
             .chain(self.clock_due())
             .min()
@@ -412,9 +423,16 @@ impl Session {
         &self.game
     }
 
-    /// Whether a `go` is unanswered (the host reads the engine closely).
+    /// Whether a `go` is unanswered.
     pub fn searching(&self) -> bool {
         !self.searches.is_empty()
+    }
+
+    /// Whether the machine waits for the engine's lines: a `go`
+    /// unanswered, or the handshake under way (the host reads the engine
+    /// closely).
+    pub fn awaiting_engine(&self) -> bool {
+        self.searching() || self.handshake.is_some()
     }
 
     /// The position the engine's current search is about (its `info`
@@ -635,7 +653,7 @@ impl Session {
         self.ended_here = false;
         if self.engine == Engine::Stopped && self.error.is_none() {
             // Stopped when the game ended: the game goes on again.
-            self.start_engine();
+            self.start_engine(now);
         }
         let left = game.steps().len();
         self.evals.retain(|e| e.step <= left);
@@ -695,7 +713,7 @@ impl Session {
         self.cancel(now);
         // The old process goes with its searches.
         self.searches.clear();
-        self.start_engine();
+        self.start_engine(now);
         self.error = None;
         self.bump();
         self.advance(now);
@@ -737,6 +755,11 @@ impl Session {
             self.out.push_back(Command::Quit);
             return;
         }
+        if let Some(why) = self.handshake.as_mut().and_then(|h| h.overdue(now)) {
+            self.engine_gone(&why, now);
+            self.out.push_back(Command::Quit);
+            return;
+        }
         if self.info_due().is_some_and(|t| now >= t) {
             self.info_shown = Some(now);
             self.bump();
@@ -752,6 +775,7 @@ impl Session {
         }
         // Nothing is sent to an engine that is gone.
         self.searches.clear();
+        self.handshake = None;
         self.cancel(now);
         self.engine = Engine::Down;
         self.error = Some(format!("engine crashed: {why}"));
@@ -767,19 +791,36 @@ impl Session {
         }
         self.closed = true;
         self.searches.clear();
+        self.handshake = None;
         self.thinking = None;
         self.showing = None;
         self.waiting = false;
         if self.engine == Engine::Up {
-            self.out.push_back(Command::Quit);
-            self.engine = Engine::Stopped;
+            self.quit_engine();
         }
         self.bump();
     }
 
-    /// One line from the engine, read by the machine's reader (in the
-    /// position of its live search, [`Session::searched`]).
+    /// One line from the engine: its handshake's while that is under way,
+    /// else read by the machine's reader (in the position of its live
+    /// search, [`Session::searched`]).
     pub fn engine_line(&mut self, line: &str, now: Duration) {
+        if let Some(h) = self.handshake.as_mut() {
+            let progress = h.line(line, now);
+            self.out.extend(h.commands().into_iter().map(Command::Send));
+            match progress {
+                handshake::Progress::Waiting => {}
+                handshake::Progress::Done => {
+                    self.handshake = None;
+                    self.advance(now);
+                }
+                handshake::Progress::Failed(why) => {
+                    self.engine_gone(&format!("the engine refused its handshake: {why}"), now);
+                    self.out.push_back(Command::Quit);
+                }
+            }
+            return;
+        }
         let searched = self.searched().copied();
         if let Some(event) = self.reader.read(line, searched.as_ref()) {
             self.engine_event(event, now);
@@ -871,12 +912,25 @@ impl Session {
         self.waiting = false;
     }
 
-    fn start_engine(&mut self) {
-        self.out.push_back(Command::Start);
+    /// A fresh engine: spawned, then its handshake; no search is asked
+    /// before it is ready.
+    fn start_engine(&mut self, now: Duration) {
+        self.out.push_back(Command::Spawn);
+        let mut handshake = handshake::Handshake::new(now);
+        self.out
+            .extend(handshake.commands().into_iter().map(Command::Send));
+        self.handshake = Some(handshake);
         // A fresh engine: no answer of the old one is read on.
         self.reader.reset();
         self.options.clear();
         self.engine = Engine::Up;
+    }
+
+    /// The engine quits on purpose, its handshake with it.
+    fn quit_engine(&mut self) {
+        self.out.push_back(Command::Quit);
+        self.engine = Engine::Stopped;
+        self.handshake = None;
     }
 
     /// When the next engine step of the turn shown may be shown.
@@ -943,9 +997,12 @@ impl Session {
             }
             if self.over() {
                 // A finished game needs no engine; a take-back starts one.
-                self.out.push_back(Command::Quit);
-                self.engine = Engine::Stopped;
+                self.quit_engine();
                 self.bump();
+                return;
+            }
+            if self.handshake.is_some() {
+                // Its `readyok` moves the game on.
                 return;
             }
             if let Some(seat) = self.engine_to_move().cloned() {

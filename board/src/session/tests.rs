@@ -38,8 +38,29 @@ fn person_vs_engine(pace: Pace) -> Session {
         pace,
         ms(0),
     );
-    assert_eq!(commands(&mut s), vec![Command::Start]);
+    assert_eq!(ready(&mut s, ms(0)), ["isready"]);
     s
+}
+
+/// The fresh engine's handshake, the machine's own: spawned, `ugi`
+/// answered, `isready` answered; the lines sent after `ugi` (`isready`,
+/// and the search it may then ask).
+fn ready(s: &mut Session, now: Duration) -> Vec<String> {
+    assert_eq!(sent(s), ["<Spawn>", "ugi"]);
+    for line in [
+        "id name test",
+        "option name Hash type spin default 1 min 1 max 9",
+    ] {
+        s.engine_line(line, now);
+    }
+    assert!(sent(s).is_empty(), "nothing before ugiok");
+    // No search before the engine is ready.
+    assert!(!s.searching() && s.awaiting_engine());
+    s.engine_line("ugiok", now);
+    let mut lines = sent(s);
+    s.engine_line("readyok", now);
+    lines.extend(sent(s));
+    lines
 }
 
 fn commands(s: &mut Session) -> Vec<Command> {
@@ -388,7 +409,7 @@ fn engine_garbage_is_an_error_not_a_panic() {
     ));
     assert_eq!(state(&s), before);
     s.restart(ms(30));
-    assert_eq!(commands(&mut s)[0], Command::Start);
+    assert_eq!(commands(&mut s)[0], Command::Spawn);
     assert_eq!(state(&s)["error"], Value::Null);
 }
 
@@ -406,8 +427,7 @@ fn a_hung_or_crashed_engine_is_reported_and_restarted() {
     assert_eq!(st["thinking"], Value::Null);
     assert_eq!(commands(&mut s), vec![Command::Quit]);
     s.restart(due + ms(2));
-    let c = sent(&mut s);
-    assert_eq!(c[0], "<Start>");
+    let c = ready(&mut s, due + ms(2));
     assert!(c.last().unwrap().starts_with("go movetime"), "{c:?}");
     s.engine_gone("the engine exited", due + ms(3));
     assert_eq!(state(&s)["error"], "engine crashed: the engine exited");
@@ -442,7 +462,10 @@ fn a_finished_game_quits_its_engine_and_a_take_back_starts_one() {
     assert_eq!(state(&s)["engine_running"], false);
     assert_eq!(s.step("x", ms(n)), Err(Refusal::GameOver));
     s.take_back(ms(n)).unwrap();
-    assert_eq!(commands(&mut s), vec![Command::Start]);
+    assert_eq!(
+        commands(&mut s),
+        vec![Command::Spawn, Command::Send(EngineCommand::Ugi)]
+    );
     assert_eq!(state(&s)["engine_running"], true);
 }
 
@@ -537,7 +560,7 @@ fn seed_sent(id: u64, now: Duration) -> String {
         Pace::None,
         now,
     );
-    let c = sent(&mut s);
+    let c = ready(&mut s, now);
     assert!(
         c.contains(&"setoption name UCI_Elo value 1090".to_string()),
         "{c:?}"
@@ -611,7 +634,7 @@ fn the_engine_stands_in_for_an_away_person_and_gives_the_seat_back() {
         Pace::None,
         ms(0),
     );
-    commands(&mut s);
+    ready(&mut s, ms(0));
     let step = legal(&s)[0].clone();
     s.step(&step, ms(1)).unwrap();
     assert!(sent(&mut s).is_empty(), "no engine seat: no search");
@@ -672,7 +695,7 @@ fn a_lobby_seat_is_taken_once_and_only_while_open() {
         Pace::None,
         ms(0),
     );
-    commands(&mut s);
+    ready(&mut s, ms(0));
     assert!(s.seats()[1].open() && !s.seats()[0].open());
     let v = s.version();
     // Bad names, and seats that are no friend's, change nothing.
@@ -715,7 +738,7 @@ fn clocked(base: u64, increment: u64) -> Session {
         Pace::None,
         ms(1000),
     );
-    commands(&mut s);
+    ready(&mut s, ms(1000));
     s
 }
 
@@ -903,7 +926,11 @@ fn the_clock_stops_while_the_engine_stands_in_or_is_down() {
     s.observe(ms(100_000));
     assert_eq!(clock_left(&s, "r"), 55_000);
     assert_eq!(s.wake_at().filter(|t| *t > ms(100_000)), None);
+    sent(&mut s);
     s.restart(ms(100_000));
+    // The handshake's timer, then the clock's once the engine is ready.
+    assert_eq!(s.wake_at(), Some(ms(100_000) + HUNG_AFTER));
+    ready(&mut s, ms(100_000));
     assert_eq!(s.wake_at(), Some(ms(155_000)));
 }
 
@@ -1002,6 +1029,7 @@ fn engine_plays_turns(start: Position, seats: Vec<SeatConfig>, turns: &[&str]) -
         Pace::None,
         ms(0),
     );
+    ready(&mut s, ms(0));
     for (i, turn) in turns.iter().enumerate() {
         commands(&mut s);
         if s.over() {
@@ -1132,6 +1160,7 @@ fn ending_the_game_mid_turn_takes_that_turn_back() {
     let game = Game::new(Position::start(2).unwrap());
     let seats = vec![seat('r', true), seat('g', true)];
     let mut s = Session::new(3, game, seats, Levels::default(), PAUSE, Pace::Step, ms(0));
+    ready(&mut s, ms(0));
     for (i, turn) in [vec!["e2e3"], vec!["e8e7", "e7e8"]].into_iter().enumerate() {
         let turn = turn.into_iter().map(String::from).collect();
         s.engine_event(EngineEvent::Answer(Ok(turn)), ms(10 * i as u64));
@@ -1149,4 +1178,59 @@ fn ending_the_game_mid_turn_takes_that_turn_back() {
     assert_eq!(s.places_text(), "r = g");
     let games = splut_play::record::parse_records(&s.record()).unwrap();
     assert_eq!(splut_play::record::validate(&games[0]), Ok(()));
+}
+
+#[test]
+fn a_silent_or_refusing_engine_fails_its_handshake() {
+    let mut s = person_vs_engine(Pace::None);
+    s.restart(ms(10));
+    assert_eq!(sent(&mut s), ["<Spawn>", "ugi"]);
+    // The machine's timer: woken when the handshake is late.
+    assert_eq!(s.wake_at(), Some(ms(10) + HUNG_AFTER));
+    s.wake(ms(10) + HUNG_AFTER);
+    assert_eq!(state(&s)["error"], Value::Null, "not late yet");
+    s.wake(ms(11) + HUNG_AFTER);
+    let st = state(&s);
+    assert_eq!(st["error"], "engine crashed: no ugiok within 10000 ms");
+    assert_eq!(st["engine_running"], false);
+    assert_eq!(sent(&mut s), ["<Quit>"]);
+    assert_eq!(s.wake_at(), None);
+    // A refused option of the handshake: the same.
+    s.restart(ms(20_000));
+    sent(&mut s);
+    s.engine_line("ugiok", ms(20_001));
+    assert_eq!(sent(&mut s), ["isready"]);
+    s.engine_line("info string error: no", ms(20_002));
+    assert_eq!(
+        state(&s)["error"],
+        "engine crashed: the engine refused its handshake: no"
+    );
+    assert_eq!(sent(&mut s), ["<Quit>"]);
+}
+
+#[test]
+fn the_engine_is_asked_nothing_before_its_readyok() {
+    // The engine moves first: its search waits for the handshake.
+    let game = Game::new(Position::start(2).unwrap());
+    let seats = vec![seat('r', true), seat('g', false)];
+    let mut s = Session::new(4, game, seats, Levels::default(), PAUSE, Pace::None, ms(0));
+    assert_eq!(sent(&mut s), ["<Spawn>", "ugi"]);
+    s.engine_line(
+        "option name UCI_ShowWinProb type check default false",
+        ms(1),
+    );
+    s.engine_line("ugiok", ms(2));
+    assert_eq!(
+        sent(&mut s),
+        ["setoption name UCI_ShowWinProb value true", "isready"]
+    );
+    assert!(!s.searching());
+    // Lines of a search are not read as one before it is asked.
+    s.engine_line("bestmove e2e3", ms(3));
+    assert_eq!(s.game().steps().len(), 0);
+    s.engine_line("readyok", ms(4));
+    let c = sent(&mut s);
+    assert!(c.last().unwrap().starts_with("go movetime"), "{c:?}");
+    assert!(s.searching());
+    assert_eq!(s.wake_at(), Some(ms(4 + 50) + HUNG_AFTER));
 }

@@ -165,18 +165,14 @@ impl Games {
         store: Arc<dyn Store>,
     ) -> Games {
         let live = Arc::new(AtomicUsize::new(0));
-        let (algorithms, levels, engine_error) =
-            match engines.start(&live, (&Default::default(), &Default::default())) {
-                Ok((e, ugi)) => {
-                    e.quit(super::QUIT_GRACE);
-                    (
-                        option_choices(&ugi, "Algorithm"),
-                        Levels::from_ugi(&ugi),
-                        None,
-                    )
-                }
-                Err(e) => (Vec::new(), Levels::default(), Some(e)),
-            };
+        let (algorithms, levels, engine_error) = match super::probe(&engines, &live) {
+            Ok(ugi) => (
+                option_choices(&ugi, "Algorithm"),
+                Levels::from_ugi(&ugi),
+                None,
+            ),
+            Err(e) => (Vec::new(), Levels::default(), Some(e)),
+        };
         Games {
             sessions: Mutex::new(HashMap::new()),
             tables: Mutex::new(HashMap::new()),
@@ -689,16 +685,17 @@ fn threats(query: &str) -> Result<Reply, Refusal> {
 }
 
 impl Games {
-    /// An engine of its own for a hint or a review, while fewer than
-    /// [`MAX_ANALYSES`] run; the slot is freed when dropped.
+    /// An engine of its own for a hint or a review, spawned (the analysis
+    /// does its handshake), while fewer than [`MAX_ANALYSES`] run; the
+    /// slot is freed when dropped.
     fn analyst(&self) -> Result<(Client, AnalysisSlot<'_>), Refusal> {
         if self.analyses.fetch_add(1, Ordering::SeqCst) >= MAX_ANALYSES {
             self.analyses.fetch_sub(1, Ordering::SeqCst);
             return Err(Refusal::Busy);
         }
         let slot = AnalysisSlot(&self.analyses);
-        let (engine, _) =
-            super::start_engine(&self.command, &self.live).map_err(Refusal::EngineFailed)?;
+        let engine =
+            super::spawn_engine(&self.command, &self.live).map_err(Refusal::EngineFailed)?;
         Ok((engine, slot))
     }
 
@@ -708,7 +705,8 @@ impl Games {
     /// turn): the board's [`Analysis`] run against an engine of its own.
     fn analyse(&self, s: &Session, kind: Kind, body: &str) -> Result<serde_json::Value, Refusal> {
         let (_, game) = s.game();
-        let mut analysis = Analysis::new(kind, &game, body, false)?;
+        // A fresh analyst each time: the analysis does its handshake.
+        let mut analysis = Analysis::new(kind, &game, body, true)?;
         if !analysis.done() {
             let (mut engine, _slot) = self.analyst()?;
             super::analyst::run(&mut engine, &mut analysis);

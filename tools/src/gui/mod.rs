@@ -3,6 +3,8 @@
 //! (`session`) has one engine spoken to over the protocol ([`Link`]): an
 //! engine in this process whose searches share a bounded [`pool`], or,
 //! with `--engine`, a process of its own (through [`splut_play::client`]).
+//! The board's machines speak the protocol (the handshake included):
+//! here engines are only spawned, and their lines and commands carried.
 
 pub mod analyst;
 pub mod api;
@@ -14,40 +16,63 @@ pub mod store;
 pub mod table;
 pub use splut_board::threats;
 
+use splut_board::session::handshake::{Handshake, Progress};
 use splut_play::client::Client;
 use splut_protocol::Command;
 use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
-use std::time::Duration;
-
-/// How long the handshake and a query may take: a local engine answers in
-/// milliseconds, so this only catches a program that does not speak the
-/// protocol.
-pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(5);
+use std::time::{Duration, Instant};
 
 /// How long `quit` is given before the process is killed.
 pub const QUIT_GRACE: Duration = Duration::from_millis(500);
 
-/// Starts the engine `command` (program and arguments), counted in `live`
-/// while it lives, and does the handshake, asking for win probabilities
-/// in its `info` lines if it offers them (`UCI_ShowWinProb`); returns
-/// the engine and its lines up to `ugiok` (its options).
-pub fn start_engine(
-    command: &[String],
-    live: &Arc<AtomicUsize>,
-) -> Result<(Client, Vec<String>), String> {
-    let mut engine = Client::spawn(command)
-        .map_err(|e| e.to_string())?
-        .count_in(live)
-        .with_timeout(ANSWER_TIMEOUT);
-    let ugi = engine.handshake(&[]).map_err(|e| e.to_string())?;
-    if splut_board::session::levels::has_option(&ugi, "UCI_ShowWinProb") {
-        engine
-            .set_option("UCI_ShowWinProb", "true")
-            .map_err(|e| e.to_string())?;
-    }
-    Ok((engine, ugi))
+/// How long the probe waits for each line before it looks at the time.
+const PROBE_POLL: Duration = Duration::from_millis(20);
+
+/// Spawns the engine `command` (program and arguments), counted in
+/// `live` while it lives; no handshake (the board's machines do it).
+pub fn spawn_engine(command: &[String], live: &Arc<AtomicUsize>) -> Result<Client, String> {
+    Client::spawn(command)
+        .map(|c| c.count_in(live))
+        .map_err(|e| e.to_string())
+}
+
+/// What the games' engine offers: a fresh one from `engines`, its
+/// handshake done by the board's [`Handshake`] machine (this only carries
+/// its lines, and keeps its clock), ended after; its answer to `ugi` (its
+/// `id` and `option` lines).
+pub fn probe(engines: &Engines, live: &Arc<AtomicUsize>) -> Result<Vec<String>, String> {
+    let mut link = engines.spawn(live, (&Default::default(), &Default::default()))?;
+    let began = Instant::now();
+    let mut handshake = Handshake::new(Duration::ZERO);
+    let outcome = loop {
+        if let Err(e) = handshake
+            .commands()
+            .iter()
+            .try_for_each(|c| link.command(c))
+        {
+            break Err(e);
+        }
+        if handshake.done() {
+            break Ok(handshake.lines().to_vec());
+        }
+        if let Some(why) = handshake.overdue(began.elapsed()) {
+            break Err(format!("the engine failed its handshake: {why}"));
+        }
+        match link.recv(PROBE_POLL) {
+            Ok(Some(line)) => {
+                if let Progress::Failed(why) = handshake.line(&line, began.elapsed()) {
+                    break Err(format!("the engine refused its handshake: {why}"));
+                }
+            }
+            Ok(None) if !link.alive() => break Err("the engine exited".into()),
+            Ok(None) => {}
+            Err(e) => break Err(e),
+        }
+    };
+    link.quit(QUIT_GRACE);
+    outcome
 }
 
 /// Where the games' engines come from.
@@ -60,20 +85,17 @@ pub enum Engines {
 }
 
 impl Engines {
-    /// A game's engine, its handshake done, with its lines up to `ugiok`;
-    /// a process is counted in `live`, an in-process engine's waits for a
-    /// slot in `waited` and its lines ring `bell`.
-    pub fn start(
+    /// A fresh engine for a game, spawned (no handshake: the game's
+    /// machine does it); a process is counted in `live`, an in-process
+    /// engine's waits for a slot in `waited` and its lines ring `bell`.
+    pub fn spawn(
         &self,
         live: &Arc<AtomicUsize>,
         (waited, bell): (&Arc<pool::Waited>, &Arc<pool::Bell>),
-    ) -> Result<(Link, Vec<String>), String> {
+    ) -> Result<Link, String> {
         match self {
-            Engines::Process(command) => {
-                start_engine(command, live).map(|(e, ugi)| (Link::Process(e), ugi))
-            }
-            Engines::InProcess(pool) => pool::start_seat(pool, (waited, bell), ANSWER_TIMEOUT)
-                .map(|(s, ugi)| (Link::InProcess(s), ugi)),
+            Engines::Process(command) => spawn_engine(command, live).map(Link::Process),
+            Engines::InProcess(pool) => pool::Seat::start(pool, waited, bell).map(Link::InProcess),
         }
     }
 
@@ -105,12 +127,12 @@ impl Link {
         }
     }
 
-    /// The engine's next line if one is there; `Ok(None)` also once it
-    /// ended ([`Link::alive`] tells).
-    pub fn try_recv(&mut self) -> Result<Option<String>, String> {
+    /// The engine's next line, waiting at most `wait` for it; `Ok(None)`
+    /// also once it ended ([`Link::alive`] tells).
+    pub fn recv(&mut self, wait: Duration) -> Result<Option<String>, String> {
         match self {
-            Link::Process(c) => c.recv(Duration::ZERO).map_err(|e| e.to_string()),
-            Link::InProcess(s) => Ok(s.recv(Duration::ZERO)),
+            Link::Process(c) => c.recv(wait).map_err(|e| e.to_string()),
+            Link::InProcess(s) => Ok(s.recv(wait)),
         }
     }
 

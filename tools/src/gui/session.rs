@@ -152,10 +152,10 @@ impl Session {
         let mut failed = None;
         while let Some(c) = g.machine.command() {
             match c {
-                Command::Start => {
+                Command::Spawn => {
                     g.quitting.extend(g.engine.take());
-                    match self.engines.start(&self.live, (&self.waited, &self.bell)) {
-                        Ok((e, _)) => g.engine = Some(e),
+                    match self.engines.spawn(&self.live, (&self.waited, &self.bell)) {
+                        Ok(e) => g.engine = Some(e),
                         Err(e) => {
                             let now = self.now(g);
                             g.machine.engine_gone(&e, now);
@@ -185,7 +185,7 @@ impl Session {
         };
         let mut lines = Vec::new();
         let gone = loop {
-            match engine.try_recv() {
+            match engine.recv(Duration::ZERO) {
                 Ok(Some(line)) => lines.push(line),
                 Ok(None) if engine.alive() => break None,
                 Ok(None) => break Some("the engine exited".to_string()),
@@ -241,7 +241,7 @@ impl Session {
         let _ = self.carry_out(&mut g);
         self.tell_pages(&g, version);
         let polled = g.engine.as_ref().is_some_and(|e| !e.rings());
-        let every = if g.machine.searching() && polled {
+        let every = if g.machine.awaiting_engine() && polled {
             READ_EVERY
         } else {
             CHECK_EVERY
