@@ -121,7 +121,7 @@ function analyse(kind, id, body) {
   return run;
 }
 
-/** The page's API: `splut gui`'s routes (tools/src/gui/api.rs). */
+/** The page's API: `splut gui`'s routes (server/src/api.rs). */
 async function route(method, url, body) {
   if (!splut) splut = await splutReady;
   const [path, query = ''] = url.split('?');

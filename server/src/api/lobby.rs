@@ -4,7 +4,7 @@
 //! is told here once, for both ([`sitter`]): never a token.
 
 use super::{Games, Reply, query_pairs, query_value, short};
-use crate::gui::store::{FinishedGame, StoreError};
+use crate::store::{FinishedGame, StoreError};
 use splut_board::session::requests;
 use splut_board::session::{Refusal, SeatConfig};
 use splut_rules::{Places, Seat};
@@ -202,7 +202,7 @@ impl Games {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gui::table::tests::seat;
+    use crate::tables::tests::seat;
 
     #[test]
     fn a_seat_is_told_as_engine_person_or_open_with_its_place() {

@@ -1,165 +1,39 @@
-//! `splut gui`: a local web board. A small HTTP server (`server`) serves
-//! the page (`page/`, embedded) and a JSON API (`api`); each game
-//! (`session`) has one engine spoken to over the protocol ([`Link`]): an
-//! engine in this process whose searches share a bounded [`pool`], or,
-//! with `--engine`, a process of its own (through [`splut_play::client`]).
-//! The board's machines speak the protocol (the handshake included):
-//! here engines are only spawned, and their lines and commands carried.
+//! The table server of `splut gui` (the crate `splut-server`): a web
+//! board for people and engines at tables, on the board's game machine
+//! ([`splut_board::session`]). `splut gui` turns its arguments into a
+//! [`Config`] and calls [`run`].
+//!
+//! - [`http`]: the HTTP side, a small bounded HTTP/1.1 server, and the
+//!   checks every request passes ([`rate`]: the requests' rate).
+//! - [`api`]: the JSON API the page speaks, with the lobby and the
+//!   history of the tables (`api/lobby.rs`) and the games kept
+//!   (`api/kept.rs`).
+//! - [`tables`]: who may do what at a game's table (its tokens).
+//! - [`store`]: where the games are kept (SQLite, or memory).
+//! - [`game`]: the game's host, one game's machine driven on a thread of
+//!   its own, its engine's lines and timers carried to it.
+//! - [`engines`]: the games' engines, spawned and carried ([`engines::Link`]);
+//!   [`pool`]: the engine seats in this process, their searches sharing a
+//!   bounded pool.
+//! - [`analyst`]: hints and reviews against an engine of their own.
+
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod analyst;
 pub mod api;
+pub mod engines;
+pub mod game;
+pub mod http;
 pub mod pool;
 pub mod rate;
-pub mod server;
-pub mod session;
 pub mod store;
-pub mod table;
-pub use splut_board::threats;
+pub mod tables;
 
-use splut_board::session::handshake::{Handshake, Progress};
-use splut_play::client::Client;
-use splut_protocol::Command;
+pub use engines::{Engines, Link, QUIT_GRACE};
 use std::io::Write;
 use std::sync::Arc;
-use std::sync::atomic::AtomicUsize;
-use std::time::{Duration, Instant};
-
-/// How long `quit` is given before the process is killed.
-pub const QUIT_GRACE: Duration = Duration::from_millis(500);
-
-/// How long the probe waits for each line before it looks at the time.
-const PROBE_POLL: Duration = Duration::from_millis(20);
-
-/// Spawns the engine `command` (program and arguments), counted in
-/// `live` while it lives; no handshake (the board's machines do it).
-pub fn spawn_engine(command: &[String], live: &Arc<AtomicUsize>) -> Result<Client, String> {
-    Client::spawn(command)
-        .map(|c| c.count_in(live))
-        .map_err(|e| e.to_string())
-}
-
-/// What the games' engine offers: a fresh one from `engines`, its
-/// handshake done by the board's [`Handshake`] machine (this only carries
-/// its lines, and keeps its clock), ended after; its answer to `ugi` (its
-/// `id` and `option` lines).
-pub fn probe(engines: &Engines, live: &Arc<AtomicUsize>) -> Result<Vec<String>, String> {
-    let mut link = engines.spawn(live, (&Default::default(), &Default::default()))?;
-    let began = Instant::now();
-    let mut handshake = Handshake::new(Duration::ZERO);
-    let outcome = loop {
-        if let Err(e) = handshake
-            .commands()
-            .iter()
-            .try_for_each(|c| link.command(c))
-        {
-            break Err(e);
-        }
-        if handshake.done() {
-            break Ok(handshake.lines().to_vec());
-        }
-        if let Some(why) = handshake.overdue(began.elapsed()) {
-            break Err(format!("the engine failed its handshake: {why}"));
-        }
-        match link.recv(PROBE_POLL) {
-            Ok(Some(line)) => {
-                if let Progress::Failed(why) = handshake.line(&line, began.elapsed()) {
-                    break Err(format!("the engine refused its handshake: {why}"));
-                }
-            }
-            Ok(None) if !link.alive() => break Err("the engine exited".into()),
-            Ok(None) => {}
-            Err(e) => break Err(e),
-        }
-    };
-    link.quit(QUIT_GRACE);
-    outcome
-}
-
-/// Where the games' engines come from.
-#[derive(Clone)]
-pub enum Engines {
-    /// A process per game, running this command (`--engine`).
-    Process(Vec<String>),
-    /// An engine per game in this process, its searches in this pool.
-    InProcess(pool::Pool),
-}
-
-impl Engines {
-    /// A fresh engine for a game, spawned (no handshake: the game's
-    /// machine does it); a process is counted in `live`, an in-process
-    /// engine's waits for a slot in `waited` and its lines ring `bell`.
-    pub fn spawn(
-        &self,
-        live: &Arc<AtomicUsize>,
-        (waited, bell): (&Arc<pool::Waited>, &Arc<pool::Bell>),
-    ) -> Result<Link, String> {
-        match self {
-            Engines::Process(command) => spawn_engine(command, live).map(Link::Process),
-            Engines::InProcess(pool) => pool::Seat::start(pool, waited, bell).map(Link::InProcess),
-        }
-    }
-
-    /// The pool's searches running and waiting (none without a pool).
-    pub fn searches(&self) -> (usize, usize) {
-        match self {
-            Engines::Process(_) => (0, 0),
-            Engines::InProcess(pool) => pool.counts(),
-        }
-    }
-}
-
-/// One game's engine: a process, or an engine in this process; both
-/// speak protocol lines.
-pub enum Link {
-    /// A process (`--engine`).
-    Process(Client),
-    /// An engine in this process.
-    InProcess(pool::Seat),
-}
-
-impl Link {
-    /// Sends one command: a process its line, an engine in this process
-    /// the command itself.
-    pub fn command(&mut self, command: &Command) -> Result<(), String> {
-        match self {
-            Link::Process(c) => c.command(command).map_err(|e| e.to_string()),
-            Link::InProcess(s) => s.command(command.clone()),
-        }
-    }
-
-    /// The engine's next line, waiting at most `wait` for it; `Ok(None)`
-    /// also once it ended ([`Link::alive`] tells).
-    pub fn recv(&mut self, wait: Duration) -> Result<Option<String>, String> {
-        match self {
-            Link::Process(c) => c.recv(wait).map_err(|e| e.to_string()),
-            Link::InProcess(s) => Ok(s.recv(wait)),
-        }
-    }
-
-    /// Whether its lines ring the game's bell ([`pool::Bell`]): an
-    /// in-process engine's do; a process's are polled.
-    pub fn rings(&self) -> bool {
-        matches!(self, Link::InProcess(_))
-    }
-
-    /// Whether the engine still runs.
-    pub fn alive(&mut self) -> bool {
-        match self {
-            Link::Process(c) => c.alive(),
-            Link::InProcess(s) => s.alive(),
-        }
-    }
-
-    /// Ends the engine: a process is given `grace` to quit, then killed.
-    pub fn quit(self, grace: Duration) {
-        match self {
-            Link::Process(c) => {
-                c.quit(grace);
-            }
-            Link::InProcess(s) => s.quit(),
-        }
-    }
-}
+use std::time::Duration;
 
 /// `splut gui` options.
 #[derive(Clone, Debug)]
@@ -269,11 +143,7 @@ pub fn run(cfg: Config) -> i32 {
             return 2;
         }
     }
-    let hosts = Arc::new(server::Hosts::new(
-        &cfg.host,
-        addr.port(),
-        &cfg.public_names,
-    ));
+    let hosts = Arc::new(http::Hosts::new(&cfg.host, addr.port(), &cfg.public_names));
     let shown = if addr.ip().is_unspecified() {
         format!("127.0.0.1:{}", addr.port())
     } else {
@@ -304,7 +174,7 @@ pub fn run(cfg: Config) -> i32 {
     if cfg.open {
         open_browser(&url);
     }
-    server::serve(listener, games, hosts);
+    http::serve(listener, games, hosts);
     0
 }
 
@@ -362,7 +232,7 @@ mod tests {
 
     #[test]
     fn hosts_are_checked() {
-        let h = server::Hosts::new("127.0.0.1", 8080, &[]);
+        let h = http::Hosts::new("127.0.0.1", 8080, &[]);
         for ok in [
             "127.0.0.1:8080",
             "localhost:8080",
@@ -382,7 +252,7 @@ mod tests {
             "splut.example.org".to_string(),
             "play.example.net:443".to_string(),
         ];
-        let h = server::Hosts::new("0.0.0.0", 8080, &names);
+        let h = http::Hosts::new("0.0.0.0", 8080, &names);
         assert!(h.exposed());
         for ok in [
             "splut.example.org",
@@ -417,19 +287,19 @@ mod tests {
             assert!(!h.allows_origin(bad), "{bad}");
         }
         for local in ["127.0.0.1", "localhost", "::1", "[::1]", "127.0.0.2"] {
-            let h = server::Hosts::new(local, 8080, &[]);
+            let h = http::Hosts::new(local, 8080, &[]);
             assert!(!h.exposed() && !h.rate_limited(), "{local}");
             // Behind a proxy: no shutdown, the rate is the proxy's.
-            let h = server::Hosts::new(local, 8080, &names);
+            let h = http::Hosts::new(local, 8080, &names);
             assert!(h.exposed() && !h.rate_limited(), "{local}");
         }
         for public in ["0.0.0.0", "::", "192.168.1.5"] {
-            let h = server::Hosts::new(public, 8080, &[]);
+            let h = http::Hosts::new(public, 8080, &[]);
             assert!(h.exposed() && h.rate_limited(), "{public}");
         }
-        assert!(server::check_public_name("splut.example.org:443").is_ok());
+        assert!(http::check_public_name("splut.example.org:443").is_ok());
         for bad in ["", "https://x.org", "x.org/path", "a b", ":80"] {
-            assert!(server::check_public_name(bad).is_err(), "{bad}");
+            assert!(http::check_public_name(bad).is_err(), "{bad}");
         }
     }
 }

@@ -1,8 +1,8 @@
 //! The games kept in the store: a new game written before it is
 //! acknowledged, and the unfinished ones resumed at start.
 
-use super::super::store::StoreError;
 use super::{Access, Games, NewGame, Reply, Session, Status, StoredGame, unix_now};
+use crate::store::StoreError;
 use splut_board::session::{Pace, Refusal, SeatConfig};
 use splut_rules::{Game, Position};
 use std::sync::atomic::Ordering;

@@ -2,9 +2,9 @@
 //! Nothing here trusts the page: every field is checked, and a refused
 //! request changes nothing.
 
-use super::session::Session;
+use super::game::Session;
 use super::store::{NewGame, Status, Store, StoredGame, unix_now};
-use super::table::{Access, Who};
+use super::tables::{Access, Who};
 use splut_board::session::Refusal;
 use splut_board::session::analysis::{Analysis, Kind};
 use splut_board::session::config::Config;
@@ -114,7 +114,7 @@ impl From<Refusal> for Reply {
 /// Every game, the engine command and what the engine offers.
 pub struct Games {
     sessions: Mutex<HashMap<u64, Arc<Session>>>,
-    /// Each game's table: who may do what ([`super::table`]).
+    /// Each game's table: who may do what ([`super::tables`]).
     tables: Mutex<HashMap<u64, Access>>,
     /// When each invited seat's person was last seen, and their requests
     /// under way (a long-poll is someone there).
@@ -165,7 +165,7 @@ impl Games {
         store: Arc<dyn Store>,
     ) -> Games {
         let live = Arc::new(AtomicUsize::new(0));
-        let (algorithms, levels, engine_error) = match super::probe(&engines, &live) {
+        let (algorithms, levels, engine_error) = match crate::engines::probe(&engines, &live) {
             Ok(ugi) => (
                 option_choices(&ugi, "Algorithm"),
                 Levels::from_ugi(&ugi),
@@ -675,9 +675,9 @@ fn threats(query: &str) -> Result<Reply, Refusal> {
     }
     let pos =
         Position::from_spn(spn.trim()).map_err(|e| Refusal::BadInput(format!("bad SPN: {e}")))?;
-    let seat = super::threats::seat_named(query_value(query, "seat")?.as_deref(), &pos)
+    let seat = splut_board::threats::seat_named(query_value(query, "seat")?.as_deref(), &pos)
         .map_err(Refusal::BadInput)?;
-    let t = super::threats::threats(&pos, seat).map_err(Refusal::BadInput)?;
+    let t = splut_board::threats::threats(&pos, seat).map_err(Refusal::BadInput)?;
     Ok(Reply::json(
         200,
         serde_json::to_value(t).unwrap_or_default(),
@@ -694,8 +694,8 @@ impl Games {
             return Err(Refusal::Busy);
         }
         let slot = AnalysisSlot(&self.analyses);
-        let engine =
-            super::spawn_engine(&self.command, &self.live).map_err(Refusal::EngineFailed)?;
+        let engine = crate::engines::spawn_engine(&self.command, &self.live)
+            .map_err(Refusal::EngineFailed)?;
         Ok((engine, slot))
     }
 
