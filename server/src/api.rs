@@ -14,7 +14,7 @@ use splut_board::session::requests::{self, MOVETIME, PaceIn, StepIn};
 use splut_board::session::view::Positions;
 use splut_play::answer::option_choices;
 use splut_play::client::Client;
-use splut_rules::Position;
+use splut_rules::{Position, Seat};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -118,7 +118,7 @@ pub struct Games {
     tables: Mutex<HashMap<u64, Access>>,
     /// When each invited seat's person was last seen, and their requests
     /// under way (a long-poll is someone there).
-    presence: Mutex<HashMap<(u64, char), Presence>>,
+    presence: Mutex<HashMap<(u64, Seat), Presence>>,
     /// Held while a game is made, so the cap on games holds under
     /// concurrent requests.
     creating: Mutex<()>,
@@ -245,7 +245,7 @@ impl Games {
         Ok((s, who, seen))
     }
 
-    fn presence(&self) -> std::sync::MutexGuard<'_, HashMap<(u64, char), Presence>> {
+    fn presence(&self) -> std::sync::MutexGuard<'_, HashMap<(u64, Seat), Presence>> {
         self.presence.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -587,10 +587,10 @@ impl Presence {
 }
 
 /// An invited person's request under way: seen until it ends.
-struct Seen<'a>(Option<(&'a Games, (u64, char))>);
+struct Seen<'a>(Option<(&'a Games, (u64, Seat))>);
 
 impl<'a> Seen<'a> {
-    fn begin(games: &'a Games, key: (u64, char)) -> Seen<'a> {
+    fn begin(games: &'a Games, key: (u64, Seat)) -> Seen<'a> {
         games
             .presence()
             .entry(key)

@@ -55,8 +55,12 @@ pub const INFO_EVERY: Duration = Duration::from_millis(250);
 /// Who plays a seat (read back by a host that keeps its games).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatConfig {
-    /// `r`, `y`, `g` or `b`.
-    pub seat: char,
+    /// The seat: `r`, `y`, `g` or `b` in JSON.
+    #[serde(
+        serialize_with = "crate::letters::text",
+        deserialize_with = "crate::letters::seat"
+    )]
+    pub seat: Seat,
     /// A person (clicks on the page) or the engine.
     pub engine: bool,
     /// The engine's `Algorithm`.
@@ -200,8 +204,9 @@ pub enum Command {
 pub struct EvalPoint {
     /// Steps played when it began thinking.
     pub step: usize,
-    /// The seat it thought for.
-    pub seat: char,
+    /// The seat it thought for (its letter in JSON).
+    #[serde(serialize_with = "crate::letters::text")]
+    pub seat: Seat,
     /// Its last score.
     pub score: Option<String>,
     /// Each seat's chance to win (`{"r": 0.6, …}`).
@@ -212,8 +217,9 @@ pub struct EvalPoint {
 /// What the engine is thinking, for the page.
 #[derive(Clone, Debug, Serialize)]
 pub struct Thinking {
-    /// The seat it thinks for.
-    pub seat: char,
+    /// The seat it thinks for (its letter in JSON).
+    #[serde(serialize_with = "crate::letters::text")]
+    pub seat: Seat,
     /// The last `info` line with any of the page's fields.
     pub info: Option<InfoView>,
     /// Each seat's chance to win by it (`{"r": 0.6, …}`), if it reads.
@@ -492,7 +498,7 @@ impl Session {
         if self.over() || self.error.is_some() || self.closed {
             return None;
         }
-        let side = pos.side_to_move().letter();
+        let side = pos.side_to_move();
         self.seats
             .iter()
             .find(|s| s.seat == side && s.engine_plays())
@@ -511,7 +517,7 @@ impl Session {
     }
 
     /// A person names their seat (an invited one when they take it).
-    pub fn set_name(&mut self, seat: char, name: &str) -> Result<(), Refusal> {
+    pub fn set_name(&mut self, seat: Seat, name: &str) -> Result<(), Refusal> {
         let name = seat_name(name)?;
         let s = self
             .seats
@@ -528,7 +534,7 @@ impl Session {
     /// Someone from the lobby takes an open seat (see
     /// [`SeatConfig::open`]) under `name`: refused, and nothing changed,
     /// when the game is over, the seat is no friend's or another took it.
-    pub fn sit(&mut self, seat: char, name: &str) -> Result<(), Refusal> {
+    pub fn sit(&mut self, seat: Seat, name: &str) -> Result<(), Refusal> {
         let name = seat_name(name)?;
         if self.over() {
             return Err(Refusal::GameOver);
@@ -552,7 +558,7 @@ impl Session {
     /// given back is dropped, and the person plays on from there.
     pub fn stand_in(
         &mut self,
-        seat: char,
+        seat: Seat,
         (on, left): (bool, bool),
         now: Duration,
     ) -> Result<(), Refusal> {
@@ -574,7 +580,7 @@ impl Session {
         c.left = on && (left || c.left);
         // A clock that ran out keeps the engine on the turn to its end.
         let out = c.out_of_time();
-        let to_move = self.game.position().side_to_move().letter() == seat;
+        let to_move = self.game.position().side_to_move() == seat;
         if !on && to_move && !out {
             self.cancel(now);
         }
@@ -645,7 +651,7 @@ impl Session {
             && self
                 .seats
                 .iter()
-                .any(|s| s.engine_plays() && s.seat == game.position().side_to_move().letter())
+                .any(|s| s.engine_plays() && s.seat == game.position().side_to_move())
         {
             undo_turn(&mut game);
         }
@@ -954,7 +960,7 @@ impl Session {
         positions
             .len()
             .checked_sub(2)
-            .map(|i| positions[i].side_to_move().letter())
+            .map(|i| positions[i].side_to_move())
             .is_some_and(|c| self.seats.iter().any(|s| s.engine_plays() && s.seat == c))
     }
 
@@ -1022,7 +1028,7 @@ impl Session {
         };
         let (side, turn) = {
             let pos = self.game.position();
-            (pos.side_to_move().letter(), pos.turn())
+            (pos.side_to_move(), pos.turn())
         };
         if let Err(e) = self.game.play_text(&text) {
             self.error = Some(format!("the engine played an illegal step: {e}"));
@@ -1105,10 +1111,7 @@ pub fn record_text(game: &Game, config: &[SeatConfig]) -> String {
         .iter()
         .find_map(|c| c.clock.as_ref())
         .map(|c| (c.base, c.increment));
-    let seats: Vec<(Seat, Participant)> = config
-        .iter()
-        .filter_map(|c| Seat::from_letter(c.seat).map(|s| (s, participant(c))))
-        .collect();
+    let seats: Vec<(Seat, Participant)> = config.iter().map(|c| (c.seat, participant(c))).collect();
     match limit::adjudicated(game, config) {
         Some(reason) => board_record_ended(game, &seats, clock, reason),
         None => board_record_clocked(game, &seats, clock),

@@ -12,7 +12,7 @@ fn ms(n: u64) -> Duration {
 
 fn seat(letter: char, engine: bool) -> SeatConfig {
     SeatConfig {
-        seat: letter,
+        seat: Seat::from_letter(letter).unwrap(),
         engine,
         algorithm: "alphabeta".into(),
         movetime: 50,
@@ -598,23 +598,23 @@ fn a_person_names_their_seat_and_the_page_sees_it() {
     );
     let v = s.version();
     // Markup is a name like any other: the page shows it as text.
-    s.set_name('r', "  <b>Ann</b> ").unwrap();
+    s.set_name(Seat::Red, "  <b>Ann</b> ").unwrap();
     assert_eq!(s.seats()[0].name.as_deref(), Some("<b>Ann</b>"));
     assert!(s.version() > v);
     let v = s.version();
-    s.set_name('r', "<b>Ann</b>").unwrap();
+    s.set_name(Seat::Red, "<b>Ann</b>").unwrap();
     assert_eq!(s.version(), v, "the same name is no change");
     for bad in ["", "   ", "a\u{7}b", &"x".repeat(MAX_NAME + 1)] {
         assert!(
-            matches!(s.set_name('r', bad), Err(Refusal::BadInput(_))),
+            matches!(s.set_name(Seat::Red, bad), Err(Refusal::BadInput(_))),
             "{bad:?}"
         );
     }
     assert!(
-        s.set_name('g', "Bot").is_err(),
+        s.set_name(Seat::Green, "Bot").is_err(),
         "the engine's seat has no person"
     );
-    assert!(s.set_name('b', "Bob").is_err(), "no such seat");
+    assert!(s.set_name(Seat::Blue, "Bob").is_err(), "no such seat");
     assert_eq!(
         seat_name(&"é".repeat(MAX_NAME)).unwrap().chars().count(),
         MAX_NAME
@@ -638,7 +638,7 @@ fn the_engine_stands_in_for_an_away_person_and_gives_the_seat_back() {
     let step = legal(&s)[0].clone();
     s.step(&step, ms(1)).unwrap();
     assert!(sent(&mut s).is_empty(), "no engine seat: no search");
-    s.stand_in('g', (true, false), ms(2)).unwrap();
+    s.stand_in(Seat::Green, (true, false), ms(2)).unwrap();
     assert!(sent(&mut s).iter().any(|l| l.starts_with("go movetime")));
     assert_eq!(state(&s)["seats"][1]["stand_in"], true);
     // Green's person may not play while the engine stands in.
@@ -658,7 +658,7 @@ fn the_engine_stands_in_for_an_away_person_and_gives_the_seat_back() {
         s.step(&step, ms(20)).unwrap();
     }
     assert!(sent(&mut s).iter().any(|l| l.starts_with("go movetime")));
-    s.stand_in('g', (false, false), ms(30)).unwrap();
+    s.stand_in(Seat::Green, (false, false), ms(30)).unwrap();
     assert_eq!(sent(&mut s), vec!["stop".to_string()]);
     let late = engine_turn(&s);
     s.engine_event(EngineEvent::Answer(Ok(late)), ms(31));
@@ -670,13 +670,13 @@ fn the_engine_stands_in_for_an_away_person_and_gives_the_seat_back() {
     let mine = legal(&s)[0].clone();
     s.step(&mine, ms(32)).unwrap();
     // Left for good: the engine plays on, and the seat is not given back.
-    s.stand_in('g', (true, true), ms(40)).unwrap();
+    s.stand_in(Seat::Green, (true, true), ms(40)).unwrap();
     assert_eq!(state(&s)["seats"][1]["left"], true);
     assert!(matches!(
-        s.stand_in('g', (false, false), ms(41)),
+        s.stand_in(Seat::Green, (false, false), ms(41)),
         Err(Refusal::Forbidden(_))
     ));
-    assert!(s.stand_in('b', (true, false), ms(42)).is_err());
+    assert!(s.stand_in(Seat::Blue, (true, false), ms(42)).is_err());
 }
 
 #[test]
@@ -699,19 +699,25 @@ fn a_lobby_seat_is_taken_once_and_only_while_open() {
     assert!(s.seats()[1].open() && !s.seats()[0].open());
     let v = s.version();
     // Bad names, and seats that are no friend's, change nothing.
-    assert!(matches!(s.sit('y', " "), Err(Refusal::BadInput(_))));
-    assert!(matches!(s.sit('r', "Ann"), Err(Refusal::NotFound(_))));
-    assert!(matches!(s.sit('b', "Ann"), Err(Refusal::NotFound(_))));
+    assert!(matches!(
+        s.sit(Seat::Yellow, " "),
+        Err(Refusal::BadInput(_))
+    ));
+    assert!(matches!(s.sit(Seat::Red, "Ann"), Err(Refusal::NotFound(_))));
+    assert!(matches!(
+        s.sit(Seat::Blue, "Ann"),
+        Err(Refusal::NotFound(_))
+    ));
     assert_eq!(s.version(), v);
-    s.sit('y', "  Yan ").unwrap();
+    s.sit(Seat::Yellow, "  Yan ").unwrap();
     assert_eq!(s.seats()[1].name.as_deref(), Some("Yan"));
     assert!(!s.seats()[1].open());
     // Taken: the second one is refused, the name stays the first's.
-    assert!(matches!(s.sit('y', "Eve"), Err(Refusal::Taken(_))));
+    assert!(matches!(s.sit(Seat::Yellow, "Eve"), Err(Refusal::Taken(_))));
     assert_eq!(s.seats()[1].name.as_deref(), Some("Yan"));
     // A seat whose friend left is not open either.
-    s.stand_in('g', (true, true), ms(1)).unwrap();
-    assert!(matches!(s.sit('g', "Gil"), Err(Refusal::Taken(_))));
+    s.stand_in(Seat::Green, (true, true), ms(1)).unwrap();
+    assert!(matches!(s.sit(Seat::Green, "Gil"), Err(Refusal::Taken(_))));
 }
 
 /// A 2-player game, red a person on a clock of `base` ms and `increment`
@@ -827,8 +833,8 @@ fn a_clock_that_runs_out_has_the_engine_finish_the_turn() {
     // not drop the search (the clock's reason stays).
     let next = legal(&s)[0].clone();
     assert_eq!(s.step(&next, ms(12_100)), Err(Refusal::NotPersonsTurn));
-    s.stand_in('r', (true, false), ms(12_200)).unwrap();
-    s.stand_in('r', (false, false), ms(12_300)).unwrap();
+    s.stand_in(Seat::Red, (true, false), ms(12_200)).unwrap();
+    s.stand_in(Seat::Red, (false, false), ms(12_300)).unwrap();
     assert!(sent(&mut s).is_empty(), "no stop: the search goes on");
     assert_eq!(state(&s)["thinking"]["seat"], "r");
     // The engine plays the rest of red's turn (turn 3), recorded as its.
@@ -914,12 +920,12 @@ fn a_take_back_gives_the_clocks_back_as_they_were() {
 #[test]
 fn the_clock_stops_while_the_engine_stands_in_or_is_down() {
     let mut s = clocked(60_000, 0);
-    s.stand_in('r', (true, false), ms(5_000)).unwrap();
+    s.stand_in(Seat::Red, (true, false), ms(5_000)).unwrap();
     assert_eq!(state(&s)["clock"]["running"], Value::Null);
     s.observe(ms(50_000));
     assert_eq!(clock_left(&s, "r"), 56_000);
     // Back before the engine answered: the search dropped, the clock on.
-    s.stand_in('r', (false, false), ms(50_000)).unwrap();
+    s.stand_in(Seat::Red, (false, false), ms(50_000)).unwrap();
     assert_eq!(state(&s)["clock"]["running"], "r");
     s.engine_gone("test", ms(51_000));
     assert_eq!(state(&s)["clock"]["running"], Value::Null);
@@ -1233,4 +1239,21 @@ fn the_engine_is_asked_nothing_before_its_readyok() {
     assert!(c.last().unwrap().starts_with("go movetime"), "{c:?}");
     assert!(s.searching());
     assert_eq!(s.wake_at(), Some(ms(4 + 50) + HUNG_AFTER));
+}
+
+#[test]
+fn a_seat_is_its_letter_in_json_and_reads_back() {
+    let c = seat('y', false);
+    let v = serde_json::to_value(&c).unwrap();
+    assert_eq!(v["seat"], "y");
+    let back: SeatConfig = serde_json::from_value(v.clone()).unwrap();
+    assert_eq!(back, c);
+    let mut bad = v;
+    bad["seat"] = "x".into();
+    assert!(serde_json::from_value::<SeatConfig>(bad).is_err());
+    // The engine's thinking and its points of view name the seat alike.
+    let mut s = person_vs_engine(Pace::None);
+    let step = legal(&s)[0].clone();
+    s.step(&step, ms(0)).unwrap();
+    assert_eq!(state(&s)["thinking"]["seat"], "g");
 }

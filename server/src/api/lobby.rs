@@ -44,7 +44,7 @@ pub fn sitter(c: &SeatConfig, places: Option<&Places>) -> serde_json::Value {
     };
     v["seat"] = c.seat.to_string().into();
     if let Some(p) = places {
-        v["place"] = Seat::from_letter(c.seat).and_then(|s| p.place_of(s)).into();
+        v["place"] = p.place_of(c.seat).into();
     }
     v
 }
@@ -175,8 +175,8 @@ impl Games {
         let missing = || Refusal::NotFound("no such table in the lobby".into());
         let id = id.parse::<u64>().map_err(|_| missing())?;
         let mut letters = b.seat.chars();
-        let seat = match (letters.next(), letters.next()) {
-            (Some(c), None) if Seat::from_letter(c).is_some() => c,
+        let seat = match (letters.next().and_then(Seat::from_letter), letters.next()) {
+            (Some(seat), None) => seat,
             _ => {
                 return Err(Refusal::BadInput(format!(
                     "seat: one of r, y, g, b, not '{}'",
