@@ -75,7 +75,7 @@ export function roleIn(st) { return st && st.you ? st.you.role : "host"; }
 
 // The controls only those who may use them see: take-back, pace, the
 // next engine step and the engine's restart are the host's; a review
-// anyone seated may ask for (the server's rules, tools/src/gui/api.rs).
+// anyone seated may ask for (the server's rules, server/src/api.rs).
 export function drawControls(st) {
   const role = roleIn(st);
   $("takeback").classList.toggle("hidden", role !== "host");

@@ -3,15 +3,24 @@
 //! (`f2f3*n`) — each by the rules' own `Display`, so the page's JSON and
 //! the protocol's words spell them alike. The rules crate has no
 //! dependencies, so the mapping to serde lives here, used through
-//! `#[serde(serialize_with = "…")]`.
+//! `#[serde(serialize_with = "…")]` (and a seat read back from its
+//! letter, [`seat`], for a host that keeps its games).
 
-use serde::Serializer;
+use serde::de::Error as _;
 use serde::ser::{SerializeMap, SerializeSeq, SerializeTuple};
+use serde::{Deserialize, Deserializer, Serializer};
+use splut_rules::Seat;
 use std::fmt::Display;
 
 /// One value as its text.
 pub fn text<T: Display, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(value)
+}
+
+/// A seat read from its letter (`"r"`), as [`text`] writes it.
+pub fn seat<'de, D: Deserializer<'de>>(d: D) -> Result<Seat, D::Error> {
+    let c = char::deserialize(d)?;
+    Seat::from_letter(c).ok_or_else(|| D::Error::custom(format!("no seat '{c}'")))
 }
 
 /// A list as a list of texts.

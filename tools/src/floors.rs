@@ -8,17 +8,18 @@
 //! them between the modules inside the engine crate (`engine/src/`) and
 //! the tools (`tools/src/`). Another crate counts as a module: `rules`
 //! (`splut_rules`), `splut_protocol` (the protocol's lines, typed once),
-//! `play` (`splut_play`), `board` (`splut_board`), and an engine module
+//! `play` (`splut_play`), `board` (`splut_board`), `server` (the table
+//! server, `splut_server`: the top's alone), and an engine module
 //! `splut_engine::<module>` as `<module>`.
 
 use std::path::Path;
 
 /// Each module (a file or folder under `src/`, or a crate named as above) and the modules it may
 /// use. The rules core uses nothing; the engine column is eval → search →
-/// protocol; the arena column is play → tournament / gui / datagen (tune
-/// on datagen's files), both over the rules core; the command line
-/// (`cli`, with `lib.rs` and `main.rs`) uses anything and nothing uses
-/// it.
+/// protocol; the arena column is play → tournament / datagen (tune on
+/// datagen's files), both over the rules core; the command line (`cli`,
+/// with `lib.rs` and `main.rs`) uses anything, the table server
+/// (`splut_server`, `splut gui`'s) among them, and nothing uses it.
 const FLOORS: &[(&str, &[&str])] = &[
     ("rules", &[]),
     // The protocol crate: its lines (commands, answers, the reported
@@ -76,21 +77,6 @@ const FLOORS: &[(&str, &[&str])] = &[
         "tournament",
         &["rules", "splut_protocol", "play", "options", "system"],
     ),
-    // The GUI's engine seats run in process, spoken to through the
-    // protocol as a process would be (gui/pool.rs).
-    (
-        "gui",
-        &[
-            "rules",
-            "splut_protocol",
-            "play",
-            "board",
-            "winprob",
-            "protocol",
-            "engine",
-            "Engine",
-        ],
-    ),
     (
         "datagen",
         &["rules", "play", "eval", "search", "engine", "system"],
@@ -127,6 +113,7 @@ fn named_modules(line: &str) -> Vec<String> {
         ("splut_protocol", "splut_protocol"),
         ("splut_play", "play"),
         ("splut_board", "board"),
+        ("splut_server", "server"),
     ] {
         found.extend(after_each(line, krate).map(|_| module.to_string()));
     }
@@ -218,10 +205,11 @@ fn the_rules_that_matter_most_are_in_the_table() {
     for (m, allowed) in FLOORS {
         assert!(!allowed.contains(&"tournament"), "{m} may use tournament");
         assert!(!allowed.contains(&"cli"), "{m} may use cli");
+        assert!(!allowed.contains(&"server"), "{m} may use server");
     }
     // The engine column and the protocol's lines do not use the arena.
     for m in ["eval", "search", "protocol", "splut_protocol", "options"] {
-        for arena in ["play", "tournament", "gui", "datagen", "tune"] {
+        for arena in ["play", "tournament", "server", "datagen", "tune"] {
             assert!(!may(m).contains(&arena), "{m} may use {arena}");
         }
     }
@@ -241,5 +229,9 @@ fn module_names_are_read_from_paths() {
     assert_eq!(
         named_modules("use splut_protocol::command::Go;"),
         ["splut_protocol"]
+    );
+    assert_eq!(
+        named_modules("    splut_server::run(splut_server::Config {"),
+        ["server", "server"]
     );
 }

@@ -1,5 +1,6 @@
 //! The Splut! tools: the `splut` command line, tournaments, data
-//! generation, training, tuning and the web board, on the engine
+//! generation, training and tuning (the web board's server is the crate
+//! `splut-server`, which `splut gui` runs), on the engine
 //! ([`splut_engine`]), the match ([`splut_play`]) and the rules
 //! ([`splut_rules`]).
 //!
@@ -7,7 +8,6 @@
 //! - [`datagen`]: training positions from self-play, and their reader.
 //! - [`train`]: `splut train`, the NNUE trainer.
 //! - [`tune`]: `splut tune`, the evaluation's tuner.
-//! - [`gui`]: `splut gui`, the local web board.
 //! - [`cli`]: the `splut` command line.
 
 #![deny(unsafe_code)]
@@ -17,7 +17,6 @@ pub mod cli;
 pub mod datagen;
 #[cfg(test)]
 mod floors;
-pub mod gui;
 pub mod r#loop;
 pub mod tournament;
 pub mod train;

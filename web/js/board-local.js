@@ -1,17 +1,18 @@
 // The web board's back end without a server (docs/web.md): transport
 // only. The game is `splut gui`'s own session machine compiled into
 // splut.wasm (web/src/board_session.rs, splut_board::session): it checks
-// every request, reads the engine's lines and decides every step. Here
-// the page's API calls go to it (`splut.session`), its commands go to the
-// engine in a Web Worker (start: a new worker and its handshake; send: a
-// protocol line; quit: the worker ended), the worker's lines go back to
-// it, and one timer wakes it when it asks. Loaded by the static board's
+// every request, does its engine's handshake, reads the engine's lines
+// and decides every step. Here the page's API calls go to it
+// (`splut.session`), its commands go to the engine in a Web Worker
+// (spawn: a new worker; send: a protocol line; quit: the worker ended),
+// the worker's lines go back to it, and one timer wakes it when it asks. Loaded by the static board's
 // host.js (web/js/host.js); the page (board/page/, its api.js) calls
 // `window.splutBackend(method, path, body)` instead of `fetch`.
 // Hints and reviews are the session's analysis machine
 // (splut_board::session::analysis): its lines go to a second engine
 // worker (the analyst), one analysis at a time, and the analyst's lines
-// back to it, as `splut gui` carries them to its analyst process.
+// back to it, as `splut gui` carries them to its analyst process (a
+// fresh analyst's handshake is the analysis's too).
 import { load } from './splut.mjs';
 
 /** A refusal, as the server's: the page shows its message. */
@@ -41,7 +42,7 @@ function session(what, id = '', body = '') {
 function pump() {
   for (let cs = raw('commands'); cs.length; cs = raw('commands')) {
     for (const c of cs) {
-      if (c.do === 'start') startEngine();
+      if (c.do === 'spawn') spawnEngine();
       else if (c.do === 'send') { if (worker) worker.postMessage(c.line); }
       else stopEngine();
     }
@@ -58,8 +59,9 @@ function stopEngine() {
   worker = null;
 }
 
-/** A fresh engine worker and its handshake; its lines to the session. */
-function startEngine() {
+/** A fresh engine worker; its lines to the session (which does its
+ *  handshake). */
+function spawnEngine() {
   stopEngine();
   const gone = why => { stopEngine(); session('engine_gone', '', why); };
   let w;
@@ -78,7 +80,6 @@ function startEngine() {
     else session('engine_line', '', line);
   };
   w.onerror = e => { if (w === worker) gone(e.message || 'the worker failed'); };
-  for (const l of ['ugi', 'setoption name UCI_ShowWinProb value true', 'isready']) w.postMessage(l);
 }
 
 /** Resolves at the game's next change, or after `ms`. */
@@ -120,7 +121,7 @@ function analyse(kind, id, body) {
   return run;
 }
 
-/** The page's API: `splut gui`'s routes (tools/src/gui/api.rs). */
+/** The page's API: `splut gui`'s routes (server/src/api.rs). */
 async function route(method, url, body) {
   if (!splut) splut = await splutReady;
   const [path, query = ''] = url.split('?');

@@ -2,9 +2,10 @@
 //! ([`splut_board::session`]) in the module, answering the page's API as
 //! the native server's `api.rs` answers it, with the same request bodies
 //! ([`splut_board::session::requests`]); the machine reads its engine's
-//! lines itself ([`Session::engine_line`]). The page's JavaScript (`board-local.js`)
-//! only carries: requests in, the engine worker's lines in, the
-//! machine's [`Command`]s out to the worker, and one timer for
+//! lines itself ([`Session::engine_line`]) and does its handshake. The
+//! page's JavaScript (`board-local.js`) only carries: requests in, the
+//! engine worker's lines in, the machine's [`Command`]s out to the worker
+//! (spawn one, a line, end it), and one timer for
 //! [`BoardSession::wake_at`]. Hints and reviews are the board's analysis
 //! machine ([`splut_board::session::analysis`]), one at a time, whose
 //! lines the page carries to a second engine worker (the analyst) and
@@ -16,13 +17,13 @@
 use serde_json::{Value, json};
 use splut_board::session::analysis::{Analysis, Kind};
 use splut_board::session::config::Config;
+use splut_board::session::handshake::Handshake;
 use splut_board::session::levels::Levels;
 use splut_board::session::new_game;
 use splut_board::session::requests::{self, DEFAULT_MOVETIME, MOVETIME, PaceIn, StepIn};
 use splut_board::session::view::Positions;
 use splut_board::session::{Command, Refusal, Session};
 use splut_play::answer::option_choices;
-use splut_protocol::Command as EngineCommand;
 use std::time::Duration;
 
 /// The pause between the steps of an engine's turn, as `splut gui`'s
@@ -39,6 +40,10 @@ pub struct BoardSession {
     pending: Vec<Command>,
     /// The hint or review under way, if any.
     analysis: Option<Analysis>,
+    /// Whether the page's analyst worker is kept ready (an analysis did
+    /// its handshake, and none failed since: the page ends an analyst
+    /// that failed).
+    analyst_ready: bool,
 }
 
 impl Default for BoardSession {
@@ -65,8 +70,14 @@ impl BoardSession {
     /// handshake (this module's engine answering `ugi`).
     pub fn new() -> BoardSession {
         let mut engine = crate::Protocol::new();
-        engine.line(&EngineCommand::Ugi.to_string());
-        let ugi: Vec<String> = engine.take_output().lines().map(String::from).collect();
+        let mut handshake = Handshake::new(Duration::ZERO);
+        for command in handshake.commands() {
+            engine.line(&command.to_string());
+        }
+        for line in engine.take_output().lines() {
+            handshake.line(line, Duration::ZERO);
+        }
+        let ugi = handshake.lines().to_vec();
         let mut levels = Levels::from_ugi(&ugi);
         // Full strength was measured natively (docs/results/levels.md);
         // this engine searches 1.5-2.2 times slower, so no Elo is claimed
@@ -80,6 +91,7 @@ impl BoardSession {
             levels,
             pending: Vec::new(),
             analysis: None,
+            analyst_ready: false,
         }
     }
 
@@ -238,9 +250,10 @@ impl BoardSession {
     /// game `id` begins (refused as `splut gui` refuses it), replacing any
     /// other (the page runs one at a time); its first lines for the
     /// analyst ([`BoardSession::analysis_step`]). The analyst is one the
-    /// page keeps: the analysis sets its `UCI_ShowWinProb` first.
+    /// page keeps: the analysis does its handshake if it is not ready.
     fn analysis_start(&mut self, kind: Kind, id: &str, body: &str) -> Answer {
-        let analysis = Analysis::new(kind, self.game(id)?.game(), body, true)?;
+        let fresh = !self.analyst_ready;
+        let analysis = Analysis::new(kind, self.game(id)?.game(), body, fresh)?;
         self.analysis = Some(analysis);
         self.analysis_step()
     }
@@ -273,15 +286,18 @@ impl BoardSession {
         match a.outcome().cloned() {
             None => Ok(json!({ "commands": commands, "done": false })),
             Some(outcome) => {
+                // A failed analyst is ended by the page; one that answered
+                // is kept, ready.
+                self.analyst_ready = outcome.is_ok() && (self.analyst_ready || a.handshaken());
                 self.analysis = None;
                 outcome.map(|answer| json!({ "commands": [], "done": true, "answer": answer }))
             }
         }
     }
 
-    /// The engine commands to carry out, in order: `{"do": "start"}` (a
-    /// fresh engine, with its handshake), `{"do": "send", "line": …}`,
-    /// `{"do": "quit"}`.
+    /// The engine commands to carry out, in order: `{"do": "spawn"}` (a
+    /// fresh engine worker: the lines after it are its handshake),
+    /// `{"do": "send", "line": …}`, `{"do": "quit"}`.
     pub fn take_commands(&mut self) -> Value {
         let mut out = std::mem::take(&mut self.pending);
         if let Some(g) = self.game.as_mut() {
@@ -292,7 +308,7 @@ impl BoardSession {
         let list: Vec<Value> = out
             .into_iter()
             .map(|c| match c {
-                Command::Start => json!({ "do": "start" }),
+                Command::Spawn => json!({ "do": "spawn" }),
                 Command::Send(command) => json!({ "do": "send", "line": command.to_string() }),
                 Command::Quit => json!({ "do": "quit" }),
             })

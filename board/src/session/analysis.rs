@@ -11,18 +11,20 @@
 //! /api/games/<id>/hint` or `…/review`, or why it failed. A position
 //! whose game is over is decided without the engine.
 //!
-//! The analyst's start and end are the host's: it is ready for protocol
-//! lines (its handshake done) before the first command, and the machine
+//! The analyst's spawn and end are the host's; a fresh analyst's
+//! handshake is the machine's ([`super::handshake`]), and a host may keep
+//! an analyst between analyses (its handshake done once). The machine
 //! asks one search at a time, each answered by a `bestmove`.
 
 use super::config::{HINT_MS, REVIEW_MS};
+use super::handshake::{Handshake, Progress};
 use super::{EngineEvent, HUNG_AFTER, Refusal, WinProb, requests};
 use crate::marks::step_marks;
 use crate::review::{BLUNDER_DROP, Evaluation, MISTAKE_DROP, judge, turn_bounds};
 use serde_json::{Value, json};
 use splut_play::judge::Forfeit;
 use splut_protocol::Command;
-use splut_protocol::command::{Go, PositionCommand, SetOption};
+use splut_protocol::command::{Go, PositionCommand};
 use splut_rules::{Game, Position, Seat, StepText};
 use std::time::Duration;
 
@@ -80,6 +82,11 @@ pub struct Analysis {
     out: Vec<Command>,
     /// Reads the analyst's lines into events.
     reader: super::reader::EngineReader,
+    /// A fresh analyst's handshake, while it is under way.
+    handshake: Option<Handshake>,
+    /// Whether this analysis did a handshake to its end (the analyst is
+    /// ready for the next analysis).
+    handshaken: bool,
     outcome: Option<Result<Value, Refusal>>,
 }
 
@@ -87,14 +94,10 @@ impl Analysis {
     /// A `kind` of analysis of `game` as the request `body` asks it (its
     /// `movetime`, in [`requests::ANALYSIS_MS`]): refused for a body that
     /// does not read or a time out of bounds, and a hint in a finished
-    /// game. `show_winprob`: the first line sets the analyst's
-    /// `UCI_ShowWinProb` (a host whose handshake did not).
-    pub fn new(
-        kind: Kind,
-        game: &Game,
-        body: &str,
-        show_winprob: bool,
-    ) -> Result<Analysis, Refusal> {
+    /// game. `fresh`: the analyst was just spawned, and the analysis
+    /// does its handshake before its first search (else the analyst is
+    /// one kept ready from an analysis before).
+    pub fn new(kind: Kind, game: &Game, body: &str, fresh: bool) -> Result<Analysis, Refusal> {
         let ms = requests::analysis_ms(body, kind.default_ms())?;
         let bounds = match kind {
             Kind::Hint if game.position().is_game_over() => return Err(Refusal::GameOver),
@@ -110,11 +113,10 @@ impl Analysis {
             last: None,
             out: Vec::new(),
             reader: super::reader::EngineReader::new(),
+            handshake: fresh.then(|| Handshake::new(Duration::ZERO)),
+            handshaken: false,
             outcome: None,
         };
-        if show_winprob {
-            a.out.push(SetOption::new("UCI_ShowWinProb", "true").into());
-        }
         a.ask_next();
         Ok(a)
     }
@@ -129,8 +131,10 @@ impl Analysis {
         self.ms
     }
 
-    /// How long the host waits for the answer of a search from the
-    /// moment it sent its lines: past it, the analyst is hung.
+    /// How long the host waits for an answer (the handshake's, or a
+    /// search's) from the moment it sent its lines: past it, the analyst
+    /// is hung. (The analysis keeps no clock: the handshake's lines come
+    /// in milliseconds, well within it.)
     pub fn limit(&self) -> Duration {
         Duration::from_millis(self.ms) + HUNG_AFTER
     }
@@ -160,8 +164,32 @@ impl Analysis {
         self.outcome.is_some()
     }
 
-    /// One line from the analyst, read by the analysis's own reader.
+    /// Whether the analysis did a fresh analyst's handshake to its end:
+    /// the analyst is ready for another analysis.
+    pub fn handshaken(&self) -> bool {
+        self.handshaken
+    }
+
+    /// One line from the analyst: its handshake's while that is under
+    /// way, else read by the analysis's own reader.
     pub fn engine_line(&mut self, line: &str) {
+        if self.done() {
+            return;
+        }
+        if let Some(h) = self.handshake.as_mut() {
+            let progress = h.line(line, Duration::ZERO);
+            self.out.extend(h.commands());
+            match progress {
+                Progress::Waiting => {}
+                Progress::Done => {
+                    self.handshake = None;
+                    self.handshaken = true;
+                    self.ask_next();
+                }
+                Progress::Failed(why) => self.fail(&format!("it refused its handshake: {why}")),
+            }
+            return;
+        }
         let searched = self.searched().copied();
         if let Some(event) = self.reader.read(line, searched.as_ref()) {
             self.engine_event(event);
@@ -249,6 +277,12 @@ impl Analysis {
                     best: Vec::new(),
                 });
                 continue;
+            }
+            if let Some(h) = self.handshake.as_mut() {
+                // A fresh analyst: its handshake first; its `readyok`
+                // asks again.
+                self.out.extend(h.commands());
+                return;
             }
             self.out.push(PositionCommand::spn(&self.game, b).into());
             self.out.push(Go::movetime(self.ms).into());

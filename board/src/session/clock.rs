@@ -17,6 +17,7 @@
 use super::{Refusal, Session};
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
+use splut_rules::Seat;
 use std::ops::RangeInclusive;
 use std::time::Duration;
 
@@ -113,7 +114,7 @@ impl SeatClock {
 /// The clock of the turn under way (the machine's, not kept).
 #[derive(Clone, Debug)]
 pub(super) struct Running {
-    seat: char,
+    seat: Seat,
     turn: u32,
     /// Its time charged so far in this turn.
     used: Duration,
@@ -127,7 +128,7 @@ fn millis(d: Duration) -> u64 {
 
 impl Session {
     /// The clock of `seat`, if it has one.
-    fn clock_mut(&mut self, seat: char) -> Option<&mut SeatClock> {
+    fn clock_mut(&mut self, seat: Seat) -> Option<&mut SeatClock> {
         self.seats
             .iter_mut()
             .find(|c| c.seat == seat)
@@ -148,7 +149,7 @@ impl Session {
 
     /// Whether the mover's clock may run: a person plays the seat, and
     /// the game can go on.
-    fn clock_may_run(&self, seat: char) -> bool {
+    fn clock_may_run(&self, seat: Seat) -> bool {
         let person = self
             .seats
             .iter()
@@ -165,7 +166,7 @@ impl Session {
     pub(super) fn clock_sync(&mut self, now: Duration) -> bool {
         self.seen = self.seen.max(now);
         let pos = self.game.position();
-        let mover = (!self.over()).then(|| (pos.turn(), pos.side_to_move().letter()));
+        let mover = (!self.over()).then(|| (pos.turn(), pos.side_to_move()));
         if let Some(r) = self.running.take() {
             if Some((r.turn, r.seat)) == mover {
                 self.running = Some(r);

@@ -22,11 +22,8 @@ pub const BOARD_ADJUDICATION: Adjudication = Adjudication {
 /// whose person has not left for good (one away may come back).
 pub fn person_playing(game: &Game, seats: &[SeatConfig]) -> bool {
     let pos = game.position();
-    pos.seats_in_game().any(|s| {
-        seats
-            .iter()
-            .any(|c| c.seat == s.letter() && !c.engine && !c.left)
-    })
+    pos.seats_in_game()
+        .any(|s| seats.iter().any(|c| c.seat == s && !c.engine && !c.left))
 }
 
 /// How the board's draw rules end `game` where it stands, if they do: not

@@ -5,9 +5,11 @@
 //! [`reader::EngineReader`] into [`EngineEvent`]s), the engine's end and
 //! timer wake-ups, each with the
 //! time `now` since the host began; it answers with [`Command`]s for the
-//! engine (protocol lines, a start, a quit), the time it wants to be woken
-//! at ([`Session::wake_at`]) and the state as the page reads it (its
-//! `Serialize`, [`view`]).
+//! engine (spawn one, a protocol command, quit), the time it wants to be
+//! woken at ([`Session::wake_at`]) and the state as the page reads it (its
+//! `Serialize`, [`view`]). The machine speaks the protocol end to end: a
+//! fresh engine's handshake ([`handshake`]) is its own, so a host only
+//! spawns engines, moves lines and keeps the timer.
 //!
 //! Every engine search has an id; the engine answers its `go`s in order,
 //! so each `bestmove` ends the oldest search still open. A search the game
@@ -17,6 +19,7 @@
 pub mod analysis;
 pub mod clock;
 pub mod config;
+pub mod handshake;
 pub mod levels;
 pub mod limit;
 pub mod new_game;
@@ -52,8 +55,12 @@ pub const INFO_EVERY: Duration = Duration::from_millis(250);
 /// Who plays a seat (read back by a host that keeps its games).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatConfig {
-    /// `r`, `y`, `g` or `b`.
-    pub seat: char,
+    /// The seat: `r`, `y`, `g` or `b` in JSON.
+    #[serde(
+        serialize_with = "crate::letters::text",
+        deserialize_with = "crate::letters::seat"
+    )]
+    pub seat: Seat,
     /// A person (clicks on the page) or the engine.
     pub engine: bool,
     /// The engine's `Algorithm`.
@@ -182,9 +189,10 @@ pub enum EngineEvent {
 /// What the host must do for the machine, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
-    /// Start a fresh engine (quitting the one running, if any) and do its
-    /// handshake. If it cannot, tell [`Session::engine_gone`].
-    Start,
+    /// Spawn a fresh engine (quitting the one running, if any), and
+    /// nothing more: the commands after it are its handshake. If it
+    /// cannot, tell [`Session::engine_gone`].
+    Spawn,
     /// Send this command to the engine (its line is its `Display`).
     Send(EngineCommand),
     /// Quit the engine: the game needs none now.
@@ -196,8 +204,9 @@ pub enum Command {
 pub struct EvalPoint {
     /// Steps played when it began thinking.
     pub step: usize,
-    /// The seat it thought for.
-    pub seat: char,
+    /// The seat it thought for (its letter in JSON).
+    #[serde(serialize_with = "crate::letters::text")]
+    pub seat: Seat,
     /// Its last score.
     pub score: Option<String>,
     /// Each seat's chance to win (`{"r": 0.6, …}`).
@@ -208,8 +217,9 @@ pub struct EvalPoint {
 /// What the engine is thinking, for the page.
 #[derive(Clone, Debug, Serialize)]
 pub struct Thinking {
-    /// The seat it thinks for.
-    pub seat: char,
+    /// The seat it thinks for (its letter in JSON).
+    #[serde(serialize_with = "crate::letters::text")]
+    pub seat: Seat,
     /// The last `info` line with any of the page's fields.
     pub info: Option<InfoView>,
     /// Each seat's chance to win by it (`{"r": 0.6, …}`), if it reads.
@@ -269,6 +279,9 @@ pub struct Session {
     engine: Engine,
     /// Reads the engine's lines into events; a fresh one for each engine.
     reader: reader::EngineReader,
+    /// The running engine's handshake, while it is under way: no search
+    /// is asked before its `readyok`.
+    handshake: Option<handshake::Handshake>,
     /// Options sent to the running engine, so only changes are sent.
     options: Vec<(String, String)>,
     /// `go`s not yet answered, oldest first.
@@ -323,6 +336,7 @@ impl Session {
             pace,
             engine: Engine::Up,
             reader: reader::EngineReader::new(),
+            handshake: None,
             options: Vec::new(),
             searches: VecDeque::new(),
             thinking: None,
@@ -332,7 +346,7 @@ impl Session {
             closed: false,
             last_step: None,
             evals: Vec::new(),
-            out: VecDeque::from([Command::Start]),
+            out: VecDeque::new(),
             info_shown: None,
             info_pending: false,
             running: None,
@@ -340,6 +354,7 @@ impl Session {
             drawn: None,
             ended_here: false,
         };
+        s.start_engine(now);
         s.advance(now);
         s
     }
@@ -350,13 +365,15 @@ impl Session {
     }
 
     /// When the machine wants [`Session::wake`] called: an engine step's
-    /// pause ends, a search is overdue, its held-back `info` is due, or
-    /// the mover's clock runs out.
+    /// pause ends, a search or the handshake is overdue, its held-back
+    /// `info` is due, or the mover's clock runs out.
     pub fn wake_at(&self) -> Option<Duration> {
         let step = self.step_due().filter(|_| self.pace != Pace::Step);
         let hung = self.searches.front().map(|s| s.deadline);
+        let handshake = self.handshake.as_ref().and_then(|h| h.deadline());
         step.into_iter()
             .chain(hung)
+            .chain(handshake)
             .chain(self.info_due())
             .chain(self.clock_due())
             .min()
@@ -412,9 +429,16 @@ impl Session {
         &self.game
     }
 
-    /// Whether a `go` is unanswered (the host reads the engine closely).
+    /// Whether a `go` is unanswered.
     pub fn searching(&self) -> bool {
         !self.searches.is_empty()
+    }
+
+    /// Whether the machine waits for the engine's lines: a `go`
+    /// unanswered, or the handshake under way (the host reads the engine
+    /// closely).
+    pub fn awaiting_engine(&self) -> bool {
+        self.searching() || self.handshake.is_some()
     }
 
     /// The position the engine's current search is about (its `info`
@@ -474,7 +498,7 @@ impl Session {
         if self.over() || self.error.is_some() || self.closed {
             return None;
         }
-        let side = pos.side_to_move().letter();
+        let side = pos.side_to_move();
         self.seats
             .iter()
             .find(|s| s.seat == side && s.engine_plays())
@@ -493,7 +517,7 @@ impl Session {
     }
 
     /// A person names their seat (an invited one when they take it).
-    pub fn set_name(&mut self, seat: char, name: &str) -> Result<(), Refusal> {
+    pub fn set_name(&mut self, seat: Seat, name: &str) -> Result<(), Refusal> {
         let name = seat_name(name)?;
         let s = self
             .seats
@@ -510,7 +534,7 @@ impl Session {
     /// Someone from the lobby takes an open seat (see
     /// [`SeatConfig::open`]) under `name`: refused, and nothing changed,
     /// when the game is over, the seat is no friend's or another took it.
-    pub fn sit(&mut self, seat: char, name: &str) -> Result<(), Refusal> {
+    pub fn sit(&mut self, seat: Seat, name: &str) -> Result<(), Refusal> {
         let name = seat_name(name)?;
         if self.over() {
             return Err(Refusal::GameOver);
@@ -534,7 +558,7 @@ impl Session {
     /// given back is dropped, and the person plays on from there.
     pub fn stand_in(
         &mut self,
-        seat: char,
+        seat: Seat,
         (on, left): (bool, bool),
         now: Duration,
     ) -> Result<(), Refusal> {
@@ -556,7 +580,7 @@ impl Session {
         c.left = on && (left || c.left);
         // A clock that ran out keeps the engine on the turn to its end.
         let out = c.out_of_time();
-        let to_move = self.game.position().side_to_move().letter() == seat;
+        let to_move = self.game.position().side_to_move() == seat;
         if !on && to_move && !out {
             self.cancel(now);
         }
@@ -627,7 +651,7 @@ impl Session {
             && self
                 .seats
                 .iter()
-                .any(|s| s.engine_plays() && s.seat == game.position().side_to_move().letter())
+                .any(|s| s.engine_plays() && s.seat == game.position().side_to_move())
         {
             undo_turn(&mut game);
         }
@@ -635,7 +659,7 @@ impl Session {
         self.ended_here = false;
         if self.engine == Engine::Stopped && self.error.is_none() {
             // Stopped when the game ended: the game goes on again.
-            self.start_engine();
+            self.start_engine(now);
         }
         let left = game.steps().len();
         self.evals.retain(|e| e.step <= left);
@@ -695,7 +719,7 @@ impl Session {
         self.cancel(now);
         // The old process goes with its searches.
         self.searches.clear();
-        self.start_engine();
+        self.start_engine(now);
         self.error = None;
         self.bump();
         self.advance(now);
@@ -737,6 +761,11 @@ impl Session {
             self.out.push_back(Command::Quit);
             return;
         }
+        if let Some(why) = self.handshake.as_mut().and_then(|h| h.overdue(now)) {
+            self.engine_gone(&why, now);
+            self.out.push_back(Command::Quit);
+            return;
+        }
         if self.info_due().is_some_and(|t| now >= t) {
             self.info_shown = Some(now);
             self.bump();
@@ -752,6 +781,7 @@ impl Session {
         }
         // Nothing is sent to an engine that is gone.
         self.searches.clear();
+        self.handshake = None;
         self.cancel(now);
         self.engine = Engine::Down;
         self.error = Some(format!("engine crashed: {why}"));
@@ -767,19 +797,36 @@ impl Session {
         }
         self.closed = true;
         self.searches.clear();
+        self.handshake = None;
         self.thinking = None;
         self.showing = None;
         self.waiting = false;
         if self.engine == Engine::Up {
-            self.out.push_back(Command::Quit);
-            self.engine = Engine::Stopped;
+            self.quit_engine();
         }
         self.bump();
     }
 
-    /// One line from the engine, read by the machine's reader (in the
-    /// position of its live search, [`Session::searched`]).
+    /// One line from the engine: its handshake's while that is under way,
+    /// else read by the machine's reader (in the position of its live
+    /// search, [`Session::searched`]).
     pub fn engine_line(&mut self, line: &str, now: Duration) {
+        if let Some(h) = self.handshake.as_mut() {
+            let progress = h.line(line, now);
+            self.out.extend(h.commands().into_iter().map(Command::Send));
+            match progress {
+                handshake::Progress::Waiting => {}
+                handshake::Progress::Done => {
+                    self.handshake = None;
+                    self.advance(now);
+                }
+                handshake::Progress::Failed(why) => {
+                    self.engine_gone(&format!("the engine refused its handshake: {why}"), now);
+                    self.out.push_back(Command::Quit);
+                }
+            }
+            return;
+        }
         let searched = self.searched().copied();
         if let Some(event) = self.reader.read(line, searched.as_ref()) {
             self.engine_event(event, now);
@@ -871,12 +918,25 @@ impl Session {
         self.waiting = false;
     }
 
-    fn start_engine(&mut self) {
-        self.out.push_back(Command::Start);
+    /// A fresh engine: spawned, then its handshake; no search is asked
+    /// before it is ready.
+    fn start_engine(&mut self, now: Duration) {
+        self.out.push_back(Command::Spawn);
+        let mut handshake = handshake::Handshake::new(now);
+        self.out
+            .extend(handshake.commands().into_iter().map(Command::Send));
+        self.handshake = Some(handshake);
         // A fresh engine: no answer of the old one is read on.
         self.reader.reset();
         self.options.clear();
         self.engine = Engine::Up;
+    }
+
+    /// The engine quits on purpose, its handshake with it.
+    fn quit_engine(&mut self) {
+        self.out.push_back(Command::Quit);
+        self.engine = Engine::Stopped;
+        self.handshake = None;
     }
 
     /// When the next engine step of the turn shown may be shown.
@@ -900,7 +960,7 @@ impl Session {
         positions
             .len()
             .checked_sub(2)
-            .map(|i| positions[i].side_to_move().letter())
+            .map(|i| positions[i].side_to_move())
             .is_some_and(|c| self.seats.iter().any(|s| s.engine_plays() && s.seat == c))
     }
 
@@ -943,9 +1003,12 @@ impl Session {
             }
             if self.over() {
                 // A finished game needs no engine; a take-back starts one.
-                self.out.push_back(Command::Quit);
-                self.engine = Engine::Stopped;
+                self.quit_engine();
                 self.bump();
+                return;
+            }
+            if self.handshake.is_some() {
+                // Its `readyok` moves the game on.
                 return;
             }
             if let Some(seat) = self.engine_to_move().cloned() {
@@ -965,7 +1028,7 @@ impl Session {
         };
         let (side, turn) = {
             let pos = self.game.position();
-            (pos.side_to_move().letter(), pos.turn())
+            (pos.side_to_move(), pos.turn())
         };
         if let Err(e) = self.game.play_text(&text) {
             self.error = Some(format!("the engine played an illegal step: {e}"));
@@ -1048,10 +1111,7 @@ pub fn record_text(game: &Game, config: &[SeatConfig]) -> String {
         .iter()
         .find_map(|c| c.clock.as_ref())
         .map(|c| (c.base, c.increment));
-    let seats: Vec<(Seat, Participant)> = config
-        .iter()
-        .filter_map(|c| Seat::from_letter(c.seat).map(|s| (s, participant(c))))
-        .collect();
+    let seats: Vec<(Seat, Participant)> = config.iter().map(|c| (c.seat, participant(c))).collect();
     match limit::adjudicated(game, config) {
         Some(reason) => board_record_ended(game, &seats, clock, reason),
         None => board_record_clocked(game, &seats, clock),

@@ -9,7 +9,7 @@ use super::{Pace, Refusal, SeatConfig};
 use crate::view::BoardView;
 use serde::{Deserialize, Serialize};
 use splut_play::record::first_game;
-use splut_rules::{Game, Position};
+use splut_rules::{Game, Position, Seat};
 use std::ops::RangeInclusive;
 
 /// Longest SPN a preview or a threats request reads (a real one is under
@@ -105,7 +105,7 @@ impl NewGame {
         let clock = self.clock.map(|c| c.check()).transpose()?;
         let game = game_of(self)?;
         let start = *game.start();
-        let letters: Vec<char> = start.seats_in_game().map(|s| s.letter()).collect();
+        let letters: Vec<Seat> = start.seats_in_game().collect();
         if self.seats.is_empty() && self.record.is_some() {
             self.seats = letters
                 .iter()
@@ -123,7 +123,7 @@ impl NewGame {
             return Err(Refusal::BadInput(format!(
                 "seats: the game has {} seats ({}), {} given",
                 letters.len(),
-                letters.iter().collect::<String>(),
+                letters.iter().map(|s| s.letter()).collect::<String>(),
                 self.seats.len()
             )));
         }

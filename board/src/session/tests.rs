@@ -12,7 +12,7 @@ fn ms(n: u64) -> Duration {
 
 fn seat(letter: char, engine: bool) -> SeatConfig {
     SeatConfig {
-        seat: letter,
+        seat: Seat::from_letter(letter).unwrap(),
         engine,
         algorithm: "alphabeta".into(),
         movetime: 50,
@@ -38,8 +38,29 @@ fn person_vs_engine(pace: Pace) -> Session {
         pace,
         ms(0),
     );
-    assert_eq!(commands(&mut s), vec![Command::Start]);
+    assert_eq!(ready(&mut s, ms(0)), ["isready"]);
     s
+}
+
+/// The fresh engine's handshake, the machine's own: spawned, `ugi`
+/// answered, `isready` answered; the lines sent after `ugi` (`isready`,
+/// and the search it may then ask).
+fn ready(s: &mut Session, now: Duration) -> Vec<String> {
+    assert_eq!(sent(s), ["<Spawn>", "ugi"]);
+    for line in [
+        "id name test",
+        "option name Hash type spin default 1 min 1 max 9",
+    ] {
+        s.engine_line(line, now);
+    }
+    assert!(sent(s).is_empty(), "nothing before ugiok");
+    // No search before the engine is ready.
+    assert!(!s.searching() && s.awaiting_engine());
+    s.engine_line("ugiok", now);
+    let mut lines = sent(s);
+    s.engine_line("readyok", now);
+    lines.extend(sent(s));
+    lines
 }
 
 fn commands(s: &mut Session) -> Vec<Command> {
@@ -388,7 +409,7 @@ fn engine_garbage_is_an_error_not_a_panic() {
     ));
     assert_eq!(state(&s), before);
     s.restart(ms(30));
-    assert_eq!(commands(&mut s)[0], Command::Start);
+    assert_eq!(commands(&mut s)[0], Command::Spawn);
     assert_eq!(state(&s)["error"], Value::Null);
 }
 
@@ -406,8 +427,7 @@ fn a_hung_or_crashed_engine_is_reported_and_restarted() {
     assert_eq!(st["thinking"], Value::Null);
     assert_eq!(commands(&mut s), vec![Command::Quit]);
     s.restart(due + ms(2));
-    let c = sent(&mut s);
-    assert_eq!(c[0], "<Start>");
+    let c = ready(&mut s, due + ms(2));
     assert!(c.last().unwrap().starts_with("go movetime"), "{c:?}");
     s.engine_gone("the engine exited", due + ms(3));
     assert_eq!(state(&s)["error"], "engine crashed: the engine exited");
@@ -442,7 +462,10 @@ fn a_finished_game_quits_its_engine_and_a_take_back_starts_one() {
     assert_eq!(state(&s)["engine_running"], false);
     assert_eq!(s.step("x", ms(n)), Err(Refusal::GameOver));
     s.take_back(ms(n)).unwrap();
-    assert_eq!(commands(&mut s), vec![Command::Start]);
+    assert_eq!(
+        commands(&mut s),
+        vec![Command::Spawn, Command::Send(EngineCommand::Ugi)]
+    );
     assert_eq!(state(&s)["engine_running"], true);
 }
 
@@ -537,7 +560,7 @@ fn seed_sent(id: u64, now: Duration) -> String {
         Pace::None,
         now,
     );
-    let c = sent(&mut s);
+    let c = ready(&mut s, now);
     assert!(
         c.contains(&"setoption name UCI_Elo value 1090".to_string()),
         "{c:?}"
@@ -575,23 +598,23 @@ fn a_person_names_their_seat_and_the_page_sees_it() {
     );
     let v = s.version();
     // Markup is a name like any other: the page shows it as text.
-    s.set_name('r', "  <b>Ann</b> ").unwrap();
+    s.set_name(Seat::Red, "  <b>Ann</b> ").unwrap();
     assert_eq!(s.seats()[0].name.as_deref(), Some("<b>Ann</b>"));
     assert!(s.version() > v);
     let v = s.version();
-    s.set_name('r', "<b>Ann</b>").unwrap();
+    s.set_name(Seat::Red, "<b>Ann</b>").unwrap();
     assert_eq!(s.version(), v, "the same name is no change");
     for bad in ["", "   ", "a\u{7}b", &"x".repeat(MAX_NAME + 1)] {
         assert!(
-            matches!(s.set_name('r', bad), Err(Refusal::BadInput(_))),
+            matches!(s.set_name(Seat::Red, bad), Err(Refusal::BadInput(_))),
             "{bad:?}"
         );
     }
     assert!(
-        s.set_name('g', "Bot").is_err(),
+        s.set_name(Seat::Green, "Bot").is_err(),
         "the engine's seat has no person"
     );
-    assert!(s.set_name('b', "Bob").is_err(), "no such seat");
+    assert!(s.set_name(Seat::Blue, "Bob").is_err(), "no such seat");
     assert_eq!(
         seat_name(&"é".repeat(MAX_NAME)).unwrap().chars().count(),
         MAX_NAME
@@ -611,11 +634,11 @@ fn the_engine_stands_in_for_an_away_person_and_gives_the_seat_back() {
         Pace::None,
         ms(0),
     );
-    commands(&mut s);
+    ready(&mut s, ms(0));
     let step = legal(&s)[0].clone();
     s.step(&step, ms(1)).unwrap();
     assert!(sent(&mut s).is_empty(), "no engine seat: no search");
-    s.stand_in('g', (true, false), ms(2)).unwrap();
+    s.stand_in(Seat::Green, (true, false), ms(2)).unwrap();
     assert!(sent(&mut s).iter().any(|l| l.starts_with("go movetime")));
     assert_eq!(state(&s)["seats"][1]["stand_in"], true);
     // Green's person may not play while the engine stands in.
@@ -635,7 +658,7 @@ fn the_engine_stands_in_for_an_away_person_and_gives_the_seat_back() {
         s.step(&step, ms(20)).unwrap();
     }
     assert!(sent(&mut s).iter().any(|l| l.starts_with("go movetime")));
-    s.stand_in('g', (false, false), ms(30)).unwrap();
+    s.stand_in(Seat::Green, (false, false), ms(30)).unwrap();
     assert_eq!(sent(&mut s), vec!["stop".to_string()]);
     let late = engine_turn(&s);
     s.engine_event(EngineEvent::Answer(Ok(late)), ms(31));
@@ -647,13 +670,13 @@ fn the_engine_stands_in_for_an_away_person_and_gives_the_seat_back() {
     let mine = legal(&s)[0].clone();
     s.step(&mine, ms(32)).unwrap();
     // Left for good: the engine plays on, and the seat is not given back.
-    s.stand_in('g', (true, true), ms(40)).unwrap();
+    s.stand_in(Seat::Green, (true, true), ms(40)).unwrap();
     assert_eq!(state(&s)["seats"][1]["left"], true);
     assert!(matches!(
-        s.stand_in('g', (false, false), ms(41)),
+        s.stand_in(Seat::Green, (false, false), ms(41)),
         Err(Refusal::Forbidden(_))
     ));
-    assert!(s.stand_in('b', (true, false), ms(42)).is_err());
+    assert!(s.stand_in(Seat::Blue, (true, false), ms(42)).is_err());
 }
 
 #[test]
@@ -672,23 +695,29 @@ fn a_lobby_seat_is_taken_once_and_only_while_open() {
         Pace::None,
         ms(0),
     );
-    commands(&mut s);
+    ready(&mut s, ms(0));
     assert!(s.seats()[1].open() && !s.seats()[0].open());
     let v = s.version();
     // Bad names, and seats that are no friend's, change nothing.
-    assert!(matches!(s.sit('y', " "), Err(Refusal::BadInput(_))));
-    assert!(matches!(s.sit('r', "Ann"), Err(Refusal::NotFound(_))));
-    assert!(matches!(s.sit('b', "Ann"), Err(Refusal::NotFound(_))));
+    assert!(matches!(
+        s.sit(Seat::Yellow, " "),
+        Err(Refusal::BadInput(_))
+    ));
+    assert!(matches!(s.sit(Seat::Red, "Ann"), Err(Refusal::NotFound(_))));
+    assert!(matches!(
+        s.sit(Seat::Blue, "Ann"),
+        Err(Refusal::NotFound(_))
+    ));
     assert_eq!(s.version(), v);
-    s.sit('y', "  Yan ").unwrap();
+    s.sit(Seat::Yellow, "  Yan ").unwrap();
     assert_eq!(s.seats()[1].name.as_deref(), Some("Yan"));
     assert!(!s.seats()[1].open());
     // Taken: the second one is refused, the name stays the first's.
-    assert!(matches!(s.sit('y', "Eve"), Err(Refusal::Taken(_))));
+    assert!(matches!(s.sit(Seat::Yellow, "Eve"), Err(Refusal::Taken(_))));
     assert_eq!(s.seats()[1].name.as_deref(), Some("Yan"));
     // A seat whose friend left is not open either.
-    s.stand_in('g', (true, true), ms(1)).unwrap();
-    assert!(matches!(s.sit('g', "Gil"), Err(Refusal::Taken(_))));
+    s.stand_in(Seat::Green, (true, true), ms(1)).unwrap();
+    assert!(matches!(s.sit(Seat::Green, "Gil"), Err(Refusal::Taken(_))));
 }
 
 /// A 2-player game, red a person on a clock of `base` ms and `increment`
@@ -715,7 +744,7 @@ fn clocked(base: u64, increment: u64) -> Session {
         Pace::None,
         ms(1000),
     );
-    commands(&mut s);
+    ready(&mut s, ms(1000));
     s
 }
 
@@ -804,8 +833,8 @@ fn a_clock_that_runs_out_has_the_engine_finish_the_turn() {
     // not drop the search (the clock's reason stays).
     let next = legal(&s)[0].clone();
     assert_eq!(s.step(&next, ms(12_100)), Err(Refusal::NotPersonsTurn));
-    s.stand_in('r', (true, false), ms(12_200)).unwrap();
-    s.stand_in('r', (false, false), ms(12_300)).unwrap();
+    s.stand_in(Seat::Red, (true, false), ms(12_200)).unwrap();
+    s.stand_in(Seat::Red, (false, false), ms(12_300)).unwrap();
     assert!(sent(&mut s).is_empty(), "no stop: the search goes on");
     assert_eq!(state(&s)["thinking"]["seat"], "r");
     // The engine plays the rest of red's turn (turn 3), recorded as its.
@@ -891,19 +920,23 @@ fn a_take_back_gives_the_clocks_back_as_they_were() {
 #[test]
 fn the_clock_stops_while_the_engine_stands_in_or_is_down() {
     let mut s = clocked(60_000, 0);
-    s.stand_in('r', (true, false), ms(5_000)).unwrap();
+    s.stand_in(Seat::Red, (true, false), ms(5_000)).unwrap();
     assert_eq!(state(&s)["clock"]["running"], Value::Null);
     s.observe(ms(50_000));
     assert_eq!(clock_left(&s, "r"), 56_000);
     // Back before the engine answered: the search dropped, the clock on.
-    s.stand_in('r', (false, false), ms(50_000)).unwrap();
+    s.stand_in(Seat::Red, (false, false), ms(50_000)).unwrap();
     assert_eq!(state(&s)["clock"]["running"], "r");
     s.engine_gone("test", ms(51_000));
     assert_eq!(state(&s)["clock"]["running"], Value::Null);
     s.observe(ms(100_000));
     assert_eq!(clock_left(&s, "r"), 55_000);
     assert_eq!(s.wake_at().filter(|t| *t > ms(100_000)), None);
+    sent(&mut s);
     s.restart(ms(100_000));
+    // The handshake's timer, then the clock's once the engine is ready.
+    assert_eq!(s.wake_at(), Some(ms(100_000) + HUNG_AFTER));
+    ready(&mut s, ms(100_000));
     assert_eq!(s.wake_at(), Some(ms(155_000)));
 }
 
@@ -1002,6 +1035,7 @@ fn engine_plays_turns(start: Position, seats: Vec<SeatConfig>, turns: &[&str]) -
         Pace::None,
         ms(0),
     );
+    ready(&mut s, ms(0));
     for (i, turn) in turns.iter().enumerate() {
         commands(&mut s);
         if s.over() {
@@ -1132,6 +1166,7 @@ fn ending_the_game_mid_turn_takes_that_turn_back() {
     let game = Game::new(Position::start(2).unwrap());
     let seats = vec![seat('r', true), seat('g', true)];
     let mut s = Session::new(3, game, seats, Levels::default(), PAUSE, Pace::Step, ms(0));
+    ready(&mut s, ms(0));
     for (i, turn) in [vec!["e2e3"], vec!["e8e7", "e7e8"]].into_iter().enumerate() {
         let turn = turn.into_iter().map(String::from).collect();
         s.engine_event(EngineEvent::Answer(Ok(turn)), ms(10 * i as u64));
@@ -1149,4 +1184,76 @@ fn ending_the_game_mid_turn_takes_that_turn_back() {
     assert_eq!(s.places_text(), "r = g");
     let games = splut_play::record::parse_records(&s.record()).unwrap();
     assert_eq!(splut_play::record::validate(&games[0]), Ok(()));
+}
+
+#[test]
+fn a_silent_or_refusing_engine_fails_its_handshake() {
+    let mut s = person_vs_engine(Pace::None);
+    s.restart(ms(10));
+    assert_eq!(sent(&mut s), ["<Spawn>", "ugi"]);
+    // The machine's timer: woken when the handshake is late.
+    assert_eq!(s.wake_at(), Some(ms(10) + HUNG_AFTER));
+    s.wake(ms(10) + HUNG_AFTER);
+    assert_eq!(state(&s)["error"], Value::Null, "not late yet");
+    s.wake(ms(11) + HUNG_AFTER);
+    let st = state(&s);
+    assert_eq!(st["error"], "engine crashed: no ugiok within 10000 ms");
+    assert_eq!(st["engine_running"], false);
+    assert_eq!(sent(&mut s), ["<Quit>"]);
+    assert_eq!(s.wake_at(), None);
+    // A refused option of the handshake: the same.
+    s.restart(ms(20_000));
+    sent(&mut s);
+    s.engine_line("ugiok", ms(20_001));
+    assert_eq!(sent(&mut s), ["isready"]);
+    s.engine_line("info string error: no", ms(20_002));
+    assert_eq!(
+        state(&s)["error"],
+        "engine crashed: the engine refused its handshake: no"
+    );
+    assert_eq!(sent(&mut s), ["<Quit>"]);
+}
+
+#[test]
+fn the_engine_is_asked_nothing_before_its_readyok() {
+    // The engine moves first: its search waits for the handshake.
+    let game = Game::new(Position::start(2).unwrap());
+    let seats = vec![seat('r', true), seat('g', false)];
+    let mut s = Session::new(4, game, seats, Levels::default(), PAUSE, Pace::None, ms(0));
+    assert_eq!(sent(&mut s), ["<Spawn>", "ugi"]);
+    s.engine_line(
+        "option name UCI_ShowWinProb type check default false",
+        ms(1),
+    );
+    s.engine_line("ugiok", ms(2));
+    assert_eq!(
+        sent(&mut s),
+        ["setoption name UCI_ShowWinProb value true", "isready"]
+    );
+    assert!(!s.searching());
+    // Lines of a search are not read as one before it is asked.
+    s.engine_line("bestmove e2e3", ms(3));
+    assert_eq!(s.game().steps().len(), 0);
+    s.engine_line("readyok", ms(4));
+    let c = sent(&mut s);
+    assert!(c.last().unwrap().starts_with("go movetime"), "{c:?}");
+    assert!(s.searching());
+    assert_eq!(s.wake_at(), Some(ms(4 + 50) + HUNG_AFTER));
+}
+
+#[test]
+fn a_seat_is_its_letter_in_json_and_reads_back() {
+    let c = seat('y', false);
+    let v = serde_json::to_value(&c).unwrap();
+    assert_eq!(v["seat"], "y");
+    let back: SeatConfig = serde_json::from_value(v.clone()).unwrap();
+    assert_eq!(back, c);
+    let mut bad = v;
+    bad["seat"] = "x".into();
+    assert!(serde_json::from_value::<SeatConfig>(bad).is_err());
+    // The engine's thinking and its points of view name the seat alike.
+    let mut s = person_vs_engine(Pace::None);
+    let step = legal(&s)[0].clone();
+    s.step(&step, ms(0)).unwrap();
+    assert_eq!(state(&s)["thinking"]["seat"], "g");
 }

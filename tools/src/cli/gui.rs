@@ -1,4 +1,5 @@
-//! `splut gui`: its options turned into the table server's configuration.
+//! `splut gui`: its options turned into the table server's configuration
+//! ([`splut_server::Config`]); the server is the crate `splut-server`.
 
 use clap::Args;
 use std::path::PathBuf;
@@ -62,13 +63,13 @@ pub fn run(a: GuiArgs) -> i32 {
     if let Some(e) = a
         .public_name
         .iter()
-        .find_map(|n| crate::gui::server::check_public_name(n).err())
+        .find_map(|n| splut_server::http::check_public_name(n).err())
     {
         eprintln!("error: {e}");
         return 2;
     }
     let engine = match &a.engine {
-        Some(cmd) => match crate::gui::split_command(cmd) {
+        Some(cmd) => match splut_server::split_command(cmd) {
             Ok(words) => words,
             Err(e) => {
                 eprintln!("error: {e}");
@@ -87,9 +88,9 @@ pub fn run(a: GuiArgs) -> i32 {
     // still start this program (the analyst).
     let searches = match (&a.engine, a.searches) {
         (Some(_), _) => None,
-        (None, n) => Some(n.map_or_else(crate::gui::pool::Pool::cores, |n| n as usize)),
+        (None, n) => Some(n.map_or_else(splut_server::pool::Pool::cores, |n| n as usize)),
     };
-    crate::gui::run(crate::gui::Config {
+    splut_server::run(splut_server::Config {
         host: a.host,
         public_names: a.public_name,
         port: a.port,

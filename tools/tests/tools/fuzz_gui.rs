@@ -434,7 +434,7 @@ fn raw(port: u16, bytes: &[u8], end: wire::End, timeout: Duration) -> wire::Outc
 }
 
 /// What the fuzzer found, each seen failing before its fix (the server
-/// was on tiny_http then; src/gui/server.rs now reads requests itself).
+/// was on tiny_http then; server/src/http.rs now reads requests itself).
 #[test]
 fn fuzz_gui_findings() {
     let mut gui = crate::support::gui::Gui::start(&[]);

@@ -20,23 +20,24 @@ fn refused(answer: &str) -> String {
 }
 
 /// The host's part, as board-local.js does it: the session's commands
-/// carried out on `engine` (a fresh one at `start`, with the handshake),
-/// and the engine's lines read back.
+/// carried out on `engine` (a fresh one at `spawn`, whose handshake is
+/// the session's), and the engine's lines read back.
 fn carry_out(s: &mut BoardSession, engine: &mut Option<Protocol>, now: Duration) {
-    let commands = ok(&s.call("commands", "", "", now));
+    loop {
+        let commands = ok(&s.call("commands", "", "", now));
+        if commands.as_array().unwrap().is_empty() {
+            return;
+        }
+        carry_out_these(&commands, engine);
+        read_engine(s, engine, now);
+    }
+}
+
+/// The session's `commands` carried out on `engine`.
+fn carry_out_these(commands: &Value, engine: &mut Option<Protocol>) {
     for c in commands.as_array().unwrap() {
         match c["do"].as_str().unwrap() {
-            "start" => {
-                let mut e = Protocol::new();
-                for l in [
-                    "ugi",
-                    "setoption name UCI_ShowWinProb value true",
-                    "isready",
-                ] {
-                    e.line(l);
-                }
-                *engine = Some(e);
-            }
+            "spawn" => *engine = Some(Protocol::new()),
             "send" => {
                 if let Some(e) = engine.as_mut() {
                     e.line(c["line"].as_str().unwrap());
@@ -46,7 +47,6 @@ fn carry_out(s: &mut BoardSession, engine: &mut Option<Protocol>, now: Duration)
             other => panic!("{other}"),
         }
     }
-    read_engine(s, engine, now);
 }
 
 /// The engine's lines so far, to the session.
@@ -145,7 +145,7 @@ fn requests_are_checked_as_splut_gui_checks_them() {
     let id = st["id"].as_u64().unwrap().to_string();
     assert_eq!(
         ok(&s.call("commands", "", "", ms(0))),
-        json!([{ "do": "start" }])
+        json!([{ "do": "spawn" }, { "do": "send", "line": "ugi" }])
     );
     assert_eq!(
         refused(&s.call("step", &id, "{}", ms(0))).get(..9),
@@ -235,17 +235,14 @@ fn hints_and_reviews_are_the_boards_analysis_carried_to_an_analyst() {
     for step in ["e2e3", "e8e7", "f8f7"] {
         ok(&s.call("step", &id, &format!(r#"{{"step": "{step}"}}"#), ms(0)));
     }
-    // One analyst worker, kept between analyses; no handshake but the
-    // analysis's own `setoption`.
+    // One analyst worker, kept between analyses: the first analysis does
+    // its handshake.
     let mut analyst = Protocol::new();
     let body = r#"{"movetime": 20}"#;
     let start = s.call("hint", &id, body, ms(0));
     let first = ok(&start);
     assert_eq!(first["done"], false);
-    assert_eq!(
-        first["commands"][0],
-        "setoption name UCI_ShowWinProb value true"
-    );
+    assert_eq!(first["commands"], json!(["ugi"]));
     let hint = analyse(&mut s, &mut analyst, start).unwrap();
     assert_eq!(hint["step_count"], 3);
     assert_eq!(hint["seat"], "r");
@@ -258,6 +255,13 @@ fn hints_and_reviews_are_the_boards_analysis_carried_to_an_analyst() {
         .sum();
     assert!((sum - 1.0).abs() < 0.01, "{hint}");
     let start = s.call("review", &id, body, ms(0));
+    assert!(
+        ok(&start)["commands"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("position spn"),
+        "the analyst kept is ready: {start}"
+    );
     let review = analyse(&mut s, &mut analyst, start).unwrap();
     assert_eq!(review["movetime"], 20);
     assert_eq!(review["turns"].as_array().unwrap().len(), 2, "{review}");
@@ -274,7 +278,9 @@ fn hints_and_reviews_are_the_boards_analysis_carried_to_an_analyst() {
         refused(&s.call("analysis_line", "", line, ms(0))),
         "the engine failed the hint: the engine could not load: no wasm"
     );
-    ok(&s.call("review", &id, "", ms(0)));
+    // The failed analyst is ended: the next is a fresh one.
+    let review = ok(&s.call("review", &id, "", ms(0)));
+    assert_eq!(review["commands"], json!(["ugi"]));
     assert_eq!(
         refused(&s.call("analysis_gone", "", "the worker failed", ms(0))),
         "the engine failed the review: the worker failed"

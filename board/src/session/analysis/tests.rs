@@ -55,10 +55,20 @@ fn a_hint_asks_once_and_answers_as_the_page_reads_it() {
     let g = game("e2e3");
     let mut a = Analysis::new(Kind::Hint, &g, "", true).unwrap();
     assert_eq!(a.movetime(), HINT_MS);
+    // A fresh analyst: its handshake first, the search after `readyok`.
+    assert_eq!(lines(&mut a), ["ugi"]);
+    a.engine_line("option name UCI_ShowWinProb type check default false");
+    a.engine_line("ugiok");
+    assert_eq!(
+        lines(&mut a),
+        ["setoption name UCI_ShowWinProb value true", "isready"]
+    );
+    assert!(!a.handshaken());
+    a.engine_line("readyok");
+    assert!(a.handshaken());
     assert_eq!(
         lines(&mut a),
         [
-            "setoption name UCI_ShowWinProb value true".to_string(),
             format!("position spn {START} moves e2e3"),
             format!("go movetime {HINT_MS}"),
         ]
@@ -213,4 +223,21 @@ fn a_failing_analyst_fails_the_analysis() {
     })));
     assert!(failed(&a).starts_with("the engine failed the hint: "));
     assert_eq!(a.limit(), Duration::from_millis(HINT_MS) + HUNG_AFTER);
+}
+
+#[test]
+fn an_analyst_that_refuses_its_handshake_fails_the_analysis() {
+    let mut a = Analysis::new(Kind::Hint, &game(""), "", true).unwrap();
+    assert_eq!(lines(&mut a), ["ugi"]);
+    a.engine_line("ugiok");
+    assert_eq!(lines(&mut a), ["isready"]);
+    a.engine_line("info string error: not today");
+    assert!(lines(&mut a).is_empty());
+    assert_eq!(
+        a.outcome(),
+        Some(&Err(Refusal::EngineFailed(
+            "the engine failed the hint: it refused its handshake: not today".into()
+        )))
+    );
+    assert!(!a.handshaken());
 }

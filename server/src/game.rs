@@ -13,7 +13,7 @@ use super::{Engines, Link, QUIT_GRACE};
 use splut_board::session::levels::Levels;
 use splut_board::session::{Command, Refusal};
 pub use splut_board::session::{Pace, SeatConfig};
-use splut_rules::{Game, Step};
+use splut_rules::{Game, Seat, Step};
 use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -152,10 +152,10 @@ impl Session {
         let mut failed = None;
         while let Some(c) = g.machine.command() {
             match c {
-                Command::Start => {
+                Command::Spawn => {
                     g.quitting.extend(g.engine.take());
-                    match self.engines.start(&self.live, (&self.waited, &self.bell)) {
-                        Ok((e, _)) => g.engine = Some(e),
+                    match self.engines.spawn(&self.live, (&self.waited, &self.bell)) {
+                        Ok(e) => g.engine = Some(e),
                         Err(e) => {
                             let now = self.now(g);
                             g.machine.engine_gone(&e, now);
@@ -185,7 +185,7 @@ impl Session {
         };
         let mut lines = Vec::new();
         let gone = loop {
-            match engine.try_recv() {
+            match engine.recv(Duration::ZERO) {
                 Ok(Some(line)) => lines.push(line),
                 Ok(None) if engine.alive() => break None,
                 Ok(None) => break Some("the engine exited".to_string()),
@@ -241,7 +241,7 @@ impl Session {
         let _ = self.carry_out(&mut g);
         self.tell_pages(&g, version);
         let polled = g.engine.as_ref().is_some_and(|e| !e.rings());
-        let every = if g.machine.searching() && polled {
+        let every = if g.machine.awaiting_engine() && polled {
             READ_EVERY
         } else {
             CHECK_EVERY
@@ -329,10 +329,10 @@ impl Session {
 
     /// The seat to move and every seat, unless the game is over (read
     /// under one lock, the game not copied: the tables' checks).
-    pub fn mover(&self) -> Option<(char, Vec<SeatConfig>)> {
+    pub fn mover(&self) -> Option<(Seat, Vec<SeatConfig>)> {
         let g = self.lock();
         let pos = g.machine.game().position();
-        (!g.machine.over()).then(|| (pos.side_to_move().letter(), g.machine.seats().to_vec()))
+        (!g.machine.over()).then(|| (pos.side_to_move(), g.machine.seats().to_vec()))
     }
 
     /// Time since the page last asked about this game.
@@ -446,20 +446,20 @@ impl Session {
 
     /// A person names their seat; the state after it. Kept before it is
     /// acknowledged, as a step is.
-    pub fn set_name(&self, seat: char, name: &str) -> Result<serde_json::Value, Refusal> {
+    pub fn set_name(&self, seat: Seat, name: &str) -> Result<serde_json::Value, Refusal> {
         self.request(|m, _| m.set_name(seat, name))
     }
 
     /// Someone from the lobby takes open seat `seat` under `name`: checked
     /// and named under the game's lock, so two cannot both take it; kept
     /// before it is acknowledged.
-    pub fn sit(&self, seat: char, name: &str) -> Result<serde_json::Value, Refusal> {
+    pub fn sit(&self, seat: Seat, name: &str) -> Result<serde_json::Value, Refusal> {
         self.request(|m, _| m.sit(seat, name))
     }
 
     /// The engine plays a person's seat (`on`: away, or `left` for good)
     /// or gives it back; kept before it is acknowledged.
-    pub fn stand_in(&self, seat: char, on: bool, left: bool) -> Result<serde_json::Value, Refusal> {
+    pub fn stand_in(&self, seat: Seat, on: bool, left: bool) -> Result<serde_json::Value, Refusal> {
         self.request(|m, now| m.stand_in(seat, (on, left), now))
     }
 }

@@ -1,143 +1,39 @@
-//! `splut gui`: a local web board. A small HTTP server (`server`) serves
-//! the page (`page/`, embedded) and a JSON API (`api`); each game
-//! (`session`) has one engine spoken to over the protocol ([`Link`]): an
-//! engine in this process whose searches share a bounded [`pool`], or,
-//! with `--engine`, a process of its own (through [`splut_play::client`]).
+//! The table server of `splut gui` (the crate `splut-server`): a web
+//! board for people and engines at tables, on the board's game machine
+//! ([`splut_board::session`]). `splut gui` turns its arguments into a
+//! [`Config`] and calls [`run`].
+//!
+//! - [`http`]: the HTTP side, a small bounded HTTP/1.1 server, and the
+//!   checks every request passes ([`rate`]: the requests' rate).
+//! - [`api`]: the JSON API the page speaks, with the lobby and the
+//!   history of the tables (`api/lobby.rs`) and the games kept
+//!   (`api/kept.rs`).
+//! - [`tables`]: who may do what at a game's table (its tokens).
+//! - [`store`]: where the games are kept (SQLite, or memory).
+//! - [`game`]: the game's host, one game's machine driven on a thread of
+//!   its own, its engine's lines and timers carried to it.
+//! - [`engines`]: the games' engines, spawned and carried ([`engines::Link`]);
+//!   [`pool`]: the engine seats in this process, their searches sharing a
+//!   bounded pool.
+//! - [`analyst`]: hints and reviews against an engine of their own.
+
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod analyst;
 pub mod api;
+pub mod engines;
+pub mod game;
+pub mod http;
 pub mod pool;
 pub mod rate;
-pub mod server;
-pub mod session;
 pub mod store;
-pub mod table;
-pub use splut_board::threats;
+pub mod tables;
 
-use splut_play::client::Client;
-use splut_protocol::Command;
+pub use engines::{Engines, Link, QUIT_GRACE};
 use std::io::Write;
 use std::sync::Arc;
-use std::sync::atomic::AtomicUsize;
 use std::time::Duration;
-
-/// How long the handshake and a query may take: a local engine answers in
-/// milliseconds, so this only catches a program that does not speak the
-/// protocol.
-pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(5);
-
-/// How long `quit` is given before the process is killed.
-pub const QUIT_GRACE: Duration = Duration::from_millis(500);
-
-/// Starts the engine `command` (program and arguments), counted in `live`
-/// while it lives, and does the handshake, asking for win probabilities
-/// in its `info` lines if it offers them (`UCI_ShowWinProb`); returns
-/// the engine and its lines up to `ugiok` (its options).
-pub fn start_engine(
-    command: &[String],
-    live: &Arc<AtomicUsize>,
-) -> Result<(Client, Vec<String>), String> {
-    let mut engine = Client::spawn(command)
-        .map_err(|e| e.to_string())?
-        .count_in(live)
-        .with_timeout(ANSWER_TIMEOUT);
-    let ugi = engine.handshake(&[]).map_err(|e| e.to_string())?;
-    if splut_board::session::levels::has_option(&ugi, "UCI_ShowWinProb") {
-        engine
-            .set_option("UCI_ShowWinProb", "true")
-            .map_err(|e| e.to_string())?;
-    }
-    Ok((engine, ugi))
-}
-
-/// Where the games' engines come from.
-#[derive(Clone)]
-pub enum Engines {
-    /// A process per game, running this command (`--engine`).
-    Process(Vec<String>),
-    /// An engine per game in this process, its searches in this pool.
-    InProcess(pool::Pool),
-}
-
-impl Engines {
-    /// A game's engine, its handshake done, with its lines up to `ugiok`;
-    /// a process is counted in `live`, an in-process engine's waits for a
-    /// slot in `waited` and its lines ring `bell`.
-    pub fn start(
-        &self,
-        live: &Arc<AtomicUsize>,
-        (waited, bell): (&Arc<pool::Waited>, &Arc<pool::Bell>),
-    ) -> Result<(Link, Vec<String>), String> {
-        match self {
-            Engines::Process(command) => {
-                start_engine(command, live).map(|(e, ugi)| (Link::Process(e), ugi))
-            }
-            Engines::InProcess(pool) => pool::start_seat(pool, (waited, bell), ANSWER_TIMEOUT)
-                .map(|(s, ugi)| (Link::InProcess(s), ugi)),
-        }
-    }
-
-    /// The pool's searches running and waiting (none without a pool).
-    pub fn searches(&self) -> (usize, usize) {
-        match self {
-            Engines::Process(_) => (0, 0),
-            Engines::InProcess(pool) => pool.counts(),
-        }
-    }
-}
-
-/// One game's engine: a process, or an engine in this process; both
-/// speak protocol lines.
-pub enum Link {
-    /// A process (`--engine`).
-    Process(Client),
-    /// An engine in this process.
-    InProcess(pool::Seat),
-}
-
-impl Link {
-    /// Sends one command: a process its line, an engine in this process
-    /// the command itself.
-    pub fn command(&mut self, command: &Command) -> Result<(), String> {
-        match self {
-            Link::Process(c) => c.command(command).map_err(|e| e.to_string()),
-            Link::InProcess(s) => s.command(command.clone()),
-        }
-    }
-
-    /// The engine's next line if one is there; `Ok(None)` also once it
-    /// ended ([`Link::alive`] tells).
-    pub fn try_recv(&mut self) -> Result<Option<String>, String> {
-        match self {
-            Link::Process(c) => c.recv(Duration::ZERO).map_err(|e| e.to_string()),
-            Link::InProcess(s) => Ok(s.recv(Duration::ZERO)),
-        }
-    }
-
-    /// Whether its lines ring the game's bell ([`pool::Bell`]): an
-    /// in-process engine's do; a process's are polled.
-    pub fn rings(&self) -> bool {
-        matches!(self, Link::InProcess(_))
-    }
-
-    /// Whether the engine still runs.
-    pub fn alive(&mut self) -> bool {
-        match self {
-            Link::Process(c) => c.alive(),
-            Link::InProcess(s) => s.alive(),
-        }
-    }
-
-    /// Ends the engine: a process is given `grace` to quit, then killed.
-    pub fn quit(self, grace: Duration) {
-        match self {
-            Link::Process(c) => {
-                c.quit(grace);
-            }
-            Link::InProcess(s) => s.quit(),
-        }
-    }
-}
 
 /// `splut gui` options.
 #[derive(Clone, Debug)]
@@ -247,11 +143,7 @@ pub fn run(cfg: Config) -> i32 {
             return 2;
         }
     }
-    let hosts = Arc::new(server::Hosts::new(
-        &cfg.host,
-        addr.port(),
-        &cfg.public_names,
-    ));
+    let hosts = Arc::new(http::Hosts::new(&cfg.host, addr.port(), &cfg.public_names));
     let shown = if addr.ip().is_unspecified() {
         format!("127.0.0.1:{}", addr.port())
     } else {
@@ -282,7 +174,7 @@ pub fn run(cfg: Config) -> i32 {
     if cfg.open {
         open_browser(&url);
     }
-    server::serve(listener, games, hosts);
+    http::serve(listener, games, hosts);
     0
 }
 
@@ -340,7 +232,7 @@ mod tests {
 
     #[test]
     fn hosts_are_checked() {
-        let h = server::Hosts::new("127.0.0.1", 8080, &[]);
+        let h = http::Hosts::new("127.0.0.1", 8080, &[]);
         for ok in [
             "127.0.0.1:8080",
             "localhost:8080",
@@ -360,7 +252,7 @@ mod tests {
             "splut.example.org".to_string(),
             "play.example.net:443".to_string(),
         ];
-        let h = server::Hosts::new("0.0.0.0", 8080, &names);
+        let h = http::Hosts::new("0.0.0.0", 8080, &names);
         assert!(h.exposed());
         for ok in [
             "splut.example.org",
@@ -395,19 +287,19 @@ mod tests {
             assert!(!h.allows_origin(bad), "{bad}");
         }
         for local in ["127.0.0.1", "localhost", "::1", "[::1]", "127.0.0.2"] {
-            let h = server::Hosts::new(local, 8080, &[]);
+            let h = http::Hosts::new(local, 8080, &[]);
             assert!(!h.exposed() && !h.rate_limited(), "{local}");
             // Behind a proxy: no shutdown, the rate is the proxy's.
-            let h = server::Hosts::new(local, 8080, &names);
+            let h = http::Hosts::new(local, 8080, &names);
             assert!(h.exposed() && !h.rate_limited(), "{local}");
         }
         for public in ["0.0.0.0", "::", "192.168.1.5"] {
-            let h = server::Hosts::new(public, 8080, &[]);
+            let h = http::Hosts::new(public, 8080, &[]);
             assert!(h.exposed() && h.rate_limited(), "{public}");
         }
-        assert!(server::check_public_name("splut.example.org:443").is_ok());
+        assert!(http::check_public_name("splut.example.org:443").is_ok());
         for bad in ["", "https://x.org", "x.org/path", "a b", ":80"] {
-            assert!(server::check_public_name(bad).is_err(), "{bad}");
+            assert!(http::check_public_name(bad).is_err(), "{bad}");
         }
     }
 }

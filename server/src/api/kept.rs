@@ -1,8 +1,8 @@
 //! The games kept in the store: a new game written before it is
 //! acknowledged, and the unfinished ones resumed at start.
 
-use super::super::store::StoreError;
 use super::{Access, Games, NewGame, Reply, Session, Status, StoredGame, unix_now};
+use crate::store::StoreError;
 use splut_board::session::{Pace, Refusal, SeatConfig};
 use splut_rules::{Game, Position};
 use std::sync::atomic::Ordering;
@@ -131,8 +131,11 @@ pub(super) fn read_back(g: &StoredGame) -> Result<(u64, Game, Vec<SeatConfig>, P
     }
     let seats: Vec<SeatConfig> =
         serde_json::from_str(&g.game.seats).map_err(|e| format!("bad seats: {e}"))?;
-    let letters = game.start().seats_in_game().map(|s| s.letter());
-    if !seats.iter().map(|s| s.seat).eq(letters) {
+    if !seats
+        .iter()
+        .map(|s| s.seat)
+        .eq(game.start().seats_in_game())
+    {
         return Err("bad seats: not the game's".into());
     }
     let pace = serde_json::from_value(serde_json::Value::String(g.game.pace.clone()))

@@ -4,7 +4,7 @@
 //! is told here once, for both ([`sitter`]): never a token.
 
 use super::{Games, Reply, query_pairs, query_value, short};
-use crate::gui::store::{FinishedGame, StoreError};
+use crate::store::{FinishedGame, StoreError};
 use splut_board::session::requests;
 use splut_board::session::{Refusal, SeatConfig};
 use splut_rules::{Places, Seat};
@@ -44,7 +44,7 @@ pub fn sitter(c: &SeatConfig, places: Option<&Places>) -> serde_json::Value {
     };
     v["seat"] = c.seat.to_string().into();
     if let Some(p) = places {
-        v["place"] = Seat::from_letter(c.seat).and_then(|s| p.place_of(s)).into();
+        v["place"] = p.place_of(c.seat).into();
     }
     v
 }
@@ -175,8 +175,8 @@ impl Games {
         let missing = || Refusal::NotFound("no such table in the lobby".into());
         let id = id.parse::<u64>().map_err(|_| missing())?;
         let mut letters = b.seat.chars();
-        let seat = match (letters.next(), letters.next()) {
-            (Some(c), None) if Seat::from_letter(c).is_some() => c,
+        let seat = match (letters.next().and_then(Seat::from_letter), letters.next()) {
+            (Some(seat), None) => seat,
             _ => {
                 return Err(Refusal::BadInput(format!(
                     "seat: one of r, y, g, b, not '{}'",
@@ -202,7 +202,7 @@ impl Games {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gui::table::tests::seat;
+    use crate::tables::tests::seat;
 
     #[test]
     fn a_seat_is_told_as_engine_person_or_open_with_its_place() {

@@ -404,7 +404,7 @@ fn read_body(input: &mut Input, req: &Request) -> Result<Vec<u8>, ReadError> {
 }
 
 /// The request's `Authorization: Bearer <token>`, if it has one (the
-/// table's token: [`super::table`]).
+/// table's token: [`super::tables`]).
 fn bearer(req: &Request) -> Option<&str> {
     let value = req.header("Authorization")?;
     let (scheme, token) = value.split_once(' ')?;

@@ -7,14 +7,15 @@
 //! in the order their `go` came. A `go` is handed to its engine only when
 //! it gets its slot, so its time per turn counts from its start, and the
 //! slot is freed at its `bestmove` (or a `stop` while it waits, or the
-//! engine's end). The game's commands come typed ([`Command`]) and go to
-//! the engine's session typed: no line is printed and read again here.
+//! engine's end). The game's commands come typed ([`Command`]), the
+//! handshake's among them (the board's session machine does it), and go
+//! to the engine's session typed: no line is printed and read again here,
+//! and the pool tells a `go`, a `stop` and a `quit` by their types.
 
 use splut_engine::Engine;
 use splut_engine::protocol::{Flow, Output, Session};
 use splut_play::answer::ends_answer;
 use splut_protocol::Command;
-use splut_protocol::command::SetOption;
 use splut_protocol::words::{BestMove, Line};
 use std::collections::VecDeque;
 use std::io::Write;
@@ -123,32 +124,12 @@ impl Bell {
 /// What an engine thread is told.
 #[derive(Debug)]
 enum Msg {
-    /// An order from the game.
-    Order(Order),
+    /// A command from the game.
+    Order(Command),
     /// Its waiting `go` has its slot.
     Granted,
     /// The game let the engine go.
     Hangup,
-}
-
-/// What the game tells its engine: a command, or a line that does not
-/// read as one (the engine's session says why, in its turn).
-#[derive(Debug)]
-enum Order {
-    /// A command.
-    Command(Command),
-    /// A line as it came.
-    Line(String),
-}
-
-impl Order {
-    /// The order a line gives.
-    fn of_line(line: &str) -> Order {
-        match Command::parse(line) {
-            Ok(Some(c)) => Order::Command(c),
-            _ => Order::Line(line.to_string()),
-        }
-    }
 }
 
 /// One engine's place in the pool.
@@ -352,22 +333,13 @@ impl Seat {
         })
     }
 
-    /// Sends one protocol line; an error if the engine has ended.
-    pub fn send(&self, line: &str) -> Result<(), String> {
-        self.order(Order::of_line(line))
-    }
-
     /// Sends one command; an error if the engine has ended.
     pub fn command(&self, command: Command) -> Result<(), String> {
-        self.order(Order::Command(command))
-    }
-
-    fn order(&self, order: Order) -> Result<(), String> {
         if !self.alive() {
             return Err("the engine ended".into());
         }
         self.to_engine
-            .send(Msg::Order(order))
+            .send(Msg::Order(command))
             .map_err(|_| "the engine ended".to_string())
     }
 
@@ -428,7 +400,7 @@ struct Driver {
     place: Arc<Place>,
     pool: Pool,
     waiting: Option<Command>,
-    held_back: VecDeque<Order>,
+    held_back: VecDeque<Command>,
     /// Checks in a row that found the slot held and no search running.
     idle_checks: u32,
 }
@@ -453,15 +425,15 @@ impl Driver {
         }
     }
 
-    /// One order from the game: held back behind a waiting `go`, but a
+    /// One command from the game: held back behind a waiting `go`, but a
     /// `stop` takes the waiting `go` out of the queue and answers for it.
-    fn line(&mut self, order: Order) -> Flow {
+    fn line(&mut self, order: Command) -> Flow {
         if self.waiting.is_none() {
             return self.deliver(order);
         }
         match order {
-            Order::Command(Command::Quit) => return Flow::Quit,
-            Order::Command(Command::Stop) if self.pool.cancel(&self.place) => {
+            Command::Quit => return Flow::Quit,
+            Command::Stop if self.pool.cancel(&self.place) => {
                 // Never started: no turn to give, as a search of a
                 // finished game answers.
                 self.waiting = None;
@@ -474,12 +446,11 @@ impl Driver {
         Flow::Continue
     }
 
-    /// An order for the engine now; a `go` first waits for its slot.
-    fn deliver(&mut self, order: Order) -> Flow {
+    /// A command for the engine now; a `go` first waits for its slot.
+    fn deliver(&mut self, order: Command) -> Flow {
         let go = match order {
-            Order::Line(line) => return self.session.handle(&line),
-            Order::Command(go @ Command::Go(_)) => go,
-            Order::Command(c) => return self.session.command(c),
+            go @ Command::Go(_) => go,
+            c => return self.session.command(c),
         };
         if self.pool.request(&self.place) {
             self.go(go);
@@ -540,38 +511,30 @@ impl Driver {
     }
 }
 
-/// Starts an in-process engine and does the handshake as
-/// [`super::start_engine`] does a process's; returns its lines up to
-/// `ugiok` (its options).
-pub fn start_seat(
-    pool: &Pool,
-    (waited, bell): (&Arc<Waited>, &Arc<Bell>),
-    timeout: Duration,
-) -> Result<(Seat, Vec<String>), String> {
-    let seat = Seat::start(pool, waited, bell)?;
-    seat.command(Command::Ugi)?;
-    let deadline = Instant::now() + timeout;
-    let mut ugi = Vec::new();
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match seat.recv(left.max(Duration::from_millis(1))) {
-            Some(line) if Line::parse(&line) == Ok(Line::UgiOk) => break,
-            Some(line) => ugi.push(line),
-            None if Instant::now() >= deadline || !seat.alive() => {
-                return Err("the in-process engine did not answer 'ugi'".into());
-            }
-            None => {}
-        }
-    }
-    if splut_board::session::levels::has_option(&ugi, "UCI_ShowWinProb") {
-        seat.command(SetOption::new("UCI_ShowWinProb", "true").into())?;
-    }
-    Ok((seat, ugi))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use splut_protocol::command::{Go, PositionCommand};
+    use splut_rules::{Game, Position};
+
+    /// `position spn <the 2-player start>`.
+    fn start() -> Command {
+        PositionCommand::spn(&Game::new(Position::start(2).unwrap()), 0).into()
+    }
+
+    /// `go infinite`.
+    fn infinite() -> Command {
+        Go {
+            infinite: true,
+            ..Go::default()
+        }
+        .into()
+    }
+
+    /// An engine seat in `pool`, its game's waiting counted in `waited`.
+    fn seat(pool: &Pool, waited: &Arc<Waited>) -> Seat {
+        Seat::start(pool, waited, &Arc::default()).unwrap()
+    }
 
     fn place() -> (Arc<Place>, Receiver<Msg>) {
         let (tx, rx) = mpsc::channel();
@@ -686,20 +649,14 @@ mod tests {
     fn in_process_engines_share_the_slots_and_count_from_their_start() {
         let pool = Pool::new(1);
         let waited = Arc::new(Waited::default());
-        let (a, ugi) = start_seat(
-            &pool,
-            (&Arc::new(Waited::default()), &Arc::default()),
-            Duration::from_secs(5),
-        )
-        .unwrap();
-        assert!(ugi.iter().any(|l| l.starts_with("option name Hash")));
-        let (b, _) = start_seat(&pool, (&waited, &Arc::default()), Duration::from_secs(5)).unwrap();
+        let a = seat(&pool, &Arc::default());
+        let b = seat(&pool, &waited);
         let t0 = Instant::now();
-        a.send("position startpos").unwrap();
-        a.send("go movetime 300").unwrap();
+        a.command(start()).unwrap();
+        a.command(Go::movetime(300).into()).unwrap();
         std::thread::sleep(Duration::from_millis(50));
-        b.send("position startpos").unwrap();
-        b.send("go movetime 300").unwrap();
+        b.command(start()).unwrap();
+        b.command(Go::movetime(300).into()).unwrap();
         counts_become(&pool, (1, 1));
         assert!(
             answer(&a, Duration::from_secs(5))
@@ -720,36 +677,35 @@ mod tests {
     #[test]
     fn a_waiting_go_is_answered_at_a_stop_and_dropped_at_a_quit() {
         let pool = Pool::new(1);
-        let w = || Arc::new(Waited::default());
         let t = Duration::from_secs(5);
-        let (a, _) = start_seat(&pool, (&w(), &Arc::default()), t).unwrap();
-        let (b, _) = start_seat(&pool, (&w(), &Arc::default()), t).unwrap();
-        let (c, _) = start_seat(&pool, (&w(), &Arc::default()), t).unwrap();
+        let a = seat(&pool, &Arc::default());
+        let b = seat(&pool, &Arc::default());
+        let c = seat(&pool, &Arc::default());
         // a's search first (the engines' threads take their lines in
         // their own order), then b and c wait.
         for (i, s) in [&a, &b, &c].into_iter().enumerate() {
-            s.send("position startpos").unwrap();
-            s.send("go infinite").unwrap();
+            s.command(start()).unwrap();
+            s.command(infinite()).unwrap();
             if i == 0 {
                 counts_become(&pool, (1, 0));
             }
         }
         counts_become(&pool, (1, 2));
         // Stopped while waiting: answered at once, with no turn.
-        b.send("stop").unwrap();
+        b.command(Command::Stop).unwrap();
         assert_eq!(answer(&b, t), ["bestmove (none)"]);
         assert_eq!(pool.counts(), (1, 1));
         // The next search of b waits behind c.
-        b.send("go infinite").unwrap();
+        b.command(infinite()).unwrap();
         counts_become(&pool, (1, 2));
         // c's game closes while it waits: its place is freed.
         c.quit();
         counts_become(&pool, (1, 1));
         // a's search ends: b's starts.
-        a.send("stop").unwrap();
+        a.command(Command::Stop).unwrap();
         assert!(answer(&a, t).last().unwrap().starts_with("bestmove"));
         counts_become(&pool, (1, 0));
-        b.send("stop").unwrap();
+        b.command(Command::Stop).unwrap();
         let last = answer(&b, t).pop().unwrap();
         assert!(
             last.starts_with("bestmove ") && last != "bestmove (none)",

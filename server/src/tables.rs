@@ -10,16 +10,18 @@
 
 use rand::TryRngCore;
 use rand::rngs::OsRng;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use splut_board::session::{Refusal, SeatConfig};
+use splut_rules::Seat;
 
 /// A table's tokens: the host's, the spectators' and each invited seat's.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Access {
     host: String,
     spectator: String,
-    /// Each invited seat's letter and token.
-    invited: Vec<(char, String)>,
+    /// Each invited seat and its token (`[["y", token], …]` as kept).
+    #[serde(serialize_with = "seats_out", deserialize_with = "seats_in")]
+    invited: Vec<(Seat, String)>,
     /// Seconds an invited person may be away at their turn before the
     /// engine plays for them (none: never).
     #[serde(default)]
@@ -35,13 +37,36 @@ pub struct Access {
     pub created: i64,
 }
 
+/// Invited seats and their tokens as kept: each seat by its letter.
+fn seats_out<S: Serializer>(invited: &[(Seat, String)], s: S) -> Result<S::Ok, S::Error> {
+    let kept: Vec<(char, &str)> = invited
+        .iter()
+        .map(|(seat, t)| (seat.letter(), t.as_str()))
+        .collect();
+    kept.serialize(s)
+}
+
+/// Invited seats and their tokens read back: a letter that is no seat
+/// does not read.
+fn seats_in<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<(Seat, String)>, D::Error> {
+    use serde::de::Error as _;
+    Vec::<(char, String)>::deserialize(d)?
+        .into_iter()
+        .map(|(c, t)| {
+            Seat::from_letter(c)
+                .map(|seat| (seat, t))
+                .ok_or_else(|| D::Error::custom(format!("no seat '{c}'")))
+        })
+        .collect()
+}
+
 /// Who a request comes from, by its token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Who {
     /// The one who made the game (the people at their screen).
     Host,
     /// The person invited to this seat.
-    Seat(char),
+    Seat(Seat),
     /// Someone watching.
     Spectator,
 }
@@ -90,7 +115,7 @@ impl Access {
 
     /// The token of invited seat `seat` (the lobby gives it to whoever
     /// takes the seat).
-    pub fn seat_token(&self, seat: char) -> Option<&str> {
+    pub fn seat_token(&self, seat: Seat) -> Option<&str> {
         self.invited
             .iter()
             .find(|(s, _)| *s == seat)
@@ -112,7 +137,7 @@ impl Access {
 impl Who {
     /// Whether this one plays `seat` (a person's seat at the host's
     /// screen is the host's; an invited one its guest's).
-    pub fn plays(self, seat: char, seats: &[SeatConfig]) -> bool {
+    pub fn plays(self, seat: Seat, seats: &[SeatConfig]) -> bool {
         let Some(s) = seats.iter().find(|s| s.seat == seat) else {
             return false;
         };
@@ -165,7 +190,7 @@ pub(crate) mod tests {
     /// A seat of the engine (`auto`) or a person, invited or not.
     pub(crate) fn seat(seat: char, engine: bool, invited: bool) -> SeatConfig {
         SeatConfig {
-            seat,
+            seat: Seat::from_letter(seat).unwrap(),
             engine,
             algorithm: "auto".into(),
             movetime: 100,
@@ -196,7 +221,7 @@ pub(crate) mod tests {
         assert!(host.bytes().all(|b| b.is_ascii_hexdigit()));
         assert_ne!(host, guest);
         assert_eq!(a.who(Some(host)), Some(Who::Host));
-        assert_eq!(a.who(Some(guest)), Some(Who::Seat('y')));
+        assert_eq!(a.who(Some(guest)), Some(Who::Seat(Seat::Yellow)));
         assert_eq!(a.who(Some(watcher)), Some(Who::Spectator));
         assert_eq!(a.who(None), None);
         assert_eq!(a.who(Some("")), None);
@@ -204,23 +229,29 @@ pub(crate) mod tests {
         assert!(matches!(a.check(Some("x")), Err(Refusal::Forbidden(_))));
         // The host plays the person at its screen, not the guest's seat
         // nor the engine's; the guest its own seat only.
-        assert!(Who::Host.plays('r', &seats));
-        assert!(!Who::Host.plays('y', &seats));
-        assert!(!Who::Host.plays('g', &seats));
-        assert!(Who::Seat('y').plays('y', &seats));
-        assert!(!Who::Seat('y').plays('r', &seats));
-        assert!(!Who::Spectator.plays('r', &seats));
-        assert!(!Who::Host.plays('b', &seats));
+        assert!(Who::Host.plays(Seat::Red, &seats));
+        assert!(!Who::Host.plays(Seat::Yellow, &seats));
+        assert!(!Who::Host.plays(Seat::Green, &seats));
+        assert!(Who::Seat(Seat::Yellow).plays(Seat::Yellow, &seats));
+        assert!(!Who::Seat(Seat::Yellow).plays(Seat::Red, &seats));
+        assert!(!Who::Spectator.plays(Seat::Red, &seats));
+        assert!(!Who::Host.plays(Seat::Blue, &seats));
         assert!(Who::Host.host_only("x").is_ok());
-        assert!(Who::Seat('y').host_only("x").is_err());
-        // Kept and read back as they were.
+        assert!(Who::Seat(Seat::Yellow).host_only("x").is_err());
+        // Kept and read back as they were, each seat by its letter.
         let text = serde_json::to_string(&a).unwrap();
+        assert!(
+            text.contains(&format!(r#""invited":[["y","{guest}"]]"#)),
+            "{text}"
+        );
+        let bad = text.replace(r#"[["y","#, r#"[["x","#);
+        assert!(serde_json::from_str::<Access>(&bad).is_err(), "{bad}");
         let mut back = serde_json::from_str::<Access>(&text).unwrap();
         assert_eq!(back.created, 0, "the time is the row's, not kept here");
         back.created = a.created;
         assert_eq!(back, a);
-        assert_eq!(a.seat_token('y'), Some(guest));
-        assert_eq!(a.seat_token('r'), None);
+        assert_eq!(a.seat_token(Seat::Yellow), Some(guest));
+        assert_eq!(a.seat_token(Seat::Red), None);
     }
 
     #[test]

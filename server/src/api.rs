@@ -2,9 +2,9 @@
 //! Nothing here trusts the page: every field is checked, and a refused
 //! request changes nothing.
 
-use super::session::Session;
+use super::game::Session;
 use super::store::{NewGame, Status, Store, StoredGame, unix_now};
-use super::table::{Access, Who};
+use super::tables::{Access, Who};
 use splut_board::session::Refusal;
 use splut_board::session::analysis::{Analysis, Kind};
 use splut_board::session::config::Config;
@@ -14,7 +14,7 @@ use splut_board::session::requests::{self, MOVETIME, PaceIn, StepIn};
 use splut_board::session::view::Positions;
 use splut_play::answer::option_choices;
 use splut_play::client::Client;
-use splut_rules::Position;
+use splut_rules::{Position, Seat};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -114,11 +114,11 @@ impl From<Refusal> for Reply {
 /// Every game, the engine command and what the engine offers.
 pub struct Games {
     sessions: Mutex<HashMap<u64, Arc<Session>>>,
-    /// Each game's table: who may do what ([`super::table`]).
+    /// Each game's table: who may do what ([`super::tables`]).
     tables: Mutex<HashMap<u64, Access>>,
     /// When each invited seat's person was last seen, and their requests
     /// under way (a long-poll is someone there).
-    presence: Mutex<HashMap<(u64, char), Presence>>,
+    presence: Mutex<HashMap<(u64, Seat), Presence>>,
     /// Held while a game is made, so the cap on games holds under
     /// concurrent requests.
     creating: Mutex<()>,
@@ -165,18 +165,14 @@ impl Games {
         store: Arc<dyn Store>,
     ) -> Games {
         let live = Arc::new(AtomicUsize::new(0));
-        let (algorithms, levels, engine_error) =
-            match engines.start(&live, (&Default::default(), &Default::default())) {
-                Ok((e, ugi)) => {
-                    e.quit(super::QUIT_GRACE);
-                    (
-                        option_choices(&ugi, "Algorithm"),
-                        Levels::from_ugi(&ugi),
-                        None,
-                    )
-                }
-                Err(e) => (Vec::new(), Levels::default(), Some(e)),
-            };
+        let (algorithms, levels, engine_error) = match crate::engines::probe(&engines, &live) {
+            Ok(ugi) => (
+                option_choices(&ugi, "Algorithm"),
+                Levels::from_ugi(&ugi),
+                None,
+            ),
+            Err(e) => (Vec::new(), Levels::default(), Some(e)),
+        };
         Games {
             sessions: Mutex::new(HashMap::new()),
             tables: Mutex::new(HashMap::new()),
@@ -249,7 +245,7 @@ impl Games {
         Ok((s, who, seen))
     }
 
-    fn presence(&self) -> std::sync::MutexGuard<'_, HashMap<(u64, char), Presence>> {
+    fn presence(&self) -> std::sync::MutexGuard<'_, HashMap<(u64, Seat), Presence>> {
         self.presence.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -591,10 +587,10 @@ impl Presence {
 }
 
 /// An invited person's request under way: seen until it ends.
-struct Seen<'a>(Option<(&'a Games, (u64, char))>);
+struct Seen<'a>(Option<(&'a Games, (u64, Seat))>);
 
 impl<'a> Seen<'a> {
-    fn begin(games: &'a Games, key: (u64, char)) -> Seen<'a> {
+    fn begin(games: &'a Games, key: (u64, Seat)) -> Seen<'a> {
         games
             .presence()
             .entry(key)
@@ -679,9 +675,9 @@ fn threats(query: &str) -> Result<Reply, Refusal> {
     }
     let pos =
         Position::from_spn(spn.trim()).map_err(|e| Refusal::BadInput(format!("bad SPN: {e}")))?;
-    let seat = super::threats::seat_named(query_value(query, "seat")?.as_deref(), &pos)
+    let seat = splut_board::threats::seat_named(query_value(query, "seat")?.as_deref(), &pos)
         .map_err(Refusal::BadInput)?;
-    let t = super::threats::threats(&pos, seat).map_err(Refusal::BadInput)?;
+    let t = splut_board::threats::threats(&pos, seat).map_err(Refusal::BadInput)?;
     Ok(Reply::json(
         200,
         serde_json::to_value(t).unwrap_or_default(),
@@ -689,16 +685,17 @@ fn threats(query: &str) -> Result<Reply, Refusal> {
 }
 
 impl Games {
-    /// An engine of its own for a hint or a review, while fewer than
-    /// [`MAX_ANALYSES`] run; the slot is freed when dropped.
+    /// An engine of its own for a hint or a review, spawned (the analysis
+    /// does its handshake), while fewer than [`MAX_ANALYSES`] run; the
+    /// slot is freed when dropped.
     fn analyst(&self) -> Result<(Client, AnalysisSlot<'_>), Refusal> {
         if self.analyses.fetch_add(1, Ordering::SeqCst) >= MAX_ANALYSES {
             self.analyses.fetch_sub(1, Ordering::SeqCst);
             return Err(Refusal::Busy);
         }
         let slot = AnalysisSlot(&self.analyses);
-        let (engine, _) =
-            super::start_engine(&self.command, &self.live).map_err(Refusal::EngineFailed)?;
+        let engine = crate::engines::spawn_engine(&self.command, &self.live)
+            .map_err(Refusal::EngineFailed)?;
         Ok((engine, slot))
     }
 
@@ -708,7 +705,8 @@ impl Games {
     /// turn): the board's [`Analysis`] run against an engine of its own.
     fn analyse(&self, s: &Session, kind: Kind, body: &str) -> Result<serde_json::Value, Refusal> {
         let (_, game) = s.game();
-        let mut analysis = Analysis::new(kind, &game, body, false)?;
+        // A fresh analyst each time: the analysis does its handshake.
+        let mut analysis = Analysis::new(kind, &game, body, true)?;
         if !analysis.done() {
             let (mut engine, _slot) = self.analyst()?;
             super::analyst::run(&mut engine, &mut analysis);

@@ -22,7 +22,7 @@ pub struct NewGame {
     pub pace: String,
     /// When it was made, in seconds since the Unix epoch.
     pub created: i64,
-    /// Its table's tokens as JSON (`super::table::Access`; empty for a
+    /// Its table's tokens as JSON (`crate::tables::Access`; empty for a
     /// game kept before tables).
     pub access: String,
 }
