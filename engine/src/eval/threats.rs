@@ -1020,6 +1020,86 @@ mod tests {
             })
     }
 
+    /// Positions of random games with 2, 3 and 4 players.
+    fn random_positions(seed: u64, games: usize) -> Vec<Position> {
+        use rand::rngs::SmallRng;
+        use rand::{Rng, SeedableRng};
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut all = Vec::new();
+        for game in 0..games {
+            let mut p = Position::start(2 + game % 3).unwrap();
+            while !p.is_game_over() && p.turn() < 60 {
+                all.push(p);
+                let steps = p.legal_step_vec();
+                p = p.after(steps[rng.random_range(0..steps.len())]);
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn lines_without_a_branch_are_the_lines_walked() {
+        let mut lined_up = 0;
+        for p in random_positions(11, 60) {
+            for victim in Seat::ALL {
+                let sorcerer = p.seat_bb(victim) & p.kind_bb(Kind::Sorcerer);
+                let target = Target::new(&p, victim);
+                let walked = lines_of_fire_by_walking(&p, Bitboard::EMPTY, sorcerer);
+                assert_eq!(target.fire.rocks, walked.rocks, "{}", p.to_spn());
+                assert_eq!(target.fire.open, walked.open, "{}", p.to_spn());
+                let near = sorcerer.lowest().map_or(Bitboard::EMPTY, lines_through);
+                assert_eq!(target.near, near);
+                lined_up += walked.rocks.count();
+                for attacker in Seat::ALL {
+                    let troll = p.seat_bb(attacker) & p.kind_bb(Kind::Troll);
+                    let fast = lines_of_fire(&p, troll, sorcerer);
+                    let walked = lines_of_fire_by_walking(&p, troll, sorcerer);
+                    assert_eq!((fast.rocks, fast.open), (walked.rocks, walked.open));
+                }
+            }
+        }
+        assert!(lined_up > 1000, "{lined_up}");
+    }
+
+    /// [`Throws`]' sets, to compare two of them.
+    fn sets(t: &Throws) -> [Bitboard; 7] {
+        [
+            t.troll, t.next_to, t.landings, t.aim, t.reach, t.free, t.rocks,
+        ]
+    }
+
+    #[test]
+    fn reaches_walk_as_each_term_did() {
+        let mut pulls = 0;
+        for p in random_positions(12, 60) {
+            let reaches = Reaches::new(&p);
+            let next_to_rocks = p.rocks().neighbours();
+            for seat in Seat::ALL {
+                assert_eq!(
+                    reaches.steps_to(seat, next_to_rocks, 5),
+                    troll_steps_to_rock(&p, seat, 5)
+                );
+                for steps in 0..=MAX_THREAT_STEPS {
+                    for pull in [false, true] {
+                        let fast = reaches.throws(&p, seat, steps, pull);
+                        let slow = Throws::new(&p, seat, steps, pull);
+                        assert_eq!(sets(&fast), sets(&slow), "{} {steps}", p.to_spn());
+                        pulls += usize::from(fast.landings.any());
+                        for extra in 0..=4 {
+                            assert_eq!(
+                                sets(&reaches.farther_throws(&p, seat, steps, extra)),
+                                sets(&slow.farther(extra)),
+                                "{} {steps} {extra}",
+                                p.to_spn()
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(pulls > 100, "{pulls}");
+    }
+
     #[test]
     fn throw_threats_in_random_games_are_real_and_the_trolls_own_are_all_found() {
         use rand::rngs::SmallRng;
