@@ -68,10 +68,9 @@ fn lines_of_fire(
 /// this side of it.
 #[inline]
 fn lines_from(pos: &Position, attacker_troll: Bitboard, s: Square) -> (Bitboard, LinesOfFire) {
-    let stoppers = (pos.rocks()
-        | pos.kind_bb(Kind::Sorcerer)
-        | (pos.kind_bb(Kind::Troll) & !attacker_troll))
-        .0;
+    let stoppers =
+        (pos.rocks() | pos.kind_bb(Kind::Sorcerer) | (pos.kind_bb(Kind::Troll) & !attacker_troll))
+            .0;
     let (mut near, mut first, mut open) = (0u64, 0u64, 0u64);
     for d in [Direction::North, Direction::East] {
         let ray = s.ray(d).0;
