@@ -21,7 +21,7 @@ pub use params::{
 };
 
 use splut_rules::{Bitboard, Direction, Kind, Levitation, Position, Seat};
-use threats::{Reaches, Target, levitation_landings, levitation_steps_to_kill_onto};
+use threats::{Reaches, Target, Throws, levitation_landings, levitation_steps_to_kill_onto};
 
 /// Which evaluation a search uses: the hand-written terms under `params`,
 /// or the network `net` (the weights still give what `from_root` adds
@@ -290,6 +290,17 @@ pub fn seat_scores(pos: &Position, p: &EvalParams) -> [i32; 4] {
         } else {
             Bitboard::EMPTY
         };
+        // Most attackers reach no other seat's lines at all: one mask for
+        // every victim spares the loop over them (a victim whose lines
+        // miss all of it is neither threatened nor in danger).
+        let reached = throws.aim() | landings | far.as_ref().map_or(Bitboard::EMPTY, Throws::aim);
+        let others = order
+            .iter()
+            .filter(|&&v| v != attacker)
+            .fold(Bitboard::EMPTY, |a, v| a | targets[v.index()].near);
+        if (reached & others).is_empty() {
+            continue;
+        }
         for (iv, &victim) in order.iter().enumerate() {
             if iv == ia {
                 continue;

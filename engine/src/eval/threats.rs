@@ -381,6 +381,14 @@ impl Throws {
         throws
     }
 
+    /// The squares a victim's lines must cross to be hit
+    /// ([`Throws::hits_target`] is false for a target whose
+    /// [`Target::near`] misses them all).
+    #[inline]
+    pub fn aim(&self) -> Bitboard {
+        self.aim
+    }
+
     /// Whether one of these throws hits the sorcerer of `target`.
     #[inline]
     pub fn hits_target(&self, pos: &Position, target: &Target) -> bool {
