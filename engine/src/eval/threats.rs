@@ -212,20 +212,24 @@ impl Reaches {
         }
     }
 
-    /// The fewest steps (0..=`max`, `max` at most [`REACH_STEPS`]) after
-    /// which `seat`'s troll stands on one of `squares`; `None` beyond or
-    /// without a troll.
+    /// The fewest steps (0..=`max`) after which `seat`'s troll stands on
+    /// one of `squares`; `None` beyond or without a troll.
     #[inline]
     pub fn steps_to(&self, seat: Seat, squares: Bitboard, max: u8) -> Option<u8> {
         let i = seat.index();
         if self.troll[i] == 0 {
             return None;
         }
-        let max = usize::from(max).min(REACH_STEPS);
-        self.within[..=max]
+        let known = usize::from(max).min(REACH_STEPS);
+        let found = self.within[..=known]
             .iter()
             .position(|r| r[i] & squares.0 != 0)
-            .map(|k| k as u8)
+            .map(|k| k as u8);
+        // Beyond the steps worked out (never in the evaluation), walk on.
+        if found.is_some() || max as usize <= REACH_STEPS {
+            return found;
+        }
+        (REACH_STEPS as u8 + 1..=max).find(|&k| (self.within(seat, k) & squares).any())
     }
 
     /// `seat`'s throws within `max_steps` steps (`Throws::new(pos, seat,
@@ -1077,15 +1081,24 @@ mod tests {
 
     #[test]
     fn reaches_walk_as_each_term_did() {
-        let mut pulls = 0;
+        let (mut pulls, mut far_walks) = (0, 0);
         for p in random_positions(12, 60) {
             let reaches = Reaches::new(&p);
             let next_to_rocks = p.rocks().neighbours();
             for seat in Seat::ALL {
-                assert_eq!(
-                    reaches.steps_to(seat, next_to_rocks, 5),
-                    troll_steps_to_rock(&p, seat, 5)
-                );
+                for max in [0, 3, 5, 8] {
+                    assert_eq!(
+                        reaches.steps_to(seat, next_to_rocks, max),
+                        troll_steps_to_rock(&p, seat, max)
+                    );
+                }
+                // A far square, to reach beyond the steps worked out.
+                let corner = Square::all().last().unwrap().bb();
+                let troll = p.seat_bb(seat) & p.kind_bb(Kind::Troll);
+                let walked = (0..=12).find(|&k| (walk(troll, p.empty() | troll, k) & corner).any());
+                let k = reaches.steps_to(seat, corner, 12);
+                assert_eq!(k, walked.filter(|_| troll.any()));
+                far_walks += usize::from(k.is_some_and(|k| k as usize > REACH_STEPS));
                 for steps in 0..=MAX_THREAT_STEPS {
                     for pull in [false, true] {
                         let fast = reaches.throws(&p, seat, steps, pull);
@@ -1104,7 +1117,7 @@ mod tests {
                 }
             }
         }
-        assert!(pulls > 100, "{pulls}");
+        assert!(pulls > 100 && far_walks > 100, "{pulls} {far_walks}");
     }
 
     #[test]
