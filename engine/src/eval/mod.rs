@@ -20,10 +20,8 @@ pub use params::{
     MAX_WEIGHT, ParamsError, SetFlatError,
 };
 
-use splut_rules::{Bitboard, Kind, Levitation, Position, Seat};
-use threats::{
-    Target, Throws, levitation_landings, levitation_steps_to_kill_onto, troll_steps_to_rock,
-};
+use splut_rules::{Bitboard, Direction, Kind, Levitation, Position, Seat};
+use threats::{Reaches, Target, Throws, levitation_landings, levitation_steps_to_kill_onto};
 
 /// Which evaluation a search uses: the hand-written terms under `params`,
 /// or the network `net` (the weights still give what `from_root` adds
@@ -200,8 +198,15 @@ pub const DANGER_EXTRA_STEPS: u8 = 3;
 const TROLL_NEAR_ROCK_MAX: u8 = 5;
 
 /// Positional terms of one seat still in the game, whose sorcerer is
-/// `target`.
-fn positional(pos: &Position, seat: Seat, target: &Target, p: &EvalParams) -> i32 {
+/// `target` and whose troll's reach is `reach`.
+#[inline]
+fn positional(
+    pos: &Position,
+    seat: Seat,
+    target: &Target,
+    reaches: &Reaches,
+    p: &EvalParams,
+) -> i32 {
     let mine = pos.seat_bb(seat);
     let empty = pos.empty();
     let mut score = 0;
@@ -211,13 +216,17 @@ fn positional(pos: &Position, seat: Seat, target: &Target, p: &EvalParams) -> i3
     let sorcerer = mine & pos.kind_bb(Kind::Sorcerer);
     score -= p.exposed_line * target.exposed_lines() as i32;
     score += p.sorcerer_freedom * (sorcerer.neighbours() & empty).count() as i32;
-    if let Some(d) = troll_steps_to_rock(pos, seat, TROLL_NEAR_ROCK_MAX) {
+    // The troll's steps to stand next to a rock (`troll_steps_to_rock`).
+    if let Some(d) = reaches.steps_to(seat, pos.rocks().neighbours(), TROLL_NEAR_ROCK_MAX) {
         score += p.troll_near_rock[d as usize];
     }
-    let mut free = 0;
-    for sq in mine {
-        free += (sq.adjacent() & empty).count();
-    }
+    // The empty squares next to each piece, counted a direction at a time
+    // (a piece's neighbour that way is empty) rather than a piece at a
+    // time: the same sum, no loop.
+    let free: u32 = Direction::ALL
+        .map(|d| (mine.shift(d) & empty).count())
+        .iter()
+        .sum();
     score + p.mobility * free as i32
 }
 
@@ -245,8 +254,10 @@ pub fn seat_scores(pos: &Position, p: &EvalParams) -> [i32; 4] {
         Target::new(pos, Seat::Green),
         Target::new(pos, Seat::Blue),
     ];
+    // Each troll's walks, shared by its terms.
+    let reaches = Reaches::new(pos);
     for &s in order {
-        score[s.index()] = positional(pos, s, &targets[s.index()], p);
+        score[s.index()] = positional(pos, s, &targets[s.index()], &reaches, p);
     }
     let positional_score = score;
     // The charge of a threat: a weight, scaled when the kill needs a
@@ -259,8 +270,9 @@ pub fn seat_scores(pos: &Position, p: &EvalParams) -> [i32; 4] {
     for (ia, &attacker) in order.iter().enumerate() {
         let steps = if ia == 0 { pos.steps_left() } else { 3 };
         let floatable = floatable_rocks(pos, ia);
-        let throws = Throws::new(pos, attacker, steps, true);
-        let far = (p.danger != 0).then(|| throws.farther(DANGER_EXTRA_STEPS));
+        let throws = reaches.throws(pos, attacker, steps, true);
+        let far = (p.danger != 0)
+            .then(|| reaches.farther_throws(pos, attacker, steps, DANGER_EXTRA_STEPS));
         // Most attackers float no rock anywhere useful: one cheap superset
         // per attacker spares the exact search per victim. Only the victims
         // in `levitation_victims` are aimed at (all by default; a strength
@@ -278,6 +290,17 @@ pub fn seat_scores(pos: &Position, p: &EvalParams) -> [i32; 4] {
         } else {
             Bitboard::EMPTY
         };
+        // Most attackers reach no other seat's lines at all: one mask for
+        // every victim spares the loop over them (a victim whose lines
+        // miss all of it is neither threatened nor in danger).
+        let reached = throws.aim() | landings | far.as_ref().map_or(Bitboard::EMPTY, Throws::aim);
+        let others = order
+            .iter()
+            .filter(|&&v| v != attacker)
+            .fold(Bitboard::EMPTY, |a, v| a | targets[v.index()].near);
+        if (reached & others).is_empty() {
+            continue;
+        }
         for (iv, &victim) in order.iter().enumerate() {
             if iv == ia {
                 continue;

@@ -51,6 +51,67 @@ fn lines_of_fire(
     attacker_troll: Bitboard,
     victim_sorcerer: Bitboard,
 ) -> LinesOfFire {
+    match victim_sorcerer.lowest() {
+        Some(s) => lines_from(pos, attacker_troll, s).1,
+        None => LinesOfFire {
+            rocks: Bitboard::EMPTY,
+            open: Bitboard::EMPTY,
+        },
+    }
+}
+
+/// The squares on a line with `s` ([`lines_through`]) and the
+/// [`LinesOfFire`] onto a sorcerer on `s` for `attacker_troll`. Without a
+/// branch: along the rays going up the square indices (north, east) the
+/// first stopper is the lowest bit of the ray's stoppers, going down
+/// (south, west) the highest, and the open squares are those of the ray on
+/// this side of it.
+#[inline]
+fn lines_from(pos: &Position, attacker_troll: Bitboard, s: Square) -> (Bitboard, LinesOfFire) {
+    let stoppers =
+        (pos.rocks() | pos.kind_bb(Kind::Sorcerer) | (pos.kind_bb(Kind::Troll) & !attacker_troll))
+            .0;
+    let (mut near, mut first, mut open) = (0u64, 0u64, 0u64);
+    for d in [Direction::North, Direction::East] {
+        let ray = s.ray(d).0;
+        let x = ray & stoppers;
+        // The lowest stopper; 0 when there is none, and then all of the
+        // ray is open (0 − 1 is every bit).
+        let low = x & x.wrapping_neg();
+        near |= ray;
+        first |= low;
+        open |= ray & low.wrapping_sub(1);
+    }
+    for d in [Direction::South, Direction::West] {
+        let ray = s.ray(d).0;
+        let x = ray & stoppers;
+        // Every bit up to the highest stopper's, none without a stopper.
+        let upto = if x == 0 {
+            0
+        } else {
+            u64::MAX >> x.leading_zeros()
+        };
+        near |= ray;
+        first |= upto & !(upto >> 1);
+        open |= ray & !upto;
+    }
+    (
+        Bitboard(near),
+        LinesOfFire {
+            rocks: Bitboard(first) & pos.rocks(),
+            open: Bitboard(open),
+        },
+    )
+}
+
+/// [`lines_of_fire`] as first written, one direction at a time: the test
+/// of the branch-free [`lines_from`].
+#[cfg(test)]
+fn lines_of_fire_by_walking(
+    pos: &Position,
+    attacker_troll: Bitboard,
+    victim_sorcerer: Bitboard,
+) -> LinesOfFire {
     let mut lines = LinesOfFire {
         rocks: Bitboard::EMPTY,
         open: Bitboard::EMPTY,
@@ -76,6 +137,145 @@ fn lines_of_fire(
 /// Most steps a threat looks at (a turn has 3).
 const MAX_THREAT_STEPS: u8 = 8;
 
+/// Most steps [`Reaches`] works out ahead: a throw with a turn's 3 steps
+/// ([`Throws`]) and [`crate::eval::DANGER_EXTRA_STEPS`] more, and the
+/// evaluation's farthest troll-to-rock distance.
+pub const REACH_STEPS: usize = 5;
+
+/// Where each seat's troll can stand after at most 0, 1, … plain steps
+/// over empty squares, the rest of the board standing still: worked out
+/// once for the evaluation's terms that walk the trolls (their throws a
+/// turn ahead and farther, their ways to a rock), instead of once for each,
+/// and for the four seats side by side (the same operations on four
+/// numbers, which the compiler does two or four at a time in vector
+/// registers).
+pub struct Reaches {
+    /// Each seat's troll (0 without one).
+    troll: [u64; 4],
+    /// The squares each troll may walk over (empty ones and its own).
+    free: [u64; 4],
+    /// `within[k][seat]`: where the seat's troll stands after at most `k`
+    /// steps.
+    within: [[u64; 4]; REACH_STEPS + 1],
+}
+
+/// Every square moved one step north, east, south and west, each as a
+/// shift of the square index and a mask of the squares it lands on
+/// ([`Bitboard::shift`]: a step that would leave the board lands on no
+/// square of its mask); `[ALL shifted north, east, south, west]`.
+#[inline]
+fn neighbour_masks() -> [u64; 4] {
+    Direction::ALL.map(|d| Bitboard::ALL.shift(d).0)
+}
+
+/// [`Bitboard::neighbours`] as shifts and masks ([`neighbour_masks`]).
+#[inline(always)]
+fn neighbours_of(x: u64, [n, e, s, w]: [u64; 4]) -> u64 {
+    (x << 4 & n) | (x << 5 & e) | (x >> 4 & s) | (x >> 5 & w)
+}
+
+impl Reaches {
+    /// Every seat's troll's reach (empty everywhere for a seat without a
+    /// troll).
+    #[inline]
+    pub fn new(pos: &Position) -> Reaches {
+        let trolls = pos.kind_bb(Kind::Troll);
+        let empty = pos.empty().0;
+        let troll = Seat::ALL.map(|s| (pos.seat_bb(s) & trolls).0);
+        let free = troll.map(|t| empty | t);
+        let masks = neighbour_masks();
+        let mut within = [troll; REACH_STEPS + 1];
+        let mut reach = troll;
+        for w in within.iter_mut().skip(1) {
+            for i in 0..4 {
+                reach[i] |= neighbours_of(reach[i], masks) & free[i];
+            }
+            *w = reach;
+        }
+        Reaches {
+            troll,
+            free,
+            within,
+        }
+    }
+
+    /// Where `seat`'s troll stands after at most `k` steps.
+    #[inline]
+    pub fn within(&self, seat: Seat, k: u8) -> Bitboard {
+        match self.within.get(usize::from(k)) {
+            Some(r) => Bitboard(r[seat.index()]),
+            None => walk(
+                Bitboard(self.within[REACH_STEPS][seat.index()]),
+                Bitboard(self.free[seat.index()]),
+                k - REACH_STEPS as u8,
+            ),
+        }
+    }
+
+    /// The fewest steps (0..=`max`) after which `seat`'s troll stands on
+    /// one of `squares`; `None` beyond or without a troll.
+    #[inline]
+    pub fn steps_to(&self, seat: Seat, squares: Bitboard, max: u8) -> Option<u8> {
+        let i = seat.index();
+        if self.troll[i] == 0 {
+            return None;
+        }
+        let known = usize::from(max).min(REACH_STEPS);
+        let found = self.within[..=known]
+            .iter()
+            .position(|r| r[i] & squares.0 != 0)
+            .map(|k| k as u8);
+        // Beyond the steps worked out (never in the evaluation), walk on.
+        if found.is_some() || max as usize <= REACH_STEPS {
+            return found;
+        }
+        (REACH_STEPS as u8 + 1..=max).find(|&k| (self.within(seat, k) & squares).any())
+    }
+
+    /// `seat`'s throws within `max_steps` steps (`Throws::new(pos, seat,
+    /// max_steps, pulls)`).
+    #[inline]
+    pub fn throws(&self, pos: &Position, seat: Seat, max_steps: u8, pulls: bool) -> Throws {
+        let (troll, free) = self.troll_and_free(seat);
+        if troll.is_empty() || max_steps == 0 {
+            return Throws::none(pos, troll, free);
+        }
+        let last = max_steps.min(MAX_THREAT_STEPS) - 1;
+        Throws::with_reach(
+            pos,
+            troll,
+            free,
+            [
+                self.within(seat, last),
+                self.within(seat, last.saturating_sub(1)),
+                self.within(seat, last.saturating_sub(2)),
+            ],
+            last,
+            pulls,
+        )
+    }
+
+    /// `self.throws(pos, seat, max_steps, _).farther(extra)`
+    /// ([`Throws::farther`]) from the walks done.
+    #[inline]
+    pub fn farther_throws(&self, pos: &Position, seat: Seat, max_steps: u8, extra: u8) -> Throws {
+        let (troll, free) = self.troll_and_free(seat);
+        if troll.is_empty() || max_steps == 0 {
+            return Throws::none(pos, troll, free);
+        }
+        let last = max_steps.min(MAX_THREAT_STEPS) - 1;
+        Throws::plain(pos, troll, free, self.within(seat, last + extra))
+    }
+
+    #[inline]
+    fn troll_and_free(&self, seat: Seat) -> (Bitboard, Bitboard) {
+        (
+            Bitboard(self.troll[seat.index()]),
+            Bitboard(self.free[seat.index()]),
+        )
+    }
+}
+
 /// Where one seat's troll can throw from within a number of steps, for
 /// any victim: [`Throws::hits_target`] then only asks the victim's lines of fire.
 /// The rest of the board is assumed to stay still.
@@ -88,10 +288,15 @@ pub struct Throws {
     /// straight ahead, the rock dragged onto the square the troll leaves)
     /// with a step to spare: on a line of fire, it is thrown back along it.
     landings: Bitboard,
+    /// The rocks of `next_to` and the `landings`: a victim whose lines
+    /// miss them all is not hit.
+    aim: Bitboard,
     /// Where the troll can stand with a step to spare.
     reach: Bitboard,
     /// The squares the troll may walk over (empty ones and its own).
     free: Bitboard,
+    /// The board's rocks.
+    rocks: Bitboard,
 }
 
 impl Throws {
@@ -100,15 +305,8 @@ impl Throws {
     pub fn new(pos: &Position, attacker: Seat, max_steps: u8, pulls: bool) -> Throws {
         let troll = pos.seat_bb(attacker) & pos.kind_bb(Kind::Troll);
         let free = pos.empty() | troll;
-        let mut throws = Throws {
-            troll,
-            next_to: Bitboard::EMPTY,
-            landings: Bitboard::EMPTY,
-            reach: Bitboard::EMPTY,
-            free,
-        };
         if troll.is_empty() || max_steps == 0 {
-            return throws;
+            return Throws::none(pos, troll, free);
         }
         let last = max_steps.min(MAX_THREAT_STEPS) - 1;
         // Where the troll stands after at most `last`, `last` − 1 and
@@ -120,8 +318,50 @@ impl Throws {
             spare1 = reach;
             reach = walk(reach, free, 1);
         }
-        throws.next_to = reach.neighbours();
-        throws.reach = reach;
+        Throws::with_reach(pos, troll, free, [reach, spare1, spare2], last, pulls)
+    }
+
+    /// No throws (no troll, or no step).
+    #[inline]
+    fn none(pos: &Position, troll: Bitboard, free: Bitboard) -> Throws {
+        Throws {
+            troll,
+            next_to: Bitboard::EMPTY,
+            landings: Bitboard::EMPTY,
+            aim: Bitboard::EMPTY,
+            reach: Bitboard::EMPTY,
+            free,
+            rocks: pos.rocks(),
+        }
+    }
+
+    /// The plain throws from anywhere in `reach`.
+    #[inline]
+    fn plain(pos: &Position, troll: Bitboard, free: Bitboard, reach: Bitboard) -> Throws {
+        let next_to = reach.neighbours();
+        Throws {
+            troll,
+            next_to,
+            landings: Bitboard::EMPTY,
+            aim: next_to & pos.rocks(),
+            reach,
+            free,
+            rocks: pos.rocks(),
+        }
+    }
+
+    /// The throws of a troll that stands in `reach` after `last` steps, in
+    /// `spare1` and `spare2` after one and two fewer (`last` ≥ 1, 2).
+    #[inline(always)]
+    fn with_reach(
+        pos: &Position,
+        troll: Bitboard,
+        free: Bitboard,
+        [reach, spare1, spare2]: [Bitboard; 3],
+        last: u8,
+        pulls: bool,
+    ) -> Throws {
+        let mut throws = Throws::plain(pos, troll, free, reach);
         // A pull starts next to a rock: most trolls stand near none.
         let rocks = pos.rocks();
         if !pulls || last == 0 || (spare1 & rocks.neighbours()).is_empty() {
@@ -141,7 +381,16 @@ impl Throws {
                 throws.landings |= (way2 & spare2).shift(d);
             }
         }
+        throws.aim |= throws.landings;
         throws
+    }
+
+    /// The squares a victim's lines must cross to be hit
+    /// ([`Throws::hits_target`] is false for a target whose
+    /// [`Target::near`] misses them all).
+    #[inline]
+    pub fn aim(&self) -> Bitboard {
+        self.aim
     }
 
     /// Whether one of these throws hits the sorcerer of `target`.
@@ -149,7 +398,7 @@ impl Throws {
     pub fn hits_target(&self, pos: &Position, target: &Target) -> bool {
         // Most throws are nowhere near the victim's lines: a mask spares
         // the walk along them.
-        if ((self.next_to & pos.rocks() | self.landings) & target.near).is_empty() {
+        if (self.aim & target.near).is_empty() {
             return false;
         }
         // The target's lines stop at every troll; they differ from this
@@ -169,12 +418,15 @@ impl Throws {
     /// board standing still.
     pub fn farther(&self, extra: u8) -> Throws {
         let reach = walk(self.reach, self.free, extra);
+        let next_to = reach.neighbours();
         Throws {
             troll: self.troll,
-            next_to: reach.neighbours(),
+            next_to,
             landings: Bitboard::EMPTY,
+            aim: next_to & self.rocks,
             reach,
             free: self.free,
+            rocks: self.rocks,
         }
     }
 }
@@ -195,10 +447,20 @@ impl Target {
     #[inline]
     pub fn new(pos: &Position, victim: Seat) -> Target {
         let sorcerer = pos.seat_bb(victim) & pos.kind_bb(Kind::Sorcerer);
+        let (near, fire) = match sorcerer.lowest() {
+            Some(s) => lines_from(pos, Bitboard::EMPTY, s),
+            None => (
+                Bitboard::EMPTY,
+                LinesOfFire {
+                    rocks: Bitboard::EMPTY,
+                    open: Bitboard::EMPTY,
+                },
+            ),
+        };
         Target {
             sorcerer,
-            near: sorcerer.lowest().map_or(Bitboard::EMPTY, lines_through),
-            fire: lines_of_fire(pos, Bitboard::EMPTY, sorcerer),
+            near,
+            fire,
         }
     }
 
@@ -767,6 +1029,95 @@ mod tests {
                             && troll_can_kill(&q, victim, steps - 1)
                     })
             })
+    }
+
+    /// Positions of random games with 2, 3 and 4 players.
+    fn random_positions(seed: u64, games: usize) -> Vec<Position> {
+        use rand::rngs::SmallRng;
+        use rand::{Rng, SeedableRng};
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut all = Vec::new();
+        for game in 0..games {
+            let mut p = Position::start(2 + game % 3).unwrap();
+            while !p.is_game_over() && p.turn() < 60 {
+                all.push(p);
+                let steps = p.legal_step_vec();
+                p = p.after(steps[rng.random_range(0..steps.len())]);
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn lines_without_a_branch_are_the_lines_walked() {
+        let mut lined_up = 0;
+        for p in random_positions(11, 60) {
+            for victim in Seat::ALL {
+                let sorcerer = p.seat_bb(victim) & p.kind_bb(Kind::Sorcerer);
+                let target = Target::new(&p, victim);
+                let walked = lines_of_fire_by_walking(&p, Bitboard::EMPTY, sorcerer);
+                assert_eq!(target.fire.rocks, walked.rocks, "{}", p.to_spn());
+                assert_eq!(target.fire.open, walked.open, "{}", p.to_spn());
+                let near = sorcerer.lowest().map_or(Bitboard::EMPTY, lines_through);
+                assert_eq!(target.near, near);
+                lined_up += walked.rocks.count();
+                for attacker in Seat::ALL {
+                    let troll = p.seat_bb(attacker) & p.kind_bb(Kind::Troll);
+                    let fast = lines_of_fire(&p, troll, sorcerer);
+                    let walked = lines_of_fire_by_walking(&p, troll, sorcerer);
+                    assert_eq!((fast.rocks, fast.open), (walked.rocks, walked.open));
+                }
+            }
+        }
+        assert!(lined_up > 1000, "{lined_up}");
+    }
+
+    /// [`Throws`]' sets, to compare two of them.
+    fn sets(t: &Throws) -> [Bitboard; 7] {
+        [
+            t.troll, t.next_to, t.landings, t.aim, t.reach, t.free, t.rocks,
+        ]
+    }
+
+    #[test]
+    fn reaches_walk_as_each_term_did() {
+        let (mut pulls, mut far_walks) = (0, 0);
+        for p in random_positions(12, 60) {
+            let reaches = Reaches::new(&p);
+            let next_to_rocks = p.rocks().neighbours();
+            for seat in Seat::ALL {
+                for max in [0, 3, 5, 8] {
+                    assert_eq!(
+                        reaches.steps_to(seat, next_to_rocks, max),
+                        troll_steps_to_rock(&p, seat, max)
+                    );
+                }
+                // A far square, to reach beyond the steps worked out.
+                let corner = Square::all().last().unwrap().bb();
+                let troll = p.seat_bb(seat) & p.kind_bb(Kind::Troll);
+                let walked = (0..=12).find(|&k| (walk(troll, p.empty() | troll, k) & corner).any());
+                let k = reaches.steps_to(seat, corner, 12);
+                assert_eq!(k, walked.filter(|_| troll.any()));
+                far_walks += usize::from(k.is_some_and(|k| k as usize > REACH_STEPS));
+                for steps in 0..=MAX_THREAT_STEPS {
+                    for pull in [false, true] {
+                        let fast = reaches.throws(&p, seat, steps, pull);
+                        let slow = Throws::new(&p, seat, steps, pull);
+                        assert_eq!(sets(&fast), sets(&slow), "{} {steps}", p.to_spn());
+                        pulls += usize::from(fast.landings.any());
+                        for extra in 0..=4 {
+                            assert_eq!(
+                                sets(&reaches.farther_throws(&p, seat, steps, extra)),
+                                sets(&slow.farther(extra)),
+                                "{} {steps} {extra}",
+                                p.to_spn()
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(pulls > 100 && far_walks > 100, "{pulls} {far_walks}");
     }
 
     #[test]

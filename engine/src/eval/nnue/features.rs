@@ -20,7 +20,7 @@
 //! evaluation adds their columns when it reads a value.
 
 use crate::eval::DANGER_EXTRA_STEPS;
-use crate::eval::threats::{Target, Throws};
+use crate::eval::threats::{Reaches, Target};
 use splut_rules::{Bitboard, Kind, NUM_SQUARES, Position, Seat, Square};
 
 /// Inputs of pieces and rocks (all a version-1 network file has).
@@ -136,11 +136,21 @@ pub fn threats(pos: &Position) -> u32 {
         n += 1;
     }
     let seats = &seats[..n];
+    let reaches = Reaches::new(pos);
     let mut bits = 0u32;
     for &attacker in seats {
         let steps = if attacker == stm { pos.steps_left() } else { 3 };
-        let throws = Throws::new(pos, attacker, steps, true);
-        let mut far = None;
+        let throws = reaches.throws(pos, attacker, steps, true);
+        let far = reaches.farther_throws(pos, attacker, steps, DANGER_EXTRA_STEPS);
+        // Most attackers reach no other seat's lines at all (as in the
+        // hand-written evaluation's threats).
+        let others = seats
+            .iter()
+            .filter(|&&v| v != attacker)
+            .fold(Bitboard::EMPTY, |a, v| a | targets[v.index()].near);
+        if ((throws.aim() | far.aim()) & others).is_empty() {
+            continue;
+        }
         for &victim in seats {
             if victim == attacker {
                 continue;
@@ -149,10 +159,7 @@ pub fn threats(pos: &Position) -> u32 {
             let bit = 4 * attacker.index() + victim.index();
             if throws.hits_target(pos, target) {
                 bits |= 1 << bit;
-            } else if far
-                .get_or_insert_with(|| throws.farther(DANGER_EXTRA_STEPS))
-                .hits_target(pos, target)
-            {
+            } else if far.hits_target(pos, target) {
                 bits |= 1 << (16 + bit);
             }
         }
