@@ -9,12 +9,8 @@
 use splut_rules::{Direction, Game, Kind, Piece, Position, Seat, Square, Step, StepKind};
 
 /// What a step does, as the page names it (`type` in the JSON).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize),
-    serde(rename_all = "lowercase")
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Action {
     /// Nothing was legal: the turn ends.
     Pass,
@@ -32,90 +28,64 @@ pub enum Action {
 }
 
 /// One piece a dwarf pushed, and its squares before and after.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Pushed {
     /// The piece (`R` or a team piece such as `gT`).
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::text"))]
+    #[serde(serialize_with = "crate::letters::text")]
     pub piece: Piece,
     /// Its square before the push.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::text"))]
+    #[serde(serialize_with = "crate::letters::text")]
     pub from: Square,
     /// Its square after it.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::text"))]
+    #[serde(serialize_with = "crate::letters::text")]
     pub to: Square,
 }
 
 /// What one step did.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct StepEvent {
     /// The step.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::text"))]
+    #[serde(serialize_with = "crate::letters::text")]
     pub step: Step,
     /// The mover's seat (the seat that passes, for `pass`).
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::text"))]
+    #[serde(serialize_with = "crate::letters::text")]
     pub seat: Seat,
     /// The mover's kind (`None` for `pass`).
-    #[cfg_attr(
-        feature = "serde",
-        serde(serialize_with = "crate::letters::kind_or_null")
-    )]
+    #[serde(serialize_with = "crate::letters::kind_or_null")]
     pub kind: Option<Kind>,
     /// What the step does.
-    #[cfg_attr(feature = "serde", serde(rename = "type"))]
+    #[serde(rename = "type")]
     pub action: Action,
     /// The mover's square before the step (`None` for `pass`).
-    #[cfg_attr(
-        feature = "serde",
-        serde(serialize_with = "crate::letters::text_or_null")
-    )]
+    #[serde(serialize_with = "crate::letters::text_or_null")]
     pub from: Option<Square>,
     /// Its square after it.
-    #[cfg_attr(
-        feature = "serde",
-        serde(serialize_with = "crate::letters::text_or_null")
-    )]
+    #[serde(serialize_with = "crate::letters::text_or_null")]
     pub to: Option<Square>,
     /// The direction of the step.
-    #[cfg_attr(
-        feature = "serde",
-        serde(serialize_with = "crate::letters::text_or_null")
-    )]
+    #[serde(serialize_with = "crate::letters::text_or_null")]
     pub dir: Option<Direction>,
     /// A rock moved along with the mover, before and after: pulled by a
     /// troll or levitated by a sorcerer.
-    #[cfg_attr(
-        feature = "serde",
-        serde(serialize_with = "crate::letters::pair_or_null")
-    )]
+    #[serde(serialize_with = "crate::letters::pair_or_null")]
     pub rock: Option<(Square, Square)>,
     /// The pieces a dwarf pushed, the nearest first.
     pub pushed: Vec<Pushed>,
     /// The direction of a throw.
-    #[cfg_attr(
-        feature = "serde",
-        serde(serialize_with = "crate::letters::text_or_null")
-    )]
+    #[serde(serialize_with = "crate::letters::text_or_null")]
     pub throw: Option<Direction>,
     /// A thrown rock's flight: the squares it passes, its landing last.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::texts"))]
+    #[serde(serialize_with = "crate::letters::texts")]
     pub flight: Vec<Square>,
     /// Where a thrown rock landed.
-    #[cfg_attr(
-        feature = "serde",
-        serde(serialize_with = "crate::letters::text_or_null")
-    )]
+    #[serde(serialize_with = "crate::letters::text_or_null")]
     pub landing: Option<Square>,
     /// The piece a thrown rock crushed: a sorcerer it hit or a dwarf it
     /// landed on.
-    #[cfg_attr(
-        feature = "serde",
-        serde(serialize_with = "crate::letters::text_or_null")
-    )]
+    #[serde(serialize_with = "crate::letters::text_or_null")]
     pub crushed: Option<Piece>,
     /// The seats put out of the game by the step.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::texts"))]
+    #[serde(serialize_with = "crate::letters::texts")]
     pub out: Vec<Seat>,
 }
 

@@ -14,24 +14,23 @@
 //! - [`view`]: a position as the board draws it (its pieces, side,
 //!   steps, rocks cooling, moved and levitated, seats in), which both
 //!   hosts send beside every SPN: the page reads no SPN;
-//! - `session` (feature `serde`): one game on the board as a state
+//! - [`session`]: one game on the board as a state
 //!   machine with no I/O: requests, engine answers and the time go in;
 //!   protocol lines for the engine, the timer it wants and the page's
 //!   state come out. Each host runs the engine and the clock.
 //!
-//! They speak the rules' types (`Seat`, `Square`, `Step`); with the
-//! feature `serde` they serialise as the page reads them, a seat as its
-//! letter, a square as its name and a step as its text (`letters`).
+//! They speak the rules' types (`Seat`, `Square`, `Step`) and serialise
+//! as the page reads them (serde's derive, always: every host answers the
+//! page in JSON), a seat as its letter, a square as its name and a step as
+//! its text ([`letters`]).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod events;
-#[cfg(feature = "serde")]
 pub mod letters;
 pub mod marks;
 pub mod page;
 pub mod review;
-#[cfg(feature = "serde")]
 pub mod session;
 pub mod threats;
 pub mod view;

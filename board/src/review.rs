@@ -11,34 +11,29 @@ use splut_rules::{Game, Seat, Step, StepText, place_points};
 pub type WinProb = Vec<(Seat, f64)>;
 
 /// What an engine thinks of a position.
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Evaluation {
     /// Its last score (`cp 14`, `win 3`), if it searched.
     pub score: Option<String>,
     /// Each seat's chance to win.
-    #[cfg_attr(
-        feature = "serde",
-        serde(serialize_with = "crate::letters::probabilities")
-    )]
+    #[serde(serialize_with = "crate::letters::probabilities")]
     pub winprob: WinProb,
     /// Its best turn from here (the rest of the side to move's turn), as
     /// it wrote it (`info … pv`).
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::texts"))]
+    #[serde(serialize_with = "crate::letters::texts")]
     pub best: Vec<StepText>,
 }
 
 /// One turn of a reviewed game.
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct TurnReview {
     /// The turn's place in the game's list of turns (0 first).
     pub index: usize,
     /// Its mover.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::text"))]
+    #[serde(serialize_with = "crate::letters::text")]
     pub seat: Seat,
     /// The steps played.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::texts"))]
+    #[serde(serialize_with = "crate::letters::texts")]
     pub steps: Vec<Step>,
     /// How many steps of the game come before it.
     pub first_step: usize,
@@ -55,21 +50,15 @@ pub struct TurnReview {
     /// The engine's score before the turn, from the mover's view.
     pub score: Option<String>,
     /// The turn the engine would have played.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::texts"))]
+    #[serde(serialize_with = "crate::letters::texts")]
     pub best: Vec<StepText>,
     /// How to draw it.
     pub best_marks: Vec<StepMark>,
     /// Every seat's chance before the turn.
-    #[cfg_attr(
-        feature = "serde",
-        serde(serialize_with = "crate::letters::probabilities")
-    )]
+    #[serde(serialize_with = "crate::letters::probabilities")]
     pub winprob: WinProb,
     /// Every seat's chance after it.
-    #[cfg_attr(
-        feature = "serde",
-        serde(serialize_with = "crate::letters::probabilities")
-    )]
+    #[serde(serialize_with = "crate::letters::probabilities")]
     pub winprob_after: WinProb,
 }
 

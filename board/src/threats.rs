@@ -19,44 +19,39 @@ use std::collections::HashMap;
 const MAX_NODES: usize = 400_000;
 
 /// One killing throw and the steps leading to it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Kill {
     /// The seat that throws.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::text"))]
+    #[serde(serialize_with = "crate::letters::text")]
     pub attacker: Seat,
     /// The seat whose sorcerer is hit.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::text"))]
+    #[serde(serialize_with = "crate::letters::text")]
     pub victim: Seat,
     /// The steps of the attacker's turn, the throw last.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::texts"))]
+    #[serde(serialize_with = "crate::letters::texts")]
     pub steps: Vec<Step>,
     /// The troll's square before the throw.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::text"))]
+    #[serde(serialize_with = "crate::letters::text")]
     pub troll: Square,
     /// The square the rock is thrown from (the troll steps onto it).
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::text"))]
+    #[serde(serialize_with = "crate::letters::text")]
     pub rock: Square,
     /// The squares the rock flies over, the sorcerer's square last.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::texts"))]
+    #[serde(serialize_with = "crate::letters::texts")]
     pub flight: Vec<Square>,
     /// A levitation on the way: the rock's squares, from and to, if the
     /// attacker's sorcerer floats a rock into place first.
-    #[cfg_attr(
-        feature = "serde",
-        serde(serialize_with = "crate::letters::pair_or_null")
-    )]
+    #[serde(serialize_with = "crate::letters::pair_or_null")]
     pub levitation: Option<(Square, Square)>,
     /// What each step of the turn does, for the page's words and marks.
     pub events: Vec<StepEvent>,
 }
 
 /// A seat's threats and kills at hand.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Threats {
     /// The seat they are for.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::text"))]
+    #[serde(serialize_with = "crate::letters::text")]
     pub seat: Seat,
     /// Enemy throws that could kill its sorcerer before its next turn.
     pub threats: Vec<Kill>,
@@ -312,7 +307,6 @@ mod tests {
         assert!(threats(&p, Seat::Blue).is_err());
     }
 
-    #[cfg(feature = "serde")]
     #[test]
     fn the_page_reads_seats_squares_and_steps_as_text() {
         let p = pos(LINED_UP);

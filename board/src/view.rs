@@ -7,17 +7,16 @@
 use splut_rules::{Levitation, Piece, Position, Seat, Square};
 
 /// One position, as the page draws it (`board` in the JSON).
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct BoardView {
     /// The position's SPN: what the page keys its drawing by and sends
     /// back (threats), never reads.
     pub spn: String,
     /// What stands on each occupied square: `{"e1": "rS", "a5": "R", …}`.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::text_map"))]
+    #[serde(serialize_with = "crate::letters::text_map")]
     pub pieces: Vec<(Square, Piece)>,
     /// The seat to move (after the game: the winner).
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::text"))]
+    #[serde(serialize_with = "crate::letters::text")]
     pub side: Seat,
     /// Steps left in the turn (1 to 3).
     pub steps_left: u8,
@@ -25,21 +24,18 @@ pub struct BoardView {
     pub turn: u32,
     /// The rock levitated by the last step, which may follow the
     /// sorcerer again (`null`: none).
-    #[cfg_attr(
-        feature = "serde",
-        serde(serialize_with = "crate::letters::text_or_null")
-    )]
+    #[serde(serialize_with = "crate::letters::text_or_null")]
     pub levitated: Option<Square>,
     /// Whether a levitation ended this turn: no more this turn.
     pub levitation_over: bool,
     /// The rocks moved last turn, which may not be levitated.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::texts"))]
+    #[serde(serialize_with = "crate::letters::texts")]
     pub cooling: Vec<Square>,
     /// The rocks moved so far this turn.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::texts"))]
+    #[serde(serialize_with = "crate::letters::texts")]
     pub moved: Vec<Square>,
     /// The seats whose sorcerer is on the board, in turn order from red.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::letters::texts"))]
+    #[serde(serialize_with = "crate::letters::texts")]
     pub seats: Vec<Seat>,
 }
 
@@ -131,7 +127,6 @@ mod tests {
         assert!(!v.pieces.iter().any(|p| p.1.to_string().starts_with('y')));
     }
 
-    #[cfg(feature = "serde")]
     #[test]
     fn the_json_is_what_the_page_draws() {
         let spn = "R/gTgDgS/5/7/R7R/4R2/1rS3/1rDrT/1 r 2 3 f4 a5 f4";

@@ -198,7 +198,6 @@ fn random_games_events_agree_with_the_rules_positions() {
     assert!(outs > 10, "{outs}");
 }
 
-#[cfg(feature = "serde")]
 #[test]
 fn events_serialise_as_the_page_reads_them() {
     let ev = event(&pos(THROWS), "e5e4*n");
