@@ -9,9 +9,10 @@
 //! ([`Handshake::deadline`]), its owner keeps the clock.
 
 use super::HUNG_AFTER;
+use super::levels::has_option;
 use splut_protocol::Command;
 use splut_protocol::command::SetOption;
-use splut_protocol::words::{Line, find_option};
+use splut_protocol::words::Line;
 use std::time::Duration;
 
 /// The option that asks an engine for its win probabilities in its
@@ -75,7 +76,7 @@ impl Handshake {
         let parsed = Line::parse(line);
         match self.stage {
             Stage::Ugi if parsed == Ok(Line::UgiOk) => {
-                if find_option(&self.lines, SHOW_WINPROB).is_some() {
+                if has_option(&self.lines, SHOW_WINPROB) {
                     self.out.push(SetOption::new(SHOW_WINPROB, "true").into());
                 }
                 self.out.push(Command::IsReady);

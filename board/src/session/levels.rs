@@ -2,6 +2,7 @@
 //! answer to `ugi` (`UCI_LimitStrength`, `UCI_Elo`, `Skill Level`), read
 //! from there, so the page offers only what the engine has.
 
+use super::handshake::SHOW_WINPROB;
 use serde::{Deserialize, Serialize};
 use splut_protocol::words::{Id, OptionKind, find_option};
 use std::time::Duration;
@@ -107,7 +108,7 @@ impl Levels {
             elo: spin(ugi, "UCI_Elo"),
             skill: spin(ugi, "Skill Level"),
             limit_strength: has_option(ugi, "UCI_LimitStrength"),
-            show_winprob: has_option(ugi, "UCI_ShowWinProb"),
+            show_winprob: has_option(ugi, SHOW_WINPROB),
             seed: has_option(ugi, "Seed"),
             full_elo: ugi
                 .iter()
