@@ -145,10 +145,16 @@ impl Engine {
     /// a 64 MiB table (mapped as it is used), one thread, the compiled-in
     /// weights and network.
     pub fn new() -> Engine {
+        Engine::with_table(TranspositionTable::new(
+            Values::default().spin(Id::Hash) as usize
+        ))
+    }
+
+    /// An engine with every option at its default but the table, `tt`.
+    fn with_table(tt: TranspositionTable) -> Engine {
         let values = Values::default();
-        let mib = values.spin(Id::Hash) as usize;
         let mut state = State {
-            tt: Arc::new(TranspositionTable::new(mib)),
+            tt: Arc::new(tt),
             eval_caches: Arc::new(EvalCaches::new()),
             workers: Workers::for_threads(values.spin(Id::Threads) as usize),
             values,
@@ -168,7 +174,18 @@ impl Engine {
 
     /// An engine with `options` set in order ([`Engine::set_option`]).
     pub fn with_options(options: &[(&str, &str)]) -> Result<Engine, EngineError> {
-        let engine = Engine::new();
+        // Where `Hash` is among them, the table starts at 1 MiB, not the
+        // default 64: in WebAssembly the allocator writes zeros over a
+        // table it hands out, and the default one, made and dropped, cost
+        // the module's `bench` about 25 ms (docs/results/speed.md).
+        let sets_hash = options
+            .iter()
+            .any(|(name, _)| name.eq_ignore_ascii_case("Hash"));
+        let engine = if sets_hash {
+            Engine::with_table(TranspositionTable::new(1))
+        } else {
+            Engine::new()
+        };
         for (name, value) in options {
             engine.set_option(name, value)?;
         }
