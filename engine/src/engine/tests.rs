@@ -11,6 +11,20 @@ fn settings(engine: &Engine) -> Settings {
     (*engine.state().settings).clone()
 }
 
+/// `with_options` makes the table at the `Hash` it is given (the last
+/// one, any case), the default 64 MiB without one, and refuses a bad
+/// value as `set_option` does.
+#[test]
+fn with_options_makes_the_table_at_its_hash() {
+    let mib = |options: &[(&str, &str)]| Engine::with_options(options).unwrap().state().tt.mib();
+    assert_eq!(mib(&[("Hash", "16")]), 16);
+    assert_eq!(mib(&[("hash", "2"), ("Threads", "1"), ("HASH", "4")]), 4);
+    assert_eq!(mib(&[("Threads", "1")]), 64);
+    assert_eq!(mib(&[]), 64);
+    assert!(Engine::with_options(&[("Hash", "lots")]).is_err());
+    assert!(Engine::with_options(&[("Hash", "0")]).is_err());
+}
+
 #[test]
 fn set_option_checks_names_and_values_and_sets_the_search() {
     let e = Engine::new();
