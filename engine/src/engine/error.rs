@@ -6,8 +6,8 @@ use crate::search::tt::TableError;
 use splut_rules::Seat;
 
 /// Why [`super::Engine::set_option`], [`super::Engine::new_game`] or
-/// [`super::Engine::set_network`] changed nothing (or, for a new game, what
-/// went wrong).
+/// [`super::Engine::set_network`] changed nothing (or, for a new game or
+/// [`super::Engine::ready`], what went wrong).
 #[derive(Debug)]
 pub enum EngineError {
     /// A search is running: stop it first.
@@ -21,9 +21,9 @@ pub enum EngineError {
         /// The size kept, MiB.
         kept_mib: usize,
     },
-    /// The new game's table could not be made again at its size; the table
-    /// is now 1 MiB.
-    NewGameTable(TableError),
+    /// The table could not be made at `Hash` (at a new game, `isready` or
+    /// the first search after `Hash`); the table is now 1 MiB.
+    Table(TableError),
     /// `EvalFile` could not be read; the weights and network in use are
     /// kept.
     EvalFile(EvalFileError),
@@ -40,7 +40,7 @@ impl std::fmt::Display for EngineError {
             EngineError::Hash { error, kept_mib } => {
                 write!(f, "option Hash: {error}; keeping {kept_mib} MiB")
             }
-            EngineError::NewGameTable(e) => write!(f, "{e}; the table is now 1 MiB"),
+            EngineError::Table(e) => write!(f, "{e}; the table is now 1 MiB"),
             EngineError::EvalFile(e) => write!(
                 f,
                 "option EvalFile: {e}; the weights and network in use are kept"
@@ -57,7 +57,7 @@ impl std::error::Error for EngineError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             EngineError::Option(e) => Some(e),
-            EngineError::Hash { error, .. } | EngineError::NewGameTable(error) => Some(error),
+            EngineError::Hash { error, .. } | EngineError::Table(error) => Some(error),
             EngineError::EvalFile(e) | EngineError::EvalFileMulti(e) => Some(e),
             _ => None,
         }

@@ -22,7 +22,7 @@ use crate::eval::{EvalCaches, EvalFile, EvalFileError, EvalSet};
 use crate::options::{Id, Values};
 use crate::search::control::{Ponder, cores};
 use crate::search::score::Score;
-use crate::search::tt::TranspositionTable;
+use crate::search::tt::{TableError, TranspositionTable};
 use crate::search::{Info, Limits, Search, Settings, Workers};
 use crate::winprob::{self, Estimate};
 use splut_rules::{Game, Position, Seat, Step};
@@ -77,7 +77,12 @@ struct State {
     multi: Option<Arc<Network>>,
     /// The search's settings, read from the above after every change.
     settings: Arc<Settings>,
-    tt: Arc<TranspositionTable>,
+    /// The table, made at `Hash` when first needed ([`State::table`]):
+    /// `None` until then and again after each `Hash`, which only records
+    /// the size, as Stockfish does. In WebAssembly the allocator writes
+    /// zeros over what it hands out, so a table made at every start and
+    /// at every `Hash` cost the page tens of milliseconds.
+    tt: Option<Arc<TranspositionTable>>,
     eval_caches: Arc<EvalCaches>,
     workers: Workers,
     table_usage: bool,
@@ -90,6 +95,21 @@ impl State {
             .with_multi_network(self.multi.as_ref());
         settings.table_usage = self.table_usage;
         self.settings = Arc::new(settings);
+    }
+
+    /// The table, made now at `Hash` if it is not made yet; if that size
+    /// cannot be had, a 1 MiB table and the reason.
+    fn table(&mut self) -> (Arc<TranspositionTable>, Result<(), TableError>) {
+        if let Some(tt) = &self.tt {
+            return (tt.clone(), Ok(()));
+        }
+        let (tt, made) = match TranspositionTable::try_new(self.values.spin(Id::Hash) as usize) {
+            Ok(tt) => (tt, Ok(())),
+            Err(e) => (TranspositionTable::new(1), Err(e)),
+        };
+        let tt = Arc::new(tt);
+        self.tt = Some(tt.clone());
+        (tt, made)
     }
 }
 
@@ -142,19 +162,13 @@ impl Default for Engine {
 
 impl Engine {
     /// An engine with every option at its default (`ugi` lists them):
-    /// a 64 MiB table (mapped as it is used), one thread, the compiled-in
-    /// weights and network.
+    /// a 64 MiB table (made at the first search, [`Engine::ready`] or
+    /// [`Engine::new_game`]), one thread, the compiled-in weights and
+    /// network.
     pub fn new() -> Engine {
-        Engine::with_table(TranspositionTable::new(
-            Values::default().spin(Id::Hash) as usize
-        ))
-    }
-
-    /// An engine with every option at its default but the table, `tt`.
-    fn with_table(tt: TranspositionTable) -> Engine {
         let values = Values::default();
         let mut state = State {
-            tt: Arc::new(tt),
+            tt: None,
             eval_caches: Arc::new(EvalCaches::new()),
             workers: Workers::for_threads(values.spin(Id::Threads) as usize),
             values,
@@ -174,18 +188,7 @@ impl Engine {
 
     /// An engine with `options` set in order ([`Engine::set_option`]).
     pub fn with_options(options: &[(&str, &str)]) -> Result<Engine, EngineError> {
-        // Where `Hash` is among them, the table starts at 1 MiB, not the
-        // default 64: in WebAssembly the allocator writes zeros over a
-        // table it hands out, and the default one, made and dropped, cost
-        // the module's `bench` about 25 ms (docs/results/speed.md).
-        let sets_hash = options
-            .iter()
-            .any(|(name, _)| name.eq_ignore_ascii_case("Hash"));
-        let engine = if sets_hash {
-            Engine::with_table(TranspositionTable::new(1))
-        } else {
-            Engine::new()
-        };
+        let engine = Engine::new();
         for (name, value) in options {
             engine.set_option(name, value)?;
         }
@@ -209,7 +212,10 @@ impl Engine {
     /// Sets an option by the protocol's name (case-insensitive) and value
     /// (protocol.md lists them). Nothing changes on an error: an unknown
     /// name, a value the option does not take, a table that does not fit,
-    /// a file that cannot be read, or a search running.
+    /// a file that cannot be read, or a search running. `Hash` records the
+    /// size, once it is known to fit the memory available, and drops the
+    /// table: a new one is made at the next search, [`Engine::ready`] or
+    /// [`Engine::new_game`].
     pub fn set_option(&self, name: &str, value: &str) -> Result<(), EngineError> {
         let mut state = self.state();
         if self.is_searching() {
@@ -220,8 +226,9 @@ impl Engine {
         match id {
             Id::Hash => {
                 let mib = state.values.spin(Id::Hash) as usize;
-                match TranspositionTable::try_replacing(mib, state.tt.mib()) {
-                    Ok(tt) => state.tt = Arc::new(tt),
+                let freed = state.tt.as_ref().map_or(0, |tt| tt.mib());
+                match TranspositionTable::fits(mib, freed) {
+                    Ok(()) => state.tt = None,
                     Err(error) => {
                         state.values = before;
                         let kept_mib = state.values.spin(Id::Hash) as usize;
@@ -299,31 +306,48 @@ impl Engine {
         state.refresh();
     }
 
+    /// Makes the table at `Hash` if it is not made yet (`isready`: so a
+    /// search does not pay for it). On an error that size could not be
+    /// had and the table is 1 MiB. Nothing to do while a search runs: it
+    /// has its table.
+    pub fn ready(&self) -> Result<(), EngineError> {
+        let mut state = self.state();
+        if self.is_searching() {
+            return Ok(());
+        }
+        state.table().1.map_err(EngineError::Table)
+    }
+
     /// A new game: the table is cleared (the evaluation caches, exact
-    /// values, stay). On an error the table could not be made again at
-    /// its size and is now 1 MiB.
+    /// values, stay), made first at `Hash` if need be. On an error the
+    /// table could not be made at its size and is now 1 MiB.
     pub fn new_game(&self) -> Result<(), EngineError> {
         let mut state = self.state();
         if self.is_searching() {
             return Err(EngineError::Busy);
         }
-        let (mib, freed) = (state.values.spin(Id::Hash) as usize, state.tt.mib());
+        let mib = state.values.spin(Id::Hash) as usize;
         // Clearing a table of many GiB would block for seconds; a fresh one
         // is instant but maps its pages during the search.
         let clear = mib <= CLEAR_IN_PLACE_MIB;
+        let keep = state
+            .tt
+            .as_ref()
+            .is_some_and(|tt| tt.mib() == mib && clear && Arc::strong_count(tt) == 1);
         let mut result = Ok(());
-        if mib != freed || !clear || Arc::strong_count(&state.tt) > 1 {
-            state.tt = Arc::new(TranspositionTable::new(1));
-            match TranspositionTable::try_replacing(mib, freed) {
-                Ok(tt) => state.tt = Arc::new(tt),
-                Err(e) => result = Err(EngineError::NewGameTable(e)),
-            }
+        if !keep {
+            let freed = state.tt.take().map_or(0, |tt| tt.mib());
+            let tt = TranspositionTable::try_replacing(mib, freed).unwrap_or_else(|e| {
+                result = Err(EngineError::Table(e));
+                TranspositionTable::new(1)
+            });
+            state.tt = Some(Arc::new(tt));
         }
         // Cleared (and its pages mapped) here, between games, rather than
         // page by page during the first searches.
         if clear {
             let threads = (state.values.spin(Id::Threads) as usize).min(cores());
-            state.tt.clear_with(threads);
+            state.table().0.clear_with(threads);
         }
         result
     }
@@ -354,10 +378,13 @@ impl Engine {
                 winner: root.winner(),
             });
         }
-        let state = self.state();
+        let mut state = self.state();
         if self.busy.swap(true, SeqCst) {
             return Err(GoError::Busy);
         }
+        // A table that cannot be had at `Hash` searches at 1 MiB; `ready`
+        // says why, and the protocol calls it before every search.
+        let (tt, _) = state.table();
         let positions = game.positions();
         let game_hashes = positions[..positions.len() - 1]
             .iter()
@@ -374,7 +401,7 @@ impl Engine {
             game_hashes,
             limits: limits.clone(),
             settings: state.settings.clone(),
-            tt: state.tt.clone(),
+            tt,
             eval_caches: state.eval_caches.clone(),
             workers: state.workers.clone(),
             stop,

@@ -11,12 +11,22 @@ fn settings(engine: &Engine) -> Settings {
     (*engine.state().settings).clone()
 }
 
-/// `with_options` makes the table at the `Hash` it is given (the last
-/// one, any case), the default 64 MiB without one, and refuses a bad
-/// value as `set_option` does.
+/// The size of `engine`'s table, `None` while it is not made.
+fn table_mib(engine: &Engine) -> Option<usize> {
+    engine.state().tt.as_ref().map(|tt| tt.mib())
+}
+
+/// `with_options` makes no table; the first `ready` makes it at the
+/// `Hash` it is given (the last one, any case), the default 64 MiB
+/// without one. A bad value is refused as `set_option` does.
 #[test]
 fn with_options_makes_the_table_at_its_hash() {
-    let mib = |options: &[(&str, &str)]| Engine::with_options(options).unwrap().state().tt.mib();
+    let mib = |options: &[(&str, &str)]| {
+        let e = Engine::with_options(options).unwrap();
+        assert_eq!(table_mib(&e), None);
+        e.ready().unwrap();
+        table_mib(&e).unwrap()
+    };
     assert_eq!(mib(&[("Hash", "16")]), 16);
     assert_eq!(mib(&[("hash", "2"), ("Threads", "1"), ("HASH", "4")]), 4);
     assert_eq!(mib(&[("Threads", "1")]), 64);
@@ -29,7 +39,8 @@ fn with_options_makes_the_table_at_its_hash() {
 fn set_option_checks_names_and_values_and_sets_the_search() {
     let e = Engine::new();
     e.set_option("hash", "16").unwrap();
-    assert_eq!(e.state().tt.mib(), 16);
+    e.ready().unwrap();
+    assert_eq!(table_mib(&e), Some(16));
     e.set_option("Algorithm", "MaxN").unwrap();
     assert_eq!(settings(&e).algorithm, Algorithm::MaxN);
     assert!(e.set_option("Threads", "0").is_err());
@@ -188,4 +199,56 @@ fn a_prepared_search_holds_the_engine_until_it_has_run() {
     assert!(e.ponderhit());
     assert!(!e.ponderhit());
     assert!(search.ponder().is_some_and(|p| p.hit_at().is_some()));
+}
+
+/// The table is made when first needed, as Stockfish does: not by `new`
+/// or `Hash` (which drops it), but by `ready`, `new_game` or a search,
+/// whichever comes first, at the `Hash` set last; once made it is kept.
+#[test]
+fn the_table_is_made_when_first_needed() {
+    let e = Engine::new();
+    assert_eq!(table_mib(&e), None);
+    e.set_option("Hash", "2").unwrap();
+    e.set_option("Hash", "3").unwrap();
+    assert_eq!(table_mib(&e), None);
+    e.ready().unwrap();
+    assert_eq!(table_mib(&e), Some(3));
+    let made = e.state().tt.clone().unwrap();
+    e.ready().unwrap();
+    e.set_option("Threads", "1").unwrap();
+    assert!(Arc::ptr_eq(e.state().tt.as_ref().unwrap(), &made));
+    e.set_option("Hash", "1").unwrap();
+    assert_eq!(table_mib(&e), None);
+    e.new_game().unwrap();
+    assert_eq!(table_mib(&e), Some(1));
+
+    let e = Engine::with_options(&[("Hash", "2")]).unwrap();
+    let game = Game::new(Position::start(2).unwrap());
+    let limits = Limits {
+        depth: Some(1),
+        ..Limits::default()
+    };
+    e.go(&game, &limits, |_| {}).unwrap();
+    assert_eq!(table_mib(&e), Some(2));
+}
+
+/// A `Hash` the machine cannot give is refused at once, as before the
+/// table was made lazily: the error names the size kept, and the value
+/// and the table made stay as they were.
+#[test]
+fn a_hash_that_does_not_fit_is_refused_and_changes_nothing() {
+    let e = Engine::with_options(&[("Hash", "2")]).unwrap();
+    e.ready().unwrap();
+    let too_much = crate::options::HASH_MAX as usize;
+    let refused = TranspositionTable::fits(too_much, 2).is_err();
+    match e.set_option("Hash", &too_much.to_string()) {
+        Err(EngineError::Hash { kept_mib, .. }) => {
+            assert!(refused);
+            assert_eq!(kept_mib, 2);
+            assert_eq!(e.options().spin(Id::Hash), 2);
+            assert_eq!(table_mib(&e), Some(2));
+        }
+        Ok(()) => assert!(!refused, "a size that does not fit was taken"),
+        Err(other) => panic!("unexpected error {other}"),
+    }
 }

@@ -422,7 +422,14 @@ impl Session {
     fn carry_out(&mut self, command: Command) -> Flow {
         match command {
             Command::Ugi | Command::Uci => self.ugi(command == Command::Ugi),
-            Command::IsReady => self.say(words::Line::ReadyOk),
+            Command::IsReady => {
+                // The table is made here (or at the first search) at the
+                // `Hash` set last, which only recorded the size.
+                if let Err(e) = self.engine.ready() {
+                    self.error(&format!("isready: {e}"));
+                }
+                self.say(words::Line::ReadyOk)
+            }
             Command::UgiNewGame | Command::UciNewGame => {
                 if let Err(e) = self.engine.new_game() {
                     self.error(&format!("uginewgame: {e}"));
@@ -583,6 +590,9 @@ impl Session {
                 self.out.line(&line);
             }
             return;
+        }
+        if let Err(e) = self.engine.ready() {
+            self.error(&format!("go: {e}"));
         }
         let search = match self.engine.prepare(&self.game, &limits) {
             Ok(s) => s,

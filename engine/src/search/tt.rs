@@ -144,14 +144,33 @@ impl TranspositionTable {
         Self::try_replacing(mib, 0)
     }
 
+    /// Whether a table of `mib` mebibytes, replacing one of `freed_mib`,
+    /// could be made, without making it: within the share of the memory
+    /// the system says is available ([`TABLE_MEMORY_PERCENT`]) and of the
+    /// address space (a 32-bit one, as in WebAssembly, holds less than
+    /// 2 GiB in one allocation). The allocation itself may still fail.
+    pub fn fits(mib: usize, freed_mib: usize) -> Result<(), TableError> {
+        if !mib
+            .max(1)
+            .checked_mul(1 << 20)
+            .is_some_and(|bytes| bytes <= isize::MAX as usize)
+        {
+            return Err(TableError::AllocationFailed { mib });
+        }
+        match available_mib() {
+            Some(available_mib)
+                if mib > available_mib.saturating_add(freed_mib) / 100 * TABLE_MEMORY_PERCENT =>
+            {
+                Err(TableError::TooLarge { mib, available_mib })
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// [`Self::try_new`] for a table that replaces one of `freed_mib`
     /// mebibytes, which counts as available.
     pub fn try_replacing(mib: usize, freed_mib: usize) -> Result<TranspositionTable, TableError> {
-        if let Some(available_mib) = available_mib()
-            && mib > available_mib.saturating_add(freed_mib) / 100 * TABLE_MEMORY_PERCENT
-        {
-            return Err(TableError::TooLarge { mib, available_mib });
-        }
+        Self::fits(mib, freed_mib)?;
         let bytes = mib.max(1).saturating_mul(1 << 20);
         let buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).max(1);
         let slots = bytemuck::allocation::try_zeroed_slice_box::<Slot>(buckets * BUCKET)
@@ -304,6 +323,25 @@ impl TranspositionTable {
 mod tests {
     use super::*;
     use splut_rules::Position;
+
+    /// `fits` refuses what the address space cannot hold and, where the
+    /// system says how much memory is available, more than its share.
+    #[test]
+    fn fits_checks_the_memory_without_making_the_table() {
+        assert_eq!(TranspositionTable::fits(1, 0), Ok(()));
+        let beyond = usize::MAX >> 20;
+        assert_eq!(
+            TranspositionTable::fits(beyond + 1, 0),
+            Err(TableError::AllocationFailed { mib: beyond + 1 })
+        );
+        if let Some(available) = available_mib() {
+            let mib = available * 2 + 1;
+            assert!(matches!(
+                TranspositionTable::fits(mib, 0),
+                Err(TableError::TooLarge { mib: m, .. }) if m == mib
+            ));
+        }
+    }
 
     #[test]
     fn stores_and_probes_every_field() {

@@ -244,6 +244,33 @@ fn a_big_table_does_not_block_the_protocol() {
     assert_eq!(turn.len(), 1);
 }
 
+/// `Hash` records a size that fits the memory available; the table is
+/// made at `isready` (or the first search). Where the allocator then
+/// refuses it (here a limit on the address space), `isready` says so and
+/// the engine searches with 1 MiB.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_table_the_allocator_refuses_is_reported_at_isready() {
+    let limited = format!("ulimit -v 2500000 && exec '{}'", crate::support::SPLUT);
+    let mut e = Engine::spawn_command(&["sh", "-c", &limited]);
+    e.send("ugi");
+    e.expect("ugiok");
+    e.send("setoption name Hash value 4000");
+    e.send("isready");
+    let lines = e.read_until("readyok");
+    assert_eq!(
+        lines,
+        [
+            "info string error: isready: cannot allocate a 4000 MiB table; the table is now 1 MiB",
+            "readyok"
+        ]
+    );
+    e.send("isready");
+    assert_eq!(e.read_until("readyok"), ["readyok"]);
+    let (_, turn, _) = e.go("depth 3");
+    assert_eq!(turn.len(), 1);
+}
+
 #[test]
 fn a_short_movetime_still_buys_a_search() {
     let mut e = Engine::start();
