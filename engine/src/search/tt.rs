@@ -150,10 +150,10 @@ impl TranspositionTable {
     /// address space (a 32-bit one, as in WebAssembly, holds less than
     /// 2 GiB in one allocation). The allocation itself may still fail.
     pub fn fits(mib: usize, freed_mib: usize) -> Result<(), TableError> {
-        if !mib
+        if mib
             .max(1)
             .checked_mul(1 << 20)
-            .is_some_and(|bytes| bytes <= isize::MAX as usize)
+            .is_none_or(|bytes| bytes > isize::MAX as usize)
         {
             return Err(TableError::AllocationFailed { mib });
         }
