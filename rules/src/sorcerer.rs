@@ -67,13 +67,28 @@ impl Position {
     /// and one more for each levitatable rock that can follow that way.
     #[inline(always)]
     pub(super) fn sorcerer_step_count(&self, x: usize, empty: Bitboard) -> u32 {
-        // The rocks that may be levitated: all free ones before the first
-        // levitation, the levitated one during a run, none after it (its
-        // code is past the board's bits, so the shift adds nothing).
-        let q = self.lev as u32;
+        sorcerer_step_count(x, empty, self.levitatable_for_count(self.lev))
+    }
+
+    /// The rocks a sorcerer may levitate when the levitation is at `lev`
+    /// (a rock's square, [`LEV_NOT_STARTED`] or [`LEV_OVER`]), without
+    /// branches: all free ones before the first levitation, the levitated
+    /// one during a run, none after it (its code is past the board's bits,
+    /// so the shift adds nothing).
+    #[inline(always)]
+    pub(super) fn levitatable_for_count(&self, lev: u8) -> Bitboard {
+        let q = lev as u32;
         let run = Bitboard(1u64 << (q & 63) & Bitboard::ALL.0);
         let all = Bitboard(0u64.wrapping_sub((q == LEV_NOT_STARTED as u32) as u64));
-        let lev = run | (self.rocks & !self.cooling & all);
+        run | (self.rocks & !self.cooling & all)
+    }
+}
+
+/// [`Position::sorcerer_step_count`] given the empty squares and the rocks
+/// that may be levitated (perft counts a child from its parent with it).
+#[inline(always)]
+pub(super) fn sorcerer_step_count(x: usize, empty: Bitboard, lev: Bitboard) -> u32 {
+    {
         let mut n = 0;
         for d in Direction::ALL {
             let open = (PADDED.neighbour_bb[x][d.index()] & empty.0 != 0) as u32;
@@ -81,7 +96,9 @@ impl Position {
         }
         n
     }
+}
 
+impl Position {
     /// Moves the levitated rock along with the sorcerer (already moved).
     pub(super) fn levitate<const H: bool>(&mut self, rock: Square, d: Direction) {
         let to = (rock.neighbour_bb(d)).single();

@@ -65,7 +65,21 @@ impl Position {
     /// open square around each neighbouring rock.
     #[inline(always)]
     pub(super) fn troll_step_count(&self, x: usize, empty: Bitboard) -> u32 {
-        let (rocks, empty) = (self.rocks.0, empty.0);
+        troll_step_count(x, empty, self.rocks, self.kinds[Kind::Troll.index()])
+    }
+}
+
+/// [`Position::troll_step_count`] given the empty squares, the rocks and
+/// the trolls (perft counts a child from its parent with it).
+#[inline(always)]
+pub(super) fn troll_step_count(
+    x: usize,
+    empty: Bitboard,
+    rocks: Bitboard,
+    trolls: Bitboard,
+) -> u32 {
+    {
+        let (rocks, empty) = (rocks.0, empty.0);
         let near = &PADDED.neighbour_bb[x];
         let adjacent = PADDED.adjacent[x];
         // Steps and pulls: `&`, not `&&`, to keep the branches out.
@@ -77,7 +91,7 @@ impl Position {
             + pull(3) as u32;
         // Throws: a rock next to the troll is rare, so a loop over them
         // costs less than four counts.
-        let open = !(rocks | self.kinds[Kind::Troll.index()].0) | PADDED.bit[x];
+        let open = !(rocks | trolls.0) | PADDED.bit[x];
         let mut near_rocks = adjacent & rocks;
         while near_rocks != 0 {
             let y = near_rocks.trailing_zeros() as usize;
@@ -86,7 +100,9 @@ impl Position {
         }
         n
     }
+}
 
+impl Position {
     /// Where a rock thrown from `from` towards `e` lands, and whether it hits
     /// a sorcerer there. The thrower already stands on `from`.
     #[inline]
