@@ -367,6 +367,31 @@ mod tests {
         }
     }
 
+    /// The mid-turn count (a plain step's child counted from its parent)
+    /// agrees with making every leaf, along random games with 2–4 seats:
+    /// levitations running and over, cooling rocks, pushes, pulls, throws,
+    /// lost pieces and finished games among them.
+    #[test]
+    fn mid_turn_counts_agree_with_making_every_leaf() {
+        let mut rng = 11;
+        let mut mid_turn = 0;
+        for game in 0..90 {
+            let mut p = Position::start(2 + game % 3).unwrap();
+            for _ in 0..150 {
+                if p.steps_left > 1 {
+                    mid_turn += 1;
+                    assert_eq!(last_two_plies(&p), perft_with::<false>(&p, 2), "{p}");
+                }
+                let steps = p.legal_step_vec();
+                if steps.is_empty() {
+                    break;
+                }
+                p.play(steps[(crate::splitmix64(&mut rng) % steps.len() as u64) as usize]);
+            }
+        }
+        assert!(mid_turn > 1000, "{mid_turn}");
+    }
+
     #[test]
     fn divide_sums_to_perft() {
         let p = Position::start(4).unwrap();
