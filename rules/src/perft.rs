@@ -84,10 +84,11 @@ fn last_two_plies(pos: &Position) -> u64 {
 /// [`last_two_plies`] in the middle of a turn (a step of it left after
 /// this one; with 3 and 4 players most of perft 9's last plies). A plain
 /// step (a sorcerer's or a troll's without a rock, a dwarf's onto an empty
-/// square) leaves the same seat to move, kills nobody and moves one piece,
-/// so its child's count is read from this position's squares with that
-/// piece moved, without copying and making the child: the count then
-/// waits on no loads from a position just written.
+/// square) or a levitation leaves the same seat to move, kills nobody and
+/// moves one piece (and the levitated rock), so its child's count is read
+/// from this position's squares with those moved, without copying and
+/// making the child: the count then waits on no loads from a position
+/// just written. Pulls, pushes, throws and `pass` are made.
 fn last_two_plies_mid_turn(pos: &Position) -> u64 {
     let empty = pos.empty();
     let mine = pos.seats[pos.side.index()];
@@ -117,6 +118,16 @@ fn last_two_plies_mid_turn(pos: &Position) -> u64 {
                     sorcerer_step_count(sorcerer, e, lev)
                         + pos.dwarf_step_count(dwarf, e)
                         + troll_step_count(s.to().index(), e, rocks, trolls ^ moved)
+                }
+                StepKind::Levitate => {
+                    // The rock moves along and stays the one to levitate.
+                    let rock = s.rock().unwrap_or(s.from());
+                    let landed = rock.neighbour_bb(s.direction());
+                    let rocks = rocks ^ rock.bb() ^ landed;
+                    let e = empty ^ s.from().bb() ^ s.to().bb() ^ rock.bb() ^ landed;
+                    sorcerer_step_count(s.to().index(), e, landed)
+                        + pos.dwarf_step_count(dwarf, e)
+                        + troll_step_count(troll, e, rocks, trolls)
                 }
                 StepKind::Dwarf if empty.has(s.to()) => {
                     let e = empty ^ s.from().bb() ^ s.to().bb();
