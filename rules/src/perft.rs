@@ -12,9 +12,14 @@
 //! the position and without the Zobrist hash, which perft never reads.
 //! Copy-make needs no undo; with the rest of this path it measured faster
 //! than make/unmake (the search, which reads the hash, keeps make/unmake).
+//! At the last two plies most children are not made at all: after a plain
+//! step or a levitation the child's count is read from the parent's
+//! squares with the moved piece moved (docs/results/speed.md, 2026-11-28
+//! late night): the count then waits on no loads from a child just written.
 
+use super::bitboard::Bitboard;
 use super::piece::Kind;
-use super::position::{LEV_NOT_STARTED, LEV_OVER, Position};
+use super::position::{LEV_NOT_STARTED, LEV_OVER, Position, next_seat};
 use super::sorcerer::sorcerer_step_count;
 use super::step::{Step, StepKind};
 use super::troll::troll_step_count;
@@ -66,19 +71,14 @@ fn each_child(pos: &Position, mut f: impl FnMut(&Position)) {
     );
 }
 
-/// Perft 2 with bulk counting: the generation, each make and each count
-/// in one function, with no recursion.
+/// Perft 2 with bulk counting: the generation and each child's count in
+/// one function, with no recursion; a child is made only where its step
+/// moves more than the mover's piece and a levitated rock.
 fn last_two_plies(pos: &Position) -> u64 {
     if pos.steps_left > 1 {
         return last_two_plies_mid_turn(pos);
     }
-    let mut n = 0;
-    each_child(
-        pos,
-        #[inline(always)]
-        |child| n += child.legal_step_count() as u64,
-    );
-    n
+    last_two_plies_turn_end(pos)
 }
 
 /// [`last_two_plies`] in the middle of a turn (a step of it left after
@@ -144,6 +144,61 @@ fn last_two_plies_mid_turn(pos: &Position) -> u64 {
             };
             // No step left but `pass`: that one.
             n += count.max(1) as u64;
+        },
+    );
+    n
+}
+
+/// [`last_two_plies`] at the last step of a turn: after a plain step or
+/// a levitation the next seat moves, its pieces where they are here, so
+/// its count is read from this position's squares with the mover's piece
+/// (and the levitated rock) moved, as [`last_two_plies_mid_turn`] does.
+/// At the turn's end every rock but those moved this turn may be
+/// levitated. Pushes, pulls, throws and `pass` are made.
+fn last_two_plies_turn_end(pos: &Position) -> u64 {
+    let empty = pos.empty();
+    let next = next_seat(pos.side, pos.in_game);
+    let theirs = pos.seats[next.index()];
+    let at = |k: Kind| (theirs & pos.kinds[k.index()]).0.trailing_zeros() as usize;
+    let (sorcerer, dwarf, troll) = (at(Kind::Sorcerer), at(Kind::Dwarf), at(Kind::Troll));
+    let (rocks, trolls, moved) = (pos.rocks, pos.kinds[Kind::Troll.index()], pos.moved);
+    let lev = rocks & !moved;
+    let count = |e: Bitboard, lev: Bitboard, rocks: Bitboard, trolls: Bitboard| {
+        (sorcerer_step_count(sorcerer, e, lev)
+            + pos.dwarf_step_count(dwarf, e)
+            + troll_step_count(troll, e, rocks, trolls))
+        .max(1) as u64
+    };
+    let mut n = 0;
+    pos.each_legal_step(
+        #[inline(always)]
+        |s| {
+            n += match s.kind() {
+                StepKind::Sorcerer => {
+                    count(empty ^ s.from().bb() ^ s.to().bb(), lev, rocks, trolls)
+                }
+                StepKind::Troll => {
+                    let m = s.from().bb() | s.to().bb();
+                    count(empty ^ m, lev, rocks, trolls ^ m)
+                }
+                StepKind::Dwarf if empty.has(s.to()) => {
+                    count(empty ^ s.from().bb() ^ s.to().bb(), lev, rocks, trolls)
+                }
+                StepKind::Levitate => {
+                    // The rock counts as moved this turn, so cooling next.
+                    let r = s.rock().unwrap_or(s.from());
+                    let (rock, landed) = (r.bb(), r.neighbour_bb(s.direction()));
+                    let rocks = rocks ^ rock ^ landed;
+                    let moved = (moved & !rock) | landed;
+                    let e = empty ^ s.from().bb() ^ s.to().bb() ^ rock ^ landed;
+                    count(e, rocks & !moved, rocks, trolls)
+                }
+                _ => {
+                    let mut child = *pos;
+                    child.make_with::<false>(s);
+                    child.legal_step_count() as u64
+                }
+            };
         },
     );
     n
@@ -378,8 +433,9 @@ mod tests {
         }
     }
 
-    /// The mid-turn count (a plain step's child counted from its parent)
-    /// agrees with making every leaf, along random games with 2–4 seats:
+    /// The counts of the last two plies (a plain step's child counted from
+    /// its parent, in the middle of a turn and at its end) agree with
+    /// making every leaf, along random games with 2–4 seats:
     /// levitations running and over, cooling rocks, pushes, pulls, throws,
     /// lost pieces and finished games among them.
     #[test]
@@ -389,10 +445,8 @@ mod tests {
         for game in 0..90 {
             let mut p = Position::start(2 + game % 3).unwrap();
             for _ in 0..150 {
-                if p.steps_left > 1 {
-                    mid_turn += 1;
-                    assert_eq!(last_two_plies(&p), perft_with::<false>(&p, 2), "{p}");
-                }
+                mid_turn += (p.steps_left > 1) as usize;
+                assert_eq!(last_two_plies(&p), perft_with::<false>(&p, 2), "{p}");
                 let steps = p.legal_step_vec();
                 if steps.is_empty() {
                     break;
