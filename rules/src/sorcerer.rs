@@ -88,14 +88,12 @@ impl Position {
 /// that may be levitated (perft counts a child from its parent with it).
 #[inline(always)]
 pub(super) fn sorcerer_step_count(x: usize, empty: Bitboard, lev: Bitboard) -> u32 {
-    {
-        let mut n = 0;
-        for d in Direction::ALL {
-            let open = (PADDED.neighbour_bb[x][d.index()] & empty.0 != 0) as u32;
-            n += open * (1 + (lev.shift(d) & empty).count());
-        }
-        n
+    let mut n = 0;
+    for d in Direction::ALL {
+        let open = (PADDED.neighbour_bb[x][d.index()] & empty.0 != 0) as u32;
+        n += open * (1 + (lev.shift(d) & empty).count());
     }
+    n
 }
 
 impl Position {

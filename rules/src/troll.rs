@@ -78,28 +78,26 @@ pub(super) fn troll_step_count(
     rocks: Bitboard,
     trolls: Bitboard,
 ) -> u32 {
-    {
-        let (rocks, empty) = (rocks.0, empty.0);
-        let near = &PADDED.neighbour_bb[x];
-        let adjacent = PADDED.adjacent[x];
-        // Steps and pulls: `&`, not `&&`, to keep the branches out.
-        let pull = |d: usize| (near[d] & empty != 0) & (near[(d + 2) & 3] & rocks != 0);
-        let mut n = (adjacent & empty).count_ones()
-            + pull(0) as u32
-            + pull(1) as u32
-            + pull(2) as u32
-            + pull(3) as u32;
-        // Throws: a rock next to the troll is rare, so a loop over them
-        // costs less than four counts.
-        let open = !(rocks | trolls.0) | PADDED.bit[x];
-        let mut near_rocks = adjacent & rocks;
-        while near_rocks != 0 {
-            let y = near_rocks.trailing_zeros() as usize;
-            n += (PADDED.adjacent[y] & open).count_ones();
-            near_rocks &= near_rocks - 1;
-        }
-        n
+    let (rocks, empty) = (rocks.0, empty.0);
+    let near = &PADDED.neighbour_bb[x];
+    let adjacent = PADDED.adjacent[x];
+    // Steps and pulls: `&`, not `&&`, to keep the branches out.
+    let pull = |d: usize| (near[d] & empty != 0) & (near[(d + 2) & 3] & rocks != 0);
+    let mut n = (adjacent & empty).count_ones()
+        + pull(0) as u32
+        + pull(1) as u32
+        + pull(2) as u32
+        + pull(3) as u32;
+    // Throws: a rock next to the troll is rare, so a loop over them
+    // costs less than four counts.
+    let open = !(rocks | trolls.0) | PADDED.bit[x];
+    let mut near_rocks = adjacent & rocks;
+    while near_rocks != 0 {
+        let y = near_rocks.trailing_zeros() as usize;
+        n += (PADDED.adjacent[y] & open).count_ones();
+        near_rocks &= near_rocks - 1;
     }
+    n
 }
 
 impl Position {
