@@ -32,6 +32,7 @@
 use crate::answer::{Answer, ends_answer, error_text, refusal};
 use splut_protocol::Command;
 use splut_protocol::command::{Go, PositionCommand, Query, SetOption};
+use splut_protocol::handshake::{Handshake, Progress};
 use splut_protocol::words::{Line, Response};
 use splut_rules::Game;
 use std::ffi::OsStr;
@@ -326,23 +327,44 @@ impl Client {
         Ok(lines.pop().unwrap_or_default())
     }
 
-    /// The handshake: `ugi` … `ugiok`, `setoption` for each of `options`,
-    /// `isready` … `readyok`. An `info string error` line before
+    /// The handshake ([`Handshake`], the protocol's machine, driven here
+    /// with this client's pipes and clock): `ugi` … `ugiok`, `setoption`
+    /// for each of `options`, `isready` … `readyok`, each line awaited at
+    /// most [`Client::timeout`]. An `info string error` line before
     /// `readyok` (an option refused) is [`ClientError::Refused`]. Returns
-    /// the lines up to `ugiok` (its `id` and `option` lines: see
+    /// the lines before `ugiok` (its `id` and `option` lines: see
     /// [`crate::answer::option_choices`]).
     pub fn handshake(&mut self, options: &[(String, String)]) -> Result<Vec<String>, ClientError> {
-        self.command(&Command::Ugi)?;
-        let ugi = self.read_until_line("ugiok", |l| *l == Line::UgiOk, self.timeout)?;
+        let start = Instant::now();
+        let mut h = Handshake::new(Duration::ZERO, self.timeout)
+            .with_options(options.iter().map(|(n, v)| SetOption::new(n, v)));
+        loop {
+            for command in h.commands() {
+                self.command(&command)?;
+            }
+            let left = h
+                .deadline()
+                .map_or(Duration::MAX, |d| d.saturating_sub(start.elapsed()));
+            let awaited = h.awaited().unwrap_or_default().to_string();
+            match self.recv(left)? {
+                Some(line) => match h.line(&line, start.elapsed()) {
+                    Progress::Waiting => {}
+                    Progress::Done => break,
+                    Progress::Failed(_) => return Err(ClientError::Refused(line)),
+                },
+                None if h.overdue(start.elapsed()).is_some() || left.is_zero() => {
+                    return Err(ClientError::Timeout {
+                        prefix: awaited,
+                        limit: self.timeout,
+                    });
+                }
+                None => {}
+            }
+        }
         for (name, value) in options {
-            self.set_option(name, value)?;
+            self.remember_option(name, value);
         }
-        self.command(&Command::IsReady)?;
-        let lines = self.read_ready()?;
-        if let Some(e) = lines.iter().find(|l| refusal(l).is_some()) {
-            return Err(ClientError::Refused(e.clone()));
-        }
-        Ok(ugi)
+        Ok(h.lines().to_vec())
     }
 
     /// The lines up to `readyok`.
@@ -360,6 +382,12 @@ impl Client {
     /// ([`Client::option`]).
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), ClientError> {
         self.command(&SetOption::new(name, value).into())?;
+        self.remember_option(name, value);
+        Ok(())
+    }
+
+    /// Keeps `value` as option `name`'s ([`Client::option`]).
+    fn remember_option(&mut self, name: &str, value: &str) {
         match self
             .options
             .iter_mut()
@@ -368,7 +396,6 @@ impl Client {
             Some(o) => o.1 = value.to_string(),
             None => self.options.push((name.to_string(), value.to_string())),
         }
-        Ok(())
     }
 
     /// The value last set for option `name` by this client (names compare

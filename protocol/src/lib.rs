@@ -4,6 +4,7 @@
 //!
 //! - [`command`]: the lines to an engine, [`Command`].
 //! - [`words`]: the lines from an engine, [`Line`].
+//! - [`handshake`]: a fresh engine's handshake, a machine with no I/O.
 //! - [`input`]: bounded lines, words, error text safe to print.
 //! - [`winprob`]: win chances from a reported [`Score`].
 
@@ -11,6 +12,7 @@
 #![warn(missing_docs)]
 
 pub mod command;
+pub mod handshake;
 pub mod input;
 mod score;
 pub mod winprob;

@@ -530,7 +530,7 @@ impl fmt::Display for Line {
 }
 
 mod handshake;
-pub use handshake::{Id, OptionKind, OptionLine, Response, find_option, options};
+pub use handshake::{Id, OptionKind, OptionLine, Response, find_option, has_option, options};
 
 #[cfg(test)]
 mod tests;

@@ -5,7 +5,7 @@
 //! spawned, their commands and lines carried, and ended.
 
 use crate::pool;
-use splut_board::session::handshake::{Handshake, Progress};
+use splut_board::session::handshake::{self, Progress};
 use splut_play::client::Client;
 use splut_protocol::Command;
 use std::sync::Arc;
@@ -27,13 +27,13 @@ pub fn spawn_engine(command: &[String], live: &Arc<AtomicUsize>) -> Result<Clien
 }
 
 /// What the games' engine offers: a fresh one from `engines`, its
-/// handshake done by the board's [`Handshake`] machine (this only carries
+/// handshake done by the board's [`handshake`] machine (this only carries
 /// its lines, and keeps its clock), ended after; its answer to `ugi` (its
 /// `id` and `option` lines).
 pub fn probe(engines: &Engines, live: &Arc<AtomicUsize>) -> Result<Vec<String>, String> {
     let mut link = engines.spawn(live, (&Default::default(), &Default::default()))?;
     let began = Instant::now();
-    let mut handshake = Handshake::new(Duration::ZERO);
+    let mut handshake = handshake::begin(Duration::ZERO);
     let outcome = loop {
         if let Err(e) = handshake
             .commands()

@@ -17,7 +17,7 @@
 use serde_json::{Value, json};
 use splut_board::session::analysis::{Analysis, Kind};
 use splut_board::session::config::Config;
-use splut_board::session::handshake::Handshake;
+use splut_board::session::handshake;
 use splut_board::session::levels::Levels;
 use splut_board::session::new_game;
 use splut_board::session::requests::{self, DEFAULT_MOVETIME, MOVETIME, PaceIn, StepIn};
@@ -70,7 +70,7 @@ impl BoardSession {
     /// handshake (this module's engine answering `ugi`).
     pub fn new() -> BoardSession {
         let mut engine = crate::Protocol::new();
-        let mut handshake = Handshake::new(Duration::ZERO);
+        let mut handshake = handshake::begin(Duration::ZERO);
         for command in handshake.commands() {
             engine.line(&command.to_string());
         }

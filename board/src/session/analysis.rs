@@ -17,7 +17,7 @@
 //! asks one search at a time, each answered by a `bestmove`.
 
 use super::config::{HINT_MS, REVIEW_MS};
-use super::handshake::{Handshake, Progress};
+use super::handshake::{self, Handshake, Progress};
 use super::{EngineEvent, HUNG_AFTER, Refusal, WinProb, requests};
 use crate::marks::step_marks;
 use crate::review::{BLUNDER_DROP, Evaluation, MISTAKE_DROP, judge, turn_bounds};
@@ -113,7 +113,7 @@ impl Analysis {
             last: None,
             out: Vec::new(),
             reader: super::reader::EngineReader::new(),
-            handshake: fresh.then(|| Handshake::new(Duration::ZERO)),
+            handshake: fresh.then(|| handshake::begin(Duration::ZERO)),
             handshaken: false,
             outcome: None,
         };

@@ -4,7 +4,7 @@
 
 use super::handshake::SHOW_WINPROB;
 use serde::{Deserialize, Serialize};
-use splut_protocol::words::{Id, OptionKind, find_option};
+use splut_protocol::words::{Id, OptionKind, find_option, has_option};
 use std::time::Duration;
 
 /// A spin option's default and bounds.
@@ -93,12 +93,6 @@ pub fn spin(ugi: &[String], name: &str) -> Option<Spin> {
         }
         _ => None,
     }
-}
-
-/// Whether the handshake's lines advertise option `name` (a line that
-/// reads as its declaration).
-pub fn has_option(ugi: &[String], name: &str) -> bool {
-    find_option(ugi, name).is_some()
 }
 
 impl Levels {

@@ -922,7 +922,7 @@ impl Session {
     /// before it is ready.
     fn start_engine(&mut self, now: Duration) {
         self.out.push_back(Command::Spawn);
-        let mut handshake = handshake::Handshake::new(now);
+        let mut handshake = handshake::begin(now);
         self.out
             .extend(handshake.commands().into_iter().map(Command::Send));
         self.handshake = Some(handshake);

@@ -202,6 +202,12 @@ pub fn find_option<S: AsRef<str>>(lines: &[S], name: &str) -> Option<OptionLine>
     options(lines).find(|o| o.is(name))
 }
 
+/// Whether a handshake's lines declare option `name` (a line that reads
+/// as its declaration; names compare without case).
+pub fn has_option<S: AsRef<str>>(lines: &[S], name: &str) -> bool {
+    find_option(lines, name).is_some()
+}
+
 /// The answer to `query <question>`: `response <answer>`, the answer
 /// being the rest of the line as it is (`query legal` in a finished game
 /// answers `response ` with nothing after it).
