@@ -345,20 +345,21 @@ impl Client {
             let left = h
                 .deadline()
                 .map_or(Duration::MAX, |d| d.saturating_sub(start.elapsed()));
-            let awaited = h.awaited().unwrap_or_default().to_string();
-            match self.recv(left)? {
-                Some(line) => match h.line(&line, start.elapsed()) {
-                    Progress::Waiting => {}
-                    Progress::Done => break,
-                    Progress::Failed(_) => return Err(ClientError::Refused(line)),
-                },
-                None if h.overdue(start.elapsed()).is_some() || left.is_zero() => {
+            let Some(line) = self.recv(left)? else {
+                // Named before `overdue`, which ends the wait.
+                let awaited = h.awaited().unwrap_or_default();
+                if h.overdue(start.elapsed()).is_some() || left.is_zero() {
                     return Err(ClientError::Timeout {
-                        prefix: awaited,
+                        prefix: awaited.to_string(),
                         limit: self.timeout,
                     });
                 }
-                None => {}
+                continue;
+            };
+            match h.line(&line, start.elapsed()) {
+                Progress::Waiting => {}
+                Progress::Done => break,
+                Progress::Failed(_) => return Err(ClientError::Refused(line)),
             }
         }
         for (name, value) in options {
