@@ -13,9 +13,10 @@
 //! Copy-make needs no undo; with the rest of this path it measured faster
 //! than make/unmake (the search, which reads the hash, keeps make/unmake).
 //! At the last two plies most children are not made at all: after a plain
-//! step or a levitation the child's count is read from the parent's
-//! squares with the moved piece moved (docs/results/speed.md, 2026-11-28
-//! late night): the count then waits on no loads from a child just written.
+//! step, a levitation or a push the child's count is read from the
+//! parent's squares with the moved pieces moved (docs/results/speed.md,
+//! 2026-11-28 late night and 2026-11-29): the count then waits on no
+//! loads from a child just written.
 
 use super::bitboard::Bitboard;
 use super::board::{PADDED, Square};
