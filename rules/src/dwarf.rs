@@ -38,11 +38,7 @@ impl Position {
     /// 64, no square): a direction with an empty square somewhere beyond.
     #[inline(always)]
     pub(super) fn dwarf_step_count(&self, x: usize, empty: Bitboard) -> u32 {
-        let ray = &PADDED.ray[x];
-        (ray[0] & empty.0 != 0) as u32
-            + (ray[1] & empty.0 != 0) as u32
-            + (ray[2] & empty.0 != 0) as u32
-            + (ray[3] & empty.0 != 0) as u32
+        dwarf_step_count(x, empty)
     }
 
     /// Moves the run in front of the dwarf on `x` one square along `d`,
@@ -63,6 +59,17 @@ impl Position {
         }
         end.index() as u8
     }
+}
+
+/// [`Position::dwarf_step_count`] given the empty squares (perft counts a
+/// child from its parent with it).
+#[inline(always)]
+pub(super) fn dwarf_step_count(x: usize, empty: Bitboard) -> u32 {
+    let ray = &PADDED.ray[x];
+    (ray[0] & empty.0 != 0) as u32
+        + (ray[1] & empty.0 != 0) as u32
+        + (ray[2] & empty.0 != 0) as u32
+        + (ray[3] & empty.0 != 0) as u32
 }
 
 #[cfg(test)]

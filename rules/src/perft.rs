@@ -13,11 +13,14 @@
 //! Copy-make needs no undo; with the rest of this path it measured faster
 //! than make/unmake (the search, which reads the hash, keeps make/unmake).
 //! At the last two plies most children are not made at all: after a plain
-//! step or a levitation the child's count is read from the parent's
-//! squares with the moved piece moved (docs/results/speed.md, 2026-11-28
-//! late night): the count then waits on no loads from a child just written.
+//! step, a levitation or a push the child's count is read from the
+//! parent's squares with the moved pieces moved (docs/results/speed.md,
+//! 2026-11-28 late night and 2026-11-29): the count then waits on no
+//! loads from a child just written.
 
 use super::bitboard::Bitboard;
+use super::board::{PADDED, Square};
+use super::dwarf::dwarf_step_count;
 use super::piece::Kind;
 use super::position::{LEV_NOT_STARTED, LEV_OVER, Position, next_seat};
 use super::sorcerer::sorcerer_step_count;
@@ -73,125 +76,91 @@ fn each_child(pos: &Position, mut f: impl FnMut(&Position)) {
 
 /// Perft 2 with bulk counting: the generation and each child's count in
 /// one function, with no recursion; a child is made only where its step
-/// moves more than the mover's piece and a levitated rock.
+/// pulls or throws a rock, or passes.
 fn last_two_plies(pos: &Position) -> u64 {
     if pos.steps_left > 1 {
-        return last_two_plies_mid_turn(pos);
+        return last_two_plies_with::<false>(pos);
     }
-    last_two_plies_turn_end(pos)
+    last_two_plies_with::<true>(pos)
 }
 
-/// [`last_two_plies`] in the middle of a turn (a step of it left after
-/// this one; with 3 and 4 players most of perft 9's last plies). A plain
-/// step (a sorcerer's or a troll's without a rock, a dwarf's onto an empty
-/// square) or a levitation leaves the same seat to move, kills nobody and
-/// moves one piece (and the levitated rock), so its child's count is read
-/// from this position's squares with those moved, without copying and
-/// making the child: the count then waits on no loads from a position
-/// just written. Pulls, pushes, throws and `pass` are made.
-fn last_two_plies_mid_turn(pos: &Position) -> u64 {
+/// [`last_two_plies`] in the middle of a turn (`END = false`: a step of
+/// it left after this one; with 3 and 4 players most of perft 9's last
+/// plies) or at its last step (`END = true`). After a plain step (a
+/// sorcerer's or a troll's without a rock, a dwarf's onto an empty
+/// square), a levitation or a push nobody is killed, so the seat that
+/// moves in the child (the same, or the next at a turn's end) and its
+/// count are known from this position's squares with the moved pieces
+/// moved, without copying and making the child: the count then waits on
+/// no loads from a position just written. In the middle of a turn the
+/// mover's piece moves and a plain step ends a levitation run; at the
+/// turn's end every rock but those moved this turn may be levitated.
+/// Pulls, throws and `pass` are made.
+fn last_two_plies_with<const END: bool>(pos: &Position) -> u64 {
     let empty = pos.empty();
-    let mine = pos.seats[pos.side.index()];
-    let at = |k: Kind| (mine & pos.kinds[k.index()]).0.trailing_zeros() as usize;
-    let (sorcerer, dwarf, troll) = (at(Kind::Sorcerer), at(Kind::Dwarf), at(Kind::Troll));
-    let (rocks, trolls) = (pos.rocks, pos.kinds[Kind::Troll.index()]);
-    // A plain step ends a levitation run; one not started stays so.
-    let lev = pos.levitatable_for_count(if pos.lev < LEV_NOT_STARTED {
-        LEV_OVER
+    let seat = if END {
+        next_seat(pos.side, pos.in_game)
     } else {
-        pos.lev
-    });
-    let mut n = 0;
-    pos.each_legal_step(
-        #[inline(always)]
-        |s| {
-            let count = match s.kind() {
-                StepKind::Sorcerer => {
-                    let e = empty ^ s.from().bb() ^ s.to().bb();
-                    sorcerer_step_count(s.to().index(), e, lev)
-                        + pos.dwarf_step_count(dwarf, e)
-                        + troll_step_count(troll, e, rocks, trolls)
-                }
-                StepKind::Troll => {
-                    let moved = s.from().bb() | s.to().bb();
-                    let e = empty ^ moved;
-                    sorcerer_step_count(sorcerer, e, lev)
-                        + pos.dwarf_step_count(dwarf, e)
-                        + troll_step_count(s.to().index(), e, rocks, trolls ^ moved)
-                }
-                StepKind::Levitate => {
-                    // The rock moves along and stays the one to levitate.
-                    let rock = s.rock().unwrap_or(s.from());
-                    let landed = rock.neighbour_bb(s.direction());
-                    let rocks = rocks ^ rock.bb() ^ landed;
-                    let e = empty ^ s.from().bb() ^ s.to().bb() ^ rock.bb() ^ landed;
-                    sorcerer_step_count(s.to().index(), e, landed)
-                        + pos.dwarf_step_count(dwarf, e)
-                        + troll_step_count(troll, e, rocks, trolls)
-                }
-                StepKind::Dwarf if empty.has(s.to()) => {
-                    let e = empty ^ s.from().bb() ^ s.to().bb();
-                    sorcerer_step_count(sorcerer, e, lev)
-                        + pos.dwarf_step_count(s.to().index(), e)
-                        + troll_step_count(troll, e, rocks, trolls)
-                }
-                _ => {
-                    let mut child = *pos;
-                    child.make_with::<false>(s);
-                    n += child.legal_step_count() as u64;
-                    return;
-                }
-            };
-            // No step left but `pass`: that one.
-            n += count.max(1) as u64;
-        },
-    );
-    n
-}
-
-/// [`last_two_plies`] at the last step of a turn: after a plain step or
-/// a levitation the next seat moves, its pieces where they are here, so
-/// its count is read from this position's squares with the mover's piece
-/// (and the levitated rock) moved, as [`last_two_plies_mid_turn`] does.
-/// At the turn's end every rock but those moved this turn may be
-/// levitated. Pushes, pulls, throws and `pass` are made.
-fn last_two_plies_turn_end(pos: &Position) -> u64 {
-    let empty = pos.empty();
-    let next = next_seat(pos.side, pos.in_game);
-    let theirs = pos.seats[next.index()];
-    let at = |k: Kind| (theirs & pos.kinds[k.index()]).0.trailing_zeros() as usize;
-    let (sorcerer, dwarf, troll) = (at(Kind::Sorcerer), at(Kind::Dwarf), at(Kind::Troll));
+        pos.side
+    };
+    let ours = pos.seats[seat.index()];
+    let at = |k: Kind| (ours & pos.kinds[k.index()]).0.trailing_zeros() as usize;
+    let pieces = [at(Kind::Sorcerer), at(Kind::Dwarf), at(Kind::Troll)];
     let (rocks, trolls, moved) = (pos.rocks, pos.kinds[Kind::Troll.index()], pos.moved);
-    let lev = rocks & !moved;
-    let count = |e: Bitboard, lev: Bitboard, rocks: Bitboard, trolls: Bitboard| {
-        (sorcerer_step_count(sorcerer, e, lev)
-            + pos.dwarf_step_count(dwarf, e)
-            + troll_step_count(troll, e, rocks, trolls))
-        .max(1) as u64
+    // The rocks the child may levitate after a step that moves none.
+    let lev = if END {
+        rocks & !moved
+    } else {
+        // A plain step ends a levitation run; one not started stays so.
+        pos.levitatable_for_count(if pos.lev < LEV_NOT_STARTED {
+            LEV_OVER
+        } else {
+            pos.lev
+        })
+    };
+    // The child's pieces: in the middle of a turn the mover's `kind` has
+    // gone to `to`; at its end the next seat's have not moved.
+    let after = |kind: Kind, to: Square| {
+        let mut p = pieces;
+        if !END {
+            p[kind.index()] = to.index();
+        }
+        p
     };
     let mut n = 0;
     pos.each_legal_step(
         #[inline(always)]
         |s| {
+            let (from, to) = (s.from().bb(), s.to().bb());
             n += match s.kind() {
                 StepKind::Sorcerer => {
-                    count(empty ^ s.from().bb() ^ s.to().bb(), lev, rocks, trolls)
+                    let p = after(Kind::Sorcerer, s.to());
+                    count(p, empty ^ from ^ to, lev, rocks, trolls)
                 }
                 StepKind::Troll => {
-                    let m = s.from().bb() | s.to().bb();
-                    count(empty ^ m, lev, rocks, trolls ^ m)
+                    let p = after(Kind::Troll, s.to());
+                    count(p, empty ^ from ^ to, lev, rocks, trolls ^ from ^ to)
                 }
                 StepKind::Dwarf if empty.has(s.to()) => {
-                    count(empty ^ s.from().bb() ^ s.to().bb(), lev, rocks, trolls)
+                    let p = after(Kind::Dwarf, s.to());
+                    count(p, empty ^ from ^ to, lev, rocks, trolls)
+                }
+                StepKind::Dwarf => {
+                    push_count::<END>(s, after(Kind::Dwarf, s.to()), empty, lev, pos)
                 }
                 StepKind::Levitate => {
-                    // The rock counts as moved this turn, so cooling next.
                     let r = s.rock().unwrap_or(s.from());
                     let (rock, landed) = (r.bb(), r.neighbour_bb(s.direction()));
                     let rocks = rocks ^ rock ^ landed;
-                    let moved = (moved & !rock) | landed;
-                    let e = empty ^ s.from().bb() ^ s.to().bb() ^ rock ^ landed;
-                    count(e, rocks & !moved, rocks, trolls)
+                    let e = empty ^ from ^ to ^ rock ^ landed;
+                    // In the middle of a turn the rock moved along stays
+                    // the one to levitate; at its end it cools.
+                    let lev = if END {
+                        rocks & !((moved & !rock) | landed)
+                    } else {
+                        landed
+                    };
+                    count(after(Kind::Sorcerer, s.to()), e, lev, rocks, trolls)
                 }
                 _ => {
                     let mut child = *pos;
@@ -202,6 +171,57 @@ fn last_two_plies_turn_end(pos: &Position) -> u64 {
         },
     );
     n
+}
+
+/// The count of a child whose mover has its sorcerer, dwarf and troll on
+/// the square indices `p` (64 for none), given its empty squares, the
+/// rocks it may levitate, its rocks and its trolls: at least 1, `pass`.
+#[inline(always)]
+fn count(p: [usize; 3], empty: Bitboard, lev: Bitboard, rocks: Bitboard, trolls: Bitboard) -> u64 {
+    (sorcerer_step_count(p[0], empty, lev)
+        + dwarf_step_count(p[1], empty)
+        + troll_step_count(p[2], empty, rocks, trolls))
+    .max(1) as u64
+}
+
+/// The count after the push `s` (a dwarf's step onto an occupied square),
+/// from the parent `pos`: the run from the step's `to` up to the first
+/// empty square beyond moves one square along, whatever stands in it
+/// (any seat's pieces, rocks). `p` holds the child's mover's pieces as
+/// they would be after a plain step, `lev` the rocks it may levitate
+/// after a step that moves none. Pushed rocks count as moved: at a
+/// turn's end they cool; in the middle of a turn they stay free, or
+/// cooling, wherever they go.
+#[inline(always)]
+fn push_count<const END: bool>(
+    s: Step,
+    p: [usize; 3],
+    empty: Bitboard,
+    lev: Bitboard,
+    pos: &Position,
+) -> u64 {
+    let (x, d) = (s.from(), s.direction());
+    let ray = x.ray(d);
+    let Some(end) = (ray & empty).first_towards(d) else {
+        // Not a legal push (there is always an empty square beyond one).
+        let mut child = *pos;
+        child.make_with::<false>(s);
+        return child.legal_step_count() as u64;
+    };
+    let run = ray ^ end.ray(d) ^ end.bb();
+    let along = |b: Bitboard| (b & !run) | (b & run).shift(d);
+    let piece = |i: usize| along(Bitboard(PADDED.bit[i])).0.trailing_zeros() as usize;
+    // The dwarf is on `to` in the middle of a turn; the next seat's may
+    // have been pushed.
+    let p = [
+        piece(p[0]),
+        if END { piece(p[1]) } else { p[1] },
+        piece(p[2]),
+    ];
+    let lev = if END { lev & !run } else { along(lev) };
+    let e = empty ^ x.bb() ^ end.bb();
+    let trolls = pos.kinds[Kind::Troll.index()];
+    count(p, e, lev, along(pos.rocks), along(trolls))
 }
 
 /// The count below each legal root step, in generation order.
@@ -433,15 +453,17 @@ mod tests {
         }
     }
 
-    /// The counts of the last two plies (a plain step's child counted from
-    /// its parent, in the middle of a turn and at its end) agree with
-    /// making every leaf, along random games with 2–4 seats:
-    /// levitations running and over, cooling rocks, pushes, pulls, throws,
-    /// lost pieces and finished games among them.
+    /// The counts of the last two plies (a child counted from its parent
+    /// after a plain step, a levitation or a push, in the middle of a turn
+    /// and at its end) agree with making every leaf, along random games
+    /// with 2–4 seats: levitations running and over, cooling rocks,
+    /// pushes, pulls, throws, lost pieces and finished games among them.
+    /// The pushes counted below are the last two plies' first steps.
     #[test]
-    fn mid_turn_counts_agree_with_making_every_leaf() {
+    fn last_two_plies_agree_with_making_every_leaf() {
         let mut rng = 11;
         let mut mid_turn = 0;
+        let mut pushes = Pushes::default();
         for game in 0..90 {
             let mut p = Position::start(2 + game % 3).unwrap();
             for _ in 0..150 {
@@ -451,10 +473,60 @@ mod tests {
                 if steps.is_empty() {
                     break;
                 }
+                steps.iter().for_each(|&s| pushes.tally(&p, s));
                 p.play(steps[(crate::splitmix64(&mut rng) % steps.len() as u64) as usize]);
             }
         }
         assert!(mid_turn > 1000, "{mid_turn}");
+        let Pushes {
+            mid,
+            end,
+            own,
+            next,
+            rocks,
+            cooling,
+            trolls,
+        } = pushes;
+        // Seen: 3810, 1755; 1440, 439, 1966; 1371, 225.
+        assert!(mid > 2000 && end > 800, "{pushes:?}");
+        assert!(own > 700 && next > 200 && trolls > 900, "{pushes:?}");
+        assert!(rocks > 600 && cooling > 100, "{pushes:?}");
+    }
+
+    /// Pushes seen, by what they move: in the middle of a turn or at its
+    /// end; a run holding the mover's own sorcerer or troll (in the middle
+    /// of a turn, the pieces its count reads), the next seat's pieces (at
+    /// the turn's end), a rock, a cooling rock before any levitation (in
+    /// the middle of a turn), a troll.
+    #[derive(Default, Debug, Clone, Copy)]
+    struct Pushes {
+        mid: usize,
+        end: usize,
+        own: usize,
+        next: usize,
+        rocks: usize,
+        cooling: usize,
+        trolls: usize,
+    }
+
+    impl Pushes {
+        fn tally(&mut self, p: &Position, s: Step) {
+            if s.kind() != StepKind::Dwarf || p.empty().has(s.to()) {
+                return;
+            }
+            let ray = s.from().ray(s.direction());
+            let end = (ray & p.empty()).first_towards(s.direction()).unwrap();
+            let run = ray ^ end.ray(s.direction()) ^ end.bb();
+            let (mid, moves) = (p.steps_left > 1, |b: Bitboard| (run & b).any());
+            let next = p.seats[next_seat(p.side, p.in_game).index()];
+            self.mid += mid as usize;
+            self.end += !mid as usize;
+            self.own += (mid && moves(p.seats[p.side.index()])) as usize;
+            self.next += (!mid && moves(next)) as usize;
+            self.rocks += moves(p.rocks) as usize;
+            self.cooling += (mid && p.lev == LEV_NOT_STARTED && moves(p.cooling)) as usize;
+            self.trolls += moves(p.kinds[Kind::Troll.index()]) as usize;
+        }
     }
 
     #[test]
