@@ -34,18 +34,11 @@ impl Position {
         any
     }
 
-    /// The number of steps of the dwarf on square index `x` (none for
-    /// 64, no square): a direction with an empty square somewhere beyond.
-    #[inline(always)]
-    pub(super) fn dwarf_step_count(&self, x: usize, empty: Bitboard) -> u32 {
-        dwarf_step_count(x, empty)
-    }
-
     /// Moves the run in front of the dwarf on `x` one square along `d`,
     /// farthest piece first so every destination is empty when filled.
     /// Returns the index of the empty square that ended the run.
     pub(super) fn push_run<const H: bool>(&mut self, x: Square, d: Direction) -> u8 {
-        let Some(end) = (x.ray(d) & self.empty()).first_towards(d) else {
+        let Some((_, end)) = push_span(x, d, self.empty()) else {
             return super::make::NONE;
         };
         let mut to = end;
@@ -61,8 +54,21 @@ impl Position {
     }
 }
 
-/// [`Position::dwarf_step_count`] given the empty squares (perft counts a
-/// child from its parent with it).
+/// What the dwarf on `x` pushes along `d`, given the empty squares: the
+/// run (the squares from the dwarf's neighbour up to the first empty one,
+/// that one left out) and that empty square, which ends it; `None` where
+/// no square beyond is empty (no step that way).
+#[inline(always)]
+pub(super) fn push_span(x: Square, d: Direction, empty: Bitboard) -> Option<(Bitboard, Square)> {
+    let ray = x.ray(d);
+    let end = (ray & empty).first_towards(d)?;
+    Some((ray ^ end.ray(d) ^ end.bb(), end))
+}
+
+/// The number of steps of the dwarf on square index `x` (none for 64, no
+/// square), given the empty squares (a parent's, where perft counts a
+/// child from its parent): a direction with an empty square somewhere
+/// beyond.
 #[inline(always)]
 pub(super) fn dwarf_step_count(x: usize, empty: Bitboard) -> u32 {
     let ray = &PADDED.ray[x];

@@ -4,10 +4,14 @@
 //! this module runs them for the side to move and adds `pass` when nothing
 //! else is legal. Every generated step is legal: Splut! has no check.
 
+use super::bitboard::Bitboard;
 use super::board::Square;
+use super::dwarf::dwarf_step_count;
 use super::piece::Kind;
 use super::position::Position;
+use super::sorcerer::sorcerer_step_count;
 use super::step::{Step, StepText};
+use super::troll::troll_step_count;
 use std::ops::Deref;
 
 /// More than the most steps any position has (a sorcerer 20, a troll 16, a
@@ -121,10 +125,10 @@ impl Position {
         // Each piece's square index, 64 (an empty row of the tables) when
         // the seat has lost it: no branch on what the seat has.
         let at = |k: Kind| (mine & self.kinds[k.index()]).0.trailing_zeros() as usize;
-        let n = self.sorcerer_step_count(at(Kind::Sorcerer), empty)
-            + self.dwarf_step_count(at(Kind::Dwarf), empty)
-            + self.troll_step_count(at(Kind::Troll), empty);
-        n.max(1)
+        let pieces = [at(Kind::Sorcerer), at(Kind::Dwarf), at(Kind::Troll)];
+        let lev = self.levitatable_for_count(self.lev);
+        let trolls = self.kinds[Kind::Troll.index()];
+        step_count(pieces, empty, lev, self.rocks, trolls)
     }
 
     /// Whether `step` is legal here.
@@ -208,6 +212,26 @@ impl Position {
             .filter(|s| !s.is_pass() && s.from() == from)
             .collect()
     }
+}
+
+/// The number of legal steps of a seat whose sorcerer, dwarf and troll
+/// are on the square indices `pieces` (64 for one it has lost), given the
+/// empty squares, the rocks it may levitate, the rocks and the trolls: at
+/// least 1, `pass`. [`Position::legal_step_count`] counts with it, and so
+/// does perft's count of a child from its parent's squares.
+#[inline(always)]
+pub(super) fn step_count(
+    pieces: [usize; 3],
+    empty: Bitboard,
+    lev: Bitboard,
+    rocks: Bitboard,
+    trolls: Bitboard,
+) -> u32 {
+    let [sorcerer, dwarf, troll] = pieces;
+    (sorcerer_step_count(sorcerer, empty, lev)
+        + dwarf_step_count(dwarf, empty)
+        + troll_step_count(troll, empty, rocks, trolls))
+    .max(1)
 }
 
 #[cfg(test)]

@@ -20,12 +20,11 @@
 
 use super::bitboard::Bitboard;
 use super::board::{PADDED, Square};
-use super::dwarf::dwarf_step_count;
+use super::dwarf::push_span;
+use super::movegen::step_count;
 use super::piece::Kind;
 use super::position::{LEV_NOT_STARTED, LEV_OVER, Position, next_seat};
-use super::sorcerer::sorcerer_step_count;
 use super::step::{Step, StepKind};
-use super::troll::troll_step_count;
 
 /// Perft with bulk counting at the last ply.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
@@ -132,18 +131,18 @@ fn last_two_plies_with<const END: bool>(pos: &Position) -> u64 {
         #[inline(always)]
         |s| {
             let (from, to) = (s.from().bb(), s.to().bb());
-            n += match s.kind() {
+            n += u64::from(match s.kind() {
                 StepKind::Sorcerer => {
                     let p = after(Kind::Sorcerer, s.to());
-                    count(p, empty ^ from ^ to, lev, rocks, trolls)
+                    step_count(p, empty ^ from ^ to, lev, rocks, trolls)
                 }
                 StepKind::Troll => {
                     let p = after(Kind::Troll, s.to());
-                    count(p, empty ^ from ^ to, lev, rocks, trolls ^ from ^ to)
+                    step_count(p, empty ^ from ^ to, lev, rocks, trolls ^ from ^ to)
                 }
                 StepKind::Dwarf if empty.has(s.to()) => {
                     let p = after(Kind::Dwarf, s.to());
-                    count(p, empty ^ from ^ to, lev, rocks, trolls)
+                    step_count(p, empty ^ from ^ to, lev, rocks, trolls)
                 }
                 StepKind::Dwarf => {
                     push_count::<END>(s, after(Kind::Dwarf, s.to()), empty, lev, pos)
@@ -160,28 +159,17 @@ fn last_two_plies_with<const END: bool>(pos: &Position) -> u64 {
                     } else {
                         landed
                     };
-                    count(after(Kind::Sorcerer, s.to()), e, lev, rocks, trolls)
+                    step_count(after(Kind::Sorcerer, s.to()), e, lev, rocks, trolls)
                 }
                 _ => {
                     let mut child = *pos;
                     child.make_with::<false>(s);
-                    child.legal_step_count() as u64
+                    child.legal_step_count()
                 }
-            };
+            });
         },
     );
     n
-}
-
-/// The count of a child whose mover has its sorcerer, dwarf and troll on
-/// the square indices `p` (64 for none), given its empty squares, the
-/// rocks it may levitate, its rocks and its trolls: at least 1, `pass`.
-#[inline(always)]
-fn count(p: [usize; 3], empty: Bitboard, lev: Bitboard, rocks: Bitboard, trolls: Bitboard) -> u64 {
-    (sorcerer_step_count(p[0], empty, lev)
-        + dwarf_step_count(p[1], empty)
-        + troll_step_count(p[2], empty, rocks, trolls))
-    .max(1) as u64
 }
 
 /// The count after the push `s` (a dwarf's step onto an occupied square),
@@ -199,16 +187,14 @@ fn push_count<const END: bool>(
     empty: Bitboard,
     lev: Bitboard,
     pos: &Position,
-) -> u64 {
+) -> u32 {
     let (x, d) = (s.from(), s.direction());
-    let ray = x.ray(d);
-    let Some(end) = (ray & empty).first_towards(d) else {
+    let Some((run, end)) = push_span(x, d, empty) else {
         // Not a legal push (there is always an empty square beyond one).
         let mut child = *pos;
         child.make_with::<false>(s);
-        return child.legal_step_count() as u64;
+        return child.legal_step_count();
     };
-    let run = ray ^ end.ray(d) ^ end.bb();
     let along = |b: Bitboard| (b & !run) | (b & run).shift(d);
     let piece = |i: usize| along(Bitboard(PADDED.bit[i])).0.trailing_zeros() as usize;
     // The dwarf is on `to` in the middle of a turn; the next seat's may
@@ -221,7 +207,7 @@ fn push_count<const END: bool>(
     let lev = if END { lev & !run } else { along(lev) };
     let e = empty ^ x.bb() ^ end.bb();
     let trolls = pos.kinds[Kind::Troll.index()];
-    count(p, e, lev, along(pos.rocks), along(trolls))
+    step_count(p, e, lev, along(pos.rocks), along(trolls))
 }
 
 /// The count below each legal root step, in generation order.
@@ -514,9 +500,7 @@ mod tests {
             if s.kind() != StepKind::Dwarf || p.empty().has(s.to()) {
                 return;
             }
-            let ray = s.from().ray(s.direction());
-            let end = (ray & p.empty()).first_towards(s.direction()).unwrap();
-            let run = ray ^ end.ray(s.direction()) ^ end.bb();
+            let (run, _) = push_span(s.from(), s.direction(), p.empty()).unwrap();
             let (mid, moves) = (p.steps_left > 1, |b: Bitboard| (run & b).any());
             let next = p.seats[next_seat(p.side, p.in_game).index()];
             self.mid += mid as usize;

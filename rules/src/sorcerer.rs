@@ -62,14 +62,6 @@ impl Position {
         any
     }
 
-    /// The number of steps of the sorcerer on square index `x` (none for
-    /// 64, no square), without branches: each open direction is a step,
-    /// and one more for each levitatable rock that can follow that way.
-    #[inline(always)]
-    pub(super) fn sorcerer_step_count(&self, x: usize, empty: Bitboard) -> u32 {
-        sorcerer_step_count(x, empty, self.levitatable_for_count(self.lev))
-    }
-
     /// The rocks a sorcerer may levitate when the levitation is at `lev`
     /// (a rock's square, [`LEV_NOT_STARTED`] or [`LEV_OVER`]), without
     /// branches: all free ones before the first levitation, the levitated
@@ -84,8 +76,11 @@ impl Position {
     }
 }
 
-/// [`Position::sorcerer_step_count`] given the empty squares and the rocks
-/// that may be levitated (perft counts a child from its parent with it).
+/// The number of steps of the sorcerer on square index `x` (none for 64,
+/// no square), given the empty squares and the rocks it may levitate
+/// (a parent's squares, where perft counts a child from its parent):
+/// without branches, each open direction is a step, and one more for
+/// each levitatable rock that can follow that way.
 #[inline(always)]
 pub(super) fn sorcerer_step_count(x: usize, empty: Bitboard, lev: Bitboard) -> u32 {
     let mut n = 0;

@@ -58,19 +58,13 @@ impl Position {
         );
         any
     }
-
-    /// The number of steps of the troll on square index `x` (none for
-    /// 64, no square): a step to each empty neighbour,
-    /// a pull where the square opposite holds a rock, and a throw for each
-    /// open square around each neighbouring rock.
-    #[inline(always)]
-    pub(super) fn troll_step_count(&self, x: usize, empty: Bitboard) -> u32 {
-        troll_step_count(x, empty, self.rocks, self.kinds[Kind::Troll.index()])
-    }
 }
 
-/// [`Position::troll_step_count`] given the empty squares, the rocks and
-/// the trolls (perft counts a child from its parent with it).
+/// The number of steps of the troll on square index `x` (none for 64, no
+/// square), given the empty squares, the rocks and the trolls (a parent's,
+/// where perft counts a child from its parent): a step to each empty
+/// neighbour, a pull where the square opposite holds a rock, and a throw
+/// for each open square around each neighbouring rock.
 #[inline(always)]
 pub(super) fn troll_step_count(
     x: usize,
