@@ -33,6 +33,12 @@ use std::sync::{Arc, Mutex, MutexGuard};
 /// hundred milliseconds at most) rather than replacing with fresh memory.
 const CLEAR_IN_PLACE_MIB: usize = 1024;
 
+/// `EvalFileMulti`'s value for no network with 3–4 seats: `UseNNUE auto`
+/// evaluates them by hand whatever the build has compiled in (the
+/// hand-written opponent of the loop's first gate and of its reference
+/// games, or a comparison).
+pub const NO_MULTI_NETWORK: &str = "none";
+
 /// A Splut! engine: options, table, caches, network and threads, kept from
 /// one search to the next.
 ///
@@ -145,11 +151,15 @@ pub fn win_probabilities(root: &Position, info: &Info) -> Vec<(Seat, f64)> {
 }
 
 /// `EvalFileMulti`'s network: the compiled-in one for an empty value (or
-/// `default`), else the network file at `path` (a weights file is refused:
-/// the hand-written weights are `EvalFile`'s).
+/// `default`), none for `none` (the hand-written evaluation with 3–4 seats
+/// under `UseNNUE auto`), else the network file at `path` (a weights file
+/// is refused: the hand-written weights are `EvalFile`'s).
 fn read_multi(path: &str) -> Result<Option<Arc<Network>>, EvalFileError> {
     if path.is_empty() || path.eq_ignore_ascii_case("default") {
         return Ok(default_multi_network());
+    }
+    if path.eq_ignore_ascii_case(NO_MULTI_NETWORK) {
+        return Ok(None);
     }
     read_network(path).map(|net| Some(Arc::new(net)))
 }

@@ -100,6 +100,12 @@ fn eval_file_multi_loads_a_network_for_3_4_seats_and_keeps_it_on_a_bad_file() {
     assert_eq!(e.options().text(Id::EvalFileMulti), file.to_str().unwrap());
     e.set_option("EvalFileMulti", "default").unwrap();
     assert_eq!(settings(&e).multi_net, None);
+    // `none`, in any case: the hand-written evaluation with 3–4 seats.
+    e.set_option("EvalFileMulti", file.to_str().unwrap())
+        .unwrap();
+    e.set_option("EvalFileMulti", "None").unwrap();
+    assert_eq!(settings(&e).multi_net, None);
+    assert_eq!(e.options().text(Id::EvalFileMulti), "None");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
