@@ -64,6 +64,12 @@ pub struct LoopArgs {
     /// variation (`splut datagen --pv-labels`).
     #[arg(long)]
     pv_labels: bool,
+    /// Games a round for each count in which the new network also plays
+    /// copies of the hand-written evaluation at the gate's nodes: a
+    /// reference reported beside the gate, never part of its decision;
+    /// 0 for none [default: 0].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
+    hand_games: Option<u64>,
     /// A network to start from (its weights, and the best until one
     /// beats it) [default: the engine's own evaluation; training starts
     /// from the compiled-in network's weights].
@@ -127,6 +133,7 @@ pub fn run(a: LoopArgs) -> i32 {
         shards: a.shards,
         selfplay: a.selfplay,
         pv_labels: a.pv_labels.then_some(true),
+        hand_games: a.hand_games,
         net: a.net,
         threads,
         shard,

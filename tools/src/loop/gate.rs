@@ -5,6 +5,12 @@
 //! shards, each writing `round-RRR/gate-pP-sKofN.games`. The decision
 //! reads the records back ([`crate::tournament::merge`]).
 //!
+//! With `--hand-games`, each shard also plays the new network against
+//! copies of the hand-written evaluation (`round-RRR/gate-hand-…`): a
+//! fixed reference, reported beside the gate and never part of the
+//! decision, so that a loop shows whether its networks gain on what the
+//! engine plays without them, not only on their predecessors.
+//!
 //! Promotion: the new network's place points over every count, games
 //! weighted, reach the loop's threshold; and when 2 players are learned,
 //! its 2-player score is not below parity by more than its 95% interval
@@ -16,6 +22,7 @@ use crate::tournament::participant::{DEFAULT_TIMEOUT_MS, ParticipantSpec, Progra
 use crate::tournament::referee::Adjudication;
 use crate::tournament::schedule::{SeatingMode, Shard};
 use crate::tournament::{self, OpeningSource};
+use splut_engine::engine::NO_MULTI_NETWORK;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -29,18 +36,58 @@ const OPENING_STEPS: usize = crate::datagen::DEFAULT_OPENING_STEPS;
 /// thousand nodes).
 const HASH_MIB: &str = "16";
 
-/// A round's gate shards.
-pub struct Shards(ShardFiles);
+/// Mixed into the reference's seed ("HAND"), so that its openings are
+/// not the gate's.
+const HAND_SEED: u64 = 0x4841_4e44;
+
+/// Whom the new network plays in one of the gate's tournaments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Against {
+    /// Copies of the best: the gate proper, which decides.
+    Best,
+    /// Copies of the hand-written evaluation (`EvalFileMulti none`): the
+    /// reference.
+    Hand,
+}
+
+impl Against {
+    /// The opponents' names in the records (`best-2`, …).
+    fn name(self) -> &'static str {
+        match self {
+            Against::Best => "best",
+            Against::Hand => "hand",
+        }
+    }
+}
+
+/// A round's gate shards: the gate's files, and the reference's.
+pub struct Shards(ShardFiles, ShardFiles);
 
 impl Shards {
     /// The gate of `round` in the loop's directory `dir`.
     pub fn new(dir: &Path, s: &Settings, round: &Round) -> Shards {
-        Shards(ShardFiles::new(dir, s, round, "gate"))
+        Shards(
+            ShardFiles::new(dir, s, round, "gate"),
+            ShardFiles::new(dir, s, round, "gate-hand"),
+        )
     }
 
-    /// Shard `k`'s records for `players`.
-    fn records(&self, players: usize, k: u32) -> PathBuf {
-        self.0.dir.join(self.0.file(players, k, "games"))
+    /// Shard `k`'s records for `players` against `against`.
+    fn records(&self, against: Against, players: usize, k: u32) -> PathBuf {
+        let files = match against {
+            Against::Best => &self.0,
+            Against::Hand => &self.1,
+        };
+        self.0.dir.join(files.file(players, k, "games"))
+    }
+
+    /// Whom shard `k` plays, in order.
+    fn opponents(s: &Settings) -> Vec<Against> {
+        let mut v = vec![Against::Best];
+        if s.hand_games > 0 {
+            v.push(Against::Hand);
+        }
+        v
     }
 
     /// Plays what `cfg` asks of this step: its one shard (`--shard`), or
@@ -58,32 +105,46 @@ impl Shards {
     }
 
     /// The tournament of `players` seats, shard `k`: the new network
-    /// against `players - 1` copies of the best.
+    /// against `players - 1` copies of the best (or of the hand-written
+    /// evaluation).
     fn tournament(
         &self,
         cfg: &Config,
         s: &Settings,
         round: &Round,
-        players: usize,
-        k: u32,
+        (against, players, k): (Against, usize, u32),
     ) -> tournament::Config {
         let new = self
             .0
             .dir
             .join(round.train.as_ref().map_or("", |t| t.net.as_str()));
-        let best = round.best_before.as_ref().map(|b| self.0.dir.join(b));
+        let best = match against {
+            Against::Best => round.best_before.as_ref().map(|b| self.0.dir.join(b)),
+            Against::Hand => None,
+        };
+        let (games, seed) = match against {
+            Against::Best => (s.gate_games, round.seed ^ players as u64),
+            // Other openings than the gate's: where the best is the
+            // hand-written evaluation, the same games would be replayed.
+            Against::Hand => (s.hand_games, round.seed ^ players as u64 ^ HAND_SEED),
+        };
         let learns_two = s.players.contains(&2);
         let engine = |name: String, net: Option<&PathBuf>| {
             let mut options = vec![
                 ("Hash".to_string(), HASH_MIB.to_string()),
                 ("UseNNUE".to_string(), "auto".to_string()),
             ];
-            if let Some(net) = net {
-                let path = net.display().to_string();
-                options.push(("EvalFileMulti".into(), path.clone()));
-                if learns_two {
-                    options.push(("EvalFile".into(), path));
+            match net {
+                Some(net) => {
+                    let path = net.display().to_string();
+                    options.push(("EvalFileMulti".into(), path.clone()));
+                    if learns_two {
+                        options.push(("EvalFile".into(), path));
+                    }
                 }
+                // The hand-written evaluation with 3–4 seats (round 0's
+                // best), whatever network the build has compiled in.
+                None => options.push(("EvalFileMulti".into(), NO_MULTI_NETWORK.into())),
             }
             ParticipantSpec {
                 name,
@@ -98,7 +159,7 @@ impl Shards {
         };
         let mut participants = vec![engine(NEW.into(), Some(&new))];
         for i in 2..=players {
-            participants.push(engine(format!("best-{i}"), best.as_ref()));
+            participants.push(engine(format!("{}-{i}", against.name()), best.as_ref()));
         }
         tournament::Config {
             players,
@@ -110,16 +171,16 @@ impl Shards {
                 count: self.0.count as usize,
             },
             openings: OpeningSource::Random(OPENING_STEPS),
-            rounds: s.gate_games.div_ceil(players as u64) as usize,
-            max_games: Some(s.gate_games as usize),
-            seed: round.seed ^ players as u64,
+            rounds: games.div_ceil(players as u64) as usize,
+            max_games: Some(games as usize),
+            seed,
             concurrency: cfg.threads.max(1),
             adjudication: Adjudication {
                 max_turns: crate::datagen::DEFAULT_MAX_TURNS,
                 repetitions: crate::datagen::REPETITIONS,
             },
             sprt: None,
-            records: tmp_path(&self.records(players, k)),
+            records: tmp_path(&self.records(against, players, k)),
             append: false,
             progress: cfg.progress,
             quiet: true,
@@ -136,16 +197,24 @@ impl Shards {
         say: &mut dyn FnMut(&str),
     ) -> Result<(), String> {
         let t0 = std::time::Instant::now();
-        for &players in &s.players {
-            let path = self.records(players, k);
+        let matches = s
+            .players
+            .iter()
+            .flat_map(|&p| Self::opponents(s).into_iter().map(move |a| (a, p)));
+        for (against, players) in matches {
+            let path = self.records(against, players, k);
             if path.exists() {
                 continue;
             }
-            let tc = self.tournament(cfg, s, round, players, k);
+            let tc = self.tournament(cfg, s, round, (against, players, k));
             // What a killed run left is played again.
             let _ = std::fs::remove_file(&tc.records);
+            let whom = match against {
+                Against::Best => "of the best",
+                Against::Hand => "of the hand-written evaluation (the reference)",
+            };
             say(&format!(
-                "round {}: gate shard {k}/{}, {players} players: the new network against {} of the best, {} nodes a turn",
+                "round {}: gate shard {k}/{}, {players} players: the new network against {} {whom}, {} nodes a turn",
                 self.0.round,
                 self.0.count,
                 players - 1,
@@ -173,15 +242,27 @@ impl Shards {
 
     /// Reads every shard's records and decides.
     pub fn decide(&self, s: &Settings) -> Result<Gate, String> {
+        let results = self.results(Against::Best)?;
+        let hand = match s.hand_games {
+            0 => Vec::new(),
+            _ => self.results(Against::Hand)?,
+        };
+        Ok(decision(s, results, hand, self.seconds()))
+    }
+
+    /// The new network's result for each count against `against`, from
+    /// every shard's records.
+    fn results(&self, against: Against) -> Result<Vec<GateResult>, String> {
         let mut results = Vec::new();
         for &players in &self.0.players {
             let files: Vec<PathBuf> = (0..self.0.count)
-                .map(|k| self.records(players, k))
+                .map(|k| self.records(against, players, k))
                 .collect();
             let merged = tournament::merge::merge(&files, false, &mut |_| {})?;
             if merged.missing > 0 {
                 return Err(format!(
-                    "the gate's {players}-player records miss {} games: {}",
+                    "the gate's {players}-player records against {} miss {} games: {}",
+                    against.name(),
                     merged.missing,
                     merged.missing_report.join("; ")
                 ));
@@ -198,16 +279,26 @@ impl Shards {
                 places: e.places,
             });
         }
-        Ok(decision(s, results, self.seconds()))
+        Ok(results)
     }
 }
 
-/// The gate's verdict on `results` under the loop's settings.
-pub fn decision(s: &Settings, results: Vec<GateResult>, seconds: f64) -> Gate {
+/// `(pooled score, its 95% half-interval)` of `results`, games weighted
+/// (the counts' games are independent).
+pub fn pooled(results: &[GateResult]) -> (f64, f64) {
     let games: u64 = results.iter().map(|r| r.games).sum();
+    let total = games.max(1) as f64;
     let points: f64 = results.iter().map(|r| r.score * r.games as f64).sum();
-    let pooled = points / games.max(1) as f64;
-    let each: Vec<String> = results
+    let variance: f64 = results
+        .iter()
+        .map(|r| (r.interval * r.games as f64).powi(2))
+        .sum();
+    (points / total, variance.sqrt() / total)
+}
+
+/// Each count's result in words: `3p 54.5% ± 4.6 of 300, …`.
+fn each(results: &[GateResult]) -> String {
+    results
         .iter()
         .map(|r| {
             format!(
@@ -218,7 +309,20 @@ pub fn decision(s: &Settings, results: Vec<GateResult>, seconds: f64) -> Gate {
                 r.games
             )
         })
-        .collect();
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The gate's verdict on `results` under the loop's settings, with the
+/// reference's `hand` results (empty without `--hand-games`) reported.
+pub fn decision(
+    s: &Settings,
+    results: Vec<GateResult>,
+    hand: Vec<GateResult>,
+    seconds: f64,
+) -> Gate {
+    let games: u64 = results.iter().map(|r| r.games).sum();
+    let (pooled, _) = pooled(&results);
     let two_fell = results
         .iter()
         .find(|r| r.players == 2)
@@ -238,13 +342,25 @@ pub fn decision(s: &Settings, results: Vec<GateResult>, seconds: f64) -> Gate {
             format!("kept the best (below {:.1}%)", 100.0 * s.threshold),
         ),
     };
+    let reference = if hand.is_empty() {
+        String::new()
+    } else {
+        let (score, interval) = self::pooled(&hand);
+        format!(
+            "; against the hand-written evaluation {:.1}% ± {:.1} ({})",
+            100.0 * score,
+            100.0 * interval,
+            each(&hand)
+        )
+    };
     Gate {
         why: format!(
-            "new network {:.1}% over {games} games ({}): {verdict}",
+            "new network {:.1}% over {games} games ({}): {verdict}{reference}",
             100.0 * pooled,
-            each.join(", ")
+            each(&results)
         ),
         results,
+        hand,
         pooled,
         promoted,
         seconds,
@@ -271,6 +387,7 @@ mod tests {
         let g = decision(
             &s,
             vec![result(3, 300, 0.56, 0.05), result(4, 100, 0.44, 0.07)],
+            vec![],
             1.0,
         );
         assert!((g.pooled - 0.53).abs() < 1e-9, "{}", g.pooled);
@@ -278,6 +395,7 @@ mod tests {
         let g = decision(
             &s,
             vec![result(3, 300, 0.51, 0.05), result(4, 300, 0.52, 0.07)],
+            vec![],
             1.0,
         );
         assert!(!g.promoted && g.why.contains("below 52.0%"), "{}", g.why);
@@ -285,6 +403,7 @@ mod tests {
         let g = decision(
             &s,
             vec![result(2, 100, 0.40, 0.05), result(3, 300, 0.70, 0.05)],
+            vec![],
             1.0,
         );
         assert!(
@@ -295,8 +414,42 @@ mod tests {
         let g = decision(
             &s,
             vec![result(2, 100, 0.47, 0.05), result(3, 300, 0.70, 0.05)],
+            vec![],
             1.0,
         );
         assert!(g.promoted, "{}", g.why);
+        assert!(g.hand.is_empty() && !g.why.contains("hand-written"));
+    }
+
+    #[test]
+    fn the_reference_is_reported_and_never_decides() {
+        let mut s = Settings::tiny(vec![3, 4]);
+        s.hand_games = 300;
+        let hand = vec![result(3, 300, 0.40, 0.04), result(4, 100, 0.60, 0.08)];
+        let g = decision(
+            &s,
+            vec![result(3, 300, 0.56, 0.05), result(4, 100, 0.44, 0.07)],
+            hand.clone(),
+            1.0,
+        );
+        assert!(g.promoted, "{}", g.why);
+        assert_eq!(g.hand, hand);
+        // Pooled 45%; interval √((0.04·300)² + (0.08·100)²) / 400.
+        let (score, interval) = pooled(&hand);
+        assert!((score - 0.45).abs() < 1e-9, "{score}");
+        assert!(
+            (interval - 208f64.sqrt() / 400.0).abs() < 1e-9,
+            "{interval}"
+        );
+        assert!(
+            g.why.ends_with(
+                "promoted; against the hand-written evaluation 45.0% ± 3.6 \
+                 (3p 40.0% ± 4.0 of 300, 4p 60.0% ± 8.0 of 100)"
+            ),
+            "{}",
+            g.why
+        );
+        let g = decision(&s, vec![result(3, 300, 0.49, 0.05)], hand, 1.0);
+        assert!(!g.promoted, "{}", g.why);
     }
 }

@@ -57,6 +57,12 @@ pub struct Settings {
     /// principal variation (`splut datagen --pv-labels`; absent: no).
     #[serde(default)]
     pub pv_labels: bool,
+    /// Games a round for each count in which the new network also plays
+    /// copies of the hand-written evaluation, at the gate's nodes: a
+    /// reference reported beside the gate, never part of the decision
+    /// (absent or 0: none).
+    #[serde(default)]
+    pub hand_games: u64,
 }
 
 /// Which network plays a round's self-play.
@@ -94,6 +100,7 @@ impl Settings {
             start: None,
             selfplay: SelfPlayBy::Best,
             pv_labels: false,
+            hand_games: 0,
         }
     }
 }
@@ -173,6 +180,10 @@ pub struct Gate {
     pub results: Vec<GateResult>,
     /// Place points over every count, games weighted.
     pub pooled: f64,
+    /// Each count's result against the hand-written evaluation (the
+    /// reference; empty without `hand_games`).
+    #[serde(default)]
+    pub hand: Vec<GateResult>,
     /// Whether the new network became the best.
     pub promoted: bool,
     /// Why (or why not), in words.

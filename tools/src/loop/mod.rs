@@ -91,6 +91,9 @@ pub struct Config {
     /// Label the positions along the searches' variations too (`None`:
     /// not given).
     pub pv_labels: Option<bool>,
+    /// Games a round for each count against the hand-written evaluation
+    /// (the reference).
+    pub hand_games: Option<u64>,
     /// A network file to start from.
     pub net: Option<PathBuf>,
     /// Threads (games at once, training's threads).
@@ -240,6 +243,7 @@ fn new_settings(cfg: &Config, start: Option<&Network>) -> Result<Settings, Strin
         start: start.map(|_| "start.nnue".to_string()),
         selfplay: cfg.selfplay.unwrap_or_default(),
         pv_labels: cfg.pv_labels.unwrap_or(false),
+        hand_games: cfg.hand_games.unwrap_or(0),
     };
     check_settings(&s)?;
     Ok(s)
@@ -262,6 +266,9 @@ fn check_settings(s: &Settings) -> Result<(), String> {
             "--games must give each count a game, --gate-games be at least 2, nodes at least 1"
                 .into(),
         );
+    }
+    if s.hand_games == 1 {
+        return Err("--hand-games must be 0 (none) or at least 2".into());
     }
     if s.window == 0 || s.epochs == 0 || s.shards == 0 || s.shards > 10_000 {
         return Err(
@@ -312,6 +319,7 @@ fn open(cfg: &Config) -> Result<Manifest, String> {
         same("shards", &cfg.shards, &s.shards)?;
         same("selfplay", &cfg.selfplay, &s.selfplay)?;
         same("pv-labels", &cfg.pv_labels, &s.pv_labels)?;
+        same("hand-games", &cfg.hand_games, &s.hand_games)?;
         if cfg.net.is_some() {
             return Err("--net starts a loop: this one has begun (DIR/loop.json)".into());
         }
@@ -551,9 +559,18 @@ pub fn table(m: &Manifest) -> String {
         .iter()
         .map(|p| format!("gate {p}p"))
         .collect();
+    // The reference's column, with `--hand-games`.
+    let with_hand = m.settings.hand_games > 0;
+    let hand_column = |text: &str| {
+        if with_hand {
+            format!("  {text:<15}")
+        } else {
+            String::new()
+        }
+    };
     let _ = writeln!(
         out,
-        "{:<6}{:<22}{:>7}{:>10}{:>10}{:>10}  {}  {:>7}  promoted",
+        "{:<6}{:<22}{:>7}{:>10}{:>10}{:>10}  {}  {:>7}{}  promoted",
         "round",
         "played by",
         "games",
@@ -565,7 +582,8 @@ pub fn table(m: &Manifest) -> String {
             .map(|c| format!("{c:<15}"))
             .collect::<Vec<_>>()
             .join(" "),
-        "pooled"
+        "pooled",
+        hand_column("vs hand")
     );
     for (i, r) in m.rounds.iter().enumerate() {
         let by = selfplay_net(m, i).unwrap_or_else(|| "engine (hand 3-4)".into());
@@ -597,9 +615,17 @@ pub fn table(m: &Manifest) -> String {
                 if g.promoted { "yes" } else { "no" },
             )
         });
+        let hand = r
+            .gate
+            .as_ref()
+            .filter(|g| !g.hand.is_empty())
+            .map_or("-".to_string(), |g| {
+                let (score, interval) = gate::pooled(&g.hand);
+                format!("{:.1}% ± {:.1}", 100.0 * score, 100.0 * interval)
+            });
         let _ = writeln!(
             out,
-            "{:<6}{:<22}{:>7}{:>10}{:>10}{:>10}  {}  {:>7}  {promoted}",
+            "{:<6}{:<22}{:>7}{:>10}{:>10}{:>10}  {}  {:>7}{}  {promoted}",
             r.round,
             by,
             games,
@@ -611,7 +637,8 @@ pub fn table(m: &Manifest) -> String {
                 .map(|c| format!("{c:<15}"))
                 .collect::<Vec<_>>()
                 .join(" "),
-            pooled
+            pooled,
+            hand_column(&hand)
         );
     }
     let _ = writeln!(
@@ -704,5 +731,44 @@ mod tests {
         // A round whose training is not done is skipped.
         m.rounds[1].train = None;
         assert_eq!(selfplay_net(&m, 2).as_deref(), Some("round-001/net.nnue"));
+    }
+
+    /// The table shows the reference's column only when the loop plays
+    /// one.
+    #[test]
+    fn the_table_shows_the_reference_when_there_is_one() {
+        let result = |players, score, interval| manifest::GateResult {
+            players,
+            games: 100,
+            score,
+            interval,
+            places: [0; 4],
+        };
+        let mut m = Manifest {
+            version: VERSION,
+            settings: Settings::tiny(vec![3, 4]),
+            best: None,
+            rounds: vec![trained(1)],
+        };
+        let gate = |s: &Settings| {
+            gate::decision(
+                s,
+                vec![result(3, 0.5, 0.05), result(4, 0.5, 0.05)],
+                match s.hand_games {
+                    0 => vec![],
+                    _ => vec![result(3, 0.55, 0.06), result(4, 0.6, 0.08)],
+                },
+                1.0,
+            )
+        };
+        m.rounds[0].gate = Some(gate(&m.settings));
+        let t = table(&m);
+        assert!(!t.contains("vs hand"), "{t}");
+        m.settings.hand_games = 100;
+        m.rounds[0].gate = Some(gate(&m.settings));
+        let t = table(&m);
+        assert!(t.lines().next().unwrap().contains("pooled  vs hand"), "{t}");
+        // (55 + 60) / 2; √(6² + 8²) / 2 = 5.
+        assert!(t.contains("50.0%  57.5% ± 5.0"), "{t}");
     }
 }

@@ -66,19 +66,31 @@ fn fresh(name: &str) -> PathBuf {
 
 #[test]
 fn a_loop_killed_mid_round_goes_on_to_the_same_rounds() {
-    // Uninterrupted.
+    // Uninterrupted, with the reference games against the hand-written
+    // evaluation.
+    let hand = ["--hand-games", "2"];
     let whole = fresh("whole");
-    let o = run(&tiny(&whole, "2", &[]));
+    let o = run(&tiny(&whole, "2", &hand));
     assert!(o.status.success(), "{}", text(&o));
     let out = text(&o);
     assert!(
-        out.contains("round played by"),
+        out.contains("round played by") && out.contains("vs hand"),
         "the table of rounds: {out}"
     );
     let m = manifest(&whole);
     assert_eq!(m["rounds"].as_array().unwrap().len(), 2);
     for r in m["rounds"].as_array().unwrap() {
         assert!(r["gate"]["results"].as_array().unwrap().len() == 2, "{r}");
+        let reference = r["gate"]["hand"].as_array().unwrap();
+        assert_eq!(reference.len(), 2, "{r}");
+        assert!(reference.iter().all(|x| x["games"] == 2), "{r}");
+        assert!(
+            r["gate"]["why"]
+                .as_str()
+                .unwrap()
+                .contains("against the hand-written evaluation"),
+            "{r}"
+        );
         let sp = &r["selfplay"];
         assert!(sp["games"].as_u64().unwrap() >= 2, "{sp}");
         assert!(sp["positions"].as_u64().unwrap() > 0, "{sp}");
@@ -91,7 +103,7 @@ fn a_loop_killed_mid_round_goes_on_to_the_same_rounds() {
     // Killed, at a moment that moves with the machine's speed: once round
     // 1's self-play is in, or later.
     let killed = fresh("killed");
-    let args = tiny(&killed, "2", &[]);
+    let args = tiny(&killed, "2", &hand);
     let mut child = Command::new(SPLUT)
         .args(&args[..])
         .stderr(std::process::Stdio::null())
@@ -123,6 +135,13 @@ fn a_loop_killed_mid_round_goes_on_to_the_same_rounds() {
         text.split_once("\n\n").unwrap().1.to_string()
     };
     assert_eq!(games(&killed), games(&whole));
+    // The reference's games are against the hand-written evaluation.
+    let reference =
+        std::fs::read_to_string(whole.join("round-002/gate-hand-p4-s0of1.games")).unwrap();
+    assert!(
+        reference.contains("hand-4") && reference.contains("EvalFileMulti=none"),
+        "{reference}"
+    );
 
     // Done: starting it again does nothing.
     let before = std::fs::metadata(whole.join("loop.json"))
@@ -167,6 +186,9 @@ fn a_loop_killed_mid_round_goes_on_to_the_same_rounds() {
     // the difference.
     assert_eq!(nodes(None), nodes(None));
     assert_ne!(nodes(Some(&net)), nodes(None));
+    // `none` is the hand-written evaluation: this build has no network
+    // for 3–4 seats compiled in, so the same as the default.
+    assert_eq!(nodes(Some("none")), nodes(None));
     let mut e = Engine::start();
     e.send("setoption name EvalFileMulti value /no/such.nnue");
     let error = e.expect("info string error");
