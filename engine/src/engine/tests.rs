@@ -77,11 +77,9 @@ fn eval_file_multi_loads_a_network_for_3_4_seats_and_keeps_it_on_a_bad_file() {
     let net = Network::pseudo_random(5, 300);
     std::fs::write(&file, net.to_bytes()).unwrap();
     let e = Engine::new();
-    assert_eq!(
-        settings(&e).multi_net,
-        None,
-        "this build has none compiled in"
-    );
+    let shipped = default_multi_network();
+    assert!(shipped.is_some(), "this build has one compiled in");
+    assert_eq!(settings(&e).multi_net, shipped);
     e.set_option("EvalFileMulti", file.to_str().unwrap())
         .unwrap();
     assert_eq!(settings(&e).multi_net.as_deref(), Some(&net));
@@ -99,13 +97,15 @@ fn eval_file_multi_loads_a_network_for_3_4_seats_and_keeps_it_on_a_bad_file() {
     assert_eq!(settings(&e).multi_net.as_deref(), Some(&net));
     assert_eq!(e.options().text(Id::EvalFileMulti), file.to_str().unwrap());
     e.set_option("EvalFileMulti", "default").unwrap();
-    assert_eq!(settings(&e).multi_net, None);
+    assert_eq!(settings(&e).multi_net, shipped);
     // `none`, in any case: the hand-written evaluation with 3–4 seats.
     e.set_option("EvalFileMulti", file.to_str().unwrap())
         .unwrap();
     e.set_option("EvalFileMulti", "None").unwrap();
     assert_eq!(settings(&e).multi_net, None);
     assert_eq!(e.options().text(Id::EvalFileMulti), "None");
+    e.set_option("EvalFileMulti", "").unwrap();
+    assert_eq!(settings(&e).multi_net, shipped);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

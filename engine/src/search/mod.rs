@@ -230,9 +230,10 @@ impl Settings {
     /// With `UseNNUE auto` that is alpha-beta's wherever 2 players are
     /// left, in a game of 2 and once a game of 3–4 is down to 2: there the
     /// network measured stronger than the hand-written evaluation
-    /// (docs/results/networks.md); with 3–4 left, alpha-beta's only when a
-    /// network for 3–4 seats is set ([`Settings::multi_net`]: trained on
-    /// such games, by `splut loop`), and never MCTS's value. With
+    /// (docs/results/networks.md); with 3–4 left, alpha-beta's with the
+    /// network for 3–4 seats ([`Settings::multi_net`]: the compiled-in one,
+    /// trained by `splut loop`, or `EvalFileMulti`'s; by hand with none),
+    /// and never MCTS's value. With
     /// `UseNNUE true` every search's, the 3–4 seat network where there is
     /// one and 3–4 seats are left.
     pub fn net_for(&self, root: &Position, algorithm: Algorithm) -> Option<&Arc<Network>> {
@@ -314,17 +315,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn use_nnue_auto_takes_the_network_only_for_alpha_beta_with_2_players_left() {
+    fn without_a_3_4_seat_network_use_nnue_auto_takes_the_network_only_for_alpha_beta_with_2_left()
+    {
         let two = Position::start(2).unwrap();
         let four = Position::start(4).unwrap();
         // A game of 3 players after green's kill: red and yellow are left.
         let two_of_three =
             Position::from_spn("R/3/5/3yS3/RyD6R/yT2R3/rD1rT2/rS2/1 r 3 10 - - -").unwrap();
         assert_eq!(two_of_three.players_left(), 2);
+        // `EvalFileMulti none`.
         let with = |value: &str| {
             let mut v = Values::default();
             v.set("UseNNUE", value).unwrap();
-            Settings::from_options(&v, EvalSet::default())
+            Settings::from_options(&v, EvalSet::default()).with_multi_network(None)
         };
         let uses = |s: &Settings, root: &Position, a: Algorithm| s.net_for(root, a).is_some();
         let auto = with("auto");
@@ -361,6 +364,14 @@ mod tests {
         assert_eq!(net(&always, &three, Algorithm::MaxN), Some(multi.clone()));
         assert_eq!(net(&always, &two, Algorithm::MaxN), Some(default_network()));
         assert_eq!(net(&with("false"), &three, Algorithm::Auto), None);
+        // The defaults: the compiled-in network for 3–4 seats.
+        let defaults = Settings::default();
+        let four = Position::start(4).unwrap();
+        assert_eq!(
+            net(&defaults, &four, Algorithm::Auto),
+            default_multi_network()
+        );
+        assert_eq!(net(&defaults, &four, Algorithm::MaxN), None);
     }
 }
 

@@ -274,7 +274,7 @@ const THREE_TO_TWO: &str =
 const TWO_LEFT: &str = "position spn R/2R/5/3yS3/RyD6R/yT3rT2/rD4/1rS1/1 y 3 11 - f8 -";
 
 #[test]
-fn use_nnue_auto_is_the_network_with_2_players_left_and_the_hand_with_3() {
+fn use_nnue_auto_is_a_network_for_alpha_beta_and_none_leaves_3_4_seats_by_hand() {
     let mut e = Engine::start();
     let searches = |e: &mut Engine| -> Vec<Vec<String>> {
         [POSITION, THREE, THREE_TO_TWO, TWO_LEFT]
@@ -287,9 +287,10 @@ fn use_nnue_auto_is_the_network_with_2_players_left_and_the_hand_with_3() {
     let net = searches(&mut e);
     e.send("setoption name UseNNUE value false");
     let hand = searches(&mut e);
-    // With 2 left of a game of 3 the network too (it converts the
-    // last two's game better).
-    for (i, uses_net) in [true, false, true, true].into_iter().enumerate() {
+    // With 3 left the network for 3–4 seats (compiled in; `true` takes
+    // it too), with 2 left of a game of 3 the 2-player one (it converts
+    // the last two's game better).
+    for (i, uses_net) in [true, true, true, true].into_iter().enumerate() {
         let (same, other) = if uses_net {
             (&net, &hand)
         } else {
@@ -301,16 +302,20 @@ fn use_nnue_auto_is_the_network_with_2_players_left_and_the_hand_with_3() {
             "case {i}: the evaluations searched alike"
         );
     }
+    // `EvalFileMulti none`: 3–4 seats by hand again, the last two still
+    // by the network.
+    e.send("setoption name UseNNUE value auto");
+    e.send("setoption name EvalFileMulti value none");
+    assert_eq!(search_from(&mut e, THREE), hand[1]);
+    assert_eq!(search_from(&mut e, THREE_TO_TWO), net[2]);
+    e.send("setoption name EvalFileMulti value default");
+    assert_eq!(search_from(&mut e, THREE), net[1]);
     // Back to the default, by name and case-insensitively.
     e.send("setoption name UseNNUE value AUTO");
     assert_eq!(search(&mut e), net[0]);
     e.send("setoption name UseNNUE value maybe");
     assert!(e.expect("info string error").contains("UseNNUE"));
-    assert_eq!(
-        search_from(&mut e, THREE),
-        hand[1],
-        "a bad value changed it"
-    );
+    assert_eq!(search_from(&mut e, THREE), net[1], "a bad value changed it");
 }
 
 #[test]

@@ -34,13 +34,25 @@ pub fn default_network() -> Arc<Network> {
     .clone()
 }
 
-/// The compiled-in network for searches with 3–4 seats left, if this
-/// build has one: one ships only once it has beaten the hand-written
-/// evaluation with 3–4 players (docs/results/networks.md, "The loop");
-/// none has yet, so `UseNNUE auto` evaluates 3–4 seats by hand unless
-/// `EvalFileMulti` gives a network.
+/// The network for searches with 3–4 seats left, compiled in: round 2 of
+/// `splut loop`'s loop f, the first to beat the hand-written evaluation
+/// with 3 and 4 players (docs/results/networks.md, 2026-11-29).
+static DEFAULT_MULTI_NET_BYTES: &[u8] = include_bytes!("../../../nets/multi.nnue");
+
+/// The compiled-in network for searches with 3–4 seats left, read once and
+/// shared (`None` in a build that has none: `UseNNUE auto` then evaluates
+/// 3–4 seats by hand unless `EvalFileMulti` gives a network).
 pub fn default_multi_network() -> Option<Arc<Network>> {
-    None
+    static NET: OnceLock<Arc<Network>> = OnceLock::new();
+    let net = NET.get_or_init(|| {
+        // Checked by the tests (`the_default_networks_load`), as the
+        // 2-player one.
+        Arc::new(
+            Network::from_bytes(DEFAULT_MULTI_NET_BYTES)
+                .unwrap_or_else(|e| unreachable!("nets/multi.nnue: {e}")),
+        )
+    });
+    Some(net.clone())
 }
 
 /// Whether `bytes` begin like a network file (rather than a weights file).
@@ -98,10 +110,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_default_network_loads() {
+    fn the_default_networks_load() {
         let net = Network::from_bytes(DEFAULT_NET_BYTES).unwrap();
         assert_eq!(*default_network(), net);
         assert!(Arc::ptr_eq(&default_network(), &default_network()));
+        let multi = Network::from_bytes(DEFAULT_MULTI_NET_BYTES).unwrap();
+        let shipped = default_multi_network().unwrap();
+        assert_eq!(*shipped, multi);
+        assert!(Arc::ptr_eq(&shipped, &default_multi_network().unwrap()));
+        assert_ne!(multi, net);
     }
 
     #[test]
