@@ -118,15 +118,17 @@ impl Shards {
             .0
             .dir
             .join(round.train.as_ref().map_or("", |t| t.net.as_str()));
-        let best = match against {
-            Against::Best => round.best_before.as_ref().map(|b| self.0.dir.join(b)),
-            Against::Hand => None,
-        };
-        let (games, seed) = match against {
-            Against::Best => (s.gate_games, round.seed ^ players as u64),
+        // The opponents' network (`None`: the hand-written evaluation),
+        // the games and their seed.
+        let (best, games, seed) = match against {
+            Against::Best => (
+                round.best_before.as_ref().map(|b| self.0.dir.join(b)),
+                s.gate_games,
+                round.seed ^ players as u64,
+            ),
             // Other openings than the gate's: where the best is the
             // hand-written evaluation, the same games would be replayed.
-            Against::Hand => (s.hand_games, round.seed ^ players as u64 ^ HAND_SEED),
+            Against::Hand => (None, s.hand_games, round.seed ^ players as u64 ^ HAND_SEED),
         };
         let learns_two = s.players.contains(&2);
         let engine = |name: String, net: Option<&PathBuf>| {
