@@ -414,7 +414,8 @@ impl Standings {
         s
     }
 
-    /// The pool rating of every participant (Weng-Lin over every game).
+    /// The pool rating of every participant (Plackett–Luce over every
+    /// game, in Elo around the pool's mean).
     pub fn pool_ratings(&self) -> Vec<PoolRating> {
         pool_ratings(self.names.len(), &self.pool)
     }
@@ -440,7 +441,7 @@ impl Standings {
         let _ = writeln!(
             s,
             "    {:<width$}{place_cols} {:>13} {:>13} {:>5} {:>14}",
-            "name", "out first", "last two won", "of", "pool rating"
+            "name", "out first", "last two won", "of", "pool Elo"
         );
         let ratings = self.pool_ratings();
         for &i in order {
@@ -457,7 +458,7 @@ impl Standings {
                 "    {:<width$}{places} {out:>13} {two:>13} {:>5} {:>14}",
                 self.names[i],
                 e.last_two,
-                format!("{:.2} ±{:.2}", r.rating, r.interval)
+                format!("{:+.1} ±{:.1}", r.rating, r.interval)
             );
         }
         let seats: Vec<String> = Seat::ALL
