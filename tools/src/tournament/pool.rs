@@ -23,12 +23,8 @@
 use std::collections::BTreeMap;
 
 /// One game as the pool rating reads it.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PoolGame {
-    /// Its number in the tournament (the rating does not depend on it:
-    /// equal games are counted together, in one order whatever order
-    /// they came in, so the ratings are the same to the last bit).
-    pub number: usize,
     /// (participant, rank from 1) of each seat, seat order; seats sharing
     /// a place share its rank.
     pub ranks: Vec<(usize, usize)>,
@@ -218,11 +214,10 @@ mod tests {
     use super::*;
 
     /// `wins` games of `a` (participant 0) over `b` (1) and `losses` the
-    /// other way, numbered in that order.
+    /// other way.
     fn duel(wins: usize, losses: usize) -> Vec<PoolGame> {
         (0..wins + losses)
             .map(|k| PoolGame {
-                number: k + 1,
                 ranks: if k < wins {
                     vec![(0, 1), (1, 2)]
                 } else {
@@ -266,7 +261,6 @@ mod tests {
         let games = |count: usize| -> Vec<PoolGame> {
             (0..count)
                 .map(|k| PoolGame {
-                    number: k + 1,
                     ranks: [[0, 1, 2], [1, 2, 0], [2, 0, 1]][k % 3]
                         .iter()
                         .map(|&i| (i, if k % 4 == 3 { [2, 1, 3][i] } else { i + 1 }))
@@ -291,7 +285,6 @@ mod tests {
         let tie = pool_ratings(
             3,
             &[PoolGame {
-                number: 1,
                 ranks: vec![(0, 1), (1, 1), (2, 1)],
             }],
         );
@@ -299,11 +292,9 @@ mod tests {
         // b shares first with a once and beats it once, a never beats b.
         let games = vec![
             PoolGame {
-                number: 1,
                 ranks: vec![(0, 1), (1, 1)],
             },
             PoolGame {
-                number: 2,
                 ranks: vec![(0, 2), (1, 1)],
             },
         ];
@@ -313,7 +304,6 @@ mod tests {
         let r = pool_ratings(
             2,
             &[PoolGame {
-                number: 1,
                 ranks: vec![(0, 1), (1, 2), (0, 3), (1, 4)],
             }],
         );

@@ -243,7 +243,6 @@ impl Standings {
             place += group.len();
         }
         self.pool.push(PoolGame {
-            number: g.number,
             ranks: seat_results.iter().map(|&(i, p, _)| (i, p + 1)).collect(),
         });
         for (a, &(i, pi, _)) in seat_results.iter().enumerate() {
