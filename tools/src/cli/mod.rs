@@ -86,7 +86,8 @@ enum Command {
     /// (docs/usage.md, "splut data").
     Data(data::DataArgs),
     /// The standings of records files of one tournament (its shards, or
-    /// its runs), as the whole tournament prints them at its end.
+    /// its runs), as the whole tournament prints them at its end; with
+    /// `--pool`, of several tournaments of the same participants.
     ///
     /// Every game is replayed and judged first (as `replay` does); an
     /// invalid game is listed on stderr and never counted. Standings go to

@@ -1,5 +1,5 @@
-//! `splut standings`: records files of one tournament merged, judged and
-//! ranked.
+//! `splut standings`: records files of one tournament (or, pooled, of
+//! several runs of the same participants) merged, judged and ranked.
 
 use clap::Args;
 use std::io::Write;
@@ -24,6 +24,13 @@ pub struct StandingsArgs {
     /// are missing or invalid; missing games then exit with 0.
     #[arg(long)]
     partial: bool,
+    /// Pool tournaments of the same participants (runs with other seeds
+    /// or rounds): every game counted as one tournament's, each run
+    /// checked for missing games on its own. The participants must be
+    /// the same (players, names, engines, options, time controls); no
+    /// SPRT is shown.
+    #[arg(long)]
+    pool: bool,
     /// The records files.
     #[arg(required = true)]
     files: Vec<PathBuf>,
@@ -31,15 +38,16 @@ pub struct StandingsArgs {
 
 /// Runs `splut standings` on its options.
 pub fn run(a: StandingsArgs) -> i32 {
-    run_standings(&a.files, !a.no_check, a.partial)
+    run_standings(&a.files, !a.no_check, a.partial, a.pool)
 }
 
-/// Merges records files and prints their standings (when complete and
-/// valid, or with `partial`); exit code 1 if a game is invalid, 2 if the
-/// files were refused, 3 if games are missing (without `partial`).
-fn run_standings(files: &[PathBuf], check: bool, partial: bool) -> i32 {
+/// Merges records files (with `pool`, of several tournaments of the same
+/// participants) and prints their standings (when complete and valid, or
+/// with `partial`); exit code 1 if a game is invalid, 2 if the files were
+/// refused, 3 if games are missing (without `partial`).
+fn run_standings(files: &[PathBuf], check: bool, partial: bool, pool: bool) -> i32 {
     let mut on_invalid = |line: String| eprintln!("{line}");
-    let m = match crate::tournament::merge::merge(files, check, &mut on_invalid) {
+    let m = match crate::tournament::merge::merge(files, check, pool, &mut on_invalid) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("error: {e}");
@@ -55,6 +63,18 @@ fn run_standings(files: &[PathBuf], check: bool, partial: bool) -> i32 {
         let _ = std::io::stdout().flush();
     }
     let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    if m.tournaments.len() > 1 {
+        let seeds: Vec<String> = m
+            .tournaments
+            .iter()
+            .map(|s| s.map_or("?".to_string(), |s| s.to_string()))
+            .collect();
+        eprintln!(
+            "pooled {} (seeds {})",
+            plural(m.tournaments.len(), "tournament"),
+            seeds.join(", ")
+        );
+    }
     eprintln!(
         "{}, {} of the {} scheduled games",
         plural(files.len(), "file"),

@@ -260,7 +260,7 @@ impl Shards {
             let files: Vec<PathBuf> = (0..self.0.count)
                 .map(|k| self.records(against, players, k))
                 .collect();
-            let merged = tournament::merge::merge(&files, false, &mut |_| {})?;
+            let merged = tournament::merge::merge(&files, false, false, &mut |_| {})?;
             if merged.missing > 0 {
                 return Err(format!(
                     "the gate's {players}-player records against {} miss {} games: {}",

@@ -296,6 +296,45 @@ impl Header {
         Err(differ)
     }
 
+    /// Whether `other` is a tournament of the same participants (the same
+    /// players a game and the same participant lines, in order: names,
+    /// engines, options and time controls), whatever its schedule; if
+    /// not, the first difference.
+    pub fn same_participants(&self, other: &Header) -> Result<(), String> {
+        if self.players != other.players {
+            return Err(format!(
+                "{} players against {}",
+                self.players, other.players
+            ));
+        }
+        let of = |h: &Header| -> Vec<String> {
+            h.lines
+                .iter()
+                .filter(|l| l.starts_with("[Participant "))
+                .cloned()
+                .collect()
+        };
+        let (mine, theirs) = (of(self), of(other));
+        if let Some((a, b)) = mine.iter().zip(&theirs).find(|(a, b)| a != b) {
+            return Err(format!("{a} against {b}"));
+        }
+        if mine.len() != theirs.len() {
+            return Err(format!(
+                "{} participants against {}",
+                mine.len(),
+                theirs.len()
+            ));
+        }
+        Ok(())
+    }
+
+    /// The tournament's seed (its `[Seed]` line).
+    pub fn seed(&self) -> Option<u64> {
+        self.lines
+            .iter()
+            .find_map(|l| l.strip_prefix("[Seed ")?.strip_suffix(']')?.parse().ok())
+    }
+
     /// The schedule these options play (the whole tournament).
     pub(crate) fn schedule(&self) -> Result<Vec<GameSpec>, String> {
         let (per, openings) = schedule::plan(

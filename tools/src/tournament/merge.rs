@@ -1,6 +1,7 @@
 //! `splut standings`: the standings of any number of records files —
 //! the shards of one tournament, or its runs — as the whole tournament
-//! prints them at its end.
+//! prints them at its end; with `pool`, of several tournaments of the
+//! same participants (runs with other seeds or rounds) counted as one.
 //!
 //! Every file must start with a header of one schedule (see [`header`]);
 //! the schedule is rebuilt from it, and each game must be one of it, sit
@@ -9,6 +10,12 @@
 //! also replayed and judged, and an invalid one is left out of the
 //! standings. The scheduled games no file has are described by shard
 //! where the headers tell which shard owns them.
+//!
+//! Pooled tournaments must have the same players and the same
+//! participant lines (names, engines, options, time controls): only
+//! what decides the games' openings and count may differ. Each keeps
+//! its own schedule and its own check for missing games; a game pair
+//! (2 players) never spans two of them.
 //!
 //! [`header`]: super::header
 
@@ -35,44 +42,57 @@ pub struct Merged {
     pub invalid: usize,
     /// Scheduled games no file has.
     pub missing: usize,
+    /// The seed of each tournament read (more than one only when
+    /// pooled), in the order their first files came.
+    pub tournaments: Vec<Option<u64>>,
     /// Every missing game, one line per shard when all files are shards
     /// of one count (`shard 1/3 (no file given): all its 4 games: 3-4,
     /// 9-10`), else one line of game numbers.
     pub missing_report: Vec<String>,
 }
 
+/// One tournament's part of a merge: its schedule and the games read.
+struct Run {
+    /// Its first file's header, and that file's index: every other file
+    /// of the run must be of its schedule.
+    header: Header,
+    first: usize,
+    schedule: Vec<GameSpec>,
+    /// Where each game was read: file index and line.
+    seen: Vec<Option<(usize, usize)>>,
+    /// Its files: shard and file index.
+    files: Vec<(Shard, usize)>,
+}
+
 /// The state of a merge as files are read.
 struct Merge<'a> {
     files: &'a [PathBuf],
-    /// The first file's header: every other must be of its schedule.
-    first: Option<(Header, usize)>,
-    schedule: Vec<GameSpec>,
+    /// Whether files of other tournaments of the same participants are
+    /// pooled (else they are refused).
+    pool: bool,
+    /// The tournaments, in the order their first files came.
+    runs: Vec<Run>,
     standings: Option<Standings>,
-    /// Where each game was read: file index and line.
-    seen: Vec<Option<(usize, usize)>>,
-    /// Each file's shard.
-    shards: Vec<Shard>,
     games: usize,
     invalid: usize,
 }
 
 /// Merges `files`; with `check` every game is also replayed and judged,
 /// each invalid one reported to `on_invalid` and left out of the
-/// standings (the merge goes on). A file of another schedule, a game
-/// twice, a game not in the schedule or its shard, or one that cannot be
-/// read is an error.
+/// standings (the merge goes on). A file of another schedule (with
+/// `pool`, of other participants), a game twice, a game not in the
+/// schedule or its shard, or one that cannot be read is an error.
 pub fn merge(
     files: &[PathBuf],
     check: bool,
+    pool: bool,
     on_invalid: &mut dyn FnMut(String),
 ) -> Result<Merged, String> {
     let mut m = Merge {
         files,
-        first: None,
-        schedule: Vec::new(),
+        pool,
+        runs: Vec::new(),
         standings: None,
-        seen: Vec::new(),
-        shards: Vec::new(),
         games: 0,
         invalid: 0,
     };
@@ -86,33 +106,54 @@ pub fn merge(
             opened.push(real);
         }
         let (head, lines, input) = open(path)?;
-        m.take_header(fi, &head)?;
+        let run = m.take_header(fi, &head)?;
         m.read_games(
             fi,
+            run,
             &head,
             RecordReader::after_lines(input, lines),
             check,
             on_invalid,
         )?;
-        m.shards.push(head.shard);
+        m.runs[run].files.push((head.shard, fi));
     }
-    let (Some((h, _)), Some(st)) = (&m.first, &m.standings) else {
+    let (Some(first), Some(st)) = (m.runs.first(), &m.standings) else {
         return Err("no records files".into());
     };
-    let on_files: Vec<(Shard, &Path)> = m
-        .shards
-        .iter()
-        .zip(files)
-        .map(|(s, p)| (*s, p.as_path()))
-        .collect();
+    // A sequential test belongs to one tournament: pooled, none is shown.
+    let sprt = if m.runs.len() == 1 {
+        first.header.sprt.as_ref()
+    } else {
+        None
+    };
+    let mut missing_report = Vec::new();
+    for run in &m.runs {
+        let on_files: Vec<(Shard, &Path)> = run
+            .files
+            .iter()
+            .map(|&(s, fi)| (s, files[fi].as_path()))
+            .collect();
+        let lines = describe_missing(&run.schedule, &run.seen, &on_files);
+        if m.runs.len() > 1 {
+            let seed = run.header.seed().map_or("?".to_string(), |s| s.to_string());
+            missing_report.extend(lines.into_iter().map(|l| format!("seed {seed}: {l}")));
+        } else {
+            missing_report.extend(lines);
+        }
+    }
     Ok(Merged {
-        report: st.report(h.sprt.as_ref()),
+        report: st.report(sprt),
         standings: st.clone(),
         games: m.games,
-        scheduled: m.schedule.len(),
+        scheduled: m.runs.iter().map(|r| r.schedule.len()).sum(),
         invalid: m.invalid,
-        missing: m.seen.iter().filter(|s| s.is_none()).count(),
-        missing_report: describe_missing(&m.schedule, &m.seen, &on_files),
+        missing: m
+            .runs
+            .iter()
+            .map(|r| r.seen.iter().filter(|s| s.is_none()).count())
+            .sum(),
+        tournaments: m.runs.iter().map(|r| r.header.seed()).collect(),
+        missing_report,
     })
 }
 
@@ -136,31 +177,54 @@ fn open(path: &Path) -> Result<(Header, usize, BufReader<std::fs::File>), String
 }
 
 impl Merge<'_> {
-    /// The first header sets the schedule; every other must be of it.
-    fn take_header(&mut self, fi: usize, head: &Header) -> Result<(), String> {
+    /// The run (tournament) of file `fi`, whose header is `head`: the
+    /// first header sets the schedule and every other must be of it, or
+    /// with `pool` of the same participants (a new run). Its index.
+    fn take_header(&mut self, fi: usize, head: &Header) -> Result<usize, String> {
         let shown = self.files[fi].display();
-        match &self.first {
-            None => {
-                self.schedule = head.schedule().map_err(|e| format!("{shown}: {e}"))?;
-                self.seen = vec![None; self.schedule.len()];
-                self.standings = Some(Standings::new(head.names.clone(), head.players));
-                self.first = Some((head.clone(), fi));
-                Ok(())
-            }
-            Some((h, f0)) => h.same_schedule(head).map_err(|d| {
-                format!(
-                    "{shown} is not of the tournament of {}: {d}",
-                    self.files[*f0].display()
-                )
-            }),
+        if let Some(i) = self
+            .runs
+            .iter()
+            .position(|r| r.header.same_schedule(head).is_ok())
+        {
+            return Ok(i);
         }
+        if let Some(r) = self.runs.first() {
+            let of = self.files[r.first].display();
+            let d = if self.pool {
+                r.header.same_participants(head)
+            } else {
+                r.header.same_schedule(head)
+            };
+            if let Err(d) = d {
+                let whose = if self.pool {
+                    "the participants of"
+                } else {
+                    "of the tournament of"
+                };
+                return Err(format!("{shown} is not {whose} {of}: {d}"));
+            }
+        }
+        let schedule = head.schedule().map_err(|e| format!("{shown}: {e}"))?;
+        if self.standings.is_none() {
+            self.standings = Some(Standings::new(head.names.clone(), head.players));
+        }
+        self.runs.push(Run {
+            header: head.clone(),
+            first: fi,
+            seen: vec![None; schedule.len()],
+            schedule,
+            files: Vec::new(),
+        });
+        Ok(self.runs.len() - 1)
     }
 
-    /// Reads the games of file `fi`, whose header is `head`, into the
-    /// standings.
+    /// Reads the games of file `fi` of run `run`, whose header is
+    /// `head`, into the standings.
     fn read_games<R: std::io::BufRead>(
         &mut self,
         fi: usize,
+        run: usize,
         head: &Header,
         mut reader: RecordReader<R>,
         check: bool,
@@ -172,7 +236,7 @@ impl Merge<'_> {
             let (line, g) = game.map_err(|b| {
                 format!("{shown}: {b}: the game cannot be read, so the standings would miss it")
             })?;
-            let pair = self.place(fi, head, line, &g)?;
+            let pair = self.place(fi, run, head, line, &g)?;
             self.games += 1;
             // An invalid game is left out: standings never count an
             // edited or impossible result.
@@ -193,24 +257,27 @@ impl Merge<'_> {
 
     /// Finds game `g` (read at `line` of file `fi`) in the schedule: it
     /// must be scheduled, in the file's shard, seat the schedule's
-    /// participants, place each seat once and come once. Its game-pair key.
+    /// participants, place each seat once and come once. Its game-pair
+    /// key, unique among the runs.
     fn place(
         &mut self,
         fi: usize,
+        run: usize,
         head: &Header,
         line: usize,
         g: &GameRecord,
     ) -> Result<Option<u64>, String> {
         let shown = self.files[fi].display();
         let n = g.number;
+        let r = &mut self.runs[run];
         let spec = n
             .checked_sub(1)
-            .and_then(|i| self.schedule.get(i))
+            .and_then(|i| r.schedule.get(i))
             .ok_or_else(|| {
                 format!(
                     "{shown}: game {n} (line {line}) is not in the schedule, \
                      which has games 1 to {}",
-                    self.schedule.len()
+                    r.schedule.len()
                 )
             })?;
         if !head.shard.has(spec.unit) {
@@ -245,14 +312,15 @@ impl Merge<'_> {
                 "{shown}: game {n} (line {line}): the result does not place each seat once"
             ));
         }
-        if let Some((f0, l0)) = self.seen[n - 1] {
+        if let Some((f0, l0)) = r.seen[n - 1] {
             return Err(format!(
                 "game {n} is twice: in {} (line {l0}) and in {shown} (line {line})",
                 self.files[f0].display()
             ));
         }
-        self.seen[n - 1] = Some((fi, line));
-        Ok(spec.pair)
+        r.seen[n - 1] = Some((fi, line));
+        // Pair keys are game numbers: another run's are kept apart.
+        Ok(spec.pair.map(|p| p | (run as u64) << 40))
     }
 }
 

@@ -456,6 +456,116 @@ fn standings_refuse_other_schedules_and_games_twice() {
     );
 }
 
+/// Each participant's games and points in a standings table, by name.
+fn points(report: &str) -> Vec<(String, usize, f64)> {
+    let mut rows: Vec<(String, usize, f64)> = report
+        .lines()
+        .skip_while(|l| !l.contains("# name"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  ") && !l.contains("name"))
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            // rank, name, games, places (2 with 2 players), points.
+            (
+                f[1].to_string(),
+                f[2].parse().unwrap(),
+                f[5].parse().unwrap(),
+            )
+        })
+        .collect();
+    rows.sort_by(|a, b| a.0.cmp(&b.0));
+    rows
+}
+
+/// The game-pair pentanomial of a 2-player report's pairwise line.
+fn pentanomial(report: &str) -> [u32; 5] {
+    let from = report.find("pairs [").expect("a pentanomial") + 7;
+    let to = from + report[from..].find(']').unwrap();
+    let v: Vec<u32> = report[from..to]
+        .split(", ")
+        .map(|x| x.parse().unwrap())
+        .collect();
+    v.try_into().unwrap()
+}
+
+#[test]
+fn runs_of_the_same_participants_pool_and_others_are_refused() {
+    let args = "--engine name=ab algo=alphabeta --engine name=gr algo=greedy --tc nodes=300 \
+                --rounds 3 --max-turns 40";
+    let (a, b) = (temp("pool-a.games"), temp("pool-b.games"));
+    let ra = run(&format!("{args} --seed 21 --sprt 0 5 0.05 0.05"), &[], &a);
+    let rb = run(&format!("{args} --seed 22"), &[], &b);
+    let (sa, sb) = (final_standings(&stdout(&ra)), final_standings(&stdout(&rb)));
+
+    // Without --pool two seeds are two tournaments: refused.
+    let e = standings(&[], &[&a, &b]);
+    assert_eq!(e.status.code(), Some(2), "{}", text(&e));
+    assert!(
+        text(&e).contains("is not of the tournament of"),
+        "{}",
+        text(&e)
+    );
+
+    // Pooled: every game of both, the places and points summed, the
+    // game pairs of both (none across the runs), no SPRT.
+    let o = standings(&["--pool"], &[&b, &a]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let pooled = stdout(&o);
+    assert!(pooled.starts_with("Standings after 12 games"), "{pooled}");
+    let want: Vec<(String, usize, f64)> = points(&sa)
+        .into_iter()
+        .zip(points(&sb))
+        .map(|(x, y)| (x.0, x.1 + y.1, x.2 + y.2))
+        .collect();
+    assert_eq!(points(&pooled), want, "{pooled}");
+    let (pa, pb) = (pentanomial(&sa), pentanomial(&sb));
+    let sum: Vec<u32> = pa.iter().zip(pb).map(|(x, y)| x + y).collect();
+    assert_eq!(pentanomial(&pooled).to_vec(), sum, "{pooled}");
+    assert_eq!(sum.iter().sum::<u32>(), 6, "three pairs a run");
+    assert!(sa.contains("SPRT") && !pooled.contains("SPRT"), "{pooled}");
+    assert!(
+        stderr(&o).contains("pooled 2 tournaments (seeds 22, 21)"),
+        "{}",
+        stderr(&o)
+    );
+    // One tournament alone is what it printed, pooled or not.
+    let alone = standings(&["--pool"], &[&a]);
+    assert_eq!(stdout(&alone), sa);
+
+    // Other participants (another time control) are refused.
+    let other = temp("pool-other.games");
+    run(
+        &args
+            .replace("nodes=300", "nodes=400")
+            .replace("--rounds 3", "--rounds 1 --seed 23"),
+        &[],
+        &other,
+    );
+    let e = standings(&["--pool"], &[&a, &other]);
+    assert_eq!(e.status.code(), Some(2), "{}", text(&e));
+    assert!(
+        text(&e).contains("is not the participants of") && text(&e).contains("tc=nodes=400"),
+        "{}",
+        text(&e)
+    );
+
+    // A run's missing games are named with its seed; --partial counts
+    // the rest.
+    let half = temp("pool-half.games");
+    run(&format!("{args} --seed 24"), &["--shard", "0/2"], &half);
+    let e = standings(&["--pool"], &[&a, &half]);
+    assert_eq!(e.status.code(), Some(3), "{}", text(&e));
+    assert!(stderr(&e).contains("seed 24: shard 1/2"), "{}", stderr(&e));
+    let p = standings(&["--pool", "--partial"], &[&a, &half]);
+    assert_eq!(p.status.code(), Some(0), "{}", text(&p));
+    let n = 6 + game_numbers(&half).len();
+    assert!(
+        stdout(&p).starts_with(&format!("Standings after {n} games")),
+        "{}",
+        stdout(&p)
+    );
+}
+
 #[test]
 fn seatings_all_schedules_every_permutation() {
     let args = "--players 3 --engine name=a algo=greedy --engine name=b algo=random \
