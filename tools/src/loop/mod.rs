@@ -299,6 +299,34 @@ fn same<T: PartialEq + std::fmt::Debug>(
     }
 }
 
+/// `--net` given to a loop that has begun: the same network as it
+/// started from (byte for byte) goes on, so the command that started a
+/// loop also resumes it; another network, or one given to a loop started
+/// from the engine's own evaluation, is refused.
+fn same_start(
+    dir: &std::path::Path,
+    given: &std::path::Path,
+    start: Option<&str>,
+) -> Result<(), String> {
+    let shown = given.display();
+    let Some(start) = start else {
+        return Err(format!(
+            "--net {shown}: this loop started from the engine's own evaluation (DIR/loop.json); \
+             a loop keeps its start: start a new one in another directory"
+        ));
+    };
+    let bytes = std::fs::read(given).map_err(|e| format!("{shown}: {e}"))?;
+    let kept = std::fs::read(dir.join(start))
+        .map_err(|e| format!("{}: {e}", dir.join(start).display()))?;
+    if bytes != kept {
+        return Err(format!(
+            "--net {shown} is not the network this loop started from (DIR/{start}); \
+             a loop keeps its start: start a new one in another directory"
+        ));
+    }
+    Ok(())
+}
+
 /// The manifest of `cfg.dir`: read (the given settings checked against
 /// it) or made for a new loop.
 fn open(cfg: &Config) -> Result<Manifest, String> {
@@ -320,8 +348,8 @@ fn open(cfg: &Config) -> Result<Manifest, String> {
         same("selfplay", &cfg.selfplay, &s.selfplay)?;
         same("pv-labels", &cfg.pv_labels, &s.pv_labels)?;
         same("hand-games", &cfg.hand_games, &s.hand_games)?;
-        if cfg.net.is_some() {
-            return Err("--net starts a loop: this one has begun (DIR/loop.json)".into());
+        if let Some(path) = &cfg.net {
+            same_start(&cfg.dir, path, s.start.as_deref())?;
         }
         return Ok(m);
     }

@@ -198,6 +198,41 @@ fn a_loop_killed_mid_round_goes_on_to_the_same_rounds() {
     );
 }
 
+/// The command that started a loop from a network also resumes it (its
+/// `--net` the same file); another network, or one given to a loop
+/// started from the engine's own evaluation, is refused.
+#[test]
+fn the_command_that_started_a_loop_from_a_network_resumes_it() {
+    let nets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/nets");
+    let (multi, two) = (nets.join("multi.nnue"), nets.join("default.nnue"));
+    let (multi, two) = (multi.to_str().unwrap(), two.to_str().unwrap());
+    let dir = fresh("from-net");
+    let o = run(&tiny(&dir, "1", &["--net", multi]));
+    assert!(o.status.success(), "{}", text(&o));
+    let o = run(&tiny(&dir, "2", &["--net", multi]));
+    assert!(o.status.success(), "{}", text(&o));
+    let m = manifest(&dir);
+    assert_eq!(m["rounds"].as_array().unwrap().len(), 2, "{m}");
+    assert_eq!(m["settings"]["start"], "start.nnue");
+    let o = run(&tiny(&dir, "2", &["--net", two]));
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("is not the network this loop started from"),
+        "{}",
+        text(&o)
+    );
+    let own = fresh("from-own");
+    let o = run(&tiny(&own, "1", &[]));
+    assert!(o.status.success(), "{}", text(&o));
+    let o = run(&tiny(&own, "1", &["--net", multi]));
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("started from the engine's own evaluation"),
+        "{}",
+        text(&o)
+    );
+}
+
 /// `--selfplay newest`: round 2's self-play is played by round 1's
 /// network though the gate did not promote it; with the best (none
 /// promoted) the engine's own evaluation plays it.
