@@ -64,15 +64,10 @@ fn run_standings(files: &[PathBuf], check: bool, partial: bool, pool: bool) -> i
     }
     let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     if m.tournaments.len() > 1 {
-        let seeds: Vec<String> = m
-            .tournaments
-            .iter()
-            .map(|s| s.map_or("?".to_string(), |s| s.to_string()))
-            .collect();
         eprintln!(
             "pooled {} (seeds {})",
             plural(m.tournaments.len(), "tournament"),
-            seeds.join(", ")
+            m.tournaments.join(", ")
         );
     }
     eprintln!(

@@ -73,6 +73,16 @@ pub struct Header {
     pub sprt: Option<Sprt>,
 }
 
+/// The first pair of lines that differ, in order, as `a against b`.
+fn first_difference<'a>(
+    mine: impl Iterator<Item = &'a String>,
+    theirs: impl Iterator<Item = &'a String>,
+) -> Option<String> {
+    mine.zip(theirs)
+        .find(|(a, b)| a != b)
+        .map(|(a, b)| format!("{a} against {b}"))
+}
+
 /// A participant as one canonical line: name, program, time control,
 /// timeout, options (values escaped, so the line stays one line).
 fn participant_line(p: &ParticipantSpec) -> String {
@@ -280,20 +290,23 @@ impl Header {
         if self.fingerprint == other.fingerprint && self.lines == other.lines {
             return Ok(());
         }
-        let differ = self
-            .lines
-            .iter()
-            .zip(&other.lines)
-            .find(|(a, b)| a != b)
-            .map(|(a, b)| format!("{a} against {b}"))
-            .unwrap_or_else(|| {
-                format!(
-                    "{} participants against {}",
-                    self.names.len(),
-                    other.names.len()
-                )
-            });
-        Err(differ)
+        Err(first_difference(self.lines.iter(), other.lines.iter())
+            .unwrap_or_else(|| self.participant_count_difference(other)))
+    }
+
+    /// Its `[Participant]` lines, in order.
+    fn participant_lines(&self) -> impl Iterator<Item = &String> {
+        self.lines.iter().filter(|l| l.starts_with("[Participant "))
+    }
+
+    /// `N participants against M`: what differs when every line both
+    /// headers have is the same.
+    fn participant_count_difference(&self, other: &Header) -> String {
+        format!(
+            "{} participants against {}",
+            self.names.len(),
+            other.names.len()
+        )
     }
 
     /// Whether `other` is a tournament of the same participants (the same
@@ -307,23 +320,11 @@ impl Header {
                 self.players, other.players
             ));
         }
-        let of = |h: &Header| -> Vec<String> {
-            h.lines
-                .iter()
-                .filter(|l| l.starts_with("[Participant "))
-                .cloned()
-                .collect()
-        };
-        let (mine, theirs) = (of(self), of(other));
-        if let Some((a, b)) = mine.iter().zip(&theirs).find(|(a, b)| a != b) {
-            return Err(format!("{a} against {b}"));
+        if let Some(d) = first_difference(self.participant_lines(), other.participant_lines()) {
+            return Err(d);
         }
-        if mine.len() != theirs.len() {
-            return Err(format!(
-                "{} participants against {}",
-                mine.len(),
-                theirs.len()
-            ));
+        if self.names.len() != other.names.len() {
+            return Err(self.participant_count_difference(other));
         }
         Ok(())
     }

@@ -43,8 +43,9 @@ pub struct Merged {
     /// Scheduled games no file has.
     pub missing: usize,
     /// The seed of each tournament read (more than one only when
-    /// pooled), in the order their first files came.
-    pub tournaments: Vec<Option<u64>>,
+    /// pooled; `?` for a header without one), in the order their first
+    /// files came.
+    pub tournaments: Vec<String>,
     /// Every missing game, one line per shard when all files are shards
     /// of one count (`shard 1/3 (no file given): all its 4 games: 3-4,
     /// 9-10`), else one line of game numbers.
@@ -53,15 +54,23 @@ pub struct Merged {
 
 /// One tournament's part of a merge: its schedule and the games read.
 struct Run {
-    /// Its first file's header, and that file's index: every other file
-    /// of the run must be of its schedule.
+    /// Its first file's header: every other file of the run must be of
+    /// its schedule.
     header: Header,
-    first: usize,
     schedule: Vec<GameSpec>,
     /// Where each game was read: file index and line.
     seen: Vec<Option<(usize, usize)>>,
-    /// Its files: shard and file index.
+    /// Its files, the first first: shard and file index.
     files: Vec<(Shard, usize)>,
+}
+
+impl Run {
+    /// Its seed as the header gives it (`?` if none).
+    fn seed(&self) -> String {
+        self.header
+            .seed()
+            .map_or_else(|| "?".to_string(), |s| s.to_string())
+    }
 }
 
 /// The state of a merge as files are read.
@@ -115,7 +124,6 @@ pub fn merge(
             check,
             on_invalid,
         )?;
-        m.runs[run].files.push((head.shard, fi));
     }
     let (Some(first), Some(st)) = (m.runs.first(), &m.standings) else {
         return Err("no records files".into());
@@ -135,7 +143,7 @@ pub fn merge(
             .collect();
         let lines = describe_missing(&run.schedule, &run.seen, &on_files);
         if m.runs.len() > 1 {
-            let seed = run.header.seed().map_or("?".to_string(), |s| s.to_string());
+            let seed = run.seed();
             missing_report.extend(lines.into_iter().map(|l| format!("seed {seed}: {l}")));
         } else {
             missing_report.extend(lines);
@@ -152,7 +160,7 @@ pub fn merge(
             .iter()
             .map(|r| r.seen.iter().filter(|s| s.is_none()).count())
             .sum(),
-        tournaments: m.runs.iter().map(|r| r.header.seed()).collect(),
+        tournaments: m.runs.iter().map(Run::seed).collect(),
         missing_report,
     })
 }
@@ -177,9 +185,10 @@ fn open(path: &Path) -> Result<(Header, usize, BufReader<std::fs::File>), String
 }
 
 impl Merge<'_> {
-    /// The run (tournament) of file `fi`, whose header is `head`: the
-    /// first header sets the schedule and every other must be of it, or
-    /// with `pool` of the same participants (a new run). Its index.
+    /// The run (tournament) of file `fi`, whose header is `head`, the
+    /// file added to it: the first header sets the schedule and every
+    /// other must be of it, or with `pool` of the same participants (a
+    /// new run). Its index.
     fn take_header(&mut self, fi: usize, head: &Header) -> Result<usize, String> {
         let shown = self.files[fi].display();
         if let Some(i) = self
@@ -187,10 +196,11 @@ impl Merge<'_> {
             .iter()
             .position(|r| r.header.same_schedule(head).is_ok())
         {
+            self.runs[i].files.push((head.shard, fi));
             return Ok(i);
         }
         if let Some(r) = self.runs.first() {
-            let of = self.files[r.first].display();
+            let of = self.files[r.files[0].1].display();
             let d = if self.pool {
                 r.header.same_participants(head)
             } else {
@@ -211,10 +221,9 @@ impl Merge<'_> {
         }
         self.runs.push(Run {
             header: head.clone(),
-            first: fi,
             seen: vec![None; schedule.len()],
             schedule,
-            files: Vec::new(),
+            files: vec![(head.shard, fi)],
         });
         Ok(self.runs.len() - 1)
     }

@@ -41,6 +41,12 @@ fn run(args: &[String]) -> std::process::Output {
     splut(&a)
 }
 
+/// The loop refused to run (exit code 2), saying `why`.
+fn refused(o: &std::process::Output, why: &str) {
+    assert_eq!(o.status.code(), Some(2), "{}", text(o));
+    assert!(text(o).contains(why), "{}", text(o));
+}
+
 fn manifest(dir: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(dir.join("loop.json")).unwrap();
     serde_json::from_str(&text).unwrap()
@@ -158,8 +164,7 @@ fn a_loop_killed_mid_round_goes_on_to_the_same_rounds() {
     // Its settings are kept: another value is refused, naming it.
     let dir = whole.display().to_string();
     let o = splut(&["loop", &dir, "--rounds", "2", "--nodes", "61"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o).contains("--nodes 61 differs"), "{}", text(&o));
+    refused(&o, "--nodes 61 differs");
 
     // The engine loads the trained network for 3–4 seats: it searches
     // differently from the engine's own evaluation there.
@@ -215,22 +220,12 @@ fn the_command_that_started_a_loop_from_a_network_resumes_it() {
     assert_eq!(m["rounds"].as_array().unwrap().len(), 2, "{m}");
     assert_eq!(m["settings"]["start"], "start.nnue");
     let o = run(&tiny(&dir, "2", &["--net", two]));
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(
-        text(&o).contains("is not the network this loop started from"),
-        "{}",
-        text(&o)
-    );
+    refused(&o, "is not the network this loop started from");
     let own = fresh("from-own");
     let o = run(&tiny(&own, "1", &[]));
     assert!(o.status.success(), "{}", text(&o));
     let o = run(&tiny(&own, "1", &["--net", multi]));
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(
-        text(&o).contains("started from the engine's own evaluation"),
-        "{}",
-        text(&o)
-    );
+    refused(&o, "started from the engine's own evaluation");
 }
 
 /// `--selfplay newest`: round 2's self-play is played by round 1's
@@ -273,8 +268,7 @@ fn the_newest_network_plays_self_play_when_asked() {
     // The choice is the loop's: another one given later is refused.
     let dir = by_newest.display().to_string();
     let o = splut(&["loop", &dir, "--rounds", "2", "--selfplay", "best"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o).contains("--selfplay Best differs"), "{}", text(&o));
+    refused(&o, "--selfplay Best differs");
 }
 
 #[test]
