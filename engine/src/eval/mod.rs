@@ -234,17 +234,7 @@ fn positional(
 /// that seat.
 pub fn seat_scores(pos: &Position, p: &EvalParams) -> [i32; 4] {
     let mut score = [0; 4];
-    let stm = pos.side_to_move();
-    // Seats in the order they move from now: the side to move first.
-    let mut order = [Seat::Red; 4];
-    let mut n = 0;
-    for i in 0..4 {
-        let s = Seat::from_index(stm as u8 + i);
-        if pos.in_game(s) {
-            order[n] = s;
-            n += 1;
-        }
-    }
+    let (order, n) = turn_order(pos);
     let order = &order[..n];
     // Written out rather than `array::from_fn`, whose closure the compiler
     // sometimes leaves out of line (1.2% of `splut bench`'s instructions).
@@ -278,10 +268,9 @@ pub fn seat_scores(pos: &Position, p: &EvalParams) -> [i32; 4] {
         // in `levitation_victims` are aimed at (all by default; a strength
         // level's own seat alone): another's landings stay empty.
         let landings = if p.levitation_threat != 0 {
-            let aim = order
-                .iter()
-                .filter(|&&v| v != attacker && levitation_victim(p, v))
-                .fold(Bitboard::EMPTY, |a, v| a | targets[v.index()].near);
+            let aim = near_of(order, &targets, |v| {
+                v != attacker && levitation_victim(p, v)
+            });
             if aim.any() {
                 levitation_landings(pos, attacker, steps, floatable, aim)
             } else {
@@ -294,10 +283,7 @@ pub fn seat_scores(pos: &Position, p: &EvalParams) -> [i32; 4] {
         // every victim spares the loop over them (a victim whose lines
         // miss all of it is neither threatened nor in danger).
         let reached = throws.aim() | landings | far.as_ref().map_or(Bitboard::EMPTY, Throws::aim);
-        let others = order
-            .iter()
-            .filter(|&&v| v != attacker)
-            .fold(Bitboard::EMPTY, |a, v| a | targets[v.index()].near);
+        let others = near_of(order, &targets, |v| v != attacker);
         if (reached & others).is_empty() {
             continue;
         }
@@ -350,6 +336,33 @@ pub fn seat_scores(pos: &Position, p: &EvalParams) -> [i32; 4] {
         }
     }
     score
+}
+
+/// The seats still in the game in the order they move from now, the side
+/// to move first, and how many there are.
+#[inline]
+fn turn_order(pos: &Position) -> ([Seat; 4], usize) {
+    let stm = pos.side_to_move();
+    let mut order = [Seat::Red; 4];
+    let mut n = 0;
+    for i in 0..4 {
+        let s = Seat::from_index(stm as u8 + i);
+        if pos.in_game(s) {
+            order[n] = s;
+            n += 1;
+        }
+    }
+    (order, n)
+}
+
+/// The squares next to the sorcerers of the seats of `order` that `pick`
+/// keeps: where a throw or a landing must reach to threaten them.
+#[inline]
+fn near_of(order: &[Seat], targets: &[Target; 4], pick: impl Fn(Seat) -> bool) -> Bitboard {
+    order
+        .iter()
+        .filter(|&&v| pick(v))
+        .fold(Bitboard::EMPTY, |a, v| a | targets[v.index()].near)
 }
 
 /// Whether `levitation_threat` counts a kill on `victim`'s sorcerer
