@@ -355,10 +355,15 @@ fn turn_order(pos: &Position) -> ([Seat; 4], usize) {
     (order, n)
 }
 
-/// The squares next to the sorcerers of the seats of `order` that `pick`
-/// keeps: where a throw or a landing must reach to threaten them.
+/// The squares on a line with the sorcerers of the seats of `order` that
+/// `pick` keeps ([`Target::near`]): where a throw or a landing must reach
+/// to threaten them.
 #[inline]
-fn near_of(order: &[Seat], targets: &[Target; 4], pick: impl Fn(Seat) -> bool) -> Bitboard {
+pub(crate) fn near_of(
+    order: &[Seat],
+    targets: &[Target; 4],
+    pick: impl Fn(Seat) -> bool,
+) -> Bitboard {
     order
         .iter()
         .filter(|&&v| pick(v))

@@ -19,8 +19,8 @@
 //! whole board, so they are not in the incremental accumulator: the
 //! evaluation adds their columns when it reads a value.
 
-use crate::eval::DANGER_EXTRA_STEPS;
 use crate::eval::threats::{Reaches, Target};
+use crate::eval::{DANGER_EXTRA_STEPS, near_of};
 use splut_rules::{Bitboard, Kind, NUM_SQUARES, Position, Seat, Square};
 
 /// Inputs of pieces and rocks (all a version-1 network file has).
@@ -144,10 +144,7 @@ pub fn threats(pos: &Position) -> u32 {
         let far = reaches.farther_throws(pos, attacker, steps, DANGER_EXTRA_STEPS);
         // Most attackers reach no other seat's lines at all (as in the
         // hand-written evaluation's threats).
-        let others = seats
-            .iter()
-            .filter(|&&v| v != attacker)
-            .fold(Bitboard::EMPTY, |a, v| a | targets[v.index()].near);
+        let others = near_of(seats, &targets, |v| v != attacker);
         if ((throws.aim() | far.aim()) & others).is_empty() {
             continue;
         }
