@@ -1,6 +1,7 @@
 //! `splut standings`: records files of one tournament (or, pooled, of
 //! several runs of the same participants) merged, judged and ranked.
 
+use crate::tournament::merge::Merged;
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -34,24 +35,69 @@ pub struct StandingsArgs {
     /// The records files.
     #[arg(required = true)]
     files: Vec<PathBuf>,
+    /// Records files of a second tournament that plays the same games
+    /// (the same seed, openings, rounds and seatings, as many
+    /// participants), to compare the first participant of each game by
+    /// game: printed after the standings, the difference of their place
+    /// points with its 95% interval.
+    #[arg(long, num_args = 1.., value_name = "FILES")]
+    vs: Vec<PathBuf>,
 }
 
 /// Runs `splut standings` on its options.
 pub fn run(a: StandingsArgs) -> i32 {
-    run_standings(&a.files, !a.no_check, a.partial, a.pool)
+    let check = !a.no_check;
+    let (code, merged) = run_standings(&a.files, check, a.partial, a.pool);
+    let Some(ours) = merged.filter(|_| !a.vs.is_empty()) else {
+        return code;
+    };
+    match paired(&a, &ours, check) {
+        Ok(report) => {
+            let _ = std::io::stdout().write_all(report.as_bytes());
+            let _ = std::io::stdout().flush();
+            code
+        }
+        Err(e) => {
+            eprintln!("error: --vs: {e}");
+            2
+        }
+    }
+}
+
+/// The paired comparison of `--vs`: A's merged files against B's, merged
+/// as the standings merge them.
+fn paired(a: &StandingsArgs, ours: &Merged, check: bool) -> Result<String, String> {
+    let mut quiet = |_: String| {};
+    let theirs = crate::tournament::merge::merge(&a.vs, check, a.pool, &mut quiet)?;
+    if (theirs.missing > 0 || theirs.invalid > 0) && !a.partial {
+        return Err(format!(
+            "B's files miss {} games and hold {} invalid ones; --partial compares \
+             the valid games both have",
+            theirs.missing, theirs.invalid
+        ));
+    }
+    let p = crate::tournament::paired::Paired::of(ours, &theirs)?;
+    let names: Vec<String> = a.vs.iter().map(|f| f.display().to_string()).collect();
+    Ok(p.report(&names.join(" ")))
 }
 
 /// Merges records files (with `pool`, of several tournaments of the same
 /// participants) and prints their standings (when complete and valid, or
 /// with `partial`); exit code 1 if a game is invalid, 2 if the files were
-/// refused, 3 if games are missing (without `partial`).
-fn run_standings(files: &[PathBuf], check: bool, partial: bool, pool: bool) -> i32 {
+/// refused, 3 if games are missing (without `partial`); and the merge,
+/// when its standings were printed.
+fn run_standings(
+    files: &[PathBuf],
+    check: bool,
+    partial: bool,
+    pool: bool,
+) -> (i32, Option<Merged>) {
     let mut on_invalid = |line: String| eprintln!("{line}");
     let m = match crate::tournament::merge::merge(files, check, pool, &mut on_invalid) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("error: {e}");
-            return 2;
+            return (2, None);
         }
     };
     let complete = m.missing == 0 && m.invalid == 0;
@@ -117,11 +163,12 @@ fn run_standings(files: &[PathBuf], check: bool, partial: bool, pool: bool) -> i
             );
         }
     }
-    if m.invalid > 0 {
+    let code = if m.invalid > 0 {
         1
     } else if m.missing > 0 && !partial {
         3
     } else {
         0
-    }
+    };
+    (code, (complete || partial).then_some(m))
 }

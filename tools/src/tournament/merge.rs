@@ -50,6 +50,25 @@ pub struct Merged {
     /// of one count (`shard 1/3 (no file given): all its 4 games: 3-4,
     /// 9-10`), else one line of game numbers.
     pub missing_report: Vec<String>,
+    /// Each tournament's games for a paired comparison
+    /// ([`super::paired`]), in the order of `tournaments`.
+    pub points: Vec<RunPoints>,
+}
+
+/// One tournament's games as a paired comparison reads them: what
+/// decides its games, and its first participant's points in each.
+#[derive(Clone, Debug)]
+pub struct RunPoints {
+    /// Its header's lines but the participants' and the SPRT's (seed,
+    /// openings, rounds, seatings…): two tournaments with the same lines
+    /// and as many participants play the same openings with the same
+    /// seatings, game by game.
+    pub games_key: Vec<String>,
+    /// Its participants.
+    pub participants: usize,
+    /// Per scheduled game, the first participant's place points, when
+    /// it sat in the game and the game was read (and found valid).
+    pub first: Vec<Option<f64>>,
 }
 
 /// One tournament's part of a merge: its schedule and the games read.
@@ -62,9 +81,26 @@ struct Run {
     seen: Vec<Option<(usize, usize)>>,
     /// Its files, the first first: shard and file index.
     files: Vec<(Shard, usize)>,
+    /// Per scheduled game, the first participant's place points.
+    first: Vec<Option<f64>>,
 }
 
 impl Run {
+    /// What a paired comparison reads of it.
+    fn points(&self) -> RunPoints {
+        RunPoints {
+            games_key: self
+                .header
+                .lines
+                .iter()
+                .filter(|l| !l.starts_with("[Participant ") && !l.starts_with("[SPRT "))
+                .cloned()
+                .collect(),
+            participants: self.header.names.len(),
+            first: self.first.clone(),
+        }
+    }
+
     /// Its seed as the header gives it (`?` if none).
     fn seed(&self) -> String {
         self.header
@@ -162,6 +198,7 @@ pub fn merge(
             .sum(),
         tournaments: m.runs.iter().map(Run::seed).collect(),
         missing_report,
+        points: m.runs.iter().map(Run::points).collect(),
     })
 }
 
@@ -222,6 +259,7 @@ impl Merge<'_> {
         self.runs.push(Run {
             header: head.clone(),
             seen: vec![None; schedule.len()],
+            first: vec![None; schedule.len()],
             schedule,
             files: vec![(head.shard, fi)],
         });
@@ -259,6 +297,10 @@ impl Merge<'_> {
             }
             if let Some(st) = self.standings.as_mut() {
                 st.add(&g, pair);
+            }
+            let first = &mut self.runs[run].first;
+            if let (Some(slot), Some(name)) = (first.get_mut(g.number - 1), head.names.first()) {
+                *slot = super::standings::points_of(&g, name);
             }
         }
         Ok(())

@@ -23,6 +23,7 @@
 
 pub mod header;
 pub mod merge;
+pub mod paired;
 pub mod participant;
 pub mod pool;
 pub mod referee;

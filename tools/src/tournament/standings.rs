@@ -174,6 +174,19 @@ fn group_units(groups: &[usize], n: usize) -> Vec<u64> {
         .collect()
 }
 
+/// The place points (1 first down to 0 last, a shared place the mean of
+/// those it spans) of the seat named `name` in `g`; `None` when no seat
+/// of `g` is that participant's.
+pub fn points_of(g: &GameRecord, name: &str) -> Option<f64> {
+    let n: usize = g.places.iter().map(|p| p.len()).sum();
+    let sizes: Vec<usize> = g.places.iter().map(|p| p.len()).collect();
+    g.places
+        .iter()
+        .zip(group_units(&sizes, n))
+        .find(|(group, _)| group.iter().any(|&s| g.name_of(s) == Some(name)))
+        .map(|(_, u)| u as f64 / UNITS as f64)
+}
+
 impl Standings {
     /// Empty standings for these participants.
     pub fn new(names: Vec<String>, players: usize) -> Standings {
@@ -188,6 +201,11 @@ impl Standings {
             pool: Vec::new(),
             by_seat: [(0, 0); 4],
         }
+    }
+
+    /// The participants' names, in order.
+    pub fn names(&self) -> &[String] {
+        &self.names
     }
 
     /// The totals of the participant named `name`.

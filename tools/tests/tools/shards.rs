@@ -690,3 +690,69 @@ fn the_slurm_merge_job_runs_the_given_splut_and_keeps_standings_and_report_apart
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("set SPLUT="), "{}", text(&o));
 }
+
+/// A participant's score (percent) in a standings report.
+fn score_of(report: &str, name: &str) -> f64 {
+    report
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .find(|f| f.get(1) == Some(&name))
+        .and_then(|f| f.iter().find_map(|x| x.strip_suffix('%')?.parse().ok()))
+        .unwrap_or_else(|| panic!("no score for {name} in {report}"))
+}
+
+#[test]
+fn two_tournaments_of_the_same_games_compare_game_by_game() {
+    let field = "--players 3 --engine name=b algo=random --engine name=c algo=random \
+                 --tc depth=1 --rounds 3 --max-turns 30";
+    let (a, b) = (temp("vs-a.games"), temp("vs-b.games"));
+    let ra = run(
+        &format!("--engine name=greedy algo=greedy {field} --seed 31"),
+        &[],
+        &a,
+    );
+    let rb = run(
+        &format!("--engine name=rand algo=random {field} --seed 31"),
+        &[],
+        &b,
+    );
+    let (sa, sb) = (final_standings(&stdout(&ra)), final_standings(&stdout(&rb)));
+    let (a_s, b_s) = (a.to_str().unwrap(), b.to_str().unwrap());
+
+    let o = splut(&["standings", a_s, "--vs", b_s]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = stdout(&o);
+    // A's standings first, as without --vs, then the comparison.
+    assert!(out.starts_with(&sa), "{out}");
+    let line = out
+        .lines()
+        .find(|l| l.contains("over the 9 games both played"))
+        .unwrap_or_else(|| panic!("{out}"));
+    let (x, y) = (score_of(&sa, "greedy"), score_of(&sb, "rand"));
+    assert!(
+        line.contains(&format!("greedy {x:.1}%, rand {y:.1}%")),
+        "{line} against {x} and {y}"
+    );
+    let diff: f64 = line
+        .split(": ")
+        .nth(1)
+        .and_then(|d| d.split_whitespace().next()?.parse().ok())
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!((diff - (x - y)).abs() < 0.11, "{line}: {x} - {y}");
+    assert!(out.contains(&format!("Paired against {b_s}")), "{out}");
+
+    // Another seed plays other games: refused, with the difference.
+    let other = temp("vs-other.games");
+    run(
+        &format!("--engine name=rand algo=random {field} --seed 32"),
+        &[],
+        &other,
+    );
+    let e = splut(&["standings", a_s, "--vs", other.to_str().unwrap()]);
+    assert_eq!(e.status.code(), Some(2), "{}", text(&e));
+    assert!(
+        stderr(&e).contains("not the same games: [Seed 31] against [Seed 32]"),
+        "{}",
+        stderr(&e)
+    );
+}
