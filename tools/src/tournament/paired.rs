@@ -3,10 +3,11 @@
 //! seatings, the first participant changed (a candidate in A, the build
 //! before it in B, the same opponents). Each game's opening and seating
 //! is then played by both, so the difference of the first participant's
-//! place points is taken game by game: most of a game's noise (the
-//! opening, the seat) is the same in both and cancels, and the interval
-//! of the difference is narrower than the two intervals side by side.
-//! The 3–4 player counterpart of the game pairs the 2-player SPRT reads.
+//! place points is taken game by game: what the opening and the seat
+//! decide is the same in both and cancels, and the interval of the
+//! difference is narrower than the two intervals combined by as much as
+//! they decide. The 3–4 player counterpart of the game pairs the
+//! 2-player SPRT reads.
 
 use super::merge::{Merged, RunPoints};
 
