@@ -329,6 +329,29 @@ impl Header {
         Ok(())
     }
 
+    /// Whether `other` plays the same games, whoever plays them: every
+    /// line but the participants' and the SPRT's the same (seed,
+    /// openings, rounds, seatings…) and as many participants, so the same
+    /// opening with the same seating in every game; if not, the first
+    /// difference.
+    pub fn same_games(&self, other: &Header) -> Result<(), String> {
+        fn games(h: &Header) -> impl Iterator<Item = &String> {
+            h.lines
+                .iter()
+                .filter(|l| !l.starts_with("[Participant ") && !l.starts_with("[SPRT "))
+        }
+        if let Some(d) = first_difference(games(self), games(other)) {
+            return Err(format!("not the same games: {d}"));
+        }
+        if games(self).count() != games(other).count() {
+            return Err("not the same games: the schedules differ".into());
+        }
+        if self.names.len() != other.names.len() {
+            return Err(self.participant_count_difference(other));
+        }
+        Ok(())
+    }
+
     /// The tournament's seed (its `[Seed]` line).
     pub fn seed(&self) -> Option<u64> {
         self.lines
@@ -530,6 +553,34 @@ mod tests {
         let block = read(&mut r).unwrap().unwrap();
         assert_eq!((block.lines, block.header.unwrap()), (14, h));
         assert!(r.is_empty());
+    }
+
+    #[test]
+    fn the_same_games_whoever_plays_them() {
+        let h = Header::parse(&lines(&sample())).unwrap();
+        let with = |from: &str, to: &str| {
+            let mut l = lines(&sample().replace(from, to));
+            let body: String = l[1..].iter().map(|x| format!("{x}\n")).collect();
+            l[0] = format!("{START}{:016x} shard 1/2]", fnv1a(body.as_bytes()));
+            Header::parse(&l).unwrap()
+        };
+        // Another participant, or another SPRT: the same games.
+        let other = with("[Participant a algo=random", "[Participant c algo=greedy");
+        assert!(h.same_schedule(&other).is_err());
+        assert_eq!(h.same_games(&other), Ok(()));
+        assert_eq!(h.same_games(&with("[SPRT 0 5", "[SPRT 0 9")), Ok(()));
+        // Another seed: other games, named.
+        let e = h.same_games(&with("[Seed 9]", "[Seed 8]")).unwrap_err();
+        assert_eq!(e, "not the same games: [Seed 9] against [Seed 8]");
+        // A participant more: other seatings.
+        let three = with(
+            "tc=depth=2 timeout=5]\n",
+            "tc=depth=2 timeout=5]\n[Participant c algo=random tc=nodes=10 timeout=60000]\n",
+        );
+        assert_eq!(
+            h.same_games(&three).unwrap_err(),
+            "2 participants against 3"
+        );
     }
 
     #[test]

@@ -55,17 +55,13 @@ pub struct Merged {
     pub points: Vec<RunPoints>,
 }
 
-/// One tournament's games as a paired comparison reads them: what
-/// decides its games, and its first participant's points in each.
+/// One tournament's games as a paired comparison reads them: its
+/// header (which games it plays, [`Header::same_games`]), and its first
+/// participant's points in each.
 #[derive(Clone, Debug)]
 pub struct RunPoints {
-    /// Its header's lines but the participants' and the SPRT's (seed,
-    /// openings, rounds, seatings…): two tournaments with the same lines
-    /// and as many participants play the same openings with the same
-    /// seatings, game by game.
-    pub games_key: Vec<String>,
-    /// Its participants.
-    pub participants: usize,
+    /// Its first file's header.
+    pub header: Header,
     /// Per scheduled game, the first participant's place points, when
     /// it sat in the game and the game was read (and found valid).
     pub first: Vec<Option<f64>>,
@@ -89,14 +85,7 @@ impl Run {
     /// What a paired comparison reads of it.
     fn points(&self) -> RunPoints {
         RunPoints {
-            games_key: self
-                .header
-                .lines
-                .iter()
-                .filter(|l| !l.starts_with("[Participant ") && !l.starts_with("[SPRT "))
-                .cloned()
-                .collect(),
-            participants: self.header.names.len(),
+            header: self.header.clone(),
             first: self.first.clone(),
         }
     }

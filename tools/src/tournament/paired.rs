@@ -9,7 +9,7 @@
 //! they decide. The 3–4 player counterpart of the game pairs the
 //! 2-player SPRT reads.
 
-use super::merge::{Merged, RunPoints};
+use super::merge::Merged;
 
 /// The paired comparison of the first participant of A and of B.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,7 +44,9 @@ impl Paired {
         }
         let mut pairs = Vec::new();
         for (i, (ra, rb)) in a.points.iter().zip(&b.points).enumerate() {
-            same_games(ra, rb).map_err(|e| format!("tournament {} of each side: {e}", i + 1))?;
+            ra.header
+                .same_games(&rb.header)
+                .map_err(|e| format!("tournament {} of each side: {e}", i + 1))?;
             pairs.extend(
                 ra.first
                     .iter()
@@ -102,44 +104,40 @@ fn first_name(m: &Merged) -> String {
     m.standings.names().first().cloned().unwrap_or_default()
 }
 
-/// Whether two tournaments play the same games; if not, the first
-/// difference.
-fn same_games(a: &RunPoints, b: &RunPoints) -> Result<(), String> {
-    if a.participants != b.participants {
-        return Err(format!(
-            "{} participants against {}",
-            a.participants, b.participants
-        ));
-    }
-    if let Some((x, y)) = a.games_key.iter().zip(&b.games_key).find(|(x, y)| x != y) {
-        return Err(format!("not the same games: {x} against {y}"));
-    }
-    if a.games_key.len() != b.games_key.len() || a.first.len() != b.first.len() {
-        return Err("not the same games: the schedules differ".into());
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tournament::header::{Header, START, fnv1a};
+    use crate::tournament::merge::RunPoints;
     use crate::tournament::standings::Standings;
 
+    /// A header of 3 participants at 3 seats with `seed`, its first
+    /// participant `name`.
+    fn header(name: &str, seed: u64) -> Header {
+        let body = format!(
+            "[Players 3]\n[Pairing round-robin]\n[Seatings rotate]\n[Openings random:4]\n\
+             [Rounds 1]\n[Games all]\n[Seed {seed}]\n[MaxTurns 300]\n[Repetitions 3]\n\
+             [SPRT none]\n[Participant {name} algo=random tc=nodes=10 timeout=60000]\n\
+             [Participant b algo=random tc=nodes=10 timeout=60000]\n\
+             [Participant c algo=random tc=nodes=10 timeout=60000]\n"
+        );
+        let mut lines = vec![format!("{START}{:016x} shard 0/1]", fnv1a(body.as_bytes()))];
+        lines.extend(body.lines().map(String::from));
+        Header::parse(&lines).unwrap()
+    }
+
     fn merged(name: &str, seed: u64, first: Vec<Option<f64>>) -> Merged {
+        let header = header(name, seed);
         Merged {
             report: String::new(),
-            standings: Standings::new(vec![name.into(), "other".into()], 3),
+            standings: Standings::new(header.names.clone(), 3),
             games: first.len(),
             scheduled: first.len(),
             invalid: 0,
             missing: 0,
             tournaments: vec![seed.to_string()],
             missing_report: Vec::new(),
-            points: vec![RunPoints {
-                games_key: vec!["[Players 3]".into(), format!("[Seed {seed}]")],
-                participants: 3,
-                first,
-            }],
+            points: vec![RunPoints { header, first }],
         }
     }
 
@@ -185,7 +183,7 @@ mod tests {
         let e = Paired::of(&a, &merged("x", 8, vec![Some(1.0)])).unwrap_err();
         assert!(e.contains("[Seed 7] against [Seed 8]"), "{e}");
         let mut more = merged("x", 7, vec![Some(1.0)]);
-        more.points[0].participants = 4;
+        more.points[0].header.names.push("d".into());
         let e = Paired::of(&a, &more).unwrap_err();
         assert!(e.contains("3 participants against 4"), "{e}");
         let mut two = merged("x", 7, vec![Some(1.0)]);
